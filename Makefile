@@ -1,0 +1,38 @@
+# Two commands do all set-up on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+STAMP  := $(VENV)/.installed
+WORKSPACE ?= .ragspine_demo
+
+.PHONY: demo test lab lint install clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# torch is installed first, pinned through constraints.txt, so nothing later can pull
+# a multi-GB CUDA build; everything after that goes through the same constraints.
+$(STAMP): $(PY) pyproject.toml constraints.txt
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -c constraints.txt torch==2.13.0
+	$(PIP) install -q -c constraints.txt -e ".[all,dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/ragspine-nb demo --workspace $(WORKSPACE)
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check ragspine_nb tests bench
+	$(VENV)/bin/mypy
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+clean:
+	rm -rf $(VENV) $(WORKSPACE) .pytest_cache .mypy_cache .ruff_cache

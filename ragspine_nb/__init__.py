@@ -1,0 +1,47 @@
+"""ragspine_nb: Jupyter-native dual-channel question answering over reports.
+
+The structured channel answers "what's the number?" exactly from a SQLite fact
+store; the narrative channel answers "why?" from cited passages.
+"""
+
+from ragspine_nb.errors import (
+    DatabaseNotFoundError,
+    LineageError,
+    MissingExtraError,
+    ProfileError,
+    RagspineError,
+    ReadOnlyQueryError,
+)
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.stores import ChunkStore, FactStore
+from ragspine_nb.types import (
+    Chunk,
+    Fact,
+    FoundResult,
+    NotFoundResult,
+    Source,
+    StoredChunk,
+    UnrecognizedParamResult,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "FactStore",
+    "ChunkStore",
+    "DomainProfile",
+    "Fact",
+    "Chunk",
+    "StoredChunk",
+    "Source",
+    "FoundResult",
+    "NotFoundResult",
+    "UnrecognizedParamResult",
+    "RagspineError",
+    "MissingExtraError",
+    "LineageError",
+    "ProfileError",
+    "DatabaseNotFoundError",
+    "ReadOnlyQueryError",
+    "__version__",
+]

@@ -1,0 +1,60 @@
+"""Named exceptions shared by every layer of ragspine_nb.
+
+Each error subclasses the builtin a caller would naturally catch (``ValueError``,
+``ImportError``, ``FileNotFoundError``) as well as :class:`RagspineError`, so both
+``except RagspineError`` and ``except ValueError`` work.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "RagspineError",
+    "MissingExtraError",
+    "LineageError",
+    "InvalidRecordError",
+    "ProfileError",
+    "StoreError",
+    "DatabaseNotFoundError",
+    "ReadOnlyQueryError",
+]
+
+
+class RagspineError(Exception):
+    """Base class of every error raised on purpose by ragspine_nb."""
+
+
+class MissingExtraError(RagspineError, ImportError):
+    """An optional dependency is missing; the message names the exact install command."""
+
+    def __init__(self, package: str, extra: str, feature: str) -> None:
+        self.package = package
+        self.extra = extra
+        self.install_command = f"pip install 'ragspine_nb[{extra}]'"
+        super().__init__(
+            f"{feature} needs the optional package '{package}', which is not installed. "
+            f"Install it with: {self.install_command}"
+        )
+
+
+class LineageError(RagspineError, ValueError):
+    """A fact or chunk is missing its source document or locator (blank or NULL)."""
+
+
+class InvalidRecordError(RagspineError, ValueError):
+    """A fact or chunk has a field of the wrong type or an impossible value."""
+
+
+class ProfileError(RagspineError, ValueError):
+    """A domain profile is malformed; the message lists the valid keys or formats."""
+
+
+class StoreError(RagspineError):
+    """A store operation failed; the store is left as it was before the operation."""
+
+
+class DatabaseNotFoundError(StoreError, FileNotFoundError):
+    """A store was opened read-only (or must exist) and the database file is absent."""
+
+
+class ReadOnlyQueryError(StoreError, PermissionError):
+    """``execute_read`` was given a statement that would write or change the database."""

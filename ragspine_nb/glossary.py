@@ -1,0 +1,246 @@
+"""Glossary normalizers: raw text to a controlled code, or ``None`` — never a guess.
+
+Every normalizer takes the :class:`~ragspine_nb.profile.DomainProfile` first. Matching
+is exact after a canonical fold (NFKC, casefold, collapsed whitespace); the only
+retries are the documented ones (a trailing parenthesised note such as ``"(US$m)"``
+for metrics, the text before a dash/pipe/colon for entities, as in slide titles).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+from functools import lru_cache
+
+from ragspine_nb.profile import DomainProfile
+
+__all__ = [
+    "fold",
+    "normalize_metric",
+    "normalize_entity",
+    "normalize_channel",
+    "normalize_period",
+    "metric_vocabulary",
+    "entity_vocabulary",
+    "channel_vocabulary",
+]
+
+_WS = re.compile(r"\s+")
+_PAREN_NOTE = re.compile(r"\s*[(（\[【][^()（）\[\]【】]*[)）\]】]\s*$")
+_TITLE_SEP = re.compile(r"\s*(?:—|–|-|\||｜|:|：)\s*")
+
+
+def fold(text: str) -> str:
+    """Canonical form for exact matching: NFKC, casefold, whitespace collapsed, stripped."""
+    return _WS.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+def _vocab(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for term, code in pairs:
+        key = fold(term)
+        if key:
+            out.setdefault(key, code)
+    return out
+
+
+@lru_cache(maxsize=64)
+def metric_vocabulary(profile: DomainProfile) -> dict[str, str]:
+    """Folded synonym → metric code (codes and labels included)."""
+    pairs: list[tuple[str, str]] = []
+    for m in profile.metrics.values():
+        pairs += [(m.code, m.code), (m.label, m.code)] + [(s, m.code) for s in m.synonyms]
+    return _vocab(pairs)
+
+
+@lru_cache(maxsize=64)
+def entity_vocabulary(profile: DomainProfile) -> dict[str, str]:
+    """Folded synonym → entity code (codes and labels included)."""
+    pairs: list[tuple[str, str]] = []
+    for e in profile.entities.values():
+        pairs += [(e.code, e.code), (e.label, e.code)] + [(s, e.code) for s in e.synonyms]
+    return _vocab(pairs)
+
+
+@lru_cache(maxsize=64)
+def channel_vocabulary(profile: DomainProfile) -> dict[str, str]:
+    """Folded synonym → channel code (codes included)."""
+    pairs: list[tuple[str, str]] = []
+    for c in profile.channels.values():
+        pairs += [(c.code, c.code)] + [(s, c.code) for s in c.synonyms]
+    return _vocab(pairs)
+
+
+def _lookup(vocab: dict[str, str], text: object) -> str | None:
+    if not isinstance(text, str):
+        return None
+    key = fold(text)
+    return vocab.get(key) if key else None
+
+
+def normalize_metric(profile: DomainProfile, text: object) -> str | None:
+    """Return the metric code for ``text`` or ``None``.
+
+    ``"Revenue (US$m)"`` retries as ``"Revenue"``; nothing else is stripped.
+
+    Examples
+    --------
+    >>> from ragspine_nb.profile import DomainProfile
+    >>> p = DomainProfile.from_dict({"home": {"company_name": "A", "entity_code": "A"},
+    ...     "metrics": {"REVENUE": {"unit": "USD_M", "synonyms": ["营收"]}}})
+    >>> [normalize_metric(p, t) for t in ("营收", "Revenue (US$m)", "rev")]
+    ['REVENUE', 'REVENUE', None]
+    """
+    vocab = metric_vocabulary(profile)
+    code = _lookup(vocab, text)
+    if code is None and isinstance(text, str):
+        stripped = _PAREN_NOTE.sub("", text)
+        if stripped != text:
+            code = _lookup(vocab, stripped)
+    return code
+
+
+def normalize_entity(profile: DomainProfile, text: object) -> str | None:
+    """Return the entity code for ``text`` or ``None``.
+
+    A title such as ``"ACME Hong Kong — Financial Performance"`` retries with the
+    text before the first dash, pipe or colon.
+    """
+    vocab = entity_vocabulary(profile)
+    code = _lookup(vocab, text)
+    if code is None and isinstance(text, str):
+        head = _TITLE_SEP.split(text.strip(), maxsplit=1)[0]
+        if head and head != text.strip():
+            code = _lookup(vocab, head)
+    return code
+
+
+def normalize_channel(profile: DomainProfile, text: object) -> str | None:
+    """Return the channel code for ``text``; blank or ``None`` means the default channel.
+
+    An unknown channel returns ``None``; the query tool then passes the raw value
+    through so a typo yields ``not_found`` rather than a silent fallback to TOTAL.
+    """
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return profile.default_channel
+    return _lookup(channel_vocabulary(profile), text)
+
+
+# ------------------------------------------------------------------- periods
+_CN_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_ABS_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(?:fy)?(\d{4})(?:年度?|财年|財年)?$"), "FY"),
+    (re.compile(r"^(?:fy)?(\d{4})(?:年)?h([12])$"), "HY"),
+    (re.compile(r"^h([12])(?:fy)?(\d{4})$"), "HY_REV"),
+    (re.compile(r"^([12])h(?:fy)?(\d{4})$"), "HY_REV"),
+    (re.compile(r"^(\d{4})年?(上|下)半年度?$"), "HY_CN"),
+    (re.compile(r"^(?:fy)?(\d{4})(?:年)?q([1-4])$"), "QUARTER"),
+    (re.compile(r"^q([1-4])(?:fy)?(\d{4})$"), "QUARTER_REV"),
+    (re.compile(r"^(\d{4})年?第?([一二三四1-4])季度?$"), "QUARTER_CN"),
+)
+_REL_YEAR = {
+    "今年": 0, "本年": 0, "本年度": 0, "thisyear": 0, "thisfiscalyear": 0, "currentyear": 0,
+    "去年": -1, "上年": -1, "上年度": -1, "lastyear": -1, "lastfiscalyear": -1,
+    "previousyear": -1, "前年": -2, "theyearbeforelast": -2,
+}
+_REL_HALF = {
+    "上半年": 1, "firsthalf": 1, "thefirsthalf": 1, "h1": 1,
+    "下半年": 2, "secondhalf": 2, "thesecondhalf": 2, "h2": 2,
+}
+_REL_QUARTER = {
+    "本季度": 0, "本季": 0, "这个季度": 0, "thisquarter": 0, "currentquarter": 0,
+    "上季度": -1, "上个季度": -1, "上一季度": -1, "上季": -1, "lastquarter": -1,
+    "previousquarter": -1,
+}
+_MIN_YEAR, _MAX_YEAR = 1900, 2100
+
+
+def _period(ptype: str, year: int, suffix: str = "") -> tuple[str, str] | None:
+    if not _MIN_YEAR <= year <= _MAX_YEAR:
+        return None
+    return ptype, f"{year}{suffix}"
+
+
+def _absolute(key: str) -> tuple[str, str] | None:
+    for pattern, kind in _ABS_PATTERNS:
+        m = pattern.match(key)
+        if not m:
+            continue
+        a, b = m.group(1), m.group(2) if pattern.groups > 1 else ""
+        if kind == "FY":
+            return _period("FY", int(a))
+        if kind == "HY":
+            return _period("HY", int(a), f"H{b}")
+        if kind == "HY_REV":
+            return _period("HY", int(b), f"H{a}")
+        if kind == "HY_CN":
+            return _period("HY", int(a), "H1" if b == "上" else "H2")
+        if kind == "QUARTER":
+            return _period("QUARTER", int(a), f"Q{b}")
+        if kind == "QUARTER_REV":
+            return _period("QUARTER", int(b), f"Q{a}")
+        return _period("QUARTER", int(a), f"Q{_CN_DIGIT[b]}")
+    return None
+
+
+def _relative(key: str, ref: date) -> tuple[str, str] | None:
+    if key in _REL_YEAR:
+        return _period("FY", ref.year + _REL_YEAR[key])
+    if key in _REL_QUARTER:
+        index = ref.year * 4 + (ref.month - 1) // 3 + _REL_QUARTER[key]
+        return _period("QUARTER", index // 4, f"Q{index % 4 + 1}")
+    for year_word, offset in _REL_YEAR.items():
+        for half_word, half in _REL_HALF.items():
+            # 今年上半年 / 去年下半年 / "first half of last year" / "last year h1"
+            if key in (year_word + half_word, half_word + "of" + year_word,
+                       half_word + year_word):
+                return _period("HY", ref.year + offset, f"H{half}")
+    if key in _REL_HALF:  # a bare half means the reference year's half
+        return _period("HY", ref.year, f"H{_REL_HALF[key]}")
+    return None
+
+
+def normalize_period(
+    profile: DomainProfile, text: object, reference_date: date | None = None
+) -> tuple[str, str] | None:
+    """Return ``(period_type, period)`` for ``text`` or ``None``.
+
+    Parameters
+    ----------
+    profile : DomainProfile
+        The active profile (kept in the signature so fiscal conventions can grow).
+    text : str
+        ``FY2024``, ``2024``, ``FY 2024``, ``2024年`` → ``("FY", "2024")``;
+        ``2024H1``, ``2024年上半年`` → ``("HY", "2024H1")``; ``2025Q1`` →
+        ``("QUARTER", "2025Q1")``; relative words (今年/this year, 去年/last year,
+        前年, 上半年/下半年, 本季度, 上季度) against ``reference_date``.
+    reference_date : datetime.date, optional
+        Anchor for relative words; today when omitted.
+
+    Returns
+    -------
+    tuple of str or None
+        ``None`` for anything not recognized, e.g. ``"24"`` or ``"2024Q5"``.
+
+    Examples
+    --------
+    >>> from datetime import date
+    >>> from ragspine_nb.profile import DomainProfile
+    >>> p = DomainProfile.from_dict({"home": {"company_name": "A", "entity_code": "A"},
+    ...     "metrics": {"REVENUE": {"unit": "USD_M"}}})
+    >>> normalize_period(p, "FY 2024"), normalize_period(p, "2024年上半年")
+    (('FY', '2024'), ('HY', '2024H1'))
+    >>> normalize_period(p, "上季度", date(2025, 2, 10)), normalize_period(p, "2024Q5")
+    (('QUARTER', '2024Q4'), None)
+    """
+    del profile  # calendar fiscal years for now; see the docstring
+    if not isinstance(text, str):
+        return None
+    key = re.sub(r"[\s'’.,，。?？]", "", fold(text))
+    if not key:
+        return None
+    found = _absolute(key)
+    if found is not None:
+        return found
+    return _relative(key, reference_date or date.today())

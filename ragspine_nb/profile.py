@@ -1,0 +1,308 @@
+"""Domain profile: everything company-specific, loaded from TOML, YAML, JSON or a dict.
+
+Nothing about a company is hard-coded in ragspine_nb. A profile names the home
+company and entity, the entities, metrics and channels with their synonyms, the
+competitor aliases the security gate refuses, and the sensitivity policy.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ragspine_nb.errors import ProfileError
+from ragspine_nb.types import DEFAULT_SENSITIVITY, RESTRICTED
+
+__all__ = [
+    "DomainProfile",
+    "EntitySpec",
+    "MetricSpec",
+    "ChannelSpec",
+    "SensitivityPolicy",
+    "PROFILE_FORMATS",
+]
+
+#: File suffixes :meth:`DomainProfile.from_file` understands.
+PROFILE_FORMATS: tuple[str, ...] = (".toml", ".yaml", ".yml", ".json")
+_SECTIONS = ("home", "entities", "metrics", "channels", "competitors", "sensitivity")
+
+
+@dataclass(frozen=True)
+class EntitySpec:
+    """One reporting entity (a company, segment or region)."""
+
+    code: str
+    label: str
+    geography: str
+    synonyms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric with its default unit."""
+
+    code: str
+    unit: str
+    label: str = ""
+    synonyms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChannelSpec:
+    """One sales or distribution channel."""
+
+    code: str
+    synonyms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SensitivityPolicy:
+    """How unlabelled documents are classified."""
+
+    default: str = DEFAULT_SENSITIVITY
+    restricted_filename_patterns: tuple[str, ...] = ()
+    restricted_keywords: tuple[str, ...] = ()
+    restricted_label: str = RESTRICTED
+
+
+def _str_list(where: str, value: object) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise ProfileError(f"{where} must be a list of strings, got {value!r}")
+    out = []
+    for item in value:
+        if not isinstance(item, str) or not item.strip():
+            raise ProfileError(f"{where} must hold non-empty strings, got {item!r}")
+        out.append(item.strip())
+    return tuple(out)
+
+
+def _table(where: str, value: object) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ProfileError(f"[{where}] must be a table/mapping, got {type(value).__name__}")
+    return value
+
+
+def _text(where: str, value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ProfileError(f"{where} must be a non-empty string, got {value!r}")
+    return value.strip()
+
+
+@dataclass(frozen=True, eq=False)
+class DomainProfile:
+    """A company's vocabulary and policies.
+
+    Build one with :meth:`from_dict` or :meth:`from_file`; see the README for the
+    shape. The home entity is also an entity, with its own synonyms.
+
+    Examples
+    --------
+    >>> p = DomainProfile.from_dict({
+    ...     "home": {"company_name": "ACME Group", "entity_code": "ACME_GROUP"},
+    ...     "metrics": {"REVENUE": {"unit": "USD_M", "synonyms": ["revenue", "营收"]}},
+    ... })
+    >>> p.home_entity_code, sorted(p.metrics)
+    ('ACME_GROUP', ['REVENUE'])
+    """
+
+    company_name: str
+    home_entity_code: str
+    entities: Mapping[str, EntitySpec]
+    metrics: Mapping[str, MetricSpec]
+    channels: Mapping[str, ChannelSpec]
+    default_channel: str = "TOTAL"
+    competitors: Mapping[str, str] = field(default_factory=dict)
+    sensitivity: SensitivityPolicy = field(default_factory=SensitivityPolicy)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DomainProfile:
+        """Build a profile from a mapping of the documented shape.
+
+        Unknown top-level sections are kept in :attr:`extra` (profiles may grow);
+        missing required keys raise :class:`~ragspine_nb.errors.ProfileError`.
+        """
+        if not isinstance(data, Mapping):
+            raise ProfileError(f"a profile must be a mapping, got {type(data).__name__}")
+        home = _table("home", data.get("home"))
+        if not home:
+            raise ProfileError(
+                "the profile has no [home] section; it needs home.company_name and "
+                f"home.entity_code. Known sections: {list(_SECTIONS)}"
+            )
+        company = _text("home.company_name", home.get("company_name"))
+        home_code = _text("home.entity_code", home.get("entity_code"))
+
+        entities: dict[str, EntitySpec] = {}
+        for code, spec in _table("entities", data.get("entities")).items():
+            spec = _table(f"entities.{code}", spec)
+            entities[code] = EntitySpec(
+                code=_text("entity code", code),
+                label=str(spec.get("label") or code),
+                geography=str(spec.get("geography") or "UNSPECIFIED"),
+                synonyms=_str_list(f"entities.{code}.synonyms", spec.get("synonyms")),
+            )
+        home_synonyms = _str_list("home.synonyms", home.get("synonyms"))
+        existing = entities.get(home_code)
+        entities[home_code] = EntitySpec(
+            code=home_code,
+            label=existing.label if existing else str(home.get("label") or company),
+            geography=(existing.geography if existing and existing.geography
+                       else str(home.get("geography") or "GROUP")),
+            synonyms=tuple(dict.fromkeys(
+                (*(existing.synonyms if existing else ()), *home_synonyms, company)
+            )),
+        )
+
+        metrics: dict[str, MetricSpec] = {}
+        for code, spec in _table("metrics", data.get("metrics")).items():
+            spec = _table(f"metrics.{code}", spec)
+            metrics[code] = MetricSpec(
+                code=_text("metric code", code),
+                unit=_text(f"metrics.{code}.unit", spec.get("unit")),
+                label=str(spec.get("label") or ""),
+                synonyms=_str_list(f"metrics.{code}.synonyms", spec.get("synonyms")),
+            )
+        if not metrics:
+            raise ProfileError("the profile defines no [metrics]; at least one metric is needed")
+
+        channel_table = _table("channels", data.get("channels"))
+        default_channel = _text("channels.default", channel_table.get("default", "TOTAL"))
+        channels: dict[str, ChannelSpec] = {default_channel: ChannelSpec(default_channel)}
+        for code, spec in channel_table.items():
+            if code == "default":
+                continue
+            spec = _table(f"channels.{code}", spec)
+            channels[code] = ChannelSpec(
+                code=code, synonyms=_str_list(f"channels.{code}.synonyms", spec.get("synonyms"))
+            )
+
+        competitors: dict[str, str] = {}
+        for alias, display in _table("competitors", data.get("competitors")).items():
+            competitors[_text("competitor alias", alias)] = _text(
+                f"competitors.{alias!r}", display
+            )
+
+        sens = _table("sensitivity", data.get("sensitivity"))
+        policy = SensitivityPolicy(
+            default=_text("sensitivity.default", sens.get("default", DEFAULT_SENSITIVITY)),
+            restricted_filename_patterns=_str_list(
+                "sensitivity.restricted_filename_patterns",
+                sens.get("restricted_filename_patterns"),
+            ),
+            restricted_keywords=_str_list(
+                "sensitivity.restricted_keywords", sens.get("restricted_keywords")
+            ),
+        )
+        extra = {k: v for k, v in data.items() if k not in _SECTIONS}
+        return cls(
+            company_name=company,
+            home_entity_code=home_code,
+            entities=entities,
+            metrics=metrics,
+            channels=channels,
+            default_channel=default_channel,
+            competitors=competitors,
+            sensitivity=policy,
+            extra=extra,
+        )
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> DomainProfile:
+        """Load a profile from a ``.toml``, ``.yaml``/``.yml`` or ``.json`` file."""
+        p = Path(path)
+        suffix = p.suffix.lower()
+        if suffix not in PROFILE_FORMATS:
+            raise ProfileError(
+                f"cannot read a profile from {p.name!r}: unknown format {suffix!r}. "
+                f"Supported formats: {list(PROFILE_FORMATS)}"
+            )
+        if not p.is_file():
+            raise ProfileError(f"profile file not found: {p}")
+        raw = p.read_text(encoding="utf-8")
+        try:
+            if suffix == ".toml":
+                data: Any = tomllib.loads(raw)
+            elif suffix == ".json":
+                data = json.loads(raw)
+            else:
+                import yaml
+
+                data = yaml.safe_load(raw)
+        except (tomllib.TOMLDecodeError, json.JSONDecodeError, ValueError) as exc:
+            raise ProfileError(f"cannot parse profile {p.name!r}: {exc}") from exc
+        except Exception as exc:  # yaml.YAMLError does not subclass ValueError
+            raise ProfileError(f"cannot parse profile {p.name!r}: {exc}") from exc
+        return cls.from_dict(data)
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def home_entity(self) -> EntitySpec:
+        """The home entity's spec."""
+        return self.entities[self.home_entity_code]
+
+    def geography_of(self, entity_code: str) -> str:
+        """Return the geography code of an entity (``""`` if unknown)."""
+        spec = self.entities.get(entity_code)
+        return spec.geography if spec else ""
+
+    def unit_of(self, metric_code: str) -> str:
+        """Return the default unit of a metric (``""`` if unknown)."""
+        spec = self.metrics.get(metric_code)
+        return spec.unit if spec else ""
+
+    # ---------------------------------------------------------------- display
+    def _display_card(self) -> Any:
+        from ragspine_nb.display.render import Card, Table
+
+        rows = [
+            ("entity", e.code, e.label, e.geography, ", ".join(e.synonyms))
+            for e in self.entities.values()
+        ] + [
+            ("metric", m.code, m.label or m.code, m.unit, ", ".join(m.synonyms))
+            for m in self.metrics.values()
+        ] + [
+            ("channel", c.code, "default" if c.code == self.default_channel else "", "",
+             ", ".join(c.synonyms))
+            for c in self.channels.values()
+        ]
+        return Card(
+            title="DomainProfile",
+            subtitle=f"{self.company_name} (home entity {self.home_entity_code})",
+            stats=(
+                ("entities", str(len(self.entities))),
+                ("metrics", str(len(self.metrics))),
+                ("channels", str(len(self.channels))),
+                ("competitor aliases", str(len(self.competitors))),
+                ("default sensitivity", self.sensitivity.default),
+            ),
+            tables=(
+                Table(
+                    caption="Vocabulary",
+                    columns=("kind", "code", "label", "geography / unit", "synonyms"),
+                    rows=tuple(rows),
+                ),
+            ),
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"DomainProfile(company_name={self.company_name!r}, "
+            f"home_entity_code={self.home_entity_code!r}, entities={len(self.entities)}, "
+            f"metrics={len(self.metrics)}, channels={len(self.channels)}, "
+            f"competitors={len(self.competitors)})"
+        )
+
+    def _repr_html_(self) -> str:
+        from ragspine_nb.display.render import render_html
+
+        return render_html(self._display_card())

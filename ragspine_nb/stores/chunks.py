@@ -1,0 +1,278 @@
+"""The versioned chunk store: narrative chunks in a SQLite table ``narrative_chunk``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ragspine_nb.errors import InvalidRecordError, LineageError
+from ragspine_nb.stores._sqlite import Database
+from ragspine_nb.stores.facts import utc_now
+from ragspine_nb.types import Chunk, StoredChunk, is_blank, is_restricted
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ragspine_nb.display.render import Card
+
+__all__ = ["ChunkStore", "CHUNK_COLUMNS", "CHUNK_FILTERS"]
+
+_CHUNK_FIELDS = (
+    "doc_id", "chunk_id", "seq", "text", "title", "topic", "entity", "geography", "period",
+    "language", "sensitivity", "source_locator",
+)
+#: Columns of ``narrative_chunk`` in :class:`~ragspine_nb.types.StoredChunk` order.
+CHUNK_COLUMNS: tuple[str, ...] = _CHUNK_FIELDS + ("valid_as_of", "ingested_at", "version", "active")
+#: Metadata filters of :meth:`ChunkStore.iter_chunks` (AND-combined in SQL).
+CHUNK_FILTERS: tuple[str, ...] = (
+    "doc_id", "topic", "entity", "geography", "period", "language", "sensitivity",
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS narrative_chunk (
+    doc_id TEXT NOT NULL CHECK (length(trim(doc_id)) > 0),
+    chunk_id TEXT NOT NULL CHECK (length(trim(chunk_id)) > 0),
+    seq INTEGER NOT NULL CHECK (seq >= 0),
+    text TEXT NOT NULL CHECK (length(trim(text)) > 0),
+    title TEXT NOT NULL DEFAULT '',
+    topic TEXT NOT NULL DEFAULT '',
+    entity TEXT NOT NULL DEFAULT '',
+    geography TEXT NOT NULL DEFAULT '',
+    period TEXT NOT NULL DEFAULT '',
+    language TEXT NOT NULL DEFAULT '',
+    sensitivity TEXT NOT NULL CHECK (length(trim(sensitivity)) > 0),
+    source_locator TEXT NOT NULL CHECK (length(trim(source_locator)) > 0),
+    valid_as_of TEXT NOT NULL DEFAULT '',
+    ingested_at TEXT NOT NULL CHECK (length(trim(ingested_at)) > 0),
+    version INTEGER NOT NULL CHECK (version >= 1),
+    active INTEGER NOT NULL CHECK (active IN (0, 1)),
+    PRIMARY KEY (doc_id, version, seq),
+    UNIQUE (chunk_id, version)
+);
+CREATE INDEX IF NOT EXISTS narrative_chunk_active ON narrative_chunk (active, doc_id, seq);
+"""
+_INSERT = (
+    f"INSERT INTO narrative_chunk ({', '.join(CHUNK_COLUMNS)}) "  # noqa: S608
+    f"VALUES ({', '.join('?' for _ in CHUNK_COLUMNS)})"
+)
+
+
+def _check_chunks(doc_id: str, chunks: Sequence[object]) -> list[Chunk]:
+    if is_blank(doc_id):
+        raise LineageError(f"doc_id must be a non-empty string, got {doc_id!r}")
+    seen_ids: set[str] = set()
+    seen_seq: set[int] = set()
+    out: list[Chunk] = []
+    for c in chunks:
+        if not isinstance(c, Chunk):
+            raise InvalidRecordError(
+                f"replace_doc_chunks takes Chunk objects, got {type(c).__name__}"
+            )
+        for name in ("doc_id", "source_locator"):
+            if is_blank(getattr(c, name)):
+                raise LineageError(f"refusing a chunk without {name}: {c.chunk_id!r}")
+        for name in ("chunk_id", "text", "sensitivity"):
+            if is_blank(getattr(c, name)):
+                raise InvalidRecordError(f"refusing a chunk with blank {name}: {c.chunk_id!r}")
+        if c.doc_id != doc_id:
+            raise InvalidRecordError(
+                f"chunk {c.chunk_id!r} belongs to {c.doc_id!r}, not to {doc_id!r}"
+            )
+        if c.chunk_id in seen_ids or c.seq in seen_seq:
+            raise InvalidRecordError(f"duplicate chunk_id or seq in {doc_id!r}: {c.chunk_id!r}")
+        seen_ids.add(c.chunk_id)
+        seen_seq.add(c.seq)
+        out.append(c)
+    return out
+
+
+def _row_to_chunk(row: Any) -> StoredChunk:
+    data = {c: row[c] for c in CHUNK_COLUMNS}
+    data["active"] = bool(data["active"])
+    return StoredChunk(**data)
+
+
+class ChunkStore:
+    """Versioned narrative chunks with metadata and locators, backed by SQLite.
+
+    Parameters
+    ----------
+    path : str or Path, default ":memory:"
+        SQLite file (created with its schema if absent) or ``":memory:"``.
+    create : bool, default True
+        When False the database must already exist.
+
+    Notes
+    -----
+    :meth:`replace_doc_chunks` is atomic: the new version is ``max(version) + 1``,
+    the old rows become inactive and the new rows active in one transaction, so a
+    crash in the middle leaves the previous version active.
+    """
+
+    def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
+        self._db = Database(path, schema=_SCHEMA, table="narrative_chunk", create=create)
+
+    @property
+    def path(self) -> str:
+        """The database path (or ``":memory:"``)."""
+        return self._db.path
+
+    # ----------------------------------------------------------------- writes
+    def replace_doc_chunks(
+        self, doc_id: str, chunks: Sequence[Chunk], valid_as_of: str = ""
+    ) -> int:
+        """Replace a document's chunks with a new version; return the rows written.
+
+        An empty ``chunks`` withdraws the document (no active rows remain). Invalid
+        chunks (blank lineage, another doc_id, duplicate ids) reject the call before
+        anything is written.
+        """
+        checked = _check_chunks(doc_id, list(chunks))
+        if not isinstance(valid_as_of, str):
+            raise InvalidRecordError(f"valid_as_of must be a string, got {valid_as_of!r}")
+        stamp = utc_now()
+        with self._db.transaction() as conn:
+            current = conn.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM narrative_chunk WHERE doc_id = ?", (doc_id,)
+            ).fetchone()[0]
+            conn.execute(
+                "UPDATE narrative_chunk SET active = 0 WHERE doc_id = ? AND active = 1", (doc_id,)
+            )
+            version = int(current) + 1
+            conn.executemany(_INSERT, [
+                tuple(getattr(c, f) for f in _CHUNK_FIELDS) + (valid_as_of, stamp, version, 1)
+                for c in checked
+            ])
+        return len(checked)
+
+    # ------------------------------------------------------------------ reads
+    def iter_chunks(
+        self,
+        *,
+        doc_id: str | None = None,
+        topic: str | None = None,
+        entity: str | None = None,
+        geography: str | None = None,
+        period: str | None = None,
+        language: str | None = None,
+        sensitivity: str | None = None,
+        include_inactive: bool = False,
+    ) -> list[StoredChunk]:
+        """Return chunks matching every given filter (AND-combined in SQL).
+
+        Active versions only unless ``include_inactive``; ordered by doc, version, seq.
+        """
+        filters = {
+            "doc_id": doc_id, "topic": topic, "entity": entity, "geography": geography,
+            "period": period, "language": language, "sensitivity": sensitivity,
+        }
+        clauses = [f"{k} = ?" for k, v in filters.items() if v is not None]
+        params: list[Any] = [v for v in filters.values() if v is not None]
+        if not include_inactive:
+            clauses.append("active = 1")
+        where = " AND ".join(clauses) or "1 = 1"
+        rows = self._db.fetchall(
+            f"SELECT {', '.join(CHUNK_COLUMNS)} FROM narrative_chunk "  # noqa: S608
+            f"WHERE {where} "
+            "ORDER BY doc_id, version, seq",
+            params,
+        )
+        return [_row_to_chunk(r) for r in rows]
+
+    def doc_versions(self, doc_id: str) -> list[tuple[int, int, bool]]:
+        """Return ``(version, chunk count, active)`` for every version of a document."""
+        rows = self._db.fetchall(
+            "SELECT version, COUNT(*), MAX(active) FROM narrative_chunk WHERE doc_id = ? "
+            "GROUP BY version ORDER BY version",
+            (doc_id,),
+        )
+        return [(int(r[0]), int(r[1]), bool(r[2])) for r in rows]
+
+    def doc_ids(self, include_inactive: bool = False) -> list[str]:
+        """Documents with active chunks (or any chunks, with ``include_inactive``)."""
+        where = "" if include_inactive else "WHERE active = 1"
+        sql = f"SELECT DISTINCT doc_id FROM narrative_chunk {where} ORDER BY 1"  # noqa: S608
+        rows = self._db.fetchall(sql)
+        return [str(r[0]) for r in rows]
+
+    def count(self, include_inactive: bool = False) -> int:
+        """Number of chunks (active only by default)."""
+        where = "" if include_inactive else "WHERE active = 1"
+        sql = f"SELECT COUNT(*) FROM narrative_chunk {where}"  # noqa: S608
+        return int(self._db.fetchall(sql)[0][0])
+
+    def execute_read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Run one read-only SQL statement; anything that writes raises ReadOnlyQueryError."""
+        return self._db.execute_read(sql, params)
+
+    def to_frame(self, include_inactive: bool = False) -> pd.DataFrame:
+        """Chunks as a pandas DataFrame, one column per :data:`CHUNK_COLUMNS`."""
+        import pandas as pd
+
+        chunks = self.iter_chunks(include_inactive=include_inactive)
+        return pd.DataFrame([c.to_dict() for c in chunks], columns=list(CHUNK_COLUMNS))
+
+    def integrity_check(self) -> str:
+        """SQLite's integrity verdict, ``"ok"`` when sound."""
+        return self._db.integrity_check()
+
+    # ------------------------------------------------------------- lifecycle
+    def close(self) -> None:
+        """Close the underlying connection."""
+        self._db.close()
+
+    def __enter__(self) -> ChunkStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------- display
+    def _display_card(self, max_rows: int = 10) -> Card:
+        from ragspine_nb.display.render import Card, Table
+
+        by_label = self._db.fetchall(
+            "SELECT sensitivity, SUM(active), COUNT(*), "
+            "COUNT(DISTINCT CASE WHEN active = 1 THEN doc_id END) "
+            "FROM narrative_chunk GROUP BY sensitivity"
+        )
+        active = sum(int(r[1]) for r in by_label)
+        restricted = sum(int(r[1]) for r in by_label if is_restricted(r[0]))
+        preview = [
+            (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+             "[restricted text hidden]" if is_restricted(r[4]) else r[8])
+            for r in self._db.fetchall(
+                "SELECT doc_id, seq, source_locator, version, sensitivity, language, entity, "
+                "period, substr(text, 1, 120) FROM narrative_chunk WHERE active = 1 "
+                "ORDER BY doc_id, seq LIMIT ?",
+                (max_rows,),
+            )
+        ]
+        stats = (active, sum(int(r[2]) for r in by_label), len(self.doc_ids()), restricted)
+        return Card(
+            title="ChunkStore",
+            subtitle=self.path,
+            stats=(
+                ("active chunks", str(stats[0])), ("rows, all versions", str(stats[1])),
+                ("documents", str(stats[2])), ("restricted chunks", str(stats[3])),
+            ),
+            tables=(Table(
+                caption="Active chunks with locators",
+                columns=("doc", "seq", "locator", "version", "sensitivity", "lang", "entity",
+                         "period", "text"),
+                rows=tuple(tuple(str(v) for v in r) for r in preview),
+                total_rows=stats[0],
+            ),),
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"ChunkStore(path={self.path!r}, active_chunks={self.count()}, "
+            f"documents={len(self.doc_ids())})"
+        )
+
+    def _repr_html_(self) -> str:
+        from ragspine_nb.display.render import render_html
+
+        return render_html(self._display_card())

@@ -1,0 +1,279 @@
+"""The fact store: exact numeric facts with lineage, in a SQLite table ``fact_metric``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ragspine_nb.errors import InvalidRecordError, LineageError
+from ragspine_nb.stores._sqlite import Database
+from ragspine_nb.types import PERIOD_TYPES, Fact, is_blank
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ragspine_nb.display.render import Card
+
+__all__ = ["FactStore", "FACT_COLUMNS", "FACT_FILTERS"]
+
+#: Columns of ``fact_metric`` in :class:`~ragspine_nb.types.Fact` field order.
+FACT_COLUMNS: tuple[str, ...] = (
+    "metric_code", "entity", "geography", "channel", "period_type", "period", "value", "unit",
+    "source_doc_id", "source_locator", "source_file_hash", "extractor_version",
+    "mapping_version", "valid_as_of", "ingested_at",
+)
+#: Keyword filters accepted by :meth:`FactStore.iter_facts`.
+FACT_FILTERS: tuple[str, ...] = (
+    "metric_code", "entity", "geography", "channel", "period_type", "period", "source_doc_id",
+)
+_REQUIRED = ("metric_code", "entity", "geography", "channel", "period", "unit")
+_LINEAGE = ("source_doc_id", "source_locator")
+
+
+def _nonblank(col: str) -> str:
+    return f"{col} TEXT NOT NULL CHECK (length(trim({col})) > 0)"
+
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS fact_metric (
+    {_nonblank("metric_code")},
+    {_nonblank("entity")},
+    {_nonblank("geography")},
+    {_nonblank("channel")},
+    period_type TEXT NOT NULL CHECK (period_type IN ({", ".join(repr(p) for p in PERIOD_TYPES)})),
+    {_nonblank("period")},
+    value REAL NOT NULL,
+    {_nonblank("unit")},
+    {_nonblank("source_doc_id")},
+    {_nonblank("source_locator")},
+    source_file_hash TEXT NOT NULL DEFAULT '',
+    extractor_version TEXT NOT NULL DEFAULT '',
+    mapping_version TEXT NOT NULL DEFAULT '',
+    valid_as_of TEXT NOT NULL DEFAULT '',
+    {_nonblank("ingested_at")},
+    PRIMARY KEY (metric_code, entity, channel, period_type, period)
+);
+CREATE INDEX IF NOT EXISTS fact_metric_by_doc ON fact_metric (source_doc_id);
+"""
+
+# Every SQL string below names only fixed column identifiers; values are always bound.
+_KEY = ("metric_code", "entity", "channel", "period_type", "period")
+_UPSERT = (
+    f"INSERT INTO fact_metric ({', '.join(FACT_COLUMNS)}) "  # noqa: S608
+    f"VALUES ({', '.join('?' for _ in FACT_COLUMNS)}) "
+    f"ON CONFLICT ({', '.join(_KEY)}) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in FACT_COLUMNS if c not in _KEY)
+)
+
+
+def utc_now() -> str:
+    """Current UTC time as ISO-8601 with seconds (the ``ingested_at`` stamp)."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def _check(fact: object) -> Fact:
+    """Re-validate at write time (a Fact can be forged with ``object.__setattr__``)."""
+    if not isinstance(fact, Fact):
+        raise InvalidRecordError(f"FactStore.upsert takes Fact objects, got {type(fact).__name__}")
+    for name in _LINEAGE:
+        if is_blank(getattr(fact, name)):
+            raise LineageError(f"refusing a fact without {name}: {fact!r}")
+    for name in _REQUIRED:
+        if is_blank(getattr(fact, name)):
+            raise InvalidRecordError(f"refusing a fact with blank {name}: {fact!r}")
+    return fact
+
+
+def _row_to_fact(row: Any) -> Fact:
+    return Fact(**{c: row[c] for c in FACT_COLUMNS})
+
+
+class FactStore:
+    """Exact numeric facts with lineage, backed by SQLite.
+
+    Parameters
+    ----------
+    path : str or Path, default ":memory:"
+        SQLite file (created with its schema if absent) or ``":memory:"``.
+    create : bool, default True
+        When False the database must already exist; a missing file raises
+        :class:`~ragspine_nb.errors.DatabaseNotFoundError` and nothing is created.
+
+    Notes
+    -----
+    The identity of a fact is metric + entity + channel + period_type + period, so
+    FY 2024 and HY 2024H1 are different facts. :meth:`upsert` overwrites the value and
+    the lineage of an existing identity. Every write of a batch is one transaction.
+
+    Examples
+    --------
+    >>> from ragspine_nb import Fact, FactStore
+    >>> store = FactStore(":memory:")
+    >>> store.upsert([Fact("REVENUE", "ACME_HK", "HK", "TOTAL", "FY", "2024", 1320.0,
+    ...                    "USD_M", "ACME_FY2024_Review.pptx", "slide=2,table=1")])
+    1
+    >>> store.query("REVENUE", "ACME_HK", "FY", "2024").value
+    1320.0
+    """
+
+    def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
+        self._db = Database(path, schema=_SCHEMA, table="fact_metric", create=create)
+
+    @property
+    def path(self) -> str:
+        """The database path (or ``":memory:"``)."""
+        return self._db.path
+
+    # ----------------------------------------------------------------- writes
+    def upsert(self, facts: Iterable[Fact]) -> int:
+        """Insert or overwrite facts in one transaction; return the number written.
+
+        A fact with blank or missing lineage, or any invalid record, rejects the
+        whole batch before anything is written.
+        """
+        checked = [_check(f) for f in facts]
+        stamp = utc_now()
+        rows = [
+            tuple(getattr(f, c) for c in FACT_COLUMNS[:-1]) + (f.ingested_at or stamp,)
+            for f in checked
+        ]
+        with self._db.transaction() as conn:
+            conn.executemany(_UPSERT, rows)
+        return len(rows)
+
+    def replace_source_doc(self, source_doc_id: str, facts: Iterable[Fact]) -> int:
+        """Atomically replace every fact of one source document; return the number written.
+
+        The document's old facts are deleted and the new ones upserted in one
+        transaction, so a failure leaves the previous facts in place.
+        """
+        checked = [_check(f) for f in facts]
+        strangers = sorted({f.source_doc_id for f in checked} - {source_doc_id})
+        if strangers:
+            raise InvalidRecordError(
+                f"replace_source_doc({source_doc_id!r}) got facts from other documents: {strangers}"
+            )
+        stamp = utc_now()
+        with self._db.transaction() as conn:
+            conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (source_doc_id,))
+            conn.executemany(_UPSERT, [
+                tuple(getattr(f, c) for c in FACT_COLUMNS[:-1]) + (f.ingested_at or stamp,)
+                for f in checked
+            ])
+        return len(checked)
+
+    def delete_by_source_doc(self, source_doc_id: str) -> int:
+        """Delete every fact from one source document; return the number deleted."""
+        with self._db.transaction() as conn:
+            cur = conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (source_doc_id,))
+            return cur.rowcount
+
+    # ------------------------------------------------------------------ reads
+    def sql_for(
+        self, metric: str, entity: str, period_type: str, period: str, channel: str = "TOTAL"
+    ) -> tuple[str, tuple[str, ...]]:
+        """Return the exact SQL and bound parameters :meth:`query` runs."""
+        sql = (
+            f"SELECT {', '.join(FACT_COLUMNS)} FROM fact_metric "  # noqa: S608
+            "WHERE metric_code = ? AND entity = ? AND channel = ? "
+            "AND period_type = ? AND period = ?"
+        )
+        return sql, (metric, entity, channel, period_type, period)
+
+    def query(
+        self, metric: str, entity: str, period_type: str, period: str, channel: str = "TOTAL"
+    ) -> Fact | None:
+        """Return the fact with exactly this identity, or ``None``. Nothing is inferred."""
+        sql, params = self.sql_for(metric, entity, period_type, period, channel)
+        rows = self._db.fetchall(sql, params)
+        return _row_to_fact(rows[0]) if rows else None
+
+    def iter_facts(self, **filters: str) -> list[Fact]:
+        """Return facts matching every given filter (AND), ordered by identity.
+
+        Valid filters: see :data:`FACT_FILTERS`.
+        """
+        unknown = sorted(set(filters) - set(FACT_FILTERS))
+        if unknown:
+            raise ValueError(f"unknown filter(s) {unknown}. Valid filters: {list(FACT_FILTERS)}")
+        where = " AND ".join(f"{k} = ?" for k in filters) or "1 = 1"
+        rows = self._db.fetchall(
+            f"SELECT {', '.join(FACT_COLUMNS)} FROM fact_metric "  # noqa: S608
+            f"WHERE {where} "
+            "ORDER BY metric_code, entity, channel, period_type, period",
+            list(filters.values()),
+        )
+        return [_row_to_fact(r) for r in rows]
+
+    def count(self) -> int:
+        """Number of facts."""
+        return int(self._db.fetchall("SELECT COUNT(*) FROM fact_metric")[0][0])
+
+    def execute_read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Run one read-only SQL statement; anything that writes raises ReadOnlyQueryError."""
+        return self._db.execute_read(sql, params)
+
+    def to_frame(self) -> pd.DataFrame:
+        """All facts as a pandas DataFrame, one column per :data:`FACT_COLUMNS`."""
+        import pandas as pd
+
+        return pd.DataFrame([f.to_dict() for f in self.iter_facts()], columns=list(FACT_COLUMNS))
+
+    def integrity_check(self) -> str:
+        """SQLite's integrity verdict, ``"ok"`` when sound."""
+        return self._db.integrity_check()
+
+    # ------------------------------------------------------------- lifecycle
+    def close(self) -> None:
+        """Close the underlying connection."""
+        self._db.close()
+
+    def __enter__(self) -> FactStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------- display
+    def _display_card(self, max_rows: int = 10) -> Card:
+        from ragspine_nb.display.render import Card, Table
+
+        stats = self._db.fetchall(
+            "SELECT COUNT(*), COUNT(DISTINCT metric_code), COUNT(DISTINCT entity), "
+            "COUNT(DISTINCT period_type || period), COUNT(DISTINCT source_doc_id) FROM fact_metric"
+        )[0]
+        preview = self._db.fetchall(
+            "SELECT metric_code, entity, channel, period_type, period, value, unit, "
+            "source_doc_id, source_locator, substr(source_file_hash, 1, 12), extractor_version, "
+            "valid_as_of, ingested_at FROM fact_metric "
+            "ORDER BY metric_code, entity, channel, period_type, period LIMIT ?",
+            (max_rows,),
+        )
+        return Card(
+            title="FactStore",
+            subtitle=self.path,
+            stats=(
+                ("facts", str(stats[0])), ("metrics", str(stats[1])),
+                ("entities", str(stats[2])), ("periods", str(stats[3])),
+                ("source documents", str(stats[4])),
+            ),
+            tables=(Table(
+                caption="Facts with lineage",
+                columns=("metric", "entity", "channel", "type", "period", "value", "unit",
+                         "source", "locator", "file hash", "extractor", "valid as of",
+                         "ingested at"),
+                rows=tuple(tuple("" if v is None else f"{v:g}" if isinstance(v, float) else str(v)
+                                 for v in r) for r in preview),
+                total_rows=int(stats[0]),
+            ),),
+        )
+
+    def __repr__(self) -> str:
+        return f"FactStore(path={self.path!r}, facts={self.count()})"
+
+    def _repr_html_(self) -> str:
+        from ragspine_nb.display.render import render_html
+
+        return render_html(self._display_card())

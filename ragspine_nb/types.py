@@ -1,0 +1,282 @@
+"""Plain value types exchanged between layers.
+
+Stores, retrieval, the agent, displays and evaluation exchange only these frozen
+dataclasses. Construction validates what every layer relies on: a fact or chunk
+always carries a non-empty source document and locator (the *always cite*
+invariant), so a record without lineage cannot exist in memory either.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from ragspine_nb.errors import InvalidRecordError, LineageError
+
+__all__ = [
+    "Fact",
+    "Chunk",
+    "StoredChunk",
+    "Source",
+    "FoundResult",
+    "NotFoundResult",
+    "UnrecognizedParamResult",
+    "QueryResult",
+    "PERIOD_TYPES",
+    "RESTRICTED",
+    "DEFAULT_SENSITIVITY",
+    "is_blank",
+    "is_restricted",
+]
+
+#: Period types of the fact store. FY 2024 and HY 2024H1 are different facts.
+PERIOD_TYPES: tuple[str, ...] = ("FY", "HY", "QUARTER")
+#: The sensitivity label that must never reach a prompt.
+RESTRICTED = "RESTRICTED"
+#: Sensitivity of a chunk when nothing else is known.
+DEFAULT_SENSITIVITY = "INTERNAL"
+
+
+def is_blank(value: object) -> bool:
+    """Return True for ``None``, non-strings and strings that are empty after ``strip()``."""
+    return not isinstance(value, str) or not value.strip()
+
+
+def is_restricted(label: object) -> bool:
+    r"""Return True when a sensitivity label means RESTRICTED, in any spelling.
+
+    Case, surrounding whitespace and invisible format characters (e.g. a zero-width
+    space) are ignored, so ``" restricted\\u200b"`` is RESTRICTED too.
+    """
+    if not isinstance(label, str):
+        return False
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", label)
+    kept = "".join(c for c in folded if unicodedata.category(c)[0] not in ("C", "Z"))
+    return kept.casefold() == RESTRICTED.casefold()
+
+
+def _require_text(record: str, name: str, value: object, *, lineage: bool = False) -> None:
+    if is_blank(value):
+        error = LineageError if lineage else InvalidRecordError
+        raise error(f"{record}.{name} must be a non-empty string, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a fact or chunk came from: a document id and a locator inside it."""
+
+    doc: str
+    locator: str
+
+    def __post_init__(self) -> None:
+        _require_text("Source", "doc", self.doc, lineage=True)
+        _require_text("Source", "locator", self.locator, lineage=True)
+
+    def to_dict(self) -> dict[str, str]:
+        """Return ``{"doc": ..., "locator": ...}``."""
+        return {"doc": self.doc, "locator": self.locator}
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One numeric fact with its lineage.
+
+    The first ten fields are positional (the seed's shape); version lineage is
+    optional and keyword-friendly.
+
+    Parameters
+    ----------
+    metric_code, entity, geography, channel : str
+        Controlled codes (e.g. ``"REVENUE"``, ``"ACME_HK"``, ``"HK"``, ``"TOTAL"``).
+    period_type : str
+        One of :data:`PERIOD_TYPES`.
+    period : str
+        ``"2024"`` for FY, ``"2024H1"`` for HY, ``"2025Q1"`` for QUARTER.
+    value : float
+        The number, finite.
+    unit : str
+        E.g. ``"USD_M"`` or ``"PCT"``.
+    source_doc_id, source_locator : str
+        Lineage; both must be non-empty.
+    source_file_hash, extractor_version, mapping_version, valid_as_of, ingested_at : str
+        Optional version lineage.
+    """
+
+    metric_code: str
+    entity: str
+    geography: str
+    channel: str
+    period_type: str
+    period: str
+    value: float
+    unit: str
+    source_doc_id: str
+    source_locator: str
+    source_file_hash: str = ""
+    extractor_version: str = ""
+    mapping_version: str = ""
+    valid_as_of: str = ""
+    ingested_at: str = ""
+
+    def __post_init__(self) -> None:
+        for name in ("metric_code", "entity", "geography", "channel", "period", "unit"):
+            _require_text("Fact", name, getattr(self, name))
+        for name in ("source_doc_id", "source_locator"):
+            _require_text("Fact", name, getattr(self, name), lineage=True)
+        if self.period_type not in PERIOD_TYPES:
+            raise InvalidRecordError(
+                f"Fact.period_type {self.period_type!r} is not valid. "
+                f"Valid period types: {list(PERIOD_TYPES)}"
+            )
+        value = self.value
+        numeric = isinstance(value, int | float) and not isinstance(value, bool)
+        if not numeric or not math.isfinite(value):
+            raise InvalidRecordError(f"Fact.value must be a finite number, got {value!r}")
+        object.__setattr__(self, "value", float(value))
+        for name in (
+            "source_file_hash", "extractor_version", "mapping_version", "valid_as_of",
+            "ingested_at",
+        ):
+            if not isinstance(getattr(self, name), str):
+                raise InvalidRecordError(f"Fact.{name} must be a string")
+
+    @property
+    def source(self) -> Source:
+        """The fact's :class:`Source`."""
+        return Source(self.source_doc_id, self.source_locator)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return every field as a plain dict."""
+        return asdict(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chunk:
+    """A narrative passage with its metadata and locator.
+
+    ``text`` is a contiguous substring of the source document's extracted text and
+    ``source_locator`` says where it is (``slide=4``, ``page=7``, ``para=12-14``).
+    """
+
+    doc_id: str
+    chunk_id: str
+    seq: int
+    text: str
+    title: str = ""
+    topic: str = ""
+    entity: str = ""
+    geography: str = ""
+    period: str = ""
+    language: str = ""
+    sensitivity: str = DEFAULT_SENSITIVITY
+    source_locator: str
+
+    def __post_init__(self) -> None:
+        _require_text("Chunk", "doc_id", self.doc_id, lineage=True)
+        _require_text("Chunk", "source_locator", self.source_locator, lineage=True)
+        _require_text("Chunk", "chunk_id", self.chunk_id)
+        _require_text("Chunk", "text", self.text)
+        _require_text("Chunk", "sensitivity", self.sensitivity)
+        if isinstance(self.seq, bool) or not isinstance(self.seq, int) or self.seq < 0:
+            raise InvalidRecordError(f"Chunk.seq must be an int >= 0, got {self.seq!r}")
+        for name in ("title", "topic", "entity", "geography", "period", "language"):
+            if not isinstance(getattr(self, name), str):
+                raise InvalidRecordError(f"Chunk.{name} must be a string")
+
+    @property
+    def restricted(self) -> bool:
+        """Whether this chunk is RESTRICTED (any spelling of the label)."""
+        return is_restricted(self.sensitivity)
+
+    @property
+    def source(self) -> Source:
+        """The chunk's :class:`Source`."""
+        return Source(self.doc_id, self.source_locator)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return every field as a plain dict."""
+        return asdict(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StoredChunk(Chunk):
+    """A :class:`Chunk` as stored: plus ingestion metadata and its version."""
+
+    valid_as_of: str = ""
+    ingested_at: str = ""
+    version: int = 1
+    active: bool = True
+
+
+@dataclass(frozen=True)
+class FoundResult:
+    """``query_metric`` found the exact row; the value comes from the fact store."""
+
+    fact: Fact
+    status: Literal["found"] = field(default="found", init=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the seed's JSON shape (value, unit, codes, source)."""
+        f = self.fact
+        return {
+            "status": self.status,
+            "value": f.value,
+            "unit": f.unit,
+            "metric_code": f.metric_code,
+            "entity": f.entity,
+            "period_type": f.period_type,
+            "period": f.period,
+            "channel": f.channel,
+            "source": f.source.to_dict(),
+            "lineage": {
+                "source_file_hash": f.source_file_hash,
+                "extractor_version": f.extractor_version,
+                "mapping_version": f.mapping_version,
+                "valid_as_of": f.valid_as_of,
+                "ingested_at": f.ingested_at,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class NotFoundResult:
+    """Every parameter normalized, but no row matches; never interpolated."""
+
+    metric_code: str
+    entity: str
+    period_type: str
+    period: str
+    channel: str
+    status: Literal["not_found"] = field(default="not_found", init=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the seed's JSON shape."""
+        return {
+            "status": self.status,
+            "normalized": {
+                "metric_code": self.metric_code,
+                "entity": self.entity,
+                "period_type": self.period_type,
+                "period": self.period,
+                "channel": self.channel,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class UnrecognizedParamResult:
+    """A parameter could not be normalized to a controlled code."""
+
+    param: str
+    raw: str
+    status: Literal["unrecognized_param"] = field(default="unrecognized_param", init=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the seed's JSON shape."""
+        return {"status": self.status, "param": self.param, "raw": self.raw}
+
+
+QueryResult = FoundResult | NotFoundResult | UnrecognizedParamResult

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import Chunk, DomainProfile, Fact, FactStore
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "data" / "demo"
+
+
+@pytest.fixture(scope="session")
+def profile() -> DomainProfile:
+    return DomainProfile.from_file(DEMO / "profile.toml")
+
+
+@pytest.fixture
+def fact_db() -> FactStore:
+    return FactStore(":memory:")
+
+
+def make_fact(**over: object) -> Fact:
+    base: dict[str, object] = dict(
+        metric_code="REVENUE", entity="ACME_HK", geography="HK", channel="TOTAL",
+        period_type="FY", period="2024", value=1320.0, unit="USD_M",
+        source_doc_id="ACME_FY2024_Review.pptx",
+        source_locator="slide=2,table=1,row=REVENUE,col=FY2024",
+    )
+    base.update(over)
+    return Fact(**base)  # type: ignore[arg-type]
+
+
+def make_chunk(doc: str = "doc.md", seq: int = 0, text: str | None = None, **over: object) -> Chunk:
+    base: dict[str, object] = dict(
+        doc_id=doc, chunk_id=f"{doc}#{seq}", seq=seq, text=text or f"paragraph {seq} of {doc}",
+        source_locator=f"para={seq + 1}",
+    )
+    base.update(over)
+    return Chunk(**base)  # type: ignore[arg-type]

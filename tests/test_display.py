@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import re
+
+from ragspine_nb import ChunkStore, DomainProfile, FactStore
+from ragspine_nb.display import Card, Table, render_html, render_text
+from tests.conftest import make_chunk, make_fact
+
+EVIL = '<script>alert("x")</script>&<img src=x onerror=1>'
+
+
+def _no_network(html: str) -> None:
+    assert not re.search(r"(src|href)\s*=\s*['\"]?(https?:)?//", html)
+    assert "@import" not in html and "url(" not in html
+
+
+def test_html_escapes_every_user_string() -> None:
+    card = Card(title=EVIL, subtitle=EVIL, stats=((EVIL, EVIL),),
+                tables=(Table(EVIL, (EVIL,), ((EVIL,),)),), notes=(EVIL,))
+    html = render_html(card)
+    assert "<script>" not in html and "<img" not in html
+    assert "&lt;script&gt;" in html
+    _no_network(html)
+
+
+def test_html_is_deterministic_and_has_a_text_fallback() -> None:
+    card = Card(title="T", stats=(("facts", "3"),), tables=(Table("c", ("a",), (("1",),), 5),))
+    assert render_html(card) == render_html(card)
+    assert "… 4 more rows" in render_text(card)
+    assert "<details>" in render_html(card) and "facts: 3" in render_html(card)
+    assert not re.search(r"0x[0-9a-f]{6,}", render_html(card))
+
+
+def test_long_cells_are_clipped() -> None:
+    html = render_html(Card("T", tables=(Table("c", ("a",), (("y" * 5000,),)),)))
+    assert "y" * 200 not in html and "…" in html
+
+
+def test_fact_store_display_shows_counts_preview_and_lineage() -> None:
+    store = FactStore()
+    store.upsert([make_fact(period="1999", source_file_hash="ab" * 32, extractor_version="pptx@1",
+                            source_locator=EVIL)]
+                 + [make_fact(period=str(2000 + i)) for i in range(12)])
+    html = store._repr_html_()
+    assert "facts: <b>13</b>" in html
+    assert "pptx@1" in html and "abababababab" in html and "slide=2,table=1" in html
+    assert "… 3 more rows" in html
+    assert "<script>" not in html
+    _no_network(html)
+    assert repr(store) == "FactStore(path=':memory:', facts=13)"
+    assert store._repr_html_() == html
+
+
+def test_chunk_store_display_hides_restricted_text() -> None:
+    store = ChunkStore()
+    store.replace_doc_chunks("pub.md", [make_chunk("pub.md", 0, text="public growth story")])
+    store.replace_doc_chunks("bm.md", [make_chunk("bm.md", 0, text="CANARY-R01 secret plan",
+                                                  sensitivity="restricted\u200b")])
+    html = store._repr_html_()
+    assert "public growth story" in html
+    assert "CANARY" not in html and "[restricted text hidden]" in html
+    assert "restricted chunks: <b>1</b>" in html
+    assert repr(store) == "ChunkStore(path=':memory:', active_chunks=2, documents=2)"
+    _no_network(html)
+
+
+def test_profile_display(profile: DomainProfile) -> None:
+    html = profile._repr_html_()
+    assert "ACME Group" in html and "REVENUE" in html and "香港" in html
+    _no_network(html)
