@@ -24,8 +24,10 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/ragspine-nb demo --workspace $(WORKSPACE)
 
+# pytest's exit code 5 ("no tests collected") is not a failure of the set-up.
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q tests notebooks --nbval-lax --nbval-current-env; \
+	rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$rc
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check ragspine_nb tests bench

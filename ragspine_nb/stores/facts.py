@@ -66,6 +66,10 @@ _UPSERT = (
     f"ON CONFLICT ({', '.join(_KEY)}) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in FACT_COLUMNS if c not in _KEY)
 )
+_QUERY = (
+    f"SELECT {', '.join(FACT_COLUMNS)} FROM fact_metric "  # noqa: S608
+    "WHERE metric_code = ? AND entity = ? AND channel = ? AND period_type = ? AND period = ?"
+)
 
 
 def utc_now() -> str:
@@ -175,12 +179,7 @@ class FactStore:
         self, metric: str, entity: str, period_type: str, period: str, channel: str = "TOTAL"
     ) -> tuple[str, tuple[str, ...]]:
         """Return the exact SQL and bound parameters :meth:`query` runs."""
-        sql = (
-            f"SELECT {', '.join(FACT_COLUMNS)} FROM fact_metric "  # noqa: S608
-            "WHERE metric_code = ? AND entity = ? AND channel = ? "
-            "AND period_type = ? AND period = ?"
-        )
-        return sql, (metric, entity, channel, period_type, period)
+        return _QUERY, (metric, entity, channel, period_type, period)
 
     def query(
         self, metric: str, entity: str, period_type: str, period: str, channel: str = "TOTAL"

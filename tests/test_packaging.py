@@ -1,0 +1,127 @@
+"""Set-up stays true: extras, environment.yml vs pyproject, README, CI script, optional imports."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+import yaml
+from packaging.requirements import Requirement
+
+import ragspine_nb
+from ragspine_nb._optional import import_optional
+from ragspine_nb.errors import MissingExtraError
+from tests.conftest import ROOT
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+ENV = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
+EXTRAS = ("vector", "rerank", "llm", "ingest", "notebook", "service", "dev", "all")
+CONSTRAINTS = (ROOT / "constraints.txt").read_text(encoding="utf-8")
+
+
+def _key(req: str) -> tuple[str, str]:
+    r = Requirement(req)
+    return r.name.lower().replace("_", "-"), str(r.specifier)
+
+
+def _pyproject_requirements() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+    core = {_key(r) for r in PYPROJECT["project"]["dependencies"]}
+    extras: set[tuple[str, str]] = set()
+    for name, reqs in PYPROJECT["project"]["optional-dependencies"].items():
+        if name != "all":
+            extras |= {_key(r) for r in reqs}
+    return core, extras
+
+
+def _env_requirements() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+    conda: set[tuple[str, str]] = set()
+    pip: set[tuple[str, str]] = set()
+    for dep in ENV["dependencies"]:
+        if isinstance(dep, dict):
+            pip |= {_key(r) for r in dep["pip"] if not r.startswith("-")}
+        elif dep.split(">")[0].split("=")[0] not in ("python", "pip"):
+            conda.add(_key(dep))
+    return conda, pip
+
+
+def test_extras_are_declared_and_all_covers_them() -> None:
+    declared = PYPROJECT["project"]["optional-dependencies"]
+    assert set(declared) == set(EXTRAS)
+    all_extra = Requirement(declared["all"][0])
+    assert all_extra.extras == set(EXTRAS) - {"all", "dev"}
+
+
+def test_core_stays_light() -> None:
+    core = {name for name, _ in _pyproject_requirements()[0]}
+    assert core <= {"numpy", "scipy", "pandas", "tqdm", "pyyaml"}
+
+
+def test_environment_yml_mirrors_pyproject() -> None:
+    core, extras = _pyproject_requirements()
+    conda, pip = _env_requirements()
+    assert conda == core, f"conda section drifted: {conda ^ core}"
+    # torch is pinned exactly in the environment, as constraints.txt pins it for pip
+    pinned = {("torch", "==2.13.0") if n == "torch" else (n, s) for n, s in extras}
+    assert pip == pinned, f"pip section drifted: {pip ^ pinned}"
+    assert ENV["channels"] == ["conda-forge"]
+
+
+def test_torch_is_pinned_through_constraints_before_anything_else() -> None:
+    assert "torch==2.13.0" in CONSTRAINTS.split()
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    torch_line = makefile.index("-c constraints.txt torch==2.13.0")
+    project_line = makefile.index('-c constraints.txt -e ".[all,dev]"')
+    assert torch_line < project_line
+
+
+def test_readme_starts_with_the_two_commands() -> None:
+    head = "\n".join((ROOT / "README.md").read_text(encoding="utf-8").splitlines()[:12])
+    assert "make demo" in head and "make test" in head
+
+
+def test_ci_script_calls_make_test() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make test" in ci
+
+
+def test_missing_extra_names_the_exact_install_command() -> None:
+    with pytest.raises(MissingExtraError) as info:
+        import_optional("ragspine_nb_no_such_module", extra="ingest", feature="Reading .pptx")
+    assert "pip install 'ragspine_nb[ingest]'" in str(info.value)
+    assert isinstance(info.value, ImportError)
+    with pytest.raises(ValueError, match="Valid extras"):
+        import_optional("json", extra="nope", feature="x")
+    assert import_optional("json", extra="dev", feature="x").dumps([]) == "[]"
+
+
+def test_public_api_is_exported() -> None:
+    for name in ("FactStore", "Fact", "ChunkStore", "DomainProfile", "Chunk"):
+        assert name in ragspine_nb.__all__ and hasattr(ragspine_nb, name)
+    from ragspine_nb.glossary import (  # noqa: F401
+        normalize_channel,
+        normalize_entity,
+        normalize_metric,
+        normalize_period,
+    )
+
+
+def test_layers_import_only_to_their_left() -> None:
+    """ingest → stores → retrieval → agent → display/widgets → eval; display takes plain data."""
+    order = ["ingest", "stores", "retrieval", "agent"]
+    pkg = ROOT / "ragspine_nb"
+    for i, layer in enumerate(order):
+        folder = pkg / layer
+        if not folder.is_dir():
+            continue
+        forbidden = order[i + 1:] + ["display", "widgets", "eval", "cli", "workspace"]
+        for path in folder.rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            for other in forbidden:
+                top_level = f"from ragspine_nb.{other}"
+                lazy_display = other == "display" and f"    {top_level}" in text
+                assert top_level not in text or lazy_display, f"{path} imports {other}"
+    for path in (pkg / "display").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        imports = [ln for ln in text.splitlines() if ln.startswith(("from ragspine_nb", "import"))]
+        assert all("ragspine_nb.display" in ln or "ragspine_nb.types" in ln
+                   for ln in imports if "ragspine_nb" in ln), path
