@@ -64,6 +64,13 @@ def _require_text(record: str, name: str, value: object, *, lineage: bool = Fals
         raise error(f"{record}.{name} must be a non-empty string, got {value!r}")
 
 
+def _no_nul(record: str, obj: object) -> None:
+    """SQLite truncates text at NUL; refuse it rather than store something else."""
+    for name, value in vars(obj).items():
+        if isinstance(value, str) and "\x00" in value:
+            raise InvalidRecordError(f"{record}.{name} contains a NUL character: {value!r}")
+
+
 @dataclass(frozen=True)
 class Source:
     """Where a fact or chunk came from: a document id and a locator inside it."""
@@ -142,6 +149,7 @@ class Fact:
         ):
             if not isinstance(getattr(self, name), str):
                 raise InvalidRecordError(f"Fact.{name} must be a string")
+        _no_nul("Fact", self)
 
     @property
     def source(self) -> Source:
@@ -185,6 +193,7 @@ class Chunk:
         for name in ("title", "topic", "entity", "geography", "period", "language"):
             if not isinstance(getattr(self, name), str):
                 raise InvalidRecordError(f"Chunk.{name} must be a string")
+        _no_nul(type(self).__name__, self)
 
     @property
     def restricted(self) -> bool:

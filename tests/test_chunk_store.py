@@ -205,3 +205,16 @@ def test_kills_at_random_moments_never_leave_a_partial_version(tmp_path: Path) -
                 continue  # killed before the first commit
         count, tag = _assert_one_complete_active_version(path)
         assert count == 100 + int(tag[1:]) % 7     # the full version, never a part of it
+
+
+def test_a_database_error_mid_batch_rolls_back_to_the_previous_version() -> None:
+    from ragspine_nb.errors import StoreError
+
+    store = ChunkStore()
+    store.replace_doc_chunks("a.md", _doc("a.md", 2, "v1"))
+    chunks = _doc("a.md", 5, "v2")
+    object.__setattr__(chunks[4], "text", "\x00")  # passes Python checks, fails SQLite's CHECK
+    with pytest.raises(StoreError, match="rolled back"):
+        store.replace_doc_chunks("a.md", chunks)
+    assert store.doc_versions("a.md") == [(1, 2, True)]
+    assert [c.text[:2] for c in store.iter_chunks(doc_id="a.md")] == ["v1", "v1"]

@@ -88,3 +88,10 @@ def test_query_results_have_the_seed_json_shape() -> None:
     }
     assert UnrecognizedParamResult("entity", "some unknown company").to_dict() == {
         "status": "unrecognized_param", "param": "entity", "raw": "some unknown company"}
+
+
+def test_nul_characters_are_refused_because_sqlite_would_truncate_them() -> None:
+    with pytest.raises(InvalidRecordError, match="NUL"):
+        make_chunk(text="\x00")
+    with pytest.raises(InvalidRecordError, match="NUL"):
+        make_fact(source_locator="row=1\x00; DROP")

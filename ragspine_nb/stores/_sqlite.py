@@ -109,6 +109,10 @@ class Database:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
+            except sqlite3.Error as exc:
+                conn.execute("ROLLBACK")
+                raise StoreError(f"write failed and was rolled back, nothing changed: {exc}") \
+                    from exc
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
