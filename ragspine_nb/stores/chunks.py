@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragspine_nb.errors import InvalidRecordError, LineageError
+from ragspine_nb.stores._base import SQLiteStore
 from ragspine_nb.stores._sqlite import Database
 from ragspine_nb.stores.facts import utc_now
 from ragspine_nb.types import Chunk, StoredChunk, is_blank, is_restricted
@@ -93,7 +94,7 @@ def _row_to_chunk(row: Any) -> StoredChunk:
     return StoredChunk(**data)
 
 
-class ChunkStore:
+class ChunkStore(SQLiteStore):
     """Versioned narrative chunks with metadata and locators, backed by SQLite.
 
     Parameters
@@ -112,11 +113,6 @@ class ChunkStore:
 
     def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
         self._db = Database(path, schema=_SCHEMA, table="narrative_chunk", create=create)
-
-    @property
-    def path(self) -> str:
-        """The database path (or ``":memory:"``)."""
-        return self._db.path
 
     # ----------------------------------------------------------------- writes
     def replace_doc_chunks(
@@ -202,31 +198,12 @@ class ChunkStore:
         sql = f"SELECT COUNT(*) FROM narrative_chunk {where}"  # noqa: S608
         return int(self._db.fetchall(sql)[0][0])
 
-    def execute_read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        """Run one read-only SQL statement; anything that writes raises ReadOnlyQueryError."""
-        return self._db.execute_read(sql, params)
-
     def to_frame(self, include_inactive: bool = False) -> pd.DataFrame:
         """Chunks as a pandas DataFrame, one column per :data:`CHUNK_COLUMNS`."""
         import pandas as pd
 
         chunks = self.iter_chunks(include_inactive=include_inactive)
         return pd.DataFrame([c.to_dict() for c in chunks], columns=list(CHUNK_COLUMNS))
-
-    def integrity_check(self) -> str:
-        """SQLite's integrity verdict, ``"ok"`` when sound."""
-        return self._db.integrity_check()
-
-    # ------------------------------------------------------------- lifecycle
-    def close(self) -> None:
-        """Close the underlying connection."""
-        self._db.close()
-
-    def __enter__(self) -> ChunkStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # ---------------------------------------------------------------- display
     def _display_card(self, max_rows: int = 10) -> Card:
@@ -271,8 +248,3 @@ class ChunkStore:
             f"ChunkStore(path={self.path!r}, active_chunks={self.count()}, "
             f"documents={len(self.doc_ids())})"
         )
-
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())

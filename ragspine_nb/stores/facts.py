@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragspine_nb.errors import InvalidRecordError, LineageError
+from ragspine_nb.stores._base import SQLiteStore
 from ragspine_nb.stores._sqlite import Database
 from ragspine_nb.types import PERIOD_TYPES, Fact, is_blank
 
@@ -90,11 +91,18 @@ def _check(fact: object) -> Fact:
     return fact
 
 
+def _rows(facts: list[Fact]) -> list[tuple[Any, ...]]:
+    """Parameter tuples in column order; a fact without ``ingested_at`` is stamped now."""
+    stamp = utc_now()
+    return [tuple(getattr(f, c) for c in FACT_COLUMNS[:-1]) + (f.ingested_at or stamp,)
+            for f in facts]
+
+
 def _row_to_fact(row: Any) -> Fact:
     return Fact(**{c: row[c] for c in FACT_COLUMNS})
 
 
-class FactStore:
+class FactStore(SQLiteStore):
     """Exact numeric facts with lineage, backed by SQLite.
 
     Parameters
@@ -125,11 +133,6 @@ class FactStore:
     def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
         self._db = Database(path, schema=_SCHEMA, table="fact_metric", create=create)
 
-    @property
-    def path(self) -> str:
-        """The database path (or ``":memory:"``)."""
-        return self._db.path
-
     # ----------------------------------------------------------------- writes
     def upsert(self, facts: Iterable[Fact]) -> int:
         """Insert or overwrite facts in one transaction; return the number written.
@@ -137,12 +140,7 @@ class FactStore:
         A fact with blank or missing lineage, or any invalid record, rejects the
         whole batch before anything is written.
         """
-        checked = [_check(f) for f in facts]
-        stamp = utc_now()
-        rows = [
-            tuple(getattr(f, c) for c in FACT_COLUMNS[:-1]) + (f.ingested_at or stamp,)
-            for f in checked
-        ]
+        rows = _rows([_check(f) for f in facts])
         with self._db.transaction() as conn:
             conn.executemany(_UPSERT, rows)
         return len(rows)
@@ -159,14 +157,11 @@ class FactStore:
             raise InvalidRecordError(
                 f"replace_source_doc({source_doc_id!r}) got facts from other documents: {strangers}"
             )
-        stamp = utc_now()
+        rows = _rows(checked)
         with self._db.transaction() as conn:
             conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (source_doc_id,))
-            conn.executemany(_UPSERT, [
-                tuple(getattr(f, c) for c in FACT_COLUMNS[:-1]) + (f.ingested_at or stamp,)
-                for f in checked
-            ])
-        return len(checked)
+            conn.executemany(_UPSERT, rows)
+        return len(rows)
 
     def delete_by_source_doc(self, source_doc_id: str) -> int:
         """Delete every fact from one source document; return the number deleted."""
@@ -210,30 +205,11 @@ class FactStore:
         """Number of facts."""
         return int(self._db.fetchall("SELECT COUNT(*) FROM fact_metric")[0][0])
 
-    def execute_read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        """Run one read-only SQL statement; anything that writes raises ReadOnlyQueryError."""
-        return self._db.execute_read(sql, params)
-
     def to_frame(self) -> pd.DataFrame:
         """All facts as a pandas DataFrame, one column per :data:`FACT_COLUMNS`."""
         import pandas as pd
 
         return pd.DataFrame([f.to_dict() for f in self.iter_facts()], columns=list(FACT_COLUMNS))
-
-    def integrity_check(self) -> str:
-        """SQLite's integrity verdict, ``"ok"`` when sound."""
-        return self._db.integrity_check()
-
-    # ------------------------------------------------------------- lifecycle
-    def close(self) -> None:
-        """Close the underlying connection."""
-        self._db.close()
-
-    def __enter__(self) -> FactStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # ---------------------------------------------------------------- display
     def _display_card(self, max_rows: int = 10) -> Card:
@@ -271,8 +247,3 @@ class FactStore:
 
     def __repr__(self) -> str:
         return f"FactStore(path={self.path!r}, facts={self.count()})"
-
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())
