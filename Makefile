@@ -30,7 +30,7 @@ test: $(STAMP)
 	rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$rc
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check ragspine_nb tests bench
+	$(VENV)/bin/ruff check ragspine_nb tests bench data
 	$(VENV)/bin/mypy
 
 lab: $(STAMP)

@@ -17,12 +17,15 @@ from ragspine_nb.stores import ChunkStore, FactStore
 from ragspine_nb.types import (
     Chunk,
     Fact,
+    FileReport,
     FoundResult,
+    IngestReport,
     NotFoundResult,
     Source,
     StoredChunk,
     UnrecognizedParamResult,
 )
+from ragspine_nb.workspace import Workspace, ingest
 
 __version__ = "0.1.0"
 
@@ -30,6 +33,10 @@ __all__ = [
     "FactStore",
     "ChunkStore",
     "DomainProfile",
+    "Workspace",
+    "ingest",
+    "IngestReport",
+    "FileReport",
     "Fact",
     "Chunk",
     "StoredChunk",

@@ -1,13 +1,15 @@
 """The ``ragspine-nb`` command line: ``demo``, ``ingest``, ``ask``, ``eval``.
 
-Exit codes: 0 success, 1 a check failed (eval), 2 bad usage or missing input (e.g.
-a database that does not exist — nothing is created in that case).
+Exit codes: 0 success (``ingest``: the batch ran, even if some files failed — the
+report lists them), 1 a check failed (``eval``, ``demo``), 2 bad arguments or missing
+input (e.g. a database that does not exist — nothing is created in that case).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from collections.abc import Sequence
 from datetime import date
@@ -17,23 +19,26 @@ from ragspine_nb.agent.structured import StructuredAnswer, answer_structured
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.workspace import FileOutcome, Workspace, find_profile, ingest_paths
+from ragspine_nb.types import IngestReport
+from ragspine_nb.workspace import CHUNKS_DB, FACTS_DB, Workspace, find_profile, ingest
 
-__all__ = ["main", "DEMO_QUESTIONS", "DEMO_REFERENCE_DATE", "default_demo_data"]
+__all__ = ["main", "DEMO_QUESTIONS", "DEMO_REFERENCE_DATE", "default_demo_data", "build_demo"]
 
 #: Relative periods in the demo resolve against this date, so its output is stable.
-DEMO_REFERENCE_DATE = date(2025, 6, 30)
+DEMO_REFERENCE_DATE = date(2026, 3, 31)
 DEMO_QUESTIONS: tuple[str, ...] = (
-    "What was ACME Hong Kong's revenue in FY2024?",
+    "What was ACME Hong Kong's revenue in FY2025?",
     "中国内地2024年的营业收入是多少？",
-    "集团2024年上半年营收多少？",
-    "ACME Hong Kong agency revenue FY2024",
-    "What was net profit last year?",
-    "ACME Mainland China net profit FY2024",
-    "新加坡FY2023的营收是多少？",
-    "竞安2024年的营收是多少？",
-    "How did we do in 2024?",
+    "集团2025年上半年营收多少？",
+    "ACME Hong Kong agency new sales FY2025",
+    "What was operating profit last year?",
+    "Mainland China operating profit FY2025",
+    "香港银保渠道2025年新单保费是多少？",
+    "What was Mainland China's ROE in FY2025?",
+    "竞安2025年的营收是多少？",
+    "How did we do in 2025?",
 )
+_DEMO_MARKER = ".ragspine_demo_workspace"
 
 
 def default_demo_data() -> Path:
@@ -54,29 +59,52 @@ def _print_answer(ans: StructuredAnswer) -> None:
     print(f"   [{ans.status}]")
 
 
-def _print_outcomes(outcomes: Sequence[FileOutcome]) -> None:
-    for o in outcomes:
-        counts = f"facts={o.facts} chunks={o.chunks}"
-        line = f"  {o.status:<9} {Path(o.path).name}  {counts}"
-        print(line + (f"  ({o.detail})" if o.detail else ""))
+def _print_report(report: IngestReport) -> None:
+    for f in report.files:
+        line = f"  {f.status:<17} {f.doc_id}  facts={f.facts} chunks={f.chunks}"
+        if f.skipped:
+            line += f" skipped_cells={f.skipped}"
+        print(line + (f"  ({f.reason})" if f.reason else ""))
+    for s in report.skipped:
+        print(f"    skipped {s.doc_id} {s.locator}: {s.reason}")
+    for w in report.warnings:
+        print(f"  warning: {w}")
+    print(f"{report!r} in {report.seconds:.2f} s")
+
+
+def build_demo(workspace: str | Path, data: str | Path | None = None,
+               progress: bool = False) -> IngestReport:
+    """Rebuild the demo workspace from scratch from ``data/demo`` and return the report.
+
+    Only a folder that a previous demo created (it holds a marker file) is wiped.
+    """
+    data_dir = Path(data) if data else default_demo_data()
+    profile = find_profile(data_dir)
+    if profile is None:
+        raise RagspineError(f"no demo data at {data_dir} (expected profile.toml); pass --data")
+    ws = Path(workspace)
+    if ws.exists() and any(ws.iterdir()):
+        if not (ws / _DEMO_MARKER).is_file():
+            raise RagspineError(f"{ws} exists and is not a demo workspace; choose another folder")
+        shutil.rmtree(ws)
+    ws.mkdir(parents=True, exist_ok=True)
+    (ws / _DEMO_MARKER).write_text("created by `ragspine-nb demo`; safe to delete\n", "utf-8")
+    return ingest(data_dir / "reports", workspace=ws, profile=profile,
+                  metadata=data_dir / "metadata.toml", progress=progress)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    data = Path(args.data) if args.data else default_demo_data()
-    profile = find_profile(data)
-    if profile is None:
-        return _fail(f"no demo data at {data} (expected profile.toml there); pass --data DIR")
-    ws = Workspace.create(args.workspace, profile)
-    print(f"Building demo workspace in {ws.path} from {data}")
-    outcomes = ws.ingest([data / "facts", data / "narrative"])
-    _print_outcomes(outcomes)
-    print(f"{ws.facts!r}\n{ws.chunks!r}\n")
-    for q in DEMO_QUESTIONS:
-        _print_answer(answer_structured(q, ws.facts, ws.profile,
-                                        reference_date=DEMO_REFERENCE_DATE))
-        print()
-    ws.close()
-    return 0 if all(o.status != "failed" for o in outcomes) else 1
+    report = build_demo(args.workspace, args.data)
+    print(f"Demo workspace {args.workspace} built from scratch:")
+    _print_report(report)
+    print()
+    with Workspace(args.workspace) as ws:
+        print(f"{ws.facts!r}\n{ws.chunks!r}\n")
+        for q in DEMO_QUESTIONS:
+            _print_answer(answer_structured(q, ws.facts, ws.profile,
+                                            reference_date=DEMO_REFERENCE_DATE))
+            print()
+    return 0 if report.count("failed") == 0 else 1
 
 
 def _cmd_ingest(args: argparse.Namespace) -> int:
@@ -84,14 +112,16 @@ def _cmd_ingest(args: argparse.Namespace) -> int:
     profile = args.profile or find_profile(ws_path)
     if profile is None:
         return _fail(f"no profile in {ws_path}; pass --profile FILE")
-    if args.dry_run:  # touches no store and creates no file
-        outcomes = ingest_paths(args.paths, DomainProfile.from_file(profile), dry_run=True)
-    else:
-        ws = Workspace.create(ws_path, profile)
-        outcomes = ws.ingest(args.paths)
-        ws.close()
-    _print_outcomes(outcomes)
-    return 0 if all(o.status != "failed" for o in outcomes) else 1
+    try:
+        report = ingest(args.paths, workspace=ws_path, profile=profile, dry_run=args.dry_run,
+                        metadata=args.metadata, progress=sys.stderr.isatty())
+    except FileNotFoundError as exc:
+        return _fail(str(exc))
+    _print_report(report)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1),
+                                   encoding="utf-8")
+    return 0
 
 
 def _open_for_reading(args: argparse.Namespace) -> tuple[FactStore, DomainProfile]:
@@ -102,6 +132,7 @@ def _open_for_reading(args: argparse.Namespace) -> tuple[FactStore, DomainProfil
             raise RagspineError(f"no profile next to {db}; pass --profile FILE")
         return FactStore(db, create=False), DomainProfile.from_file(profile_path)
     ws = Workspace(args.workspace, args.profile, create=False)
+    ws.chunks.close()
     return ws.facts, ws.profile
 
 
@@ -120,10 +151,10 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    store, profile = _open_for_reading(args)
     golden = Path(args.golden) if args.golden else default_demo_data() / "golden.jsonl"
     if not golden.is_file():
         return _fail(f"golden file not found: {golden}")
+    store, profile = _open_for_reading(args)
     passed = failed = 0
     for n, line in enumerate(golden.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -156,16 +187,18 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ragspine-nb", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("demo", help="build the demo workspace and answer demo questions")
+    p = sub.add_parser("demo", help="rebuild the demo workspace and answer demo questions")
     p.add_argument("--workspace", default=".ragspine_demo")
     p.add_argument("--data", help="demo data folder (default: the checkout's data/demo)")
     p.set_defaults(func=_cmd_demo)
 
-    p = sub.add_parser("ingest", help="ingest files or folders into a workspace")
+    p = sub.add_parser("ingest", help="ingest report files or folders into a workspace")
     p.add_argument("paths", nargs="+")
-    p.add_argument("--workspace", default=".ragspine")
+    p.add_argument("--workspace", default="ws")
     p.add_argument("--profile", help="profile file (default: <workspace>/profile.*)")
+    p.add_argument("--metadata", help="per-document metadata (TOML/JSON/YAML)")
     p.add_argument("--dry-run", action="store_true", help="read and report, write nothing")
+    p.add_argument("--json", metavar="OUT", help="also write the report as JSON to OUT")
     p.set_defaults(func=_cmd_ingest)
 
     for name, func, helptext in (("ask", _cmd_ask, "answer one question"),
@@ -176,8 +209,9 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument("--json", action="store_true", help="print the answer as JSON")
         else:
             p.add_argument("--golden", help="JSONL golden set (default: data/demo/golden.jsonl)")
-        p.add_argument("--workspace", default=".ragspine")
-        p.add_argument("--db", help="fact store file (instead of --workspace)")
+        p.add_argument("--workspace", default="ws")
+        p.add_argument("--db", help=f"fact store file, e.g. ws/{FACTS_DB} (instead of "
+                                    f"--workspace; {CHUNKS_DB} is not needed)")
         p.add_argument("--profile", help="profile file")
         p.add_argument("--reference-date", type=date.fromisoformat, default=None,
                        help="ISO date that relative periods resolve against")

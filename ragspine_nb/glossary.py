@@ -104,15 +104,20 @@ def normalize_metric(profile: DomainProfile, text: object) -> str | None:
 def normalize_entity(profile: DomainProfile, text: object) -> str | None:
     """Return the entity code for ``text`` or ``None``.
 
-    A title such as ``"ACME Hong Kong — Financial Performance"`` retries with the
-    text before the first dash, pipe or colon.
+    Retries without a trailing parenthesised note (``"ACME Hong Kong (US$m)"``) and
+    with the text before the first dash, pipe or colon, as in a slide title such as
+    ``"ACME Hong Kong — Financial Performance"``.
     """
     vocab = entity_vocabulary(profile)
     code = _lookup(vocab, text)
     if code is None and isinstance(text, str):
-        head = _TITLE_SEP.split(text.strip(), maxsplit=1)[0]
-        if head and head != text.strip():
-            code = _lookup(vocab, head)
+        bare = _PAREN_NOTE.sub("", text).strip()
+        head = _TITLE_SEP.split(bare, maxsplit=1)[0]
+        for candidate in dict.fromkeys((bare, head)):
+            if candidate and candidate != text.strip():
+                code = _lookup(vocab, candidate)
+                if code is not None:
+                    break
     return code
 
 
@@ -202,7 +207,11 @@ def _relative(key: str, ref: date) -> tuple[str, str] | None:
 
 
 def normalize_period(
-    profile: DomainProfile, text: object, reference_date: date | None = None
+    profile: DomainProfile,
+    text: object,
+    reference_date: date | None = None,
+    *,
+    relative: bool = True,
 ) -> tuple[str, str] | None:
     """Return ``(period_type, period)`` for ``text`` or ``None``.
 
@@ -217,6 +226,8 @@ def normalize_period(
         前年, 上半年/下半年, 本季度, 上季度) against ``reference_date``.
     reference_date : datetime.date, optional
         Anchor for relative words; today when omitted.
+    relative : bool, default True
+        Accept relative words; table headers pass False (only explicit periods).
 
     Returns
     -------
@@ -241,6 +252,6 @@ def normalize_period(
     if not key:
         return None
     found = _absolute(key)
-    if found is not None:
+    if found is not None or not relative:
         return found
     return _relative(key, reference_date or date.today())

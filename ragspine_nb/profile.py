@@ -244,6 +244,30 @@ class DomainProfile:
             raise ProfileError(f"cannot parse profile {p.name!r}: {exc}") from exc
         return cls.from_dict(data)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The profile in the documented shape; ``from_dict(p.to_dict())`` rebuilds it."""
+        home = self.entities[self.home_entity_code]
+        return {
+            "home": {"company_name": self.company_name, "entity_code": self.home_entity_code,
+                     "label": home.label, "geography": home.geography,
+                     "synonyms": list(home.synonyms)},
+            "entities": {c: {"label": e.label, "geography": e.geography,
+                             "synonyms": list(e.synonyms)}
+                         for c, e in self.entities.items() if c != self.home_entity_code},
+            "metrics": {c: {"unit": m.unit, "label": m.label, "synonyms": list(m.synonyms)}
+                        for c, m in self.metrics.items()},
+            "channels": {"default": self.default_channel, **{
+                c: {"synonyms": list(ch.synonyms)} for c, ch in self.channels.items()
+                if c != self.default_channel}},
+            "competitors": dict(self.competitors),
+            "sensitivity": {
+                "default": self.sensitivity.default,
+                "restricted_filename_patterns": list(self.sensitivity.restricted_filename_patterns),
+                "restricted_keywords": list(self.sensitivity.restricted_keywords),
+            },
+            **{k: v for k, v in self.extra.items()},
+        }
+
     # ---------------------------------------------------------------- queries
     @property
     def home_entity(self) -> EntitySpec:

@@ -38,3 +38,19 @@ def make_chunk(doc: str = "doc.md", seq: int = 0, text: str | None = None, **ove
     )
     base.update(over)
     return Chunk(**base)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def demo_ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo corpus ingested once per test session (a workspace folder)."""
+    from ragspine_nb.cli import build_demo
+
+    ws = tmp_path_factory.mktemp("demo") / "ws"
+    report = build_demo(ws)
+    assert report.count("failed") == 0
+    return ws
+
+
+@pytest.fixture
+def demo_facts(demo_ws: Path) -> FactStore:
+    return FactStore(demo_ws / "facts.db", create=False)

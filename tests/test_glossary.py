@@ -16,8 +16,8 @@ from ragspine_nb.glossary import (
 @pytest.mark.parametrize("text, code", [
     ("revenue", "REVENUE"), ("Revenue", "REVENUE"), ("REVENUE", "REVENUE"), ("营收", "REVENUE"),
     ("营业收入", "REVENUE"), ("  total   revenue ", "REVENUE"), ("Revenue (US$m)", "REVENUE"),
-    ("营业收入（亿元）", "REVENUE"), ("ＲＥＶＥＮＵＥ", "REVENUE"), ("net profit", "NET_PROFIT"),
-    ("Return on equity", "ROE"),
+    ("营业收入（亿元）", "REVENUE"), ("ＲＥＶＥＮＵＥ", "REVENUE"),
+    ("Return on equity", "ROE"), ("new sales", "NEW_SALES"), ("营运利润", "OPERATING_PROFIT"),
 ])
 def test_normalize_metric(profile: DomainProfile, text: str, code: str) -> None:
     assert normalize_metric(profile, text) == code
@@ -32,14 +32,16 @@ def test_normalize_metric_never_guesses(profile: DomainProfile, text: object) ->
 @pytest.mark.parametrize("text, code", [
     ("ACME Hong Kong", "ACME_HK"), ("acme hk", "ACME_HK"), ("香港", "ACME_HK"),
     ("ACME_HK", "ACME_HK"), ("ACME Hong Kong — Financial Performance", "ACME_HK"),
-    ("ACME Singapore | FY2024", "ACME_SG"), ("中国内地", "ACME_CN"), ("ACME Group", "ACME_GROUP"),
+    ("ACME Mainland China | FY2024", "ACME_CN"), ("中国内地", "ACME_CN"),
+    ("ACME Group", "ACME_GROUP"), ("ACME Hong Kong (US$m)", "ACME_HK"),
     ("集团", "ACME_GROUP"), ("acme", "ACME_GROUP"),
 ])
 def test_normalize_entity(profile: DomainProfile, text: str, code: str) -> None:
     assert normalize_entity(profile, text) == code
 
 
-@pytest.mark.parametrize("text", ["some unknown company", "Hong", "竞安", "ACME Japan", "", None])
+@pytest.mark.parametrize("text", ["some unknown company", "Hong", "竞安", "ACME Japan", "", None,
+                                  "ACME Singapore", "Key figures (US$m)"])
 def test_normalize_entity_never_guesses(profile: DomainProfile, text: object) -> None:
     assert normalize_entity(profile, text) is None
 

@@ -106,8 +106,8 @@ def test_public_api_is_exported() -> None:
 
 
 def test_layers_import_only_to_their_left() -> None:
-    """ingest → stores → retrieval → agent → display/widgets → eval; display takes plain data."""
-    order = ["ingest", "stores", "retrieval", "agent"]
+    """extract → stores → retrieval → agent → display/widgets → eval; display takes plain data."""
+    order = ["extract", "stores", "retrieval", "agent"]
     pkg = ROOT / "ragspine_nb"
     for i, layer in enumerate(order):
         folder = pkg / layer

@@ -116,3 +116,10 @@ def test_demo_profile_loads_and_displays(profile: DomainProfile) -> None:
     html = profile._repr_html_()
     assert "ACME Hong Kong" in html and "<script" not in html
     assert (DEMO / "profile.toml").is_file()
+
+
+def test_to_dict_round_trips(profile: DomainProfile) -> None:
+    again = DomainProfile.from_dict(profile.to_dict())
+    assert again.to_dict() == profile.to_dict()
+    assert again.entities == profile.entities and again.metrics == profile.metrics
+    assert again.channels == profile.channels and again.competitors == profile.competitors

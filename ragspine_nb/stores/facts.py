@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from ragspine_nb.display.render import Card
 
-__all__ = ["FactStore", "FACT_COLUMNS", "FACT_FILTERS"]
+__all__ = ["FactStore", "FACT_COLUMNS", "FACT_FILTERS", "DOCUMENT_COLUMNS"]
 
 #: Columns of ``fact_metric`` in :class:`~ragspine_nb.types.Fact` field order.
 FACT_COLUMNS: tuple[str, ...] = (
@@ -57,7 +57,24 @@ CREATE TABLE IF NOT EXISTS fact_metric (
     PRIMARY KEY (metric_code, entity, channel, period_type, period)
 );
 CREATE INDEX IF NOT EXISTS fact_metric_by_doc ON fact_metric (source_doc_id);
+CREATE TABLE IF NOT EXISTS source_document (
+    doc_id TEXT PRIMARY KEY CHECK (length(trim(doc_id)) > 0),
+    path TEXT NOT NULL,
+    file_hash TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    extractor_version TEXT NOT NULL,
+    title TEXT NOT NULL DEFAULT '',
+    sensitivity TEXT NOT NULL DEFAULT '',
+    facts INTEGER NOT NULL,
+    chunks INTEGER NOT NULL,
+    ingested_at TEXT NOT NULL
+);
 """
+#: Columns of the ``source_document`` ledger (what was ingested, from which bytes).
+DOCUMENT_COLUMNS: tuple[str, ...] = (
+    "doc_id", "path", "file_hash", "fingerprint", "extractor_version", "title", "sensitivity",
+    "facts", "chunks", "ingested_at",
+)
 
 # Every SQL string below names only fixed column identifiers; values are always bound.
 _KEY = ("metric_code", "entity", "channel", "period_type", "period")
@@ -67,6 +84,11 @@ _UPSERT = (
     f"ON CONFLICT ({', '.join(_KEY)}) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in FACT_COLUMNS if c not in _KEY)
 )
+_LEDGER_UPSERT = (
+    f"INSERT OR REPLACE INTO source_document ({', '.join(DOCUMENT_COLUMNS)}) "  # noqa: S608
+    f"VALUES ({', '.join('?' for _ in DOCUMENT_COLUMNS)})"
+)
+_LEDGER_SELECT = f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM source_document"  # noqa: S608
 _QUERY = (
     f"SELECT {', '.join(FACT_COLUMNS)} FROM fact_metric "  # noqa: S608
     "WHERE metric_code = ? AND entity = ? AND channel = ? AND period_type = ? AND period = ?"
@@ -145,11 +167,19 @@ class FactStore(SQLiteStore):
             conn.executemany(_UPSERT, rows)
         return len(rows)
 
-    def replace_source_doc(self, source_doc_id: str, facts: Iterable[Fact]) -> int:
+    def replace_source_doc(
+        self,
+        source_doc_id: str,
+        facts: Iterable[Fact],
+        *,
+        document: Mapping[str, object] | None = None,
+    ) -> int:
         """Atomically replace every fact of one source document; return the number written.
 
         The document's old facts are deleted and the new ones upserted in one
-        transaction, so a failure leaves the previous facts in place.
+        transaction, together with its ``source_document`` ledger row when
+        ``document`` is given (keys: :data:`DOCUMENT_COLUMNS`), so a failure leaves the
+        previous facts and ledger in place.
         """
         checked = [_check(f) for f in facts]
         strangers = sorted({f.source_doc_id for f in checked} - {source_doc_id})
@@ -158,10 +188,32 @@ class FactStore(SQLiteStore):
                 f"replace_source_doc({source_doc_id!r}) got facts from other documents: {strangers}"
             )
         rows = _rows(checked)
+        ledger = None
+        if document is not None:
+            unknown = sorted(set(document) - set(DOCUMENT_COLUMNS))
+            if unknown or document.get("doc_id") != source_doc_id:
+                raise InvalidRecordError(
+                    f"document row must describe {source_doc_id!r} with keys from "
+                    f"{list(DOCUMENT_COLUMNS)}; got doc_id={document.get('doc_id')!r}, "
+                    f"unknown={unknown}")
+            ledger = tuple(document.get(c, utc_now() if c == "ingested_at" else "")
+                           for c in DOCUMENT_COLUMNS)
         with self._db.transaction() as conn:
             conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (source_doc_id,))
             conn.executemany(_UPSERT, rows)
+            if ledger is not None:
+                conn.execute(_LEDGER_UPSERT, ledger)
         return len(rows)
+
+    def source_documents(self) -> list[dict[str, Any]]:
+        """The ingestion ledger: one row per ingested document, ordered by doc_id."""
+        rows = self._db.fetchall(_LEDGER_SELECT + " ORDER BY doc_id")
+        return [dict(r) for r in rows]
+
+    def source_document(self, doc_id: str) -> dict[str, Any] | None:
+        """The ledger row of one document, or ``None`` if it was never ingested."""
+        rows = self._db.fetchall(_LEDGER_SELECT + " WHERE doc_id = ?", (doc_id,))
+        return dict(rows[0]) if rows else None
 
     def delete_by_source_doc(self, source_doc_id: str) -> int:
         """Delete every fact from one source document; return the number deleted."""

@@ -1,0 +1,112 @@
+"""What every reader returns, and the checks that run before a reader opens a file."""
+
+from __future__ import annotations
+
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ragspine_nb.errors import RagspineError
+from ragspine_nb.extract.tables import Skip
+from ragspine_nb.types import Fact
+
+__all__ = [
+    "ExtractionError", "Segment", "Extraction", "ReadContext", "sniff", "SUFFIXES",
+    "READER_VERSIONS",
+]
+
+#: Suffix → the zip part that a genuine OOXML file of that kind contains.
+_OOXML_PART = {
+    ".pptx": "ppt/presentation.xml",
+    ".xlsx": "xl/workbook.xml",
+    ".xlsm": "xl/workbook.xml",
+    ".docx": "word/document.xml",
+}
+_KIND = {"ppt/presentation.xml": "a PowerPoint deck", "xl/workbook.xml": "an Excel workbook",
+         "word/document.xml": "a Word document"}
+_TEXT = (".csv", ".md", ".txt")
+#: Every suffix the ingester reads.
+SUFFIXES: tuple[str, ...] = (*_OOXML_PART, ".pdf", *_TEXT)
+#: Suffix → version of its reader (recorded as every fact's ``extractor_version``).
+READER_VERSIONS: dict[str, str] = {
+    ".pptx": "pptx@1", ".xlsx": "xlsx@1", ".xlsm": "xlsx@1", ".docx": "docx@1",
+    ".pdf": "pdf@1", ".csv": "csv@1", ".md": "text@1", ".txt": "text@1",
+}
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+class ExtractionError(RagspineError, ValueError):
+    """A file cannot be read; the message says why in words a user can act on."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of narrative text and where it sits (``"slide=4"``, ``"page=7"``; None = whole)."""
+
+    text: str
+    locator_prefix: str | None = None
+
+
+@dataclass
+class Extraction:
+    """What a reader found in one file: facts, narrative segments and skips."""
+
+    extractor_version: str
+    facts: list[Fact] = field(default_factory=list)
+    segments: list[Segment] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)
+    title: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ReadContext:
+    """Per-file facts a reader needs: document id, entity mapping and lineage."""
+
+    doc_id: str
+    entity: str | None = None
+    source_file_hash: str = ""
+    mapping_version: str = ""
+    valid_as_of: str = ""
+
+
+def sniff(path: Path) -> None:
+    """Raise :class:`ExtractionError` when the bytes cannot be what the suffix says.
+
+    Catches empty files, password-protected (encrypted) or legacy Office files,
+    renamed files (a zip that is not the right kind, a ``.pdf`` that is not a PDF) and
+    binary content in text files.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ExtractionError(f"unsupported file type {suffix or '(none)'!r}; "
+                              f"supported: {list(SUFFIXES)}")
+    size = path.stat().st_size
+    if size == 0:
+        raise ExtractionError("empty file (0 bytes)")
+    with path.open("rb") as fh:
+        head = fh.read(8)
+    if suffix in _OOXML_PART:
+        if head.startswith(_OLE_MAGIC):
+            raise ExtractionError(
+                "password-protected (encrypted) or legacy binary Office file; save it without "
+                f"a password in the {suffix} format and ingest again")
+        if not zipfile.is_zipfile(path):
+            raise ExtractionError(f"not a {suffix} file: the content is not an Office (zip) "
+                                  "package — the file is corrupt or has the wrong extension")
+        try:
+            with zipfile.ZipFile(path) as zf:
+                names = set(zf.namelist())
+        except zipfile.BadZipFile as exc:
+            raise ExtractionError(f"corrupt {suffix} file: {exc}") from exc
+        expected = _OOXML_PART[suffix]
+        if expected not in names:
+            actual = next((kind for part, kind in _KIND.items() if part in names), "another zip")
+            raise ExtractionError(f"wrong extension: a {suffix} name but the content is {actual}")
+    elif suffix == ".pdf":
+        if not head.startswith(b"%PDF"):
+            raise ExtractionError("not a PDF: the file does not start with %PDF — it is corrupt "
+                                  "or has the wrong extension")
+    elif b"\x00" in path.read_bytes()[:65536]:
+        raise ExtractionError(f"binary content in a {suffix} file (NUL bytes); "
+                              "wrong extension?")

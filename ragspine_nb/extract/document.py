@@ -1,0 +1,146 @@
+"""One file → facts and chunks with metadata: the reader dispatch used by batch ingestion."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ragspine_nb.extract.base import Extraction, ExtractionError, ReadContext, sniff
+from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS, chunk_document
+from ragspine_nb.extract.office import read_docx, read_pptx, read_xlsx
+from ragspine_nb.extract.pdf import read_pdf
+from ragspine_nb.extract.plain import read_csv, read_text
+from ragspine_nb.extract.tables import Skip
+from ragspine_nb.glossary import normalize_entity, normalize_period
+from ragspine_nb.lang import detect_language
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.sensitivity import classify_sensitivity
+from ragspine_nb.types import Chunk, Fact, is_restricted
+
+__all__ = [
+    "DocumentResult",
+    "read_document",
+    "period_from_filename",
+    "check_metadata",
+    "METADATA_KEYS",
+    "READERS",
+]
+
+Reader = Callable[[Path, DomainProfile, ReadContext], Extraction]
+#: Suffix → reader.
+READERS: dict[str, Reader] = {
+    ".pptx": read_pptx, ".xlsx": read_xlsx, ".xlsm": read_xlsx, ".docx": read_docx,
+    ".pdf": read_pdf, ".csv": read_csv, ".md": read_text, ".txt": read_text,
+}
+#: Keys a per-document metadata mapping may set.
+METADATA_KEYS: tuple[str, ...] = (
+    "title", "topic", "entity", "geography", "period", "language", "sensitivity", "valid_as_of",
+)
+_FILENAME_PERIOD = re.compile(r"(?<![A-Za-z0-9])(FY\d{4}|\d{4}H[12]|\d{4}Q[1-4])(?![A-Za-z0-9])",
+                              re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class DocumentResult:
+    """Everything read from one file, ready to be written."""
+
+    doc_id: str
+    facts: tuple[Fact, ...]
+    chunks: tuple[Chunk, ...]
+    skipped: tuple[Skip, ...]
+    title: str
+    sensitivity: str
+    extractor_version: str
+    warnings: tuple[str, ...] = ()
+
+
+def period_label(ptype: str, period: str) -> str:
+    """``("FY", "2025")`` → ``"FY2025"``; HY/QUARTER periods carry their suffix already."""
+    return f"FY{period}" if ptype == "FY" else period
+
+
+def period_from_filename(name: str, profile: DomainProfile) -> str:
+    """An explicit ``FY2024``/``2025H1``/``2025Q1`` in a file name, else ``""``."""
+    m = _FILENAME_PERIOD.search(name)
+    if not m:
+        return ""
+    found = normalize_period(profile, m.group(1), relative=False)
+    return period_label(*found) if found else ""
+
+
+def check_metadata(meta: Mapping[str, object], doc_id: str) -> dict[str, str]:
+    """Validate one document's metadata mapping; unknown keys list the valid ones."""
+    unknown = sorted(set(meta) - set(METADATA_KEYS))
+    if unknown:
+        raise ExtractionError(f"metadata for {doc_id!r} has unknown key(s) {unknown}; "
+                              f"valid keys: {list(METADATA_KEYS)}")
+    out = {}
+    for key, value in meta.items():
+        if not isinstance(value, str):
+            raise ExtractionError(f"metadata {key!r} for {doc_id!r} must be a string")
+        out[key] = value.strip()
+    return out
+
+
+def read_document(
+    path: str | Path,
+    doc_id: str,
+    profile: DomainProfile,
+    *,
+    metadata: Mapping[str, object] | None = None,
+    file_hash: str = "",
+    mapping_version: str = "",
+    max_chars: int = DEFAULT_CHUNK_CHARS,
+    overlap_chars: int = DEFAULT_OVERLAP_CHARS,
+) -> DocumentResult:
+    """Read one file into facts and chunks; raise :class:`ExtractionError` with the reason.
+
+    Metadata comes from ``metadata`` when given, else is derived safely: the title
+    from the document, the period from an explicit ``FY2024``/``2025H1``/``2025Q1`` in the
+    file name, the language by detection, the sensitivity by the profile's classifier.
+    Facts are not extracted from a RESTRICTED document (its numbers stay out of answers).
+    """
+    p = Path(path)
+    sniff(p)
+    meta = check_metadata(metadata or {}, doc_id)
+    entity = None
+    if meta.get("entity"):
+        entity = normalize_entity(profile, meta["entity"])
+        if entity is None:
+            raise ExtractionError(f"metadata entity {meta['entity']!r} is not in the profile")
+    period = ""
+    if meta.get("period"):
+        found = normalize_period(profile, meta["period"], relative=False)
+        if found is None:
+            raise ExtractionError(f"metadata period {meta['period']!r} is not a period")
+        period = period_label(*found)
+    ctx = ReadContext(doc_id, entity=entity, source_file_hash=file_hash,
+                      mapping_version=mapping_version, valid_as_of=meta.get("valid_as_of", ""))
+    extraction = READERS[p.suffix.lower()](p, profile, ctx)
+    body = "\n".join(s.text for s in extraction.segments)
+    sensitivity = classify_sensitivity(profile, doc_id, body, meta.get("sensitivity"))
+    warnings = list(extraction.warnings)
+    facts = extraction.facts
+    if is_restricted(sensitivity) and facts:
+        warnings.append(f"RESTRICTED document: {len(facts)} table value(s) not extracted")
+        facts = []
+    common = {
+        "title": meta.get("title") or extraction.title or p.stem,
+        "topic": meta.get("topic", ""),
+        "entity": entity or "",
+        "geography": meta.get("geography") or (profile.geography_of(entity) if entity else ""),
+        "period": period or period_from_filename(p.name, profile),
+        "language": meta.get("language") or (detect_language(body) if body.strip() else ""),
+        "sensitivity": sensitivity,
+    }
+    chunks: list[Chunk] = []
+    for segment in extraction.segments:
+        chunks += chunk_document(segment.text, doc_id, max_chars=max_chars,
+                                 overlap_chars=overlap_chars,
+                                 source_locator_prefix=segment.locator_prefix,
+                                 seq_start=len(chunks), **common)
+    return DocumentResult(doc_id, tuple(facts), tuple(chunks), tuple(extraction.skipped),
+                          common["title"], sensitivity, extraction.extractor_version,
+                          tuple(warnings))

@@ -1,0 +1,178 @@
+"""Office files through their real extractors: python-pptx, openpyxl, python-docx.
+
+Locators point at the exact cell or text: ``slide=2,table=1,row=REVENUE,col=FY2024``,
+``slide=5,chart=1,series=OPERATING_PROFIT,cat=2025H1``, ``sheet=Summary!C4``,
+``table=1,row=REVENUE,col=FY2024`` (docx), and for narrative ``slide=4``,
+``slide=4,notes`` or paragraph ranges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ragspine_nb._optional import import_optional
+from ragspine_nb.extract.base import (
+    READER_VERSIONS,
+    Extraction,
+    ExtractionError,
+    ReadContext,
+    Segment,
+)
+from ragspine_nb.extract.plain import column_letter
+from ragspine_nb.extract.tables import (
+    TableContext,
+    cell_text,
+    extract_table,
+    find_table_blocks,
+)
+from ragspine_nb.profile import DomainProfile
+
+__all__ = ["read_pptx", "read_xlsx", "read_docx"]
+
+
+def _context(ctx: ReadContext, version: str, titles: tuple[str, ...], locate: Any) -> TableContext:
+    return TableContext(
+        doc_id=ctx.doc_id, titles=tuple(t for t in titles if t), locate=locate,
+        entity=ctx.entity, source_file_hash=ctx.source_file_hash, extractor_version=version,
+        mapping_version=ctx.mapping_version, valid_as_of=ctx.valid_as_of)
+
+
+def _cell_locator(prefix: str, kind: tuple[str, str], r: int, c: int, rk: str, cl: str) -> str:
+    """``prefix,row=KEY,col=LABEL``; a header cell omits the row, a row label the column."""
+    parts = [prefix]
+    if rk or r:
+        parts.append(f"{kind[0]}={rk}" if rk else f"r={r + 1}")
+    if cl or c:
+        parts.append(f"{kind[1]}={cl}" if cl else f"c={c + 1}")
+    return ",".join(parts)
+
+
+def _merge(out: Extraction, result: Any) -> None:
+    out.facts += result.facts
+    out.skipped += result.skipped
+
+
+# ---------------------------------------------------------------------------- pptx
+def _shapes(shapes: Any) -> Iterator[Any]:
+    """Shapes in reading order, descending into groups."""
+    for shape in shapes:
+        if getattr(shape, "shape_type", None) is not None and hasattr(shape, "shapes"):
+            yield from _shapes(shape.shapes)
+        else:
+            yield shape
+
+
+def read_pptx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
+    """Tables, chart series, text frames and speaker notes of a ``.pptx`` deck."""
+    pptx = import_optional("pptx", extra="ingest", feature="Reading .pptx files")
+    try:
+        prs = pptx.Presentation(str(path))
+    except Exception as exc:  # python-pptx raises several unrelated types for bad packages
+        raise ExtractionError(f"cannot open the deck: {exc}") from exc
+    out = Extraction(READER_VERSIONS[".pptx"], title=str(prs.core_properties.title or ""))
+    for s, slide in enumerate(prs.slides, start=1):
+        title_shape = slide.shapes.title
+        title = title_shape.text_frame.text.strip() if title_shape is not None else ""
+        title_id = title_shape.shape_id if title_shape is not None else None
+        out.title = out.title or title
+        texts: list[str] = []
+        tables = charts = 0
+        for shape in _shapes(slide.shapes):
+            if getattr(shape, "has_table", False):
+                tables += 1
+                rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
+                prefix = f"slide={s},table={tables}"
+
+                def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
+                    return _cell_locator(p, ("row", "col"), r, c, rk, cl)
+
+                _merge(out, extract_table(profile, rows, _context(ctx, out.extractor_version,
+                                                                  (title,), locate)))
+            elif getattr(shape, "has_chart", False):
+                charts += 1
+                chart = shape.chart
+                chart_title = (chart.chart_title.text_frame.text
+                               if chart.has_title and chart.chart_title.has_text_frame else "")
+                plot = chart.plots[0]
+                rows = [["", *[str(c) for c in plot.categories]]]
+                rows += [[series.name, *series.values] for series in plot.series]
+                prefix = f"slide={s},chart={charts}"
+
+                def locate_chart(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
+                    return _cell_locator(p, ("series", "cat"), r, c, rk, cl)
+
+                _merge(out, extract_table(profile, rows, _context(
+                    ctx, out.extractor_version, (chart_title, title), locate_chart)))
+            elif getattr(shape, "has_text_frame", False) and shape.shape_id != title_id:
+                text = shape.text_frame.text.strip()
+                if text:
+                    texts.append(text)
+        if texts:
+            out.segments.append(Segment("\n".join([title, *texts]).strip(), f"slide={s}"))
+        if slide.has_notes_slide:
+            notes = slide.notes_slide.notes_text_frame.text.strip()
+            if notes:
+                out.segments.append(Segment(notes, f"slide={s},notes"))
+    return out
+
+
+# ---------------------------------------------------------------------------- xlsx
+def _cell_value(cell: Any) -> object:
+    value = cell.value
+    if isinstance(value, int | float) and not isinstance(value, bool) \
+            and "%" in str(cell.number_format):
+        return f"{round(value * 100, 10):g}%"
+    return value
+
+
+def read_xlsx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
+    """Every table block of every sheet (cached values; percent formats become ``%``)."""
+    openpyxl = import_optional("openpyxl", extra="ingest", feature="Reading .xlsx files")
+    try:
+        wb = openpyxl.load_workbook(str(path), data_only=True, read_only=False)
+    except Exception as exc:  # openpyxl raises KeyError/InvalidFileException/... on bad files
+        raise ExtractionError(f"cannot open the workbook: {exc}") from exc
+    out = Extraction(READER_VERSIONS[".xlsx"], title=str(wb.properties.title or path.stem))
+    for sheet in wb.worksheets:
+        grid = [[_cell_value(c) for c in row] for row in sheet.iter_rows()]
+        for block in find_table_blocks(profile, grid):
+            rows = [row[block.label_col:] for row in grid[block.header_row:block.end_row]]
+
+            def locate(r: int, c: int, _rk: str, _cl: str, b: Any = block,
+                       name: str = sheet.title) -> str:
+                return f"sheet={name}!{column_letter(b.label_col + c)}{b.header_row + r + 1}"
+
+            _merge(out, extract_table(profile, rows, _context(
+                ctx, out.extractor_version, (block.title, sheet.title), locate)))
+    wb.close()
+    return out
+
+
+# ---------------------------------------------------------------------------- docx
+def read_docx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
+    """Paragraphs (one narrative segment, ``para=a-b``) and tables of a ``.docx``."""
+    docx = import_optional("docx", extra="ingest", feature="Reading .docx files")
+    try:
+        document = docx.Document(str(path))
+    except Exception as exc:  # python-docx raises PackageNotFoundError, KeyError, ...
+        raise ExtractionError(f"cannot open the document: {exc}") from exc
+    paragraphs = [p.text.replace("\n", " ").strip() for p in document.paragraphs]
+    paragraphs = [p for p in paragraphs if p]
+    heading = next((p.text.strip() for p in document.paragraphs
+                    if p.style is not None and str(p.style.name).startswith(("Heading", "Title"))
+                    and p.text.strip()), "")
+    out = Extraction(READER_VERSIONS[".docx"], title=str(document.core_properties.title or heading))
+    if paragraphs:
+        out.segments.append(Segment("\n".join(paragraphs)))
+    for t, table in enumerate(document.tables, start=1):
+        rows = [[cell_text(cell.text) for cell in row.cells] for row in table.rows]
+        prefix = f"table={t}"
+
+        def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
+            return _cell_locator(p, ("row", "col"), r, c, rk, cl)
+
+        _merge(out, extract_table(profile, rows, _context(ctx, out.extractor_version,
+                                                          (out.title,), locate)))
+    return out

@@ -1,0 +1,110 @@
+"""Numbers and units as reports write them.
+
+``parse_number`` reads thousands separators, parentheses as negatives, a trailing
+``%``, full-width digits and the Unicode minus; anything else is *not a number* and
+is reported by the caller, never coerced. ``detect_unit`` reads a stated scale
+("US$m", "in thousands", "亿元", "%") from a label or title and returns a unit code
+such as ``USD_M``, ``CNY_100M`` or ``PCT``; values are stored as written and the
+scale is recorded in the unit.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = ["ParsedNumber", "parse_number", "detect_unit"]
+
+_NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
+_DASHES = {"\u2212": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-", "\uff0d": "-"}
+
+
+@dataclass(frozen=True)
+class ParsedNumber:
+    """A cell's number, or the reason it is not one."""
+
+    value: float | None
+    percent: bool = False
+    reason: str = ""
+
+
+def parse_number(cell: object) -> ParsedNumber:
+    """Parse a table cell.
+
+    Examples
+    --------
+    >>> parse_number("1,320").value, parse_number("(42.3)").value, parse_number("12.8%")
+    (1320.0, -42.3, ParsedNumber(value=12.8, percent=True, reason=''))
+    >>> parse_number("n/a").reason
+    "not a number: 'n/a'"
+    """
+    if isinstance(cell, bool):
+        return ParsedNumber(None, reason=f"not a number: {cell!r}")
+    if isinstance(cell, int | float):
+        if cell != cell or cell in (float("inf"), float("-inf")):
+            return ParsedNumber(None, reason=f"not a finite number: {cell!r}")
+        return ParsedNumber(float(cell))
+    if cell is None or (isinstance(cell, str) and not cell.strip()):
+        return ParsedNumber(None, reason="empty cell")
+    if not isinstance(cell, str):
+        return ParsedNumber(None, reason=f"not a number: {cell!r}")
+    text = unicodedata.normalize("NFKC", cell).strip()
+    for dash, ascii_dash in _DASHES.items():
+        text = text.replace(dash, ascii_dash)
+    text = text.replace(" ", "").replace("\u00a0", "")
+    negative = False
+    if text.startswith("(") and text.endswith(")"):
+        negative, text = True, text[1:-1]
+    percent = text.endswith("%")
+    if percent:
+        text = text[:-1]
+    if not _NUMBER.match(text):
+        return ParsedNumber(None, reason=f"not a number: {cell!r}")
+    value = float(text.replace(",", ""))
+    return ParsedNumber(-value if negative else value, percent=percent)
+
+
+_CURRENCIES = (
+    (re.compile(r"us\$|usd|美元"), "USD"),
+    (re.compile(r"hk\$|hkd|港元|港币"), "HKD"),
+    (re.compile(r"rmb|cny|人民币|元"), "CNY"),
+)
+_SCALES = (
+    (re.compile(r"亿"), "100M"),
+    (re.compile(r"百万|million|\$\s?mn?\b|\bmn\b|\busd\s?m\b|\bhkd\s?m\b|\brmb\s?m\b"), "M"),
+    (re.compile(r"万"), "10K"),
+    (re.compile(r"billion|\$\s?bn\b|\bbn\b"), "BN"),
+    (re.compile(r"thousand|'000|\$\s?k\b|千"), "K"),
+)
+_PERCENT = re.compile(r"[(（]\s*%\s*[)）]|%|percent|百分比")
+
+
+def detect_unit(text: str, default_currency: str = "") -> str | None:
+    """Return the unit a label or title states, or ``None`` when it states none.
+
+    Parameters
+    ----------
+    text : str
+        A row label, header cell or title, e.g. ``"Revenue (US$m)"``.
+    default_currency : str
+        Currency to combine with a bare scale ("in thousands"), e.g. ``"USD"``.
+
+    Examples
+    --------
+    >>> [detect_unit(t) for t in ("Key figures (US$m)", "营业收入（人民币亿元）", "ROE (%)")]
+    ['USD_M', 'CNY_100M', 'PCT']
+    >>> detect_unit("in thousands", "USD"), detect_unit("Revenue")
+    ('USD_K', None)
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if _PERCENT.search(folded):
+        return "PCT"
+    scale = next((code for pattern, code in _SCALES if pattern.search(folded)), "")
+    currency = next((code for pattern, code in _CURRENCIES if pattern.search(folded)), "")
+    if not scale and not currency:
+        return None
+    currency = currency or default_currency
+    if not scale:
+        return currency or None
+    return f"{currency}_{scale}" if currency else scale
