@@ -13,6 +13,7 @@ import shutil
 import time
 import tomllib
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from ragspine_nb.extract.lineage import file_sha256, profile_fingerprint
 from ragspine_nb.profile import PROFILE_FORMATS, DomainProfile
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore, utc_now
-from ragspine_nb.types import FileReport, IngestReport, SkippedItem
+from ragspine_nb.types import Fact, FileReport, IngestReport, SkippedItem
 
 __all__ = ["Workspace", "ingest", "load_metadata", "find_profile", "FACTS_DB", "CHUNKS_DB"]
 
@@ -259,6 +260,35 @@ def ingest(
                         seconds=time.perf_counter() - started)
 
 
+def _keep_first_statement(facts: Iterable[Fact], doc_id: str, store: FactStore | None
+                          ) -> tuple[list[Fact], list[SkippedItem]]:
+    """Keep the first statement of each fact identity; report later ones.
+
+    A fact already in the store from *another* document keeps its value and source;
+    a later cell stating the same identity is reported (as a CONFLICT when the value
+    or unit differs), never written over it. The same holds inside one document.
+    """
+    kept: dict[tuple[str, ...], Fact] = {}
+    skipped: list[SkippedItem] = []
+    for f in facts:
+        key = (f.metric_code, f.entity, f.channel, f.period_type, f.period)
+        first = kept.get(key)
+        if first is None and store is not None:
+            stored = store.query(f.metric_code, f.entity, f.period_type, f.period, f.channel)
+            first = stored if stored is not None and stored.source_doc_id != doc_id else None
+        if first is None:
+            kept[key] = f
+            continue
+        where = f"{first.source_doc_id} ({first.source_locator})"
+        if (first.value, first.unit) == (f.value, f.unit):
+            reason = f"same fact already stated by {where}; kept that source"
+        else:
+            reason = (f"CONFLICT: {where} states {first.value:g} {first.unit}, this cell "
+                      f"{f.value:g} {f.unit}; kept the first, check the reports")
+        skipped.append(SkippedItem(doc_id, f.source_locator, reason))
+    return list(kept.values()), skipped
+
+
 def _ingest_one(path: Path, doc_id: str, profile: DomainProfile, ws: Workspace | None,
                 meta: Mapping[str, Any], mapping: str, dry_run: bool, max_chars: int,
                 overlap_chars: int) -> tuple[FileReport, list[SkippedItem]]:
@@ -282,6 +312,9 @@ def _ingest_one(path: Path, doc_id: str, profile: DomainProfile, ws: Workspace |
         return FileReport(str(path), doc_id, "failed",
                           reason=f"unexpected {type(exc).__name__}: {exc}"), []
     cells = [SkippedItem(doc_id, s.locator, s.reason) for s in result.skipped]
+    facts, duplicates = _keep_first_statement(result.facts, doc_id, ws.facts if ws else None)
+    cells += duplicates
+    result = replace(result, facts=tuple(facts))
     status = "ingested" if (result.facts or result.chunks) else "no_text"
     reason = "; ".join(result.warnings)
     if status == "no_text":

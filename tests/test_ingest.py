@@ -329,3 +329,36 @@ def test_hidden_and_lock_files_are_ignored(profile: DomainProfile, tmp_path: Pat
     (folder / "ok.md").write_text("fine\n", encoding="utf-8")
     report = ingest(folder, workspace=tmp_path / "ws", profile=profile, progress=False)
     assert [f.doc_id for f in report.files] == ["ok.md"]
+
+
+def test_a_fact_stated_twice_keeps_its_first_source_and_reports_conflicts(
+        profile: DomainProfile, tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.csv").write_text("ACME Group (US$m),\nMetric,FY2024\nRevenue,\"4,500\"\n"
+                                  "New sales,\"8,180\"\n", encoding="utf-8")
+    (folder / "b.csv").write_text("ACME Group (US$m),\nMetric,FY2024\nRevenue,\"4,500\"\n"
+                                  "New sales,818\n", encoding="utf-8")
+    report = ingest(folder, workspace=tmp_path / "ws", profile=profile, progress=False)
+    reasons = {s.locator: s.reason for s in report.skipped if s.doc_id == "b.csv"}
+    assert reasons == {
+        "cell=B3": "same fact already stated by a.csv (cell=B3); kept that source",
+        "cell=B4": "CONFLICT: a.csv (cell=B4) states 8180 USD_M, this cell 818 USD_M; "
+                   "kept the first, check the reports",
+    }
+    store = FactStore(tmp_path / "ws" / "facts.db")
+    fact = store.query("NEW_SALES", "ACME_GROUP", "FY", "2024")
+    assert fact is not None and (fact.value, fact.source_doc_id) == (8180.0, "a.csv")
+    # re-ingesting the owner after a change keeps it the owner
+    (folder / "a.csv").write_text("ACME Group (US$m),\nMetric,FY2024\nRevenue,\"4,501\"\n",
+                                  encoding="utf-8")
+    ingest(folder / "a.csv", workspace=tmp_path / "ws", profile=profile, progress=False)
+    assert store.query("REVENUE", "ACME_GROUP", "FY", "2024").value == 4501.0  # type: ignore[union-attr]
+    assert store.query("NEW_SALES", "ACME_GROUP", "FY", "2024") is None
+
+
+def test_xlsm_is_read_like_xlsx(profile: DomainProfile, tmp_path: Path) -> None:
+    path = make_xlsx(tmp_path / "macro.xlsm", {"Data": [["ACME Group (US$m)"],
+                                                        ["Metric", "FY2024"], ["Revenue", 4500]]})
+    result = read_document(path, path.name, profile)
+    assert [(f.source_locator, f.value) for f in result.facts] == [("sheet=Data!B3", 4500.0)]
