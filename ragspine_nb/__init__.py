@@ -13,6 +13,7 @@ from ragspine_nb.errors import (
     ReadOnlyQueryError,
 )
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.retrieval import NarrativeIndex, SearchResults
 from ragspine_nb.stores import ChunkStore, FactStore
 from ragspine_nb.types import (
     Chunk,
@@ -33,6 +34,8 @@ __all__ = [
     "FactStore",
     "ChunkStore",
     "DomainProfile",
+    "NarrativeIndex",
+    "SearchResults",
     "Workspace",
     "ingest",
     "IngestReport",

@@ -18,11 +18,15 @@ from pathlib import Path
 from ragspine_nb.agent.structured import StructuredAnswer, answer_structured
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.retrieval.index import NarrativeIndex
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.types import IngestReport
 from ragspine_nb.workspace import CHUNKS_DB, FACTS_DB, Workspace, find_profile, ingest
 
-__all__ = ["main", "DEMO_QUESTIONS", "DEMO_REFERENCE_DATE", "default_demo_data", "build_demo"]
+__all__ = [
+    "main", "DEMO_QUESTIONS", "DEMO_NARRATIVE_QUESTIONS", "DEMO_REFERENCE_DATE",
+    "default_demo_data", "build_demo",
+]
 
 #: Relative periods in the demo resolve against this date, so its output is stable.
 DEMO_REFERENCE_DATE = date(2026, 3, 31)
@@ -37,6 +41,10 @@ DEMO_QUESTIONS: tuple[str, ...] = (
     "What was Mainland China's ROE in FY2025?",
     "竞安2025年的营收是多少？",
     "How did we do in 2025?",
+)
+DEMO_NARRATIVE_QUESTIONS: tuple[str, ...] = (
+    "Why did Mainland China revenue fall?",
+    "为什么银保渠道新单保费下降？",
 )
 _DEMO_MARKER = ".ragspine_demo_workspace"
 
@@ -103,6 +111,14 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         for q in DEMO_QUESTIONS:
             _print_answer(answer_structured(q, ws.facts, ws.profile,
                                             reference_date=DEMO_REFERENCE_DATE))
+            print()
+        print("Narrative retrieval (BM25 + glossary variants + RRF; RESTRICTED dropped):")
+        retriever = NarrativeIndex(ws.chunks, profile=ws.profile).retriever()
+        for q in DEMO_NARRATIVE_QUESTIONS:
+            print(f"Q: {q}")
+            for rank, snip in enumerate(retriever.retrieve(q, top_k=2), start=1):
+                text = " ".join(snip["text"].split())
+                print(f"   [{rank}] {snip['doc_id']} · {snip['source_locator']}: {text[:150]}")
             print()
     return 0 if report.count("failed") == 0 else 1
 

@@ -1,5 +1,5 @@
 """HTML and text displays rendered from plain data (no stores, no network)."""
 
-from ragspine_nb.display.render import Card, Table, render_html, render_text
+from ragspine_nb.display.render import Card, Table, render_flow, render_html, render_text
 
-__all__ = ["Card", "Table", "render_html", "render_text"]
+__all__ = ["Card", "Table", "render_html", "render_text", "render_flow"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["Card", "Table", "render_html", "render_text", "MAX_CELL_CHARS"]
+__all__ = ["Card", "Table", "render_html", "render_text", "render_flow", "MAX_CELL_CHARS"]
 
 #: Cells longer than this are clipped with an ellipsis.
 MAX_CELL_CHARS = 160
@@ -106,3 +106,24 @@ def render_html(card: Card) -> str:
         f'<div class="rs-stats">{stats}</div>{tables}{notes}'
         f"<details><summary>text</summary><pre>{html.escape(text)}</pre></details></div>"
     )
+
+
+def render_flow(title: str, columns: list[list[tuple[str, str]]]) -> str:
+    """Draw stages left to right; boxes in one column run in parallel. No network, no JS.
+
+    ``columns`` holds, per stage, ``(label, details)`` pairs.
+    """
+    text = " → ".join(" ∥ ".join(label for label, _ in col) for col in columns)
+    ident = "rs-" + hashlib.sha1((title + text).encode("utf-8")).hexdigest()[:10]
+    cols = []
+    for col in columns:
+        boxes = "".join(
+            f'<div class="rs-node"><b>{_esc(label)}</b>'
+            + (f'<div class="rs-node-d">{_esc(details)}</div>' if details else "") + "</div>"
+            for label, details in col)
+        cols.append(f'<div class="rs-col">{boxes}</div>')
+    arrows = '<div class="rs-arrow">→</div>'.join(cols)
+    return (f'<div id="{ident}" class="rs-card"><style>{_css()}</style>'
+            f'<div><span class="rs-title">{_esc(title)}</span></div>'
+            f'<div class="rs-flow">{arrows}</div>'
+            f"<details><summary>text</summary><pre>{html.escape(text)}</pre></details></div>")

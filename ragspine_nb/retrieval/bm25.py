@@ -16,6 +16,7 @@ factor ``k1 + 1``.
 
 from __future__ import annotations
 
+from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -41,14 +42,16 @@ DEFAULT_B = 0.75
 def idf_lucene(df: np.ndarray, n_docs: int) -> np.ndarray:
     """``ln(1 + (N - df + 0.5) / (df + 0.5))`` per term."""
     df = np.asarray(df, dtype=np.float64)
-    return np.log1p((n_docs - df + 0.5) / (df + 0.5))
+    out: np.ndarray = np.log1p((n_docs - df + 0.5) / (df + 0.5))
+    return out
 
 
 def bm25_weights(tf: np.ndarray, doc_len: np.ndarray, avgdl: float, idf: np.ndarray,
                  k1: float, b: float) -> np.ndarray:
     """Okapi term weights for aligned arrays of tf, document length and idf."""
     norm = k1 * (1.0 - b + b * doc_len / avgdl)
-    return idf * tf * (k1 + 1.0) / (tf + norm)
+    out: np.ndarray = idf * tf * (k1 + 1.0) / (tf + norm)
+    return out
 
 
 def select_top_k(doc_index: np.ndarray, scores: np.ndarray,
@@ -118,21 +121,20 @@ class BM25Index:
     @classmethod
     def from_tokens(cls, doc_ids: Sequence[str], tokens: Iterable[Sequence[str]],
                     tokenizer: Tokenizer = tokenize) -> BM25Index:
-        """Index pre-tokenized documents."""
+        """Index pre-tokenized documents (streamed: token lists are not kept)."""
         vocab: dict[str, int] = {}
-        rows: list[np.ndarray] = []
-        cols: list[np.ndarray] = []
-        for i, toks in enumerate(tokens):
-            ids = np.fromiter((vocab.setdefault(t, len(vocab)) for t in toks), dtype=np.int64,
-                              count=len(toks))
-            rows.append(np.full(ids.size, i, dtype=np.int64))
-            cols.append(ids)
+        cols = array("q")
+        lens = array("q")
+        for toks in tokens:
+            cols.extend([vocab.setdefault(t, len(vocab)) for t in toks])
+            lens.append(len(toks))
         n_docs = len(doc_ids)
-        if len(rows) != n_docs:
+        if len(lens) != n_docs:
             raise ValueError("doc_ids and tokens disagree on the number of documents")
-        r = np.concatenate(rows) if rows else np.zeros(0, np.int64)
-        c = np.concatenate(cols) if cols else np.zeros(0, np.int64)
-        tf = sparse.csr_matrix((np.ones(r.size, np.float32), (r, c)),
+        indptr = np.zeros(n_docs + 1, dtype=np.int64)
+        np.cumsum(np.frombuffer(lens, dtype=np.int64) if n_docs else [], out=indptr[1:])
+        col = np.frombuffer(cols, dtype=np.int64) if len(cols) else np.zeros(0, np.int64)
+        tf = sparse.csr_matrix((np.ones(col.size, np.float32), col, indptr),
                                shape=(n_docs, len(vocab)), dtype=np.float32)
         tf.sum_duplicates()
         return cls(doc_ids, vocab, tf, tokenizer)
@@ -235,12 +237,13 @@ class BM25Index:
     def search(self, query: str | Sequence[str], top_k: int = 10, k1: float = DEFAULT_K1,
                b: float = DEFAULT_B, mask: np.ndarray | None = None) -> list[tuple[str, float]]:
         """Best ``top_k`` (doc_id, score) for one query, best first."""
-        return self.search_many([query], top_k, k1, b, mask)[0]  # type: ignore[list-item]
+        return self.search_many([query], top_k, k1, b, mask)[0]
 
     def get_scores(self, query: str | Sequence[str], k1: float = DEFAULT_K1,
                    b: float = DEFAULT_B) -> np.ndarray:
         """Dense score of every document for one query (index order)."""
-        return self.score_matrix([query], k1, b).toarray()[0]  # type: ignore[list-item]
+        out: np.ndarray = self.score_matrix([query], k1, b).toarray()[0]
+        return out
 
     def __len__(self) -> int:
         return self.n_docs

@@ -15,6 +15,7 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -84,10 +85,11 @@ class QuerySetScorer:
         self._flat = pairs
         self._pairs = pairs.size
         self._touched = m.nnz
+        self._buffer: np.ndarray | None = None
         self._qrels = qrels
         self._judged = self._prepare_qrels(qrels) if qrels is not None else None
 
-    def _prepare_qrels(self, qrels: Mapping[str, Mapping[str, int]]) -> dict[str, np.ndarray]:
+    def _prepare_qrels(self, qrels: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
         row_of = {qid: i for i, qid in enumerate(self.query_ids)}
         rq, rd, rel, idcg = [], [], [], np.zeros(len(self.query_ids))
         n_rel = np.zeros(len(self.query_ids))
@@ -113,16 +115,22 @@ class QuerySetScorer:
                     for q in self.query_ids], dtype=object)}
 
     def dense_scores(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> np.ndarray:
-        """Queries × docs scores for (k1, b) (the sparse mat-vec runs on all cores)."""
+        """Queries × docs scores for (k1, b) (the sparse mat-vec runs on all cores).
+
+        The returned array is reused by the next call; copy it to keep it.
+        """
         w = self.index.weights(k1, b).data
         if len(self._blocks) > 1:
             parts = list(_pool().map(lambda blk: blk @ w, self._blocks))
             values = np.concatenate(parts)
         else:
             values = self._blocks[0] @ w
-        out = np.zeros((len(self.query_ids), self.index.n_docs), dtype=np.float32)
-        out.ravel()[self._flat] = values
-        return out
+        # Only the (query, doc) pairs that share a token can be non-zero, and they are the
+        # same for every (k1, b): the buffer is zeroed once and those cells overwritten.
+        if self._buffer is None:
+            self._buffer = np.zeros((len(self.query_ids), self.index.n_docs), dtype=np.float32)
+        self._buffer.ravel()[self._flat] = values
+        return self._buffer
 
     def ranks_of_judged(self, scores: np.ndarray) -> np.ndarray:
         """0-based rank of every judged relevant document (``inf`` when it scores 0).
@@ -135,12 +143,13 @@ class QuerySetScorer:
             raise ValueError("QuerySetScorer was built without qrels")
         rows = scores if j["identity"] else scores[j["q"]]
         own = rows[np.arange(j["d"].size), j["d"]]
-        ranks = (rows > own[:, None]).sum(axis=1).astype(np.float64)
-        tied = np.flatnonzero((rows == own[:, None]).sum(axis=1) > 1)
+        ranks = np.count_nonzero(rows > own[:, None], axis=1).astype(np.float64)
+        tied = np.flatnonzero(np.count_nonzero(rows == own[:, None], axis=1) > 1)
         for t in tied:  # rare: count equal scores at lower positions
             ranks[t] += np.count_nonzero(rows[t, : j["d"][t]] == own[t])
         ranks[own <= 0] = np.inf
-        return ranks
+        result: np.ndarray = ranks
+        return result
 
     def evaluate(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B, k_ndcg: int = 10,
                  k_recall: int = 100) -> RunScores:

@@ -64,7 +64,8 @@ def _normalize(vectors: Any) -> np.ndarray:
     if arr.ndim != 2:
         raise ValueError(f"an embedding backend must return a 2-D array, got shape {arr.shape}")
     norms = np.linalg.norm(arr, axis=1, keepdims=True)
-    return np.divide(arr, norms, out=np.zeros_like(arr), where=norms > 0)
+    out: np.ndarray = np.divide(arr, norms, out=np.zeros_like(arr), where=norms > 0)
+    return out
 
 
 # ------------------------------------------------------------------------- backends
@@ -364,14 +365,13 @@ class CachedEmbedder:
                 from tqdm.auto import tqdm
 
                 batches = tqdm(batches, desc=f"embed ({self.backend.name})", unit="batch")
-            fresh: dict[str, np.ndarray] = {}
-            for start in batches:
+            for start in batches:  # cached batch by batch: an interrupted run keeps its work
                 idx = missing[start:start + self.batch_size]
                 vecs = _normalize(embed([texts[i] for i in idx]))
-                fresh.update({keys[i]: v for i, v in zip(idx, vecs, strict=True)})
-            self.cache.put_many(self.backend.name, fresh)
-            self.computed += len(missing)
-            found.update(fresh)
+                fresh = {keys[i]: v for i, v in zip(idx, vecs, strict=True)}
+                self.cache.put_many(self.backend.name, fresh)
+                self.computed += len(idx)
+                found.update(fresh)
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([found[k] for k in keys]).astype(np.float32)

@@ -1,0 +1,421 @@
+"""NarrativeIndex: the narrative channel as one object a notebook can explore.
+
+Chunks live in a versioned :class:`~ragspine_nb.stores.chunks.ChunkStore`; the BM25
+index over the active chunks is built on first use and rebuilt when the store
+changes. A search runs, in this order: metadata pre-filter (pushed down to the
+store) → query variants (glossary rewriter) → BM25 ∥ vectors per variant → RRF →
+optional rerank (RESTRICTED exit #1) → top_k. Every stage's list is kept in the
+:class:`~ragspine_nb.retrieval.results.SearchResults`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS, chunk_document
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.retrieval.bm25 import DEFAULT_B, DEFAULT_K1, BM25Index
+from ragspine_nb.retrieval.fusion import DEFAULT_RRF_K, rrf_fuse
+from ragspine_nb.retrieval.rerank import (
+    DEFAULT_TOP_N,
+    ListwiseJudge,
+    build_listwise_prompt,
+    listwise_rerank,
+)
+from ragspine_nb.retrieval.results import Hit, SearchResults
+from ragspine_nb.retrieval.rewrite import GlossaryQueryRewriter, QueryRewriter
+from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
+from ragspine_nb.retrieval.topology import Node, PipelineGraph
+from ragspine_nb.retrieval.vectors import (
+    CachedEmbedder,
+    EmbeddingBackend,
+    EmbeddingCache,
+    InProcessVectorStore,
+    make_embedding_backend,
+)
+from ragspine_nb.stores.chunks import ChunkStore
+from ragspine_nb.types import DEFAULT_SENSITIVITY, Chunk, StoredChunk
+
+__all__ = ["NarrativeIndex", "FILTER_KEYS", "CHANNELS"]
+
+#: Metadata filters a search accepts (AND-combined, pushed down to the chunk store).
+FILTER_KEYS: tuple[str, ...] = ("doc_id", "topic", "entity", "geography", "period", "language")
+#: Retrieval channels a search may use.
+CHANNELS: tuple[str, ...] = ("bm25", "vector")
+
+
+def _check_filters(filters: Mapping[str, Any] | None) -> dict[str, str]:
+    if not filters:
+        return {}
+    unknown = sorted(set(filters) - set(FILTER_KEYS))
+    if unknown:
+        raise ValueError(f"unknown filter(s) {unknown}. Valid filters: {list(FILTER_KEYS)}")
+    return {k: str(v) for k, v in filters.items() if v not in (None, "")}
+
+
+class NarrativeIndex:
+    r"""Hybrid narrative retrieval over a versioned chunk store.
+
+    Parameters
+    ----------
+    store : str, Path or ChunkStore, default ":memory:"
+        The chunk store (a SQLite file such as ``ws/chunks.db``).
+    embedding_backend : EmbeddingBackend or spec str, optional
+        ``None`` (default) = pure BM25 + RRF. A spec such as ``"e5"`` is built with
+        :func:`~ragspine_nb.retrieval.vectors.make_embedding_backend`.
+    judge : ListwiseJudge, optional
+        Used when ``search(..., rerank=True)``.
+    profile : DomainProfile, optional
+        Enables the glossary query rewriter (unless ``rewriter`` is given).
+    rewriter : QueryRewriter or False, optional
+        Query variants; ``False`` disables rewriting.
+    k1, b, rrf_k : float
+        Defaults for searches (each search may override them).
+    candidate_k : int, default 100
+        Depth of each channel's ranking before fusion.
+    rerank_top_n : int, default 10
+        How many fused hits the judge sees.
+    embedding_cache : path or EmbeddingCache, optional
+        Defaults to ``embeddings.db`` beside a file store, else in memory.
+
+    Examples
+    --------
+    >>> index = NarrativeIndex()
+    >>> index.add_document("review.md", "Hong Kong agency sales grew.\n\nMainland China fell.")
+    1
+    >>> [h.chunk.source_locator for h in index.search("mainland china", top_k=3)]
+    ['para=1-2']
+    """
+
+    def __init__(
+        self,
+        store: str | Path | ChunkStore = ":memory:",
+        *,
+        embedding_backend: EmbeddingBackend | str | None = None,
+        judge: ListwiseJudge | None = None,
+        profile: DomainProfile | None = None,
+        rewriter: QueryRewriter | bool | None = None,
+        k1: float = DEFAULT_K1,
+        b: float = DEFAULT_B,
+        rrf_k: float = DEFAULT_RRF_K,
+        candidate_k: int = 100,
+        rerank_top_n: int = DEFAULT_TOP_N,
+        embedding_cache: str | Path | EmbeddingCache | None = None,
+        tokenizer: Tokenizer = tokenize,
+        index_titles: bool = True,
+    ) -> None:
+        self.store = store if isinstance(store, ChunkStore) else ChunkStore(store)
+        backend = (make_embedding_backend(embedding_backend)
+                   if isinstance(embedding_backend, str) else embedding_backend)
+        self.embedding_backend = backend
+        self.judge = judge
+        self.profile = profile
+        if rewriter is None or rewriter is True:
+            self.rewriter: QueryRewriter | None = (GlossaryQueryRewriter(profile)
+                                                   if profile is not None else None)
+        elif rewriter is False:
+            self.rewriter = None
+        else:
+            self.rewriter = rewriter
+        BM25Index.build([], [])  # validates imports cheaply
+        self._check(k1=k1, b=b, rrf_k=rrf_k)
+        if candidate_k < 1 or rerank_top_n < 0:
+            raise ValueError("candidate_k must be >= 1 and rerank_top_n >= 0")
+        self.k1, self.b, self.rrf_k = k1, b, rrf_k
+        self.candidate_k, self.rerank_top_n = candidate_k, rerank_top_n
+        self.tokenizer = tokenizer
+        self.index_titles = index_titles
+        if isinstance(embedding_cache, EmbeddingCache):
+            cache = embedding_cache
+        elif embedding_cache is not None:
+            cache = EmbeddingCache(embedding_cache)
+        elif self.store.path != ":memory:":
+            cache = EmbeddingCache(Path(self.store.path).with_name("embeddings.db"))
+        else:
+            cache = EmbeddingCache()
+        self._embedder = CachedEmbedder(backend, cache) if backend is not None else None
+        self._vectors = InProcessVectorStore()
+        self._bm25: BM25Index | None = None
+        self._chunks: list[StoredChunk] = []
+        self._by_id: dict[str, StoredChunk] = {}
+        self._signature: tuple[Any, ...] | None = None
+
+    @staticmethod
+    def _check(**params: float) -> None:
+        for name, value in params.items():
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise ValueError(f"{name} must be a number >= 0, got {value!r}")
+        if "b" in params and params["b"] > 1:
+            raise ValueError(f"b must be in [0, 1], got {params['b']!r}")
+
+    # ------------------------------------------------------------------ writing
+    def add_document(self, doc_id: str, text: str, title: str = "", topic: str = "",
+                     entity: str = "", geography: str = "", period: str = "",
+                     language: str = "", sensitivity: str = DEFAULT_SENSITIVITY,
+                     source_locator_prefix: str | None = None, *,
+                     max_chars: int = DEFAULT_CHUNK_CHARS,
+                     overlap_chars: int = DEFAULT_OVERLAP_CHARS, valid_as_of: str = "") -> int:
+        """Chunk ``text`` and replace the document's chunks (new version); return chunks written."""
+        chunks = chunk_document(text, doc_id, max_chars=max_chars, overlap_chars=overlap_chars,
+                                source_locator_prefix=source_locator_prefix, title=title,
+                                topic=topic, entity=entity, geography=geography, period=period,
+                                language=language, sensitivity=sensitivity)
+        return self.store.replace_doc_chunks(doc_id, chunks, valid_as_of=valid_as_of)
+
+    def add_chunks(self, doc_id: str, chunks: Sequence[Chunk], valid_as_of: str = "") -> int:
+        """Replace a document's chunks with ready-made ones."""
+        return self.store.replace_doc_chunks(doc_id, chunks, valid_as_of=valid_as_of)
+
+    def add_texts(self, ids: Sequence[str], texts: Sequence[str],
+                  titles: Sequence[str] | None = None, locator: str = "doc",
+                  progress: bool = True) -> int:
+        """Add each text as one whole-document chunk (e.g. a BEIR corpus); return count."""
+        if len(ids) != len(texts) or (titles is not None and len(titles) != len(ids)):
+            raise ValueError("ids, texts and titles must have the same length")
+        items = range(len(ids))
+        if progress and len(ids) > 2000:
+            from tqdm.auto import tqdm
+
+            items = tqdm(items, desc="add texts", unit="doc")
+        written = 0
+        for i in items:
+            text = texts[i].strip() or (titles[i] if titles else "") or "(empty)"
+            chunk = Chunk(doc_id=ids[i], chunk_id=ids[i], seq=0, text=text,
+                          title=titles[i] if titles else "", source_locator=locator)
+            written += self.store.replace_doc_chunks(ids[i], [chunk])
+        return written
+
+    # ---------------------------------------------------------------- indexing
+    def _store_signature(self) -> tuple[Any, ...]:
+        row = self.store.execute_read(
+            "SELECT COUNT(*) AS n, COALESCE(SUM(version), 0) AS v, "
+            "COALESCE(MAX(rowid), 0) AS r FROM narrative_chunk WHERE active = 1")[0]
+        return (row["n"], row["v"], row["r"])
+
+    def refresh(self) -> BM25Index:
+        """(Re)build the BM25 index if the store changed since the last build."""
+        sig = self._store_signature()
+        if self._bm25 is None or sig != self._signature:
+            self._chunks = self.store.iter_chunks()
+            self._by_id = {c.chunk_id: c for c in self._chunks}
+            texts = [f"{c.title}\n{c.text}" if self.index_titles and c.title else c.text
+                     for c in self._chunks]
+            self._bm25 = BM25Index.build([c.chunk_id for c in self._chunks], texts,
+                                         self.tokenizer)
+            stale = [cid for cid in list(self._vectors._row) if cid not in self._by_id]
+            self._vectors.delete(stale)
+            self._signature = sig
+        return self._bm25
+
+    def _ensure_vectors(self, chunk_ids: Sequence[str], progress: bool = True) -> None:
+        if self._embedder is None:
+            return
+        todo = [cid for cid in chunk_ids if cid not in self._vectors]
+        if todo:
+            texts = [self._by_id[cid].text for cid in todo]
+            self._vectors.upsert(todo, self._embedder.passages(texts, progress=progress))
+
+    # ----------------------------------------------------------------- search
+    def search(self, query: str, top_k: int = 50, filters: Mapping[str, Any] | None = None,
+               rerank: bool = False, **overrides: Any) -> SearchResults:
+        """Search the active chunks; every stage is kept in the result.
+
+        Parameters
+        ----------
+        query : str
+            The question.
+        top_k : int, default 50
+            Hits returned.
+        filters : mapping, optional
+            Metadata pre-filter (see :data:`FILTER_KEYS`), applied before any scoring
+            or embedding.
+        rerank : bool, default False
+            Rerank the fused top ``rerank_top_n`` with the judge (RESTRICTED chunks are
+            never shown to it).
+        **overrides
+            ``k1``, ``b``, ``rrf_k``, ``channels`` (subset of :data:`CHANNELS`),
+            ``variants`` (list of query strings, replacing the rewriter).
+        """
+        return self.search_many([query], top_k, filters, rerank, **overrides)[0]
+
+    def search_many(self, queries: Sequence[str], top_k: int = 50,
+                    filters: Mapping[str, Any] | None = None, rerank: bool = False,
+                    **overrides: Any) -> list[SearchResults]:
+        """Search several queries at once (BM25 and vector scoring are batched)."""
+        unknown = sorted(set(overrides) - {"k1", "b", "rrf_k", "channels", "variants"})
+        if unknown:
+            raise ValueError(f"unknown search option(s) {unknown}. Valid: "
+                             "['k1', 'b', 'rrf_k', 'channels', 'variants']")
+        if top_k < 1:
+            raise ValueError(f"top_k must be >= 1, got {top_k}")
+        k1 = overrides.get("k1", self.k1)
+        b = overrides.get("b", self.b)
+        rrf_k = overrides.get("rrf_k", self.rrf_k)
+        self._check(k1=k1, b=b, rrf_k=rrf_k)
+        channels = tuple(overrides.get("channels") or
+                         (("bm25", "vector") if self.embedding_backend else ("bm25",)))
+        bad = sorted(set(channels) - set(CHANNELS))
+        if bad or not channels:
+            raise ValueError(f"unknown channel(s) {bad}. Valid channels: {list(CHANNELS)}")
+        if "vector" in channels and self._embedder is None:
+            raise ValueError("the vector channel needs an embedding_backend "
+                             "(e.g. NarrativeIndex(..., embedding_backend='e5'))")
+        if rerank and self.judge is None:
+            raise ValueError("rerank=True needs a judge (e.g. NarrativeIndex(..., "
+                             "judge=CrossEncoderJudge()))")
+        flt = _check_filters(filters)
+        t0 = time.perf_counter()
+        index = self.refresh()
+        if flt:
+            allowed = [c.chunk_id for c in self.store.iter_chunks(**flt)]  # type: ignore[arg-type]
+            mask: np.ndarray | None = index.mask_for(allowed)
+            candidate_ids = [cid for cid in allowed if cid in self._by_id]
+        else:
+            mask, candidate_ids = None, [c.chunk_id for c in self._chunks]
+        t_filter = time.perf_counter()
+        variants_of = [list(overrides["variants"]) if overrides.get("variants") else
+                       (self.rewriter.rewrite(q) if self.rewriter else [q]) for q in queries]
+        flat = [v for vs in variants_of for v in vs]
+        bm25_flat: list[list[tuple[str, float]]] = [[] for _ in flat]
+        if "bm25" in channels and candidate_ids:
+            bm25_flat = index.search_many(flat, self.candidate_k, k1, b, mask)
+        t_bm25 = time.perf_counter()
+        vec_flat: list[list[tuple[str, float]]] = [[] for _ in flat]
+        if "vector" in channels and candidate_ids and self._embedder is not None:
+            self._ensure_vectors(candidate_ids)
+            qv = self._embedder.queries(flat)
+            restrict = candidate_ids if flt else None
+            vec_flat = [self._vectors.query(v, self.candidate_k, restrict) for v in qv]
+        t_vec = time.perf_counter()
+        out: list[SearchResults] = []
+        pos = 0
+        for query, variants in zip(queries, variants_of, strict=True):
+            bm = bm25_flat[pos:pos + len(variants)]
+            vc = vec_flat[pos:pos + len(variants)]
+            pos += len(variants)
+            out.append(self._assemble(query, variants, bm, vc, channels, rrf_k, top_k, rerank,
+                                      flt, len(candidate_ids), dict(k1=k1, b=b, rrf_k=rrf_k)))
+        t_end = time.perf_counter()
+        timings = {"filter": (t_filter - t0) * 1e3, "bm25": (t_bm25 - t_filter) * 1e3,
+                   "vector": (t_vec - t_bm25) * 1e3, "fuse+rerank": (t_end - t_vec) * 1e3}
+        for r in out:
+            r.timings_ms.update(timings)
+        return out
+
+    def _assemble(self, query: str, variants: list[str],
+                  bm: list[list[tuple[str, float]]], vc: list[list[tuple[str, float]]],
+                  channels: tuple[str, ...], rrf_k: float, top_k: int, rerank: bool,
+                  flt: dict[str, str], n_candidates: int, params: dict[str, Any]
+                  ) -> SearchResults:
+        lists = [r for r, use in ((x, "bm25" in channels) for x in bm) if use]
+        lists += [r for r, use in ((x, "vector" in channels) for x in vc) if use]
+        fused = rrf_fuse([lst for lst in lists if lst], k=int(rrf_k) if float(rrf_k).is_integer()
+                         else rrf_k)  # type: ignore[arg-type]
+        depth = max(top_k, self.rerank_top_n if rerank else 0)
+
+        def best(rankings: list[list[tuple[str, float]]]) -> dict[str, tuple[int, float]]:
+            found: dict[str, tuple[int, float]] = {}
+            for ranking in rankings:  # the original query's list first, then variants
+                for r, (cid, score) in enumerate(ranking, start=1):
+                    found.setdefault(cid, (r, score))
+            return found
+
+        bm_best, vc_best = best(bm), best(vc)
+        fused_head = fused[:depth]
+
+        def make(i: int, cid: str, score: float, rank: int, judge: float | None) -> Hit:
+            b_rank, b_score = bm_best.get(cid, (None, None))
+            v_rank, v_score = vc_best.get(cid, (None, None))
+            return Hit(chunk=self._by_id[cid], rank=rank, fused_score=score, fused_rank=i + 1,
+                       bm25_score=b_score, bm25_rank=b_rank, vector_score=v_score,
+                       vector_rank=v_rank, judge_score=judge)
+
+        hits = [make(i, cid, s, i + 1, None) for i, (cid, s) in enumerate(fused_head)]
+        rerank_info: dict[str, Any] = {}
+        if rerank:
+            outcome = listwise_rerank(query, hits, self.judge, top_n=self.rerank_top_n)
+            hits = [make(i, fused_head[i][0], fused_head[i][1], new_rank,
+                         outcome.scores.get(i))
+                    for new_rank, i in enumerate(outcome.order, start=1)]
+            rerank_info = {"judge": getattr(self.judge, "name", type(self.judge).__name__),
+                           "called": outcome.judge_called, "fell_back": outcome.fell_back,
+                           "reason": outcome.reason, "top_n": self.rerank_top_n,
+                           "prompt_preview": (build_listwise_prompt(query, outcome.prompt_texts)
+                                              if outcome.judge_called else "")}
+        return SearchResults(
+            query=query, hits=tuple(hits[:top_k]), variants=tuple(variants), filters=flt,
+            params=params, candidates=n_candidates,
+            bm25=tuple(tuple(x) for x in bm) if "bm25" in channels else (),
+            vector=tuple(tuple(x) for x in vc) if "vector" in channels else (),
+            fused=tuple(fused), rerank=rerank_info)
+
+    # ------------------------------------------------------------ inspection
+    def topology(self) -> PipelineGraph:
+        """The configured wiring (only components that are really wired appear)."""
+        nodes = [Node("query", "query")]
+        edges: list[tuple[str, str]] = []
+        last = "query"
+        nodes.append(Node("filter", "metadata pre-filter", (("pushed down to", "ChunkStore"),)))
+        edges.append((last, "filter"))
+        last = "filter"
+        if self.rewriter is not None:
+            nodes.append(Node("rewrite", "query variants",
+                              (("rewriter", type(self.rewriter).__name__),)))
+            edges.append((last, "rewrite"))
+            last = "rewrite"
+        nodes.append(Node("bm25", "BM25", (("k1", f"{self.k1:g}"), ("b", f"{self.b:g}"))))
+        edges.append((last, "bm25"))
+        branches = ["bm25"]
+        if self.embedding_backend is not None:
+            nodes.append(Node("vector", "vectors",
+                              (("model", self.embedding_backend.name),)))
+            edges.append((last, "vector"))
+            branches.append("vector")
+        nodes.append(Node("rrf", "RRF", (("k", f"{self.rrf_k:g}"),)))
+        edges += [(br, "rrf") for br in branches]
+        last = "rrf"
+        if self.judge is not None:
+            nodes.append(Node("rerank", "rerank",
+                              (("judge", getattr(self.judge, "name", type(self.judge).__name__)),
+                               ("top_n", str(self.rerank_top_n)),
+                               ("RESTRICTED", "never shown to the judge"))))
+            edges.append((last, "rerank"))
+            last = "rerank"
+        nodes.append(Node("hits", "cited hits"))
+        edges.append((last, "hits"))
+        return PipelineGraph(tuple(nodes), tuple(edges), title="NarrativeIndex")
+
+    def to_frame(self, include_inactive: bool = False) -> Any:
+        """The chunk store as a DataFrame."""
+        return self.store.to_frame(include_inactive=include_inactive)
+
+    def retriever(self, retry_without_filters: bool = True) -> Any:
+        """Adapt this index to the agent's ``NarrativeRetriever`` contract."""
+        from ragspine_nb.retrieval.link import NarrativeIndexRetriever
+
+        return NarrativeIndexRetriever(self, retry_without_filters=retry_without_filters)
+
+    def _display_card(self) -> Any:
+        card = self.store._display_card()
+        from ragspine_nb.display.render import Card
+
+        stats = (("pipeline", repr(self.topology())),
+                 ("embedding", self.embedding_backend.name if self.embedding_backend
+                  else "none (pure BM25 + RRF)"),
+                 ("judge", getattr(self.judge, "name", "none") if self.judge else "none"))
+        return Card(title="NarrativeIndex", subtitle=self.store.path,
+                    stats=card.stats + stats, tables=card.tables)
+
+    def __repr__(self) -> str:
+        return (f"NarrativeIndex(store={self.store.path!r}, chunks={self.store.count()}, "
+                f"pipeline={self.topology()!r})")
+
+    def _repr_html_(self) -> str:
+        from ragspine_nb.display.render import render_html
+
+        return self.topology()._repr_html_() + render_html(self._display_card())

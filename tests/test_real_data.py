@@ -1,0 +1,93 @@
+"""Real-data checks on ../shared/datasets (or $RAGSPINE_DATA): slow, still run in CI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import bm25s
+import numpy as np
+import pytest
+
+from ragspine_nb.extract.beir import data_root, load_beir
+from ragspine_nb.retrieval import BM25Index, QuerySetScorer, evaluate_run, tokenize
+
+pytestmark = pytest.mark.slow
+
+
+def _need(name: str) -> Path:
+    path = data_root() / name
+    if not (path / "corpus.jsonl").is_file():
+        pytest.skip(f"dataset {name} not found under {data_root()} (set RAGSPINE_DATA)")
+    return path
+
+
+def test_missing_dataset_error_names_the_env_var(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="RAGSPINE_DATA"):
+        load_beir(tmp_path / "nope")
+
+
+@pytest.mark.parametrize("name, expected", [("scifact", 0.6644), ("cmrc2018-chunks", 0.8985)])
+def test_bm25_matches_bm25s_and_the_anchor(name: str, expected: float) -> None:
+    ds = load_beir(_need(name))
+    ids, texts = ds.doc_texts()
+    tokens = [tokenize(t) for t in texts]
+    ours = BM25Index.from_tokens(ids, tokens)
+    qids = list(ds.queries)
+    qtoks = [tokenize(ds.queries[q]) for q in qids]
+    run = {q: [d for d, _ in r] for q, r in zip(qids, ours.search_many(qtoks, 100), strict=True)}
+    score = evaluate_run(run, ds.qrels)
+    vocab: dict[str, int] = {}
+    peer = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
+    peer.index(([[vocab.setdefault(t, len(vocab)) for t in d] for d in tokens], vocab),
+               show_progress=False)
+    qq = [[vocab[t] for t in q if t in vocab] or [0] for q in qtoks]
+    docs, scores = peer.retrieve(bm25s.tokenization.Tokenized(ids=qq, vocab=vocab), k=100,
+                                 show_progress=False, n_threads=1)
+    peer_run = {q: [ids[d] for d, s in zip(dd, ss, strict=True) if s > 0]
+                for q, dd, ss in zip(qids, docs, scores, strict=True)}
+    peer_score = evaluate_run(peer_run, ds.qrels)
+    assert abs(score.ndcg - peer_score.ndcg) <= 0.002
+    assert score.ndcg == pytest.approx(expected, abs=0.001)
+    fast = QuerySetScorer(ours, dict(zip(qids, qtoks, strict=True)), ds.qrels).evaluate()
+    assert fast.ndcg == pytest.approx(score.ndcg, abs=1e-9)
+
+
+def test_sentence_transformers_backend_loads_the_bundled_model_offline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragspine_nb.retrieval.vectors import SentenceTransformerEmbeddingBackend
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    monkeypatch.setenv("RAGSPINE_EMBEDDING_DEVICE", "cpu")
+    backend = SentenceTransformerEmbeddingBackend()
+    vecs = backend.embed_texts(["Revenue fell in mainland China.", "The canteen opens at 8am.",
+                                "Mainland China revenue decreased."])
+    assert vecs.shape == (3, 384) and backend.name == "all-MiniLM-L6-v2"
+    sims = vecs @ vecs[0]
+    assert int(np.argmax(sims[1:])) == 1  # the paraphrase, not the canteen
+
+
+def test_hybrid_on_cmrc_sample_beats_bm25_alone() -> None:
+    """A 300-query slice of cmrc2018-chunks: RRF(BM25, e5) must not lose to BM25."""
+    from ragspine_nb.retrieval import rrf_fuse
+    from ragspine_nb.retrieval.vectors import CachedEmbedder, E5EmbeddingBackend, EmbeddingCache
+
+    ds = load_beir(_need("cmrc2018-chunks"))
+    qids = list(ds.queries)[:300]
+    relevant = {d for q in qids for d in ds.qrels[q]}
+    ids, texts = ds.doc_texts()
+    keep = [i for i, d in enumerate(ids) if d in relevant or i % 4 == 0]  # judged + distractors
+    ids = [ids[i] for i in keep]
+    texts = [texts[i] for i in keep]
+    bm = BM25Index.build(ids, texts)
+    embed = CachedEmbedder(E5EmbeddingBackend(), EmbeddingCache(
+        Path(__file__).resolve().parents[1] / "bench" / ".cache" / "e5.db"))
+    sims = embed.queries([ds.queries[q] for q in qids]) @ embed.passages(texts).T
+    bm_run, dense_run, fused = {}, {}, {}
+    for i, (q, r) in enumerate(zip(qids, bm.search_many([ds.queries[q] for q in qids], 100),
+                                   strict=True)):
+        bm_run[q] = [d for d, _ in r]
+        dense_run[q] = [ids[j] for j in np.argsort(-sims[i], kind="stable")[:100]]
+        fused[q] = [d for d, _ in rrf_fuse([bm_run[q], dense_run[q]])][:100]
+    qrels = {q: ds.qrels[q] for q in qids}
+    assert evaluate_run(fused, qrels).ndcg >= evaluate_run(bm_run, qrels).ndcg
