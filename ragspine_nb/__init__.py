@@ -4,6 +4,7 @@ The structured channel answers "what's the number?" exactly from a SQLite fact
 store; the narrative channel answers "why?" from cited passages.
 """
 
+from ragspine_nb.agent import Agent, AgentResult, MockProvider, answer_question
 from ragspine_nb.errors import (
     DatabaseNotFoundError,
     LineageError,
@@ -31,6 +32,10 @@ from ragspine_nb.workspace import Workspace, ingest
 __version__ = "0.1.0"
 
 __all__ = [
+    "Agent",
+    "AgentResult",
+    "MockProvider",
+    "answer_question",
     "FactStore",
     "ChunkStore",
     "DomainProfile",

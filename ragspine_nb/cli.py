@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
-from ragspine_nb.agent.structured import StructuredAnswer, answer_structured
+from ragspine_nb.agent.agent import Agent, AgentResult
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.index import NarrativeIndex
+from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.types import IngestReport
 from ragspine_nb.workspace import CHUNKS_DB, FACTS_DB, Workspace, find_profile, ingest
@@ -40,11 +41,12 @@ DEMO_QUESTIONS: tuple[str, ...] = (
     "香港银保渠道2025年新单保费是多少？",
     "What was Mainland China's ROE in FY2025?",
     "竞安2025年的营收是多少？",
-    "How did we do in 2025?",
+    "What was our number for 2025?",
 )
 DEMO_NARRATIVE_QUESTIONS: tuple[str, ...] = (
-    "Why did Mainland China revenue fall?",
+    "What happened to bancassurance sales in Mainland China?",
     "为什么银保渠道新单保费下降？",
+    "Why did Mainland China revenue fall in FY2025?",
 )
 _DEMO_MARKER = ".ragspine_demo_workspace"
 
@@ -59,12 +61,19 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _print_answer(ans: StructuredAnswer) -> None:
+def _status(ans: AgentResult) -> str:
+    statuses = [r["status"] for r in ans.tool_results]
+    if ans.clarification.mode not in ("none", "answer_with_assumptions"):
+        return ans.clarification.mode
+    return ",".join(dict.fromkeys(statuses)) or ans.route
+
+
+def _print_answer(ans: AgentResult) -> None:
     print(f"Q: {ans.question}")
-    print(f"A: {ans.text}")
+    print("A: " + ans.answer.replace("\n", "\n   "))
     for s in ans.sources:
-        print(f"   source: {s.doc} · {s.locator}")
-    print(f"   [{ans.status}]")
+        print(f"   source: {s['doc']} · {s['locator']}")
+    print(f"   [{ans.route} · {_status(ans)}]")
 
 
 def _print_report(report: IngestReport) -> None:
@@ -108,17 +117,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     print()
     with Workspace(args.workspace) as ws:
         print(f"{ws.facts!r}\n{ws.chunks!r}\n")
-        for q in DEMO_QUESTIONS:
-            _print_answer(answer_structured(q, ws.facts, ws.profile,
-                                            reference_date=DEMO_REFERENCE_DATE))
-            print()
-        print("Narrative retrieval (BM25 + glossary variants + RRF; RESTRICTED dropped):")
-        retriever = NarrativeIndex(ws.chunks, profile=ws.profile).retriever()
-        for q in DEMO_NARRATIVE_QUESTIONS:
-            print(f"Q: {q}")
-            for rank, snip in enumerate(retriever.retrieve(q, top_k=2), start=1):
-                text = " ".join(snip["text"].split())
-                print(f"   [{rank}] {snip['doc_id']} · {snip['source_locator']}: {text[:150]}")
+        agent = Agent(ws.facts, NarrativeIndex(ws.chunks, profile=ws.profile),
+                      profile=ws.profile)
+        for q in DEMO_QUESTIONS + DEMO_NARRATIVE_QUESTIONS:
+            _print_answer(agent.ask(q, reference_date=DEMO_REFERENCE_DATE))
             print()
     return 0 if report.count("failed") == 0 else 1
 
@@ -152,17 +154,26 @@ def _open_for_reading(args: argparse.Namespace) -> tuple[FactStore, DomainProfil
     return ws.facts, ws.profile
 
 
-def _cmd_ask(args: argparse.Namespace) -> int:
+def _agent(args: argparse.Namespace) -> Agent:
     store, profile = _open_for_reading(args)
-    ans = answer_structured(args.question, store, profile, reference_date=args.reference_date)
+    chunks = Path(store.path).with_name(CHUNKS_DB)
+    index = NarrativeIndex(ChunkStore(chunks, create=False), profile=profile) \
+        if chunks.is_file() else None
+    return Agent(store, index, profile=profile)
+
+
+def _cmd_ask(args: argparse.Namespace) -> int:
+    agent = _agent(args)
+    ans = agent.ask(args.question, reference_date=args.reference_date)
     if args.json:
         print(json.dumps({
-            "question": ans.question, "answer": ans.text, "status": ans.status,
-            "sources": [s.to_dict() for s in ans.sources], "assumptions": list(ans.assumptions),
+            "question": ans.question, "answer": ans.answer, "route": ans.route,
+            "status": _status(ans), "clarification": ans.clarification.mode,
+            "sources": ans.sources, "tool_results": ans.tool_results,
         }, ensure_ascii=False))
     else:
         _print_answer(ans)
-    store.close()
+    agent.store.close()
     return 0
 
 
@@ -170,7 +181,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     golden = Path(args.golden) if args.golden else default_demo_data() / "golden.jsonl"
     if not golden.is_file():
         return _fail(f"golden file not found: {golden}")
-    store, profile = _open_for_reading(args)
+    agent = _agent(args)
     passed = failed = 0
     for n, line in enumerate(golden.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -181,21 +192,22 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             ref = date.fromisoformat(case["reference_date"])
         except (ValueError, KeyError) as exc:
             return _fail(f"{golden.name} line {n}: invalid case ({exc})")
-        ans = answer_structured(question, store, profile, reference_date=ref)
-        ok = ans.status == expected["status"]
+        ans = agent.ask(question, reference_date=ref)
+        status = _status(ans)
+        ok = status == expected["status"]
         if ok and "value" in expected:
-            fact = getattr(ans.result, "fact", None)
-            ok = (fact is not None and fact.value == expected["value"]
-                  and fact.unit == expected["unit"]
-                  and fact.source.to_dict() == expected["source"]
-                  and expected["source"]["doc"] in ans.text)
+            found = [r for r in ans.tool_results if r["status"] == "found"]
+            ok = (len(found) == 1 and found[0]["value"] == expected["value"]
+                  and found[0]["unit"] == expected["unit"]
+                  and found[0]["source"] == expected["source"]
+                  and expected["source"]["doc"] in ans.answer)
         passed += ok
         failed += not ok
         mark = "PASS" if ok else "FAIL"
-        print(f"{mark} {case.get('id', n)}: {question} -> {ans.status}"
+        print(f"{mark} {case.get('id', n)}: {question} -> {status}"
               + ("" if ok else f" (expected {expected})"))
     print(f"{passed} passed, {failed} failed")
-    store.close()
+    agent.store.close()
     return 0 if failed == 0 else 1
 
 

@@ -16,6 +16,8 @@ __all__ = [
     "StoreError",
     "DatabaseNotFoundError",
     "ReadOnlyQueryError",
+    "ProviderError",
+    "TraceError",
 ]
 
 
@@ -58,3 +60,11 @@ class DatabaseNotFoundError(StoreError, FileNotFoundError):
 
 class ReadOnlyQueryError(StoreError, PermissionError):
     """``execute_read`` was given a statement that would write or change the database."""
+
+
+class ProviderError(RagspineError):
+    """An LLM provider failed for a network, API or timeout reason (never a program error)."""
+
+
+class TraceError(RagspineError, ValueError):
+    """A trace payload tried to record a value, a text, a prompt or an answer."""

@@ -43,7 +43,10 @@ def test_demo_rebuilds_from_scratch_and_answers_with_sources(
         assert f"Q: {q}" in out
     assert "ACME Hong Kong FY2025 REVENUE: 1,405 USD_M" in out
     assert "source: ACME_FY2025_Results.pptx · slide=3,table=1,row=REVENUE,col=FY2025" in out
-    assert "[refused]" in out and "[not_found]" in out and "[ask_first]" in out
+    assert "[structured · out_of_scope_entity]" in out and "[structured · not_found]" in out
+    assert "[structured · ask_first]" in out and "[composite · found]" in out
+    assert "Attribution:" in out and "[narrative · narrative]" in out
+    assert "CANARY" not in out
     assert "row label 'Embedded value' not in the glossary" in out
     assert (ws / "facts.db").is_file() and (ws / "chunks.db").is_file()
 
@@ -67,6 +70,7 @@ def test_ingest_ask_and_eval_end_to_end(tmp_path: Path, capsys: pytest.CaptureFi
                  "--reference-date", "2026-03-31"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["status"] == "found" and "1,320" in answer["answer"]
+    assert answer["route"] == "structured" and answer["clarification"] == "none"
     assert answer["sources"] == [{"doc": "ACME_FY2025_Results.pptx",
                                   "locator": "slide=3,table=1,row=REVENUE,col=FY2024"}]
     assert main(["ask", "group revenue FY2024", "--db", str(ws / "facts.db")]) == 0

@@ -1,7 +1,28 @@
-"""The agent layer: security gate, slot scanning, the query tool and answers."""
+"""The agent layer: security gate, intent, clarification, query tool, providers, orchestrator."""
 
-from ragspine_nb.agent.query_tools import execute_query_metric
-from ragspine_nb.agent.security_gate import SecurityGate
-from ragspine_nb.agent.structured import StructuredAnswer, answer_structured
+from ragspine_nb.agent.agent import Agent, AgentResult, NarrativeRetriever, answer_question
+from ragspine_nb.agent.clarify import ClarificationResult, clarify_scope
+from ragspine_nb.agent.faq import FaqCache, FaqEntry
+from ragspine_nb.agent.intent import IntentParser, ParsedIntent, RuleIntentParser
+from ragspine_nb.agent.providers import (
+    AnthropicProvider,
+    LLMProvider,
+    MockProvider,
+    OpenAIProvider,
+    ProviderResponse,
+    ToolCall,
+)
+from ragspine_nb.agent.query_tools import (
+    build_query_metric_tool_anthropic,
+    build_query_metric_tool_openai,
+    execute_query_metric,
+)
+from ragspine_nb.agent.security_gate import SecurityGate, SecurityVerdict
 
-__all__ = ["execute_query_metric", "SecurityGate", "StructuredAnswer", "answer_structured"]
+__all__ = [
+    "Agent", "AgentResult", "answer_question", "NarrativeRetriever", "ClarificationResult",
+    "clarify_scope", "FaqCache", "FaqEntry", "IntentParser", "ParsedIntent", "RuleIntentParser",
+    "LLMProvider", "MockProvider", "AnthropicProvider", "OpenAIProvider", "ProviderResponse",
+    "ToolCall", "execute_query_metric", "build_query_metric_tool_anthropic",
+    "build_query_metric_tool_openai", "SecurityGate", "SecurityVerdict",
+]

@@ -1,17 +1,19 @@
-"""Rule-based slot scanning: which metric, entity, period and channel a question names.
+"""Rule-based intent parsing (zero LLM, driven by the profile).
 
-Zero LLM, driven by the profile's vocabulary. Each slot is the longest vocabulary
-term found in the (gate-masked) question; ASCII terms must sit on word boundaries
-so ``cn`` does not match inside ``concern``. Periods are found by pattern and then
-normalized by :func:`~ragspine_nb.glossary.normalize_period`.
+Slots are read from the gate-masked question: metric, entity, period, channel, the
+multi-value lists ``metrics`` / ``entities`` / ``periods`` in question order, and the
+route: a recognised metric plus a narrative cue → ``composite``; a metric or a
+numeric cue → ``structured``; otherwise ``narrative``.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+from typing import Protocol, runtime_checkable
 
+from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.glossary import (
     channel_vocabulary,
     entity_vocabulary,
@@ -22,8 +24,30 @@ from ragspine_nb.glossary import (
 from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
 
-__all__ = ["ScannedQuestion", "scan_question"]
+__all__ = [
+    "ParsedIntent",
+    "IntentParser",
+    "RuleIntentParser",
+    "ROUTE_STRUCTURED",
+    "ROUTE_NARRATIVE",
+    "ROUTE_COMPOSITE",
+    "NARRATIVE_CUES",
+    "NUMERIC_CUES",
+]
 
+ROUTE_STRUCTURED = "structured"
+ROUTE_NARRATIVE = "narrative"
+ROUTE_COMPOSITE = "composite"
+NARRATIVE_CUES: tuple[str, ...] = (
+    "为什么", "为何", "原因", "怎么", "如何", "解释", "说明", "影响", "发生了什么", "背景",
+    "驱动", "导致", "因素", "why", "how come", "reason", "explain", "what happened", "driver",
+    "drivers", "impact", "cause", "caused", "because", "describe", "summarise", "summarize",
+    "what drove", "outlook",
+)
+NUMERIC_CUES: tuple[str, ...] = (
+    "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
+    "amount", "figure", "number", "total",
+)
 _PERIOD = re.compile(
     r"(?:fy\s?\d{4}\s?(?:h[12]|q[1-4])?"
     r"|[hq][1-4]\s?(?:fy)?\s?\d{4}"
@@ -40,67 +64,112 @@ _PERIOD = re.compile(
 
 
 @dataclass(frozen=True)
-class ScannedQuestion:
-    """Slots found in a question, as controlled codes plus the text that matched."""
+class ParsedIntent:
+    """Slots of one question. ``raw_question`` is always the user's exact text."""
 
     raw_question: str
+    route: str
     language: str
     metric: str | None = None
-    metric_text: str = ""
     entity: str | None = None
-    entity_text: str = ""
     period: tuple[str, str] | None = None
-    period_text: str = ""
     channel: str | None = None
-    channel_text: str = ""
+    metrics: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    periods: tuple[tuple[str, str], ...] = ()
+    external_entity: str | None = None
+    numeric_cue: bool = False
+    narrative_cue: bool = False
+    mentions: dict[str, str] = field(default_factory=dict)  # slot → the text that matched
 
 
-def _longest(text: str, vocab: dict[str, str]) -> tuple[str | None, str]:
-    best: tuple[int, int, str, str] | None = None
-    for term, code in vocab.items():
+@runtime_checkable
+class IntentParser(Protocol):
+    """Parses a question; implementations must fill ``raw_question`` with the input."""
+
+    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
+        """Return the intent."""
+        ...
+
+
+def _find_all(text: str, vocab: dict[str, str]) -> list[tuple[int, int, str, str]]:
+    """Non-overlapping longest matches ``(start, end, code, term)`` in text order."""
+    found: list[tuple[int, int, str, str]] = []
+    taken = [False] * len(text)
+    for term in sorted(vocab, key=lambda t: (-len(t), t)):
         if term.isascii():
-            m = re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", text)
-            pos = m.start() if m else -1
+            pattern = re.compile(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])")
         else:
-            pos = text.find(term)
-        if pos >= 0:
-            key = (-len(term), pos, term, code)
-            if best is None or key < best:
-                best = key
-    return (best[3], best[2]) if best else (None, "")
+            pattern = re.compile(re.escape(term))
+        for m in pattern.finditer(text):
+            if not any(taken[m.start():m.end()]):
+                taken[m.start():m.end()] = [True] * (m.end() - m.start())
+                found.append((m.start(), m.end(), vocab[term], term))
+    return sorted(found)
 
 
-def scan_question(
-    question: str, profile: DomainProfile, reference_date: date | None = None,
-    *, masked_question: str | None = None,
-) -> ScannedQuestion:
-    """Find the metric, entity, period and channel a question names.
+def _has_cue(text: str, cues: tuple[str, ...]) -> bool:
+    for cue in cues:
+        if cue.isascii():
+            if re.search(rf"(?<![a-z]){re.escape(cue)}(?![a-z])", text):
+                return True
+        elif cue in text:
+            return True
+    return False
+
+
+class RuleIntentParser:
+    """Profile-driven, zero-LLM intent parser.
 
     Parameters
     ----------
-    question : str
-        The raw question (kept as ``raw_question``).
     profile : DomainProfile
-        Vocabulary source.
-    reference_date : date, optional
-        Anchor for relative periods.
-    masked_question : str, optional
-        The question with competitor names masked by the security gate; slots are
-        read from it so a fragment of a competitor's name is never taken as ours.
+        Vocabulary and competitor aliases (the gate masks competitor names first).
     """
-    text = fold(masked_question if masked_question is not None else question)
-    metric, metric_text = _longest(text, metric_vocabulary(profile))
-    entity, entity_text = _longest(text, entity_vocabulary(profile))
-    channel, channel_text = _longest(text, channel_vocabulary(profile))
-    period = None
-    period_text = ""
-    for m in _PERIOD.finditer(text):
-        found = normalize_period(profile, m.group(0), reference_date)
-        if found is not None:
-            period, period_text = found, m.group(0)
-            break
-    return ScannedQuestion(
-        raw_question=question, language=detect_language(question),
-        metric=metric, metric_text=metric_text, entity=entity, entity_text=entity_text,
-        period=period, period_text=period_text, channel=channel, channel_text=channel_text,
-    )
+
+    def __init__(self, profile: DomainProfile) -> None:
+        self.profile = profile
+        self.gate = SecurityGate.from_profile(profile)
+
+    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
+        """Parse ``question`` (relative periods resolve against ``reference_date``)."""
+        hits, masked = self.gate.detect(question)
+        text = fold(masked)
+        metrics = _find_all(text, metric_vocabulary(self.profile))
+        entities = _find_all(text, entity_vocabulary(self.profile))
+        channels = [c for c in _find_all(text, channel_vocabulary(self.profile))
+                    if c[2] != self.profile.default_channel]
+        periods: list[tuple[str, str]] = []
+        period_text = ""
+        for m in _PERIOD.finditer(text):
+            p = normalize_period(self.profile, m.group(0), reference_date)
+            if p is not None and p not in periods:
+                periods.append(p)
+                period_text = period_text or m.group(0)
+        narrative = _has_cue(text, NARRATIVE_CUES)
+        numeric = _has_cue(text, NUMERIC_CUES)
+        metric_codes = tuple(dict.fromkeys(m[2] for m in metrics))
+        entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
+        if metric_codes and narrative:
+            route = ROUTE_COMPOSITE
+        elif metric_codes or numeric:
+            route = ROUTE_STRUCTURED
+        else:
+            route = ROUTE_NARRATIVE
+        mentions = {}
+        if metrics:
+            mentions["metric"] = metrics[0][3]
+        if entities:
+            mentions["entity"] = entities[0][3]
+        if period_text:
+            mentions["period"] = period_text
+        return ParsedIntent(
+            raw_question=question, route=route, language=detect_language(question),
+            metric=metric_codes[0] if metric_codes else None,
+            entity=entity_codes[0] if entity_codes else None,
+            period=periods[0] if periods else None,
+            channel=channels[0][2] if channels else None,
+            metrics=metric_codes, entities=entity_codes, periods=tuple(periods),
+            external_entity=hits[0].display_name if hits else None,
+            numeric_cue=numeric, narrative_cue=narrative, mentions=mentions,
+        )

@@ -1,8 +1,9 @@
-"""The structured channel's only fact-producing primitive: ``query_metric``."""
+"""The structured channel's only fact-producing primitive: the ``query_metric`` tool."""
 
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from ragspine_nb.glossary import (
     normalize_channel,
@@ -12,38 +13,33 @@ from ragspine_nb.glossary import (
 )
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import (
-    FoundResult,
-    NotFoundResult,
-    QueryResult,
-    UnrecognizedParamResult,
-)
+from ragspine_nb.types import FoundResult, NotFoundResult, QueryResult, UnrecognizedParamResult
 
-__all__ = ["execute_query_metric"]
+__all__ = [
+    "execute_query_metric",
+    "build_query_metric_tool_anthropic",
+    "build_query_metric_tool_openai",
+    "TOOL_NAME",
+]
+
+TOOL_NAME = "query_metric"
 
 
-def execute_query_metric(
-    store: FactStore,
-    profile: DomainProfile,
-    metric: str,
-    entity: str,
-    period: str,
-    channel: str | None = None,
-    *,
-    reference_date: date | None = None,
-) -> QueryResult:
-    """Normalize every parameter through the glossary and look the fact up exactly.
+def execute_query_metric(store: FactStore, metric: str, entity: str, period: str,
+                         channel: str | None = "TOTAL", *, profile: DomainProfile,
+                         reference_date: date | None = None) -> QueryResult:
+    """Normalise every parameter through the glossary and look the fact up exactly.
 
     Returns
     -------
     FoundResult
-        The exact row exists; the value and lineage come from the store.
+        The exact row exists; value and lineage come from the store.
     NotFoundResult
-        Every parameter normalized but no row matches. Nothing is inferred.
+        Every parameter normalised but no row matches; nothing is inferred.
     UnrecognizedParamResult
-        ``metric``, ``entity`` or ``period`` did not normalize (named with its raw
-        value). An unknown *channel* is passed through literally instead, so a typo
-        yields ``not_found`` rather than a silent fallback to the default channel.
+        ``metric``, ``entity`` or ``period`` did not normalise (named, with its raw
+        value). A present-but-unknown channel is passed through literally, so a typo
+        gives ``not_found`` rather than a silent fallback to the default channel.
     """
     metric_code = normalize_metric(profile, metric)
     if metric_code is None:
@@ -51,12 +47,49 @@ def execute_query_metric(
     entity_code = normalize_entity(profile, entity)
     if entity_code is None:
         return UnrecognizedParamResult("entity", str(entity))
-    period_key = normalize_period(profile, period, reference_date)
-    if period_key is None:
+    key = normalize_period(profile, period, reference_date)
+    if key is None:
         return UnrecognizedParamResult("period", str(period))
     channel_code = normalize_channel(profile, channel) or str(channel).strip()
-    period_type, period_value = period_key
-    fact = store.query(metric_code, entity_code, period_type, period_value, channel_code)
+    fact = store.query(metric_code, entity_code, key[0], key[1], channel_code)
     if fact is None:
-        return NotFoundResult(metric_code, entity_code, period_type, period_value, channel_code)
+        return NotFoundResult(metric_code, entity_code, key[0], key[1], channel_code)
     return FoundResult(fact)
+
+
+def _properties(profile: DomainProfile) -> dict[str, Any]:
+    def examples(values: list[str]) -> str:
+        return ", ".join(values[:6])
+
+    metrics = [s for m in profile.metrics.values() for s in (m.code, *m.synonyms[:2])]
+    entities = [s for e in profile.entities.values() for s in (e.code, *e.synonyms[:1])]
+    channels = list(profile.channels)
+    return {
+        "metric": {"type": "string", "description": f"Metric, e.g. {examples(metrics)}"},
+        "entity": {"type": "string", "description": f"Entity, e.g. {examples(entities)}"},
+        "period": {"type": "string",
+                   "description": "Period: FY2024, 2024H1, 2025Q1, or 去年/last year"},
+        "channel": {"type": "string",
+                    "description": f"Channel (default {profile.default_channel}), e.g. "
+                                   f"{examples(channels)}"},
+    }
+
+
+_DESCRIPTION = ("Look up one reported number in the fact store. Returns found (value, unit, "
+                "source), not_found or unrecognized_param. It never estimates: a miss is "
+                "reported as not_found — do not invent a number.")
+
+
+def build_query_metric_tool_anthropic(profile: DomainProfile) -> dict[str, Any]:
+    """The tool schema in Anthropic's shape, with examples from the profile."""
+    return {"name": TOOL_NAME, "description": _DESCRIPTION,
+            "input_schema": {"type": "object", "properties": _properties(profile),
+                             "required": ["metric", "entity", "period"]}}
+
+
+def build_query_metric_tool_openai(profile: DomainProfile) -> dict[str, Any]:
+    """The tool schema in OpenAI's function-calling shape."""
+    return {"type": "function", "function": {
+        "name": TOOL_NAME, "description": _DESCRIPTION,
+        "parameters": {"type": "object", "properties": _properties(profile),
+                       "required": ["metric", "entity", "period"]}}}

@@ -1,108 +1,136 @@
-"""Deterministic competitor-alias screen on the raw question.
+"""Deterministic competitor screen on the raw question — runs before anything else.
 
-The gate runs before any tool, retrieval or model call. It matches the profile's
-competitor aliases on a *folded view* of the text (NFKC, casefold, with format
-characters, combining marks and whitespace removed) that keeps a map back to the
-original positions, so a hit can be masked in the original text and no fragment of
-a competitor's name is later parsed as a home entity.
+Not pluggable and model-free: aliases come from the profile, matching happens on a
+folded view (:mod:`ragspine_nb.agent.normalize`) that undoes escapes, invisible and
+format characters, full-width forms, case, inserted separators, combining marks,
+look-alike letters and traditional characters. The longest alias wins, and every hit
+is masked in the text later stages parse, so no fragment of a competitor's name (e.g.
+中国 inside a longer name) can be read as a home entity.
 """
 
 from __future__ import annotations
 
-import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ragspine_nb.agent.normalize import BOUNDARY, decode_escapes, fold_for_gate
+from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
 
-__all__ = ["SecurityGate", "GateHit", "GateVerdict", "fold_with_map"]
+__all__ = ["SecurityGate", "GateHit", "SecurityVerdict", "ALLOW", "OUT_OF_SCOPE_ENTITY"]
 
-_DROP_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Zs", "Zl", "Zp")
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
-
-
-def fold_with_map(text: str) -> tuple[str, list[int]]:
-    """Fold ``text`` for matching and return, per folded character, its source index."""
-    out: list[str] = []
-    index: list[int] = []
-    for i, ch in enumerate(text):
-        for piece in unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", ch)):
-            if piece in _BLANK_LETTERS or unicodedata.category(piece) in _DROP_CATEGORIES:
-                continue
-            for folded in unicodedata.normalize("NFKC", piece).casefold():
-                out.append(folded)
-                index.append(i)
-    return "".join(out), index
+ALLOW = "allow"
+OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
+# "the rival is" is not "Rivalis": a split before one of these words reads as English.
+_FUNCTION_WORDS = frozenset("is in on at as an or of it us so no to by be if".split())
 
 
 @dataclass(frozen=True)
 class GateHit:
-    """One competitor alias found in the question."""
+    """A competitor alias found in the (decoded) question, with its span there."""
 
     alias: str
     display_name: str
     start: int
     end: int
+    matched_text: str
 
 
 @dataclass(frozen=True)
-class GateVerdict:
-    """The gate's decision: ``refused`` and the hits, plus the question with hits masked."""
+class SecurityVerdict:
+    """The gate's decision and the text the rest of the pipeline may parse."""
 
-    refused: bool
+    verdict: str
     hits: tuple[GateHit, ...]
     masked_text: str
+    message: str = ""
+    narrowing_options: tuple[str, ...] = ()
 
     @property
-    def code(self) -> str:
-        """``"out_of_scope_entity"`` when refused, else ``"allow"``."""
-        return "out_of_scope_entity" if self.refused else "allow"
+    def refused(self) -> bool:
+        """Whether the question is refused."""
+        return self.verdict == OUT_OF_SCOPE_ENTITY
 
 
 class SecurityGate:
-    """Refuse questions that name a competitor, before anything else runs.
+    """Refuse questions that name a competitor, whatever the spelling.
 
     Parameters
     ----------
-    profile : DomainProfile
-        Supplies the competitor aliases (``[competitors]``) and the home name.
+    competitors : mapping
+        Alias → display name.
+    home_company_name : str
+        Offered as the narrowing option in refusals.
     """
 
-    def __init__(self, profile: DomainProfile) -> None:
-        self.profile = profile
-        folded = [(fold_with_map(alias)[0], alias, name)
-                  for alias, name in profile.competitors.items()]
-        # Longest alias first, so a full name wins over a short alias inside it.
-        self._aliases = sorted((f for f in folded if f[0]), key=lambda t: (-len(t[0]), t[0]))
+    def __init__(self, competitors: Mapping[str, str], home_company_name: str) -> None:
+        self.home_company_name = home_company_name
+        folded = [(fold_for_gate(decode_escapes(a))[0], a, name) for a, name in competitors.items()]
+        self._aliases = sorted(((f, a, n) for f, a, n in folded if f and BOUNDARY not in f),
+                               key=lambda t: (-len(t[0]), t[0]))
 
-    def screen(self, question: str) -> GateVerdict:
-        """Screen the raw question; every hit is masked with spaces of equal length."""
-        if not isinstance(question, str):
-            raise TypeError(f"question must be a string, got {type(question).__name__}")
-        view, index = fold_with_map(question)
+    @classmethod
+    def from_profile(cls, profile: DomainProfile) -> SecurityGate:
+        """The gate for a profile's ``[competitors]``."""
+        return cls(profile.competitors, profile.company_name)
+
+    @staticmethod
+    def _benign_split(region: str) -> bool:
+        parts = region.split()
+        return (len(parts) == 2 and parts[1].casefold() in _FUNCTION_WORDS
+                and len(parts[0]) >= 3 and parts[0].isalpha())
+
+    def detect(self, question: str) -> tuple[tuple[GateHit, ...], str]:
+        """Hits (longest alias first, non-overlapping) and the decoded question, masked."""
+        text = decode_escapes(question)
+        view, index = fold_for_gate(text)
         taken = [False] * len(view)
         hits: list[GateHit] = []
         for folded, alias, name in self._aliases:
             start = view.find(folded)
             while start != -1:
                 end = start + len(folded)
-                if not any(taken[start:end]):
-                    for k in range(start, end):
-                        taken[k] = True
-                    hits.append(GateHit(alias, name, index[start], index[end - 1] + 1))
+                a, b = index[start], index[end - 1] + 1
+                ascii_alias = folded.isascii()
+                inside_word = ascii_alias and (
+                    (a > 0 and text[a - 1].isascii() and text[a - 1].isalnum())
+                    or (b < len(text) and text[b].isascii() and text[b].isalnum()))
+                if (not any(taken[start:end]) and not inside_word
+                        and not (ascii_alias and " " not in alias.strip()
+                                 and self._benign_split(text[a:b]))):
+                    taken[start:end] = [True] * (end - start)
+                    hits.append(GateHit(alias, name, a, b, text[a:b]))
                 start = view.find(folded, start + 1)
-        masked = list(question)
-        for hit in hits:
-            masked[hit.start:hit.end] = " " * (hit.end - hit.start)
+        masked = list(text)
+        for h in hits:
+            masked[h.start:h.end] = " " * (h.end - h.start)
         hits.sort(key=lambda h: h.start)
-        return GateVerdict(bool(hits), tuple(hits), "".join(masked))
+        return tuple(hits), "".join(masked)
 
-    def refusal_text(self, verdict: GateVerdict, language: str) -> str:
+    def refusal_message(self, hits: tuple[GateHit, ...], language: str) -> str:
         """The refusal shown to the user, in the question's language."""
-        names = "、".join(dict.fromkeys(h.display_name for h in verdict.hits))
-        home = self.profile.company_name
+        names = list(dict.fromkeys(h.display_name for h in hits))
         if language == "zh":
-            return (f"抱歉，该问题涉及外部机构（{names}），不在本系统的回答范围内。"
-                    f"可以改问{home}的相关数据。")
-        names = ", ".join(dict.fromkeys(h.display_name for h in verdict.hits))
-        return (f"Sorry, this question is about an external organisation ({names}), which is "
-                f"outside this system's scope. You can ask about {home} instead.")
+            return (f"抱歉，该问题涉及外部机构（{'、'.join(names)}），不在本系统的回答范围内。"
+                    f"可以改问{self.home_company_name}的相关数据。")
+        return (f"Sorry, this question is about an external organisation ({', '.join(names)}), "
+                f"which is outside this system's scope. You can ask about "
+                f"{self.home_company_name} instead.")
+
+    def screen(self, *, raw_question: str, metric: str | None = None) -> SecurityVerdict:
+        """Decide on the raw question only (``metric`` is accepted and ignored on purpose).
+
+        Returns
+        -------
+        SecurityVerdict
+            ``verdict`` is ``"allow"`` or ``"out_of_scope_entity"``.
+        """
+        del metric  # scope is re-derived from the raw text, never from parsed slots
+        if not isinstance(raw_question, str):
+            raise TypeError(f"raw_question must be a string, got {type(raw_question).__name__}")
+        hits, masked = self.detect(raw_question)
+        if not hits:
+            return SecurityVerdict(ALLOW, (), masked)
+        return SecurityVerdict(OUT_OF_SCOPE_ENTITY, hits, masked,
+                               self.refusal_message(hits, detect_language(raw_question)),
+                               (f"Ask about {self.home_company_name}",))

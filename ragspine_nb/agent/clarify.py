@@ -1,0 +1,79 @@
+"""The clarification gateway: refuse, ask back, or answer with stated assumptions.
+
+Order (first match wins): out-of-scope entity (the security gate on the *raw*
+question, never the parsed slots) → narrative route needs no slots → missing metric
+asks first → missing entity or period is assumed (home entity, latest complete fiscal
+year) and the assumption is surfaced → nothing to clarify.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from ragspine_nb.agent.intent import ROUTE_NARRATIVE, ParsedIntent
+from ragspine_nb.agent.security_gate import SecurityGate
+from ragspine_nb.profile import DomainProfile
+
+__all__ = [
+    "ClarificationResult",
+    "clarify_scope",
+    "CLARIFY_NONE",
+    "CLARIFY_ASK_FIRST",
+    "CLARIFY_ANSWER_WITH_ASSUMPTIONS",
+    "CLARIFY_OUT_OF_SCOPE_ENTITY",
+]
+
+CLARIFY_NONE = "none"
+CLARIFY_ASK_FIRST = "ask_first"
+CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
+CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
+
+
+@dataclass(frozen=True)
+class ClarificationResult:
+    """The gateway's decision."""
+
+    mode: str
+    assumed_slots: dict[str, str] = field(default_factory=dict)
+    assumption_note: str = ""
+    narrowing_options: tuple[str, ...] = ()
+    question: str = ""
+
+
+def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
+                  profile: DomainProfile, gate: SecurityGate | None = None
+                  ) -> ClarificationResult:
+    """Decide how to treat a parsed question (see the module docstring for the order)."""
+    gate = gate or SecurityGate.from_profile(profile)
+    zh = intent.language == "zh"
+    verdict = gate.screen(raw_question=intent.raw_question, metric=intent.metric)
+    if verdict.refused:
+        return ClarificationResult(CLARIFY_OUT_OF_SCOPE_ENTITY, question=verdict.message,
+                                   narrowing_options=(profile.company_name,))
+    if intent.route == ROUTE_NARRATIVE:
+        return ClarificationResult(CLARIFY_NONE)
+    if not intent.metrics:
+        options = tuple(profile.metrics)
+        ask = (f"请问您想查询哪个指标？支持：{'、'.join(options)}" if zh
+               else f"Which metric do you mean? Supported: {', '.join(options)}")
+        return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
+    assumed: dict[str, str] = {}
+    if not intent.entities:
+        assumed["entity"] = profile.home_entity_code
+    if not intent.periods:
+        ref = reference_date or date.today()
+        assumed["period"] = f"FY{ref.year - 1}"
+    if not assumed:
+        return ClarificationResult(CLARIFY_NONE)
+    parts = []
+    if "entity" in assumed:
+        label = profile.entities[assumed["entity"]].label
+        parts.append(f"主体为{label}" if zh else f"the entity is {label}")
+    if "period" in assumed:
+        parts.append(f"期间为{assumed['period']}（最近完整财年）" if zh
+                     else f"the period is {assumed['period']} (latest complete fiscal year)")
+    note = ("（假设：" + "，".join(parts) + "）") if zh else ("(Assuming " + " and ".join(parts)
+                                                           + ".)")
+    options = tuple(e.label for e in profile.entities.values()) if "entity" in assumed else ()
+    return ClarificationResult(CLARIFY_ANSWER_WITH_ASSUMPTIONS, assumed, note, options)
