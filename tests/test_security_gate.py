@@ -33,7 +33,8 @@ BYPASSES: dict[str, list[str]] = {
 }
 
 BENIGN = [
-    "参与竞，安排如何？", "竞争对手，安全吗？", "静安区门店的营收是多少？", "Jing'an district revenue",
+    "参与竞，安排如何？", "竞争对手，安全吗？", "静安区门店的营收是多少？",
+    "Jing'an district revenue",
     "the rival is strong", "arrival is expected in FY2025", "a going concern about China",
     "安全与竞赛", "竞争安排", "What was ACME Hong Kong's revenue in FY2025?",
     "中国内地2024年的营业收入是多少？", "rivalry between agents", "Securities lending revenue",
