@@ -28,7 +28,8 @@ demo: $(STAMP)
 
 # pytest's exit code 5 ("no tests collected") is not a failure of the set-up.
 test: $(STAMP)
-	$(PY) -m pytest -q tests ragspine_nb notebooks --doctest-modules --nbval-lax --nbval-current-env; \
+	$(PY) -m pytest -q tests ragspine_nb notebooks --doctest-modules --nbval --nbval-current-env \
+		--nbval-sanitize-with .ci/nbval-sanitize.cfg; \
 	rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$rc
 
 lint: $(STAMP)

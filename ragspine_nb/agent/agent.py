@@ -426,6 +426,12 @@ class Agent:
                                intent_parser=self.parser, profile=self.profile,
                                history=history, faq=self.faq)
 
+    def widget(self, reference_date: date | None = None) -> Any:
+        """An :class:`~ragspine_nb.widgets.AskWidget` bound to this agent."""
+        from ragspine_nb.widgets.ask import AskWidget
+
+        return AskWidget(self, reference_date)
+
     def topology(self) -> Any:
         """Router → fact channel | narrative pipeline, from the real configuration."""
         from ragspine_nb.retrieval.topology import Node, PipelineGraph

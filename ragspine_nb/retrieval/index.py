@@ -390,6 +390,32 @@ class NarrativeIndex:
         edges.append((last, "hits"))
         return PipelineGraph(tuple(nodes), tuple(edges), title="NarrativeIndex")
 
+    def inspect(self, query: str = "", top_k: int = 10,
+                filters: Mapping[str, Any] | None = None) -> Any:
+        """A :class:`~ragspine_nb.widgets.RerankInspector`: fused vs reranked order."""
+        from ragspine_nb.widgets.inspector import RerankInspector
+
+        return RerankInspector(self, query, top_k, dict(filters) if filters else None)
+
+    def tune(self, queries: Mapping[str, str], qrels: Mapping[str, Mapping[str, int]],
+             vector_runs: Mapping[str, list[str]] | None = None) -> Any:
+        """A :class:`~ragspine_nb.widgets.TuningPanel` over this index (qrels keyed by chunk id).
+
+        ``vector_runs`` (query id → ranked ids) enables the vectors / hybrid channels;
+        with an embedding backend they are computed here (once) when not given.
+        """
+        from ragspine_nb.widgets.tuning import TuningEngine, TuningPanel
+
+        bm25 = self.refresh()
+        if vector_runs is None and self._embedder is not None:
+            ids = [c.chunk_id for c in self._chunks]
+            self._ensure_vectors(ids)
+            vecs = self._embedder.queries(list(queries.values()))
+            vector_runs = {q: [cid for cid, _ in self._vectors.query(v, self.candidate_k)]
+                           for q, v in zip(queries, vecs, strict=True)}
+        return TuningPanel(TuningEngine(bm25, queries, qrels, vector_runs), k1=self.k1,
+                           b=self.b, rrf_k=int(self.rrf_k))
+
     def to_frame(self, include_inactive: bool = False) -> Any:
         """The chunk store as a DataFrame."""
         return self.store.to_frame(include_inactive=include_inactive)

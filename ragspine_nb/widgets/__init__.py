@@ -1,0 +1,7 @@
+"""ipywidgets shells over the core calls: AskWidget, RerankInspector, TuningPanel."""
+
+from ragspine_nb.widgets.ask import AskWidget
+from ragspine_nb.widgets.inspector import RerankInspector
+from ragspine_nb.widgets.tuning import TuningPanel
+
+__all__ = ["AskWidget", "RerankInspector", "TuningPanel"]
