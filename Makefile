@@ -6,7 +6,7 @@ PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 WORKSPACE ?= .ragspine_demo
 
-.PHONY: demo test lab lint install clean
+.PHONY: demo test lab lint install clean report
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,9 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check ragspine_nb tests bench data
 	$(VENV)/bin/mypy
+
+report: $(STAMP)
+	$(VENV)/bin/ragspine-nb report --out build/report --vendor build/vendor
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/

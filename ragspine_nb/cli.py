@@ -1,4 +1,4 @@
-"""The ``ragspine-nb`` command line: ``demo``, ``ingest``, ``ask``, ``eval``.
+"""The ``ragspine-nb`` command line: ``demo``, ``ingest``, ``ask``, ``eval``, ``report``.
 
 Exit codes: 0 success (``ingest``: the batch ran, even if some files failed — the
 report lists them), 1 a check failed (``eval``, ``demo``), 2 bad arguments or missing
@@ -211,6 +211,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0 if failed == 0 else 1
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    from ragspine_nb.report import build_report
+
+    for page in build_report(args.notebooks or None, args.out, args.vendor):
+        print(f"wrote {page}")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ragspine-nb", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -228,6 +236,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--dry-run", action="store_true", help="read and report, write nothing")
     p.add_argument("--json", metavar="OUT", help="also write the report as JSON to OUT")
     p.set_defaults(func=_cmd_ingest)
+
+    p = sub.add_parser("report", help="execute the notebooks into self-contained HTML")
+    p.add_argument("notebooks", nargs="*", help="default: the four notebooks in notebooks/")
+    p.add_argument("--out", default="build/report")
+    p.add_argument("--vendor", default="build/vendor",
+                   help="folder for require.js and embed-amd.js (fetched with npm pack)")
+    p.set_defaults(func=_cmd_report)
 
     for name, func, helptext in (("ask", _cmd_ask, "answer one question"),
                                  ("eval", _cmd_eval, "run a golden set (tool-direct)")):

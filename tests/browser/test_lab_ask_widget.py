@@ -1,0 +1,100 @@
+"""JupyterLab in a real browser: run 03_agent.ipynb, ask in the AskWidget, see the source."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import ROOT, SHOTS
+
+pytestmark = pytest.mark.slow
+TOKEN = "ragspine-ci-token"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def lab(tmp_path: Path):  # type: ignore[no-untyped-def]
+    # the notebook copy lives inside the checkout (it finds the repo root by walking up)
+    work = ROOT / "build" / "browser"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    shutil.copy(ROOT / "notebooks" / "03_agent.ipynb", work / "03_agent.ipynb")
+    settings = tmp_path / "settings"
+    for plugin, value in (("@jupyterlab/apputils-extension/notification", {"fetchNews": "false"}),
+                          ("@jupyterlab/docmanager-extension/plugin", {"autosave": False})):
+        target = settings / f"{plugin}.jupyterlab-settings"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(value), encoding="utf-8")
+    port = _free_port()
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "cfg"),
+               JUPYTER_RUNTIME_DIR=str(tmp_path / "rt"),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "ws"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+         f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={ROOT}",
+         "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         "--LabApp.extension_manager=readonly", f"--LabApp.user_settings_dir={settings}"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 90
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"jupyter lab exited with {proc.returncode}")
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={TOKEN}",
+                                       timeout=2)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    pytest.fail("jupyter lab did not start within 90 s")
+                time.sleep(0.5)
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_ask_widget_answers_with_its_source_in_jupyterlab(lab: int, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://127.0.0.1:{lab}/lab/tree/build/browser/03_agent.ipynb"
+              f"?token={TOKEN}&reset", timeout=90_000)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    page.wait_for_function(
+        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget && "
+        "window.jupyterapp.shell.currentWidget.sessionContext.session && "
+        "window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'",
+        timeout=120_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    box = page.get_by_placeholder("Ask about a figure or why it moved…").first
+    box.wait_for(timeout=180_000)
+    box.fill("集团2025年上半年营收多少？")
+    page.get_by_role("button", name="Ask").first.click()
+    page.get_by_text("2,290 USD_M").first.wait_for(timeout=60_000)
+    page.get_by_text("ACME_FY2025_Results.pptx · slide=6,table=1,row=REVENUE,col=2025H1").first \
+        .wait_for(timeout=30_000)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "lab_ask_widget.png"), full_page=False)
+    assert errors == []
+    page.close()
