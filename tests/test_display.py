@@ -68,3 +68,24 @@ def test_profile_display(profile: DomainProfile) -> None:
     html = profile._repr_html_()
     assert "ACME Group" in html and "REVENUE" in html and "香港" in html
     _no_network(html)
+
+
+def test_every_rich_object_renders_deterministic_offline_html(demo_ws) -> None:  # type: ignore[no-untyped-def]
+    from datetime import date
+
+    from ragspine_nb import Agent, NarrativeIndex
+    from ragspine_nb.workspace import Workspace
+
+    ws = Workspace(demo_ws)
+    index = NarrativeIndex(ws.chunks, profile=ws.profile)
+    agent = Agent(ws.facts, index, profile=ws.profile)
+    objects = [ws.facts, ws.chunks, ws.profile, index, index.topology(), agent,
+               index.search("bancassurance", top_k=5),
+               agent.ask("Why did Mainland China revenue fall in FY2025?", date(2026, 3, 31))]
+    for obj in objects:
+        html = obj._repr_html_()
+        assert html == obj._repr_html_(), type(obj).__name__
+        _no_network(html)
+        assert "<script" not in html and "prefers-color-scheme" in html
+        assert repr(obj) and not re.search(r"0x[0-9a-f]{6,}", repr(obj))
+        assert "CANARY" not in html
