@@ -62,10 +62,8 @@ def _skeleton_map() -> dict[str, str]:
     so a lower-case look-alike of a capital (Cyrillic ``м`` for ``M``) is caught.
     ASCII itself is never changed.
     """
-    try:
-        raw = (resources.files("confusable_homoglyphs") / "confusables.json").read_text("utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):  # the core dependency is missing
-        return {}
+    # a core dependency: a missing package must fail loudly, never weaken the gate
+    raw = (resources.files("confusable_homoglyphs") / "confusables.json").read_text("utf-8")
     data = json.loads(raw)
 
     def ascii_target(ch: str) -> str | None:
@@ -89,10 +87,7 @@ def _skeleton_map() -> dict[str, str]:
 @lru_cache(maxsize=1)
 def _t2s_map() -> dict[str, str]:
     """Traditional → simplified characters (first candidate of OpenCC's TSCharacters)."""
-    try:
-        text = (resources.files("opencc") / "dictionary" / "TSCharacters.txt").read_text("utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        return {}
+    text = (resources.files("opencc") / "dictionary" / "TSCharacters.txt").read_text("utf-8")
     out: dict[str, str] = {}
     for line in text.splitlines():
         parts = line.split("\t")
