@@ -177,38 +177,56 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_eval(args: argparse.Namespace) -> int:
+def _cmd_eval_qa(args: argparse.Namespace) -> int:
+    from ragspine_nb.eval import compare_to_baseline, load_baseline, load_golden, run_qa
+    from ragspine_nb.eval import update_baseline as record
+
     golden = Path(args.golden) if args.golden else default_demo_data() / "golden.jsonl"
     if not golden.is_file():
         return _fail(f"golden file not found: {golden}")
+    cases = load_golden(golden)
     agent = _agent(args)
-    passed = failed = 0
-    for n, line in enumerate(golden.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            case = json.loads(line)
-            question, expected = case["question"], case["expected"]
-            ref = date.fromisoformat(case["reference_date"])
-        except (ValueError, KeyError) as exc:
-            return _fail(f"{golden.name} line {n}: invalid case ({exc})")
-        ans = agent.ask(question, reference_date=ref)
-        status = _status(ans)
-        ok = status == expected["status"]
-        if ok and "value" in expected:
-            found = [r for r in ans.tool_results if r["status"] == "found"]
-            ok = (len(found) == 1 and found[0]["value"] == expected["value"]
-                  and found[0]["unit"] == expected["unit"]
-                  and found[0]["source"] == expected["source"]
-                  and expected["source"]["doc"] in ans.answer)
-        passed += ok
-        failed += not ok
-        mark = "PASS" if ok else "FAIL"
-        print(f"{mark} {case.get('id', n)}: {question} -> {status}"
-              + ("" if ok else f" (expected {expected})"))
-    print(f"{passed} passed, {failed} failed")
+    report = run_qa(cases, agent, args.mode)
+    for c in report.failures():
+        print(f"FAIL {c.id}: {[g for g, ok in c.gates.items() if not ok]}"
+              f"{' fabricated' if c.fabricated else ''} {c.detail}")
+    figures = report.to_dict()
+    for gate, v in figures.items():
+        if isinstance(v, dict):
+            print(f"{gate:<30} {v['passed']:>3}/{v['total']:<3} {v['rate']:.3f}")
+    print(f"{'fabrication_count':<30} {report.fabrication_count}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
+    code = 0
+    if args.baseline:
+        regressions, improvements = compare_to_baseline(report, load_baseline(args.baseline))
+        for line in improvements:
+            print(f"improved: {line}" + ("" if args.update_baseline else
+                                         " (not recorded; use --update-baseline)"))
+        for line in regressions:
+            print(f"REGRESSION: {line}")
+        if args.update_baseline:
+            record(report, args.baseline)
+            print(f"baseline for mode {args.mode!r} written to {args.baseline}")
+        elif regressions:
+            code = 1
+    passed = sum(not (c.fabricated or not all(c.gates.values())) for c in report.cases)
+    print(f"{passed} passed, {len(report.cases) - passed} failed")
     agent.store.close()
-    return 0 if failed == 0 else 1
+    return code
+
+
+def _cmd_eval_beir(args: argparse.Namespace) -> int:
+    from ragspine_nb.eval.retrieval import evaluate_beir
+
+    arms = [a.strip() for a in args.arms.split(",") if a.strip()]
+    table = evaluate_beir(args.folder, arms, embedding=args.embedding, sample=args.sample)
+    for arm, m in table.items():
+        print(f"{arm:<8} nDCG@10 {m['ndcg@10']:.4f}  Recall@100 {m['recall@100']:.4f}  "
+              f"MRR@10 {m['mrr@10']:.4f}  ({m['queries']} queries)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(table, indent=1), encoding="utf-8")
+    return 0
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -244,14 +262,29 @@ def _parser() -> argparse.ArgumentParser:
                    help="folder for require.js and embed-amd.js (fetched with npm pack)")
     p.set_defaults(func=_cmd_report)
 
-    for name, func, helptext in (("ask", _cmd_ask, "answer one question"),
-                                 ("eval", _cmd_eval, "run a golden set (tool-direct)")):
-        p = sub.add_parser(name, help=helptext)
+    ev = sub.add_parser("eval", help="evaluate: qa (golden gates) or beir (retrieval)")
+    ev_sub = ev.add_subparsers(dest="eval_command", required=True)
+    p = ev_sub.add_parser("beir", help="retrieval metrics on a BEIR-format folder")
+    p.add_argument("folder")
+    p.add_argument("--arms", default="bm25", help="comma-separated: bm25,vector,hybrid")
+    p.add_argument("--embedding", default="e5", help="embedding backend spec for vector arms")
+    p.add_argument("--sample", type=int, default=0, help="use only the first N queries")
+    p.add_argument("--json", metavar="OUT")
+    p.set_defaults(func=_cmd_eval_beir)
+
+    for name, func, helptext, parent in (("ask", _cmd_ask, "answer one question", sub),
+                                         ("qa", _cmd_eval_qa, "golden-set QA gates", ev_sub)):
+        p = parent.add_parser(name, help=helptext)
         if name == "ask":
             p.add_argument("question")
             p.add_argument("--json", action="store_true", help="print the answer as JSON")
         else:
-            p.add_argument("--golden", help="JSONL golden set (default: data/demo/golden.jsonl)")
+            p.add_argument("golden", nargs="?", help="golden JSONL (default: the demo set)")
+            p.add_argument("--mode", choices=["tool", "agent"], default="tool")
+            p.add_argument("--json", metavar="OUT", help="write the gates as JSON")
+            p.add_argument("--baseline", help="baseline JSON to ratchet against")
+            p.add_argument("--update-baseline", action="store_true",
+                           help="record this run as the baseline (explicit only)")
         p.add_argument("--workspace", default="ws")
         p.add_argument("--db", help=f"fact store file, e.g. ws/{FACTS_DB} (instead of "
                                     f"--workspace; {CHUNKS_DB} is not needed)")

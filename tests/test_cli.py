@@ -75,8 +75,8 @@ def test_ingest_ask_and_eval_end_to_end(tmp_path: Path, capsys: pytest.CaptureFi
                                   "locator": "slide=3,table=1,row=REVENUE,col=FY2024"}]
     assert main(["ask", "group revenue FY2024", "--db", str(ws / "facts.db")]) == 0
     assert "4,500" in capsys.readouterr().out
-    assert main(["eval", "--workspace", str(ws)]) == 0
-    assert capsys.readouterr().out.strip().endswith("20 passed, 0 failed")
+    assert main(["eval", "qa", "--workspace", str(ws)]) == 0
+    assert capsys.readouterr().out.strip().endswith("63 passed, 0 failed")
 
 
 def test_ingest_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -91,3 +91,20 @@ def test_hybrid_on_cmrc_sample_beats_bm25_alone() -> None:
         fused[q] = [d for d, _ in rrf_fuse([bm_run[q], dense_run[q]])][:100]
     qrels = {q: ds.qrels[q] for q in qids}
     assert evaluate_run(fused, qrels).ndcg >= evaluate_run(bm_run, qrels).ndcg
+
+
+def test_cli_eval_beir_writes_the_arm_table(tmp_path: Path) -> None:
+    import json
+
+    from ragspine_nb.cli import main
+
+    folder = _need("cmrc2018-chunks")
+    out = tmp_path / "beir.json"
+    assert main(["eval", "beir", str(folder), "--arms", "bm25", "--sample", "500",
+                 "--json", str(out)]) == 0
+    table = json.loads(out.read_text())
+    assert set(table) == {"bm25"}
+    assert set(table["bm25"]) == {"ndcg@10", "recall@100", "mrr@10", "queries"}
+    assert table["bm25"]["queries"] == 500 and table["bm25"]["ndcg@10"] > 0.85
+    with pytest.raises(ValueError, match="Valid arms"):
+        main(["eval", "beir", str(folder), "--arms", "bm25,splade"])
