@@ -138,3 +138,22 @@ def test_cli_eval_qa_json_and_ratchet_exit_code(demo_ws: Path, tmp_path: Path,
     strict.write_text(json.dumps({"tool": {"numeric_accuracy": 1.0, "fabrication_count": -1}}))
     assert main(["eval", "qa", "--workspace", str(demo_ws), "--baseline", str(strict)]) == 1
     assert "REGRESSION: fabrication_count: -1 → 0" in capsys.readouterr().out
+
+
+def test_extraction_accuracy_on_the_demo_and_its_mismatch_list(demo_ws: Path) -> None:
+    from dataclasses import replace
+
+    from ragspine_nb.eval import evaluate_extraction
+
+    truth = json.loads((DEMO / "ground_truth.json").read_text(encoding="utf-8"))["facts"]
+    facts = FactStore(demo_ws / "facts.db", create=False).iter_facts()
+    report = evaluate_extraction(facts, truth)
+    assert report.to_dict()["cell_value"] == {"correct": 83, "total": 83, "accuracy": 1.0}
+    assert report.mismatches == [] and report.extra == 0
+    broken = [replace(f, value=f.value + 1) if f.source_locator == "sheet=Group!B4" else
+              replace(f, unit="USD_M") if f.source_locator == "cell=B3" else f for f in facts]
+    bad = evaluate_extraction(broken[1:], truth)
+    channels = {(m.locator, m.channel) for m in bad.mismatches}
+    assert ("sheet=Group!B4", "cell_value") in channels and ("cell=B3", "unit_scale") in channels
+    assert bad.accuracy("located") == 82 / 83
+    assert "Mismatches" in bad._repr_html_() and len(bad.to_frame()) == 3
