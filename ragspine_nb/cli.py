@@ -229,6 +229,25 @@ def _cmd_eval_beir(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_eval_tatqa(args: argparse.Namespace) -> int:
+    from ragspine_nb.eval.tatqa import evaluate_tatqa
+    from ragspine_nb.retrieval.vectors import make_embedding_backend
+
+    result = evaluate_tatqa(args.path, embedding_backend=make_embedding_backend(args.embedding),
+                            limit=args.limit)
+    for key in ("single_cell", "difference"):
+        m = result[key]
+        print(f"{key:<12} asked {m['asked']:>4}  answered {m['answered']:>4}  correct "
+              f"{m['correct']:>4}  precision {m['precision']:.3f}  coverage {m['coverage']:.3f}")
+    ts = result["text_span"]
+    print(f"text_span    asked {ts['asked']:>4}  R@1 {ts['recall@1']:.3f}  R@3 {ts['recall@3']:.3f}"
+          f"  R@10 {ts['recall@10']:.3f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({k: v for k, v in result.items()
+                                               if k != "mistakes"}, indent=1), encoding="utf-8")
+    return 0
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from ragspine_nb.report import build_report
 
@@ -271,6 +290,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--sample", type=int, default=0, help="use only the first N queries")
     p.add_argument("--json", metavar="OUT")
     p.set_defaults(func=_cmd_eval_beir)
+
+    p = ev_sub.add_parser("tatqa", help="table + text QA on a TAT-QA split file")
+    p.add_argument("path")
+    p.add_argument("--embedding", default="none",
+                   help="embedding backend spec for hybrid text-span retrieval (e.g. e5)")
+    p.add_argument("--limit", type=int, default=0, help="only the first N contexts")
+    p.add_argument("--json", metavar="OUT")
+    p.set_defaults(func=_cmd_eval_tatqa)
 
     for name, func, helptext, parent in (("ask", _cmd_ask, "answer one question", sub),
                                          ("qa", _cmd_eval_qa, "golden-set QA gates", ev_sub)):

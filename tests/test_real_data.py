@@ -108,3 +108,28 @@ def test_cli_eval_beir_writes_the_arm_table(tmp_path: Path) -> None:
     assert table["bm25"]["queries"] == 500 and table["bm25"]["ndcg@10"] > 0.85
     with pytest.raises(ValueError, match="Valid arms"):
         main(["eval", "beir", str(folder), "--arms", "bm25,splade"])
+
+
+def test_tatqa_dev_through_the_agent(tmp_path: Path) -> None:
+    import json
+
+    from ragspine_nb.cli import main
+    from ragspine_nb.extract.tatqa import load_tatqa
+
+    path = data_root() / "tatqa" / "tatqa_dataset_dev.json"
+    if not path.is_file():
+        pytest.skip("TAT-QA dev not found (set RAGSPINE_DATA)")
+    contexts = load_tatqa(path)
+    assert len(contexts) == 278 and sum(len(c.chunks) for c in contexts) == 1356
+    first = contexts[0].facts[0]
+    assert (first.source_locator, first.value, first.unit) == ("table=0,row=2,col=1", 1452.4,
+                                                                "million")
+    out = tmp_path / "tatqa.json"
+    assert main(["eval", "tatqa", str(path), "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert set(result) == {"single_cell", "difference", "text_span"}
+    assert set(result["single_cell"]) == {"asked", "answered", "correct", "precision", "coverage"}
+    # the figures of this commit, as floors: a regression fails here
+    assert result["single_cell"]["precision"] >= 0.97 and result["single_cell"]["coverage"] >= 0.75
+    assert result["difference"]["precision"] >= 0.96 and result["difference"]["coverage"] >= 0.78
+    assert result["text_span"]["recall@3"] >= 0.83

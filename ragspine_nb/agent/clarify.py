@@ -58,6 +58,12 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
         ask = (f"请问您想查询哪个指标？支持：{'、'.join(options)}" if zh
                else f"Which metric do you mean? Supported: {', '.join(options)}")
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
+    if len(intent.metrics) > 1 and not intent.list_cue:
+        # several metrics matched but the question does not list them: ask, never guess
+        options = intent.metrics
+        ask = (f"您指的是哪个指标？{'、'.join(options)}" if zh
+               else f"Which of these do you mean: {', '.join(options)}?")
+        return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
     assumed: dict[str, str] = {}
     if not intent.entities:
         assumed["entity"] = profile.home_entity_code

@@ -44,6 +44,9 @@ NARRATIVE_CUES: tuple[str, ...] = (
     "drivers", "impact", "cause", "caused", "because", "describe", "summarise", "summarize",
     "what drove", "outlook",
 )
+#: Words that make several metrics / entities an explicit list rather than an ambiguity.
+LIST_CUES: tuple[str, ...] = ("和", "与", "及", "以及", "、", "对比", "比较", "分别", " and ",
+                              " vs", "versus", "compare", "compared", "both", "each", ",")
 NUMERIC_CUES: tuple[str, ...] = (
     "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
     "amount", "figure", "number", "total",
@@ -80,6 +83,7 @@ class ParsedIntent:
     external_entity: str | None = None
     numeric_cue: bool = False
     narrative_cue: bool = False
+    list_cue: bool = False
     mentions: dict[str, str] = field(default_factory=dict)  # slot → the text that matched
 
 
@@ -172,4 +176,5 @@ class RuleIntentParser:
             metrics=metric_codes, entities=entity_codes, periods=tuple(periods),
             external_entity=hits[0].display_name if hits else None,
             numeric_cue=numeric, narrative_cue=narrative, mentions=mentions,
+            list_cue=any(cue in f" {text} " for cue in LIST_CUES),
         )

@@ -1,0 +1,168 @@
+"""Table + text QA on TAT-QA through the Agent, scoped to each question's context.
+
+* single-cell lookups (span answers from the table that equal exactly one data cell):
+  precision = correct (value and cell locator) / answered; coverage = answered / asked;
+* two-period differences on one row (derivation ``a - b`` over two year columns of one
+  row): the agent's deterministic comparison line must equal the gold value;
+* text-span questions: Recall@1/3/10 of the gold paragraph, retrieving over all
+  paragraphs of the split (BM25, and hybrid when an embedding backend is given).
+
+An answer counts as "answered" whenever the agent returns a stored number, including
+answers with a stated assumption; asking back or refusing counts as not answered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ragspine_nb.agent.agent import Agent
+from ragspine_nb.eval.qa import ToolDirectProvider
+from ragspine_nb.extract.tatqa import TatqaContext, load_tatqa, parse_tatqa_number
+from ragspine_nb.retrieval.bm25 import BM25Index
+from ragspine_nb.retrieval.fusion import rrf_fuse
+from ragspine_nb.stores.facts import FactStore
+
+__all__ = ["evaluate_tatqa", "single_cell_gold", "difference_gold"]
+
+_DIFF = re.compile(r"^\s*\(?\s*([\d,.]+)\s*-\s*([\d,.]+)\s*\)?\s*$")
+
+
+def _data_cells(ctx: TatqaContext) -> dict[tuple[int, int], float]:
+    cells = {}
+    for f in ctx.facts:
+        r, c = (int(x.split("=")[1]) for x in f.source_locator.split(",")[1:])
+        cells[(r, c)] = f.value
+    return cells
+
+
+def single_cell_gold(ctx: TatqaContext, q: dict[str, Any]) -> str | None:
+    """The gold cell locator of a single-cell lookup question, else ``None``."""
+    if q["answer_type"] != "span" or q["answer_from"] not in ("table", "table-text"):
+        return None
+    answer = q["answer"][0] if isinstance(q["answer"], list) and q["answer"] else q["answer"]
+    target, _ = parse_tatqa_number(str(answer))
+    hits = []
+    for (r, c), value in _data_cells(ctx).items():
+        cell = ctx.table[r][c].strip()
+        if cell == str(answer).strip() or (target is not None and
+                                           abs(abs(value) - abs(target)) < 1e-9):
+            hits.append((r, c))
+    return f"table=0,row={hits[0][0]},col={hits[0][1]}" if len(hits) == 1 else None
+
+
+def difference_gold(ctx: TatqaContext, q: dict[str, Any]) -> tuple[float, list[str]] | None:
+    """(gold value, the two cell locators) of a one-row, two-year difference, else None."""
+    if q["answer_type"] != "arithmetic":
+        return None
+    m = _DIFF.match(q.get("derivation") or "")
+    if not m:
+        return None
+    a, b = (float(x.replace(",", "")) for x in m.groups())
+    cells = _data_cells(ctx)
+    loc_a = [k for k, v in cells.items() if abs(abs(v) - a) < 1e-9]
+    loc_b = [k for k, v in cells.items() if abs(abs(v) - b) < 1e-9]
+    pairs = [(x, y) for x in loc_a for y in loc_b if x[0] == y[0] and x[1] != y[1]]
+    if len(pairs) != 1:
+        return None
+    gold, _ = parse_tatqa_number(str(q["answer"]))
+    if gold is None:
+        return None
+    (r, c1), (_, c2) = pairs[0]
+    return gold, [f"table=0,row={r},col={c1}", f"table=0,row={r},col={c2}"]
+
+
+def _agent(ctx: TatqaContext) -> tuple[Agent, date]:
+    store = FactStore(":memory:")
+    store.upsert(ctx.facts)
+    years = [int(f.period) for f in ctx.facts] or [2019]
+    # "latest complete fiscal year" = the table's latest year when a question names none
+    return Agent(store, None, ToolDirectProvider(), ctx.profile), date(max(years) + 1, 1, 1)
+
+
+def _rates(asked: int, answered: int, correct: int) -> dict[str, Any]:
+    return {"asked": asked, "answered": answered, "correct": correct,
+            "precision": round(correct / answered, 6) if answered else 1.0,
+            "coverage": round(answered / asked, 6) if asked else 0.0}
+
+
+def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
+                   limit: int = 0) -> dict[str, Any]:
+    """The three TAT-QA evaluations (see the module docstring) for one split file."""
+    contexts = load_tatqa(path)[: limit or None]
+    single = [0, 0, 0]
+    diff = [0, 0, 0]
+    mistakes: list[dict[str, Any]] = []
+    for ctx in contexts:
+        agent, ref = _agent(ctx)
+        for q in ctx.questions:
+            gold_loc = single_cell_gold(ctx, q)
+            if gold_loc is not None:
+                single[0] += 1
+                r = agent.ask(q["question"], ref)
+                found = [t for t in r.tool_results if t["status"] == "found"]
+                if found:
+                    single[1] += 1
+                    gold_value = dict((f.source_locator, f.value) for f in ctx.facts)[gold_loc]
+                    ok = len(found) == 1 and found[0]["source"]["locator"] == gold_loc and \
+                        found[0]["value"] == gold_value
+                    single[2] += ok
+                    if not ok:
+                        mistakes.append({"kind": "single", "question": q["question"],
+                                         "gold": gold_loc,
+                                         "got": [t["source"]["locator"] for t in found]})
+                continue
+            dg = difference_gold(ctx, q)
+            if dg is not None:
+                diff[0] += 1
+                r = agent.ask(q["question"], ref)
+                found = [t for t in r.tool_results if t["status"] == "found"]
+                if len(found) == 2:
+                    diff[1] += 1
+                    locs = sorted(t["source"]["locator"] for t in found)
+                    later = max(found, key=lambda t: t["period"])
+                    earlier = min(found, key=lambda t: t["period"])
+                    delta = later["value"] - earlier["value"]
+                    ok = locs == sorted(dg[1]) and abs(abs(delta) - abs(dg[0])) < 0.011
+                    diff[2] += ok
+    text = _text_span(contexts, embedding_backend)
+    return {"single_cell": _rates(*single), "difference": _rates(*diff), "text_span": text,
+            "mistakes": mistakes[:50]}
+
+
+def _text_span(contexts: Sequence[TatqaContext], backend: Any) -> dict[str, Any]:
+    chunks = [c for ctx in contexts for c in ctx.chunks]
+    ids = [c.chunk_id for c in chunks]
+    questions = [(ctx.uid, q) for ctx in contexts for q in ctx.questions
+                 if q["answer_from"] == "text" and q["answer_type"] == "span"
+                 and q.get("rel_paragraphs")]
+    gold = [{f"{uid}#p{p}" for p in q["rel_paragraphs"]} for uid, q in questions]
+    texts = [q["question"] for _, q in questions]
+    bm = BM25Index.build(ids, [c.text for c in chunks])
+    runs = [[d for d, _ in r] for r in bm.search_many(texts, 100)]
+    out: dict[str, Any] = {"asked": len(questions)}
+    if backend is not None:
+        import numpy as np
+
+        from ragspine_nb.retrieval.vectors import CachedEmbedder
+
+        emb = backend if isinstance(backend, CachedEmbedder) else CachedEmbedder(backend)
+        sims = emb.queries(texts) @ emb.passages([c.text for c in chunks]).T
+        dense = [[ids[j] for j in np.argsort(-sims[i], kind="stable")[:100]]
+                 for i in range(len(texts))]
+        out["bm25"] = _recall(runs, gold)
+        out["dense"] = _recall(dense, gold)
+        runs = [[d for d, _ in rrf_fuse([b, v])] for b, v in zip(runs, dense, strict=True)]
+        out["hybrid"] = _recall(runs, gold)
+    out.update(_recall(runs, gold))
+    return out
+
+
+def _recall(runs: list[list[str]], gold: list[set[str]]) -> dict[str, float]:
+    n = max(len(gold), 1)
+    return {f"recall@{k}": round(sum(bool(set(r[:k]) & g) for r, g in zip(runs, gold,
+                                                                          strict=True)) / n, 6)
+            for k in (1, 3, 10)}
