@@ -185,6 +185,11 @@ def _cmd_eval_qa(args: argparse.Namespace) -> int:
     if not golden.is_file():
         return _fail(f"golden file not found: {golden}")
     cases = load_golden(golden)
+    if args.workspace is None and args.db is None:  # the demo workspace by default
+        import tempfile
+
+        args.workspace = str(Path(tempfile.mkdtemp()) / "demo")
+        build_demo(args.workspace)
     agent = _agent(args)
     report = run_qa(cases, agent, args.mode)
     for c in report.failures():
@@ -197,6 +202,7 @@ def _cmd_eval_qa(args: argparse.Namespace) -> int:
     print(f"{'fabrication_count':<30} {report.fabrication_count}")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
+        Path(args.json).with_suffix(".html").write_text(report._repr_html_(), encoding="utf-8")
     code = 0
     if args.baseline:
         regressions, improvements = compare_to_baseline(report, load_baseline(args.baseline))
@@ -226,6 +232,10 @@ def _cmd_eval_beir(args: argparse.Namespace) -> int:
               f"MRR@10 {m['mrr@10']:.4f}  ({m['queries']} queries)")
     if args.json:
         Path(args.json).write_text(json.dumps(table, indent=1), encoding="utf-8")
+        _write_table_html(Path(args.json).with_suffix(".html"), f"BEIR: {args.folder}",
+                          ["arm", "ndcg@10", "recall@100", "mrr@10", "queries"],
+                          [[a, *(m[k] for k in ("ndcg@10", "recall@100", "mrr@10", "queries"))]
+                           for a, m in table.items()])
     return 0
 
 
@@ -245,7 +255,21 @@ def _cmd_eval_tatqa(args: argparse.Namespace) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({k: v for k, v in result.items()
                                                if k != "mistakes"}, indent=1), encoding="utf-8")
+        rows = [[k, *(result[k][c] for c in ("asked", "answered", "correct", "precision",
+                                             "coverage"))] for k in ("single_cell", "difference")]
+        rows.append(["text_span", ts["asked"], "", "", f"R@1 {ts['recall@1']:.3f}",
+                     f"R@3 {ts['recall@3']:.3f} · R@10 {ts['recall@10']:.3f}"])
+        _write_table_html(Path(args.json).with_suffix(".html"), f"TAT-QA: {args.path}",
+                          ["task", "asked", "answered", "correct", "precision", "coverage"], rows)
     return 0
+
+
+def _write_table_html(path: Path, title: str, columns: list[str], rows: list[list[object]]) -> None:
+    from ragspine_nb.display.render import Card, Table, render_html
+
+    cells = tuple(tuple(f"{v:.4f}" if isinstance(v, float) else str(v) for v in r) for r in rows)
+    path.write_text(render_html(Card(title, tables=(Table("results", tuple(columns), cells),))),
+                    encoding="utf-8")
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -307,12 +331,15 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument("--json", action="store_true", help="print the answer as JSON")
         else:
             p.add_argument("golden", nargs="?", help="golden JSONL (default: the demo set)")
+            p.add_argument("--workspace", default=None,
+                           help="workspace to answer from (default: a fresh demo workspace)")
             p.add_argument("--mode", choices=["tool", "agent"], default="tool")
             p.add_argument("--json", metavar="OUT", help="write the gates as JSON")
             p.add_argument("--baseline", help="baseline JSON to ratchet against")
             p.add_argument("--update-baseline", action="store_true",
                            help="record this run as the baseline (explicit only)")
-        p.add_argument("--workspace", default="ws")
+        if name == "ask":
+            p.add_argument("--workspace", default="ws")
         p.add_argument("--db", help=f"fact store file, e.g. ws/{FACTS_DB} (instead of "
                                     f"--workspace; {CHUNKS_DB} is not needed)")
         p.add_argument("--profile", help="profile file")
