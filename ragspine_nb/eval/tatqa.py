@@ -21,7 +21,12 @@ from typing import Any
 
 from ragspine_nb.agent.agent import Agent
 from ragspine_nb.eval.qa import ToolDirectProvider
-from ragspine_nb.extract.tatqa import TatqaContext, load_tatqa, parse_tatqa_number
+from ragspine_nb.extract.tatqa import (
+    TatqaContext,
+    _header_rows,
+    load_tatqa,
+    parse_tatqa_number,
+)
 from ragspine_nb.retrieval.bm25 import BM25Index
 from ragspine_nb.retrieval.fusion import rrf_fuse
 from ragspine_nb.stores.facts import FactStore
@@ -32,10 +37,18 @@ _DIFF = re.compile(r"^\s*\(?\s*([\d,.]+)\s*-\s*([\d,.]+)\s*\)?\s*$")
 
 
 def _data_cells(ctx: TatqaContext) -> dict[tuple[int, int], float]:
+    """Every numeric data cell of the table (independent of which ones became facts).
+
+    The question set must not depend on what the extractor managed to read, so the
+    denominators stay honest when the extractor declines a column.
+    """
+    header = _header_rows([list(r) for r in ctx.table])
     cells = {}
-    for f in ctx.facts:
-        r, c = (int(x.split("=")[1]) for x in f.source_locator.split(",")[1:])
-        cells[(r, c)] = f.value
+    for r in range(header, len(ctx.table)):
+        for c in range(1, len(ctx.table[r])):
+            value, _ = parse_tatqa_number(ctx.table[r][c])
+            if value is not None:
+                cells[(r, c)] = value
     return cells
 
 
@@ -106,7 +119,8 @@ def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
                 found = [t for t in r.tool_results if t["status"] == "found"]
                 if found:
                     single[1] += 1
-                    gold_value = dict((f.source_locator, f.value) for f in ctx.facts)[gold_loc]
+                    r_, c_ = (int(x.split("=")[1]) for x in gold_loc.split(",")[1:])
+                    gold_value = _data_cells(ctx)[(r_, c_)]
                     ok = len(found) == 1 and found[0]["source"]["locator"] == gold_loc and \
                         found[0]["value"] == gold_value
                     single[2] += ok

@@ -74,6 +74,21 @@ def _norm_label(label: str) -> str:
     return " ".join(text.lower().split())
 
 
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _variants(label: str) -> set[str]:
+    """The label without parenthetical notes, and with singular words."""
+    bare = " ".join(re.sub(r"\([^)]*\)", " ", label).split())
+    out = {bare} if bare else set()
+    for text in (label, bare):
+        out.add(" ".join(_singular(w) for w in text.split()))
+    return {v for v in out if v}
+
+
 def _header_rows(table: list[list[str]]) -> int:
     for r, row in enumerate(table):
         for cell in row[1:]:
@@ -130,7 +145,9 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
         synonyms = [label] + ([f"{section} {label}"] if section else [])
         if label in repeated and section:
             synonyms = [f"{section} {label}"]
-        metrics[code] = {"unit": scale or "unit", "label": row[0], "synonyms": synonyms}
+        variants = {v for syn in synonyms for v in _variants(syn)} - set(synonyms)
+        metrics[code] = {"unit": scale or "unit", "label": row[0],
+                         "synonyms": synonyms, "variants": sorted(variants)}
         for c, year in periods.items():
             value, percent = parse_tatqa_number(row[c])
             if value is None:
@@ -141,6 +158,16 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
             channel = "TOTAL" if shared[year] == 1 else f"COL{c}"
             facts.append(Fact(code, uid, "NA", channel, "FY", year, value, unit, uid,
                               f"table=0,row={r},col={c}"))
+    # variants (no parenthetical note, singular words) only where exactly one row has them
+    owners: dict[str, set[str]] = {}
+    for code, spec in metrics.items():
+        for v in (*spec["synonyms"], *spec.pop("variants")):
+            owners.setdefault(v, set()).add(code)
+    for v, codes in owners.items():
+        if len(codes) == 1:
+            (code,) = codes
+            if v not in metrics[code]["synonyms"]:
+                metrics[code]["synonyms"].append(v)
     profile = DomainProfile.from_dict({
         "home": {"company_name": uid, "entity_code": uid, "geography": "NA"},
         "metrics": metrics or {"NONE": {"unit": "unit"}},
