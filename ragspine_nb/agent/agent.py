@@ -222,8 +222,9 @@ def answer_question(
     ref = reference_date or date.today()
     trace = Trace()
     started = time.perf_counter()
-    gate = SecurityGate.from_profile(profile)
     parser = intent_parser or RuleIntentParser(profile)
+    gate = parser.gate if isinstance(parser, RuleIntentParser) else \
+        SecurityGate.from_profile(profile)
     intent = parser.parse(question, ref)
     if intent.raw_question != question:
         raise ValueError("an IntentParser must fill raw_question with the exact question")

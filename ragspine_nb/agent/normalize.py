@@ -38,7 +38,7 @@ _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|\\x([0-9a-fA-F]{2
 
 
 def decode_escapes(text: str, rounds: int = 3) -> str:
-    r"""Undo HTML entities, ``%XX`` and ``\\uXXXX`` escapes until the text stops changing."""
+    r"""Undo HTML entities, ``%hh`` and ``\\uhhhh`` escapes until the text stops changing."""
     for _ in range(rounds):
         before = text
         text = html.unescape(text)

@@ -52,14 +52,15 @@ def _data_cells(ctx: TatqaContext) -> dict[tuple[int, int], float]:
     return cells
 
 
-def single_cell_gold(ctx: TatqaContext, q: dict[str, Any]) -> str | None:
+def single_cell_gold(ctx: TatqaContext, q: dict[str, Any],
+                     cells: dict[tuple[int, int], float] | None = None) -> str | None:
     """The gold cell locator of a single-cell lookup question, else ``None``."""
     if q["answer_type"] != "span" or q["answer_from"] not in ("table", "table-text"):
         return None
     answer = q["answer"][0] if isinstance(q["answer"], list) and q["answer"] else q["answer"]
     target, _ = parse_tatqa_number(str(answer))
     hits = []
-    for (r, c), value in _data_cells(ctx).items():
+    for (r, c), value in (cells if cells is not None else _data_cells(ctx)).items():
         cell = ctx.table[r][c].strip()
         if cell == str(answer).strip() or (target is not None and
                                            abs(abs(value) - abs(target)) < 1e-9):
@@ -67,7 +68,9 @@ def single_cell_gold(ctx: TatqaContext, q: dict[str, Any]) -> str | None:
     return f"table=0,row={hits[0][0]},col={hits[0][1]}" if len(hits) == 1 else None
 
 
-def difference_gold(ctx: TatqaContext, q: dict[str, Any]) -> tuple[float, list[str]] | None:
+def difference_gold(ctx: TatqaContext, q: dict[str, Any],
+                    cells: dict[tuple[int, int], float] | None = None
+                    ) -> tuple[float, list[str]] | None:
     """(gold value, the two cell locators) of a one-row, two-year difference, else None."""
     if q["answer_type"] != "arithmetic":
         return None
@@ -75,7 +78,7 @@ def difference_gold(ctx: TatqaContext, q: dict[str, Any]) -> tuple[float, list[s
     if not m:
         return None
     a, b = (float(x.replace(",", "")) for x in m.groups())
-    cells = _data_cells(ctx)
+    cells = cells if cells is not None else _data_cells(ctx)
     loc_a = [k for k, v in cells.items() if abs(abs(v) - a) < 1e-9]
     loc_b = [k for k, v in cells.items() if abs(abs(v) - b) < 1e-9]
     pairs = [(x, y) for x in loc_a for y in loc_b if x[0] == y[0] and x[1] != y[1]]
@@ -111,8 +114,9 @@ def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
     mistakes: list[dict[str, Any]] = []
     for ctx in contexts:
         agent, ref = _agent(ctx)
+        cells = _data_cells(ctx)
         for q in ctx.questions:
-            gold_loc = single_cell_gold(ctx, q)
+            gold_loc = single_cell_gold(ctx, q, cells)
             if gold_loc is not None:
                 single[0] += 1
                 r = agent.ask(q["question"], ref)
@@ -120,7 +124,7 @@ def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
                 if found:
                     single[1] += 1
                     r_, c_ = (int(x.split("=")[1]) for x in gold_loc.split(",")[1:])
-                    gold_value = _data_cells(ctx)[(r_, c_)]
+                    gold_value = cells[(r_, c_)]
                     ok = len(found) == 1 and found[0]["source"]["locator"] == gold_loc and \
                         found[0]["value"] == gold_value
                     single[2] += ok
@@ -129,7 +133,7 @@ def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
                                          "gold": gold_loc,
                                          "got": [t["source"]["locator"] for t in found]})
                 continue
-            dg = difference_gold(ctx, q)
+            dg = difference_gold(ctx, q, cells)
             if dg is not None:
                 diff[0] += 1
                 r = agent.ask(q["question"], ref)
