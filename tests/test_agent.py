@@ -347,3 +347,19 @@ def test_missing_entity_and_period_are_assumed_and_stated(agent: Agent) -> None:
     assert r.clarification.mode == "answer_with_assumptions" and "1,105" in r.answer
     assert r.clarification.assumed_slots == {"entity": "ACME_GROUP", "period": "FY2025"}
     assert r.answer.startswith("（假设：主体为ACME Group，期间为FY2025（最近完整财年））")
+
+
+def test_a_change_question_with_one_period_asks_for_two(agent: Agent) -> None:
+    r = agent.ask("What was the percentage change in ACME Hong Kong revenue in FY2025?", REF)
+    assert r.clarification.mode == "ask_first" and r.tool_results == []
+    assert "two periods" in r.answer
+    both = agent.ask("What was the change in ACME Hong Kong revenue between FY2024 and FY2025?",
+                     REF)
+    assert "Change: FY2025 vs FY2024: +85 USD_M (+6.4%)" in both.answer
+
+
+def test_several_metrics_without_a_list_ask_back(agent: Agent) -> None:
+    r = agent.ask("What was the percentage of revenue represented by operating profit in FY2025?",
+                  REF)
+    assert r.clarification.mode == "ask_first" and r.tool_results == []
+    assert set(r.clarification.narrowing_options) == {"REVENUE", "OPERATING_PROFIT"}

@@ -58,6 +58,12 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
         ask = (f"请问您想查询哪个指标？支持：{'、'.join(options)}" if zh
                else f"Which metric do you mean? Supported: {', '.join(options)}")
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
+    if intent.change_cue and intent.route != "composite" and len(intent.periods) < 2:
+        # the store holds levels: a change needs two periods, never a level passed off as one
+        ask = ("请给出要比较的两个期间，例如 2024年和2025年。" if zh
+               else "Which two periods should I compare (e.g. FY2024 and FY2025)?")
+        return ClarificationResult(CLARIFY_ASK_FIRST, question=ask,
+                                   narrowing_options=("compare two periods",))
     if len(intent.metrics) > 1 and not intent.list_cue:
         # several metrics matched but the question does not list them: ask, never guess
         options = intent.metrics

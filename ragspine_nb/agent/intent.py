@@ -47,6 +47,10 @@ NARRATIVE_CUES: tuple[str, ...] = (
 #: Words that make several metrics / entities an explicit list rather than an ambiguity.
 LIST_CUES: tuple[str, ...] = ("和", "与", "及", "以及", "、", "对比", "比较", "分别", " and ",
                               " vs", "versus", "compare", "compared", "both", "each", ",")
+#: Words asking for a change between periods rather than a level.
+CHANGE_CUES: tuple[str, ...] = ("percentage change", "change in", "changes in", "increase in",
+                                "decrease in", "percentage increase", "percentage decrease",
+                                "variance", "growth rate", "增长率", "增幅", "降幅", "变化", "同比")
 NUMERIC_CUES: tuple[str, ...] = (
     "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
     "amount", "figure", "number", "total",
@@ -84,6 +88,7 @@ class ParsedIntent:
     numeric_cue: bool = False
     narrative_cue: bool = False
     list_cue: bool = False
+    change_cue: bool = False
     mentions: dict[str, str] = field(default_factory=dict)  # slot → the text that matched
 
 
@@ -177,4 +182,5 @@ class RuleIntentParser:
             external_entity=hits[0].display_name if hits else None,
             numeric_cue=numeric, narrative_cue=narrative, mentions=mentions,
             list_cue=any(cue in f" {text} " for cue in LIST_CUES),
+            change_cue=_has_cue(text, CHANGE_CUES),
         )
