@@ -24,6 +24,7 @@ __all__ = [
     "metric_vocabulary",
     "entity_vocabulary",
     "channel_vocabulary",
+    "period_label",
 ]
 
 _WS = re.compile(r"\s+")
@@ -159,6 +160,11 @@ _REL_QUARTER = {
     "previousquarter": -1,
 }
 _MIN_YEAR, _MAX_YEAR = 1900, 2100
+
+
+def period_label(period_type: str, period: str) -> str:
+    """``("FY", "2024")`` → ``"FY2024"``; HY and QUARTER periods carry their suffix already."""
+    return f"FY{period}" if period_type == "FY" else period
 
 
 def _period(ptype: str, year: int, suffix: str = "") -> tuple[str, str] | None:

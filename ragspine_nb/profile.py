@@ -19,6 +19,7 @@ from ragspine_nb.types import DEFAULT_SENSITIVITY, RESTRICTED
 
 __all__ = [
     "DomainProfile",
+    "find_profile",
     "EntitySpec",
     "MetricSpec",
     "ChannelSpec",
@@ -67,6 +68,15 @@ class SensitivityPolicy:
     restricted_filename_patterns: tuple[str, ...] = ()
     restricted_keywords: tuple[str, ...] = ()
     restricted_label: str = RESTRICTED
+
+
+def find_profile(folder: str | Path) -> Path | None:
+    """The ``profile.<toml|yaml|yml|json>`` in ``folder`` (a workspace), if any."""
+    for suffix in PROFILE_FORMATS:
+        candidate = Path(folder) / f"profile{suffix}"
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def _str_list(where: str, value: object) -> tuple[str, ...]:

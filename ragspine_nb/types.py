@@ -9,6 +9,7 @@ invariant), so a record without lineage cannot exist in memory either.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
@@ -55,8 +56,6 @@ def is_restricted(label: object) -> bool:
     """
     if not isinstance(label, str):
         return False
-    import unicodedata
-
     folded = unicodedata.normalize("NFKC", label)
     kept = "".join(c for c in folded if unicodedata.category(c)[0] not in ("C", "Z"))
     return kept.casefold() == RESTRICTED.casefold()

@@ -22,7 +22,7 @@ from ragspine_nb.extract.base import READER_VERSIONS, ExtractionError
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
 from ragspine_nb.extract.document import read_document
 from ragspine_nb.extract.lineage import file_sha256, profile_fingerprint
-from ragspine_nb.profile import PROFILE_FORMATS, DomainProfile
+from ragspine_nb.profile import PROFILE_FORMATS, DomainProfile, find_profile
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore, utc_now
 from ragspine_nb.types import Fact, FileReport, IngestReport, SkippedItem
@@ -32,15 +32,6 @@ __all__ = ["Workspace", "ingest", "load_metadata", "find_profile", "FACTS_DB", "
 FACTS_DB = "facts.db"
 CHUNKS_DB = "chunks.db"
 _IGNORED_PREFIXES = (".", "~$")
-
-
-def find_profile(folder: Path) -> Path | None:
-    """The ``profile.<toml|yaml|yml|json>`` in ``folder``, if any."""
-    for suffix in PROFILE_FORMATS:
-        candidate = folder / f"profile{suffix}"
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def _resolve_profile(profile: DomainProfile | str | Path | None, folder: Path) -> DomainProfile:

@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ragspine_nb.types import Source, is_restricted
+from ragspine_nb.types import DEFAULT_SENSITIVITY, Source, is_restricted
 
 __all__ = ["FaqEntry", "FaqCache", "REALTIME_CUES"]
 
@@ -40,7 +40,7 @@ class FaqEntry:
     aliases: tuple[str, ...] = ()
     valid_from: str = ""
     valid_to: str = ""
-    sensitivity: str = "INTERNAL"
+    sensitivity: str = DEFAULT_SENSITIVITY
 
 
 @dataclass
@@ -55,7 +55,7 @@ class FaqCache:
         rows: list[dict[str, Any]] = json.loads(Path(path).read_text(encoding="utf-8"))
         return cls([FaqEntry(r["question"], r["answer"], Source(**r["source"]),
                              tuple(r.get("aliases", ())), r.get("valid_from", ""),
-                             r.get("valid_to", ""), r.get("sensitivity", "INTERNAL"))
+                             r.get("valid_to", ""), r.get("sensitivity", DEFAULT_SENSITIVITY))
                     for r in rows])
 
     def lookup(self, question: str, reference_date: date | None = None) -> FaqEntry | None:

@@ -101,19 +101,28 @@ class IntentParser(Protocol):
         ...
 
 
-def _find_all(text: str, vocab: dict[str, str]) -> list[tuple[int, int, str, str]]:
+Terms = list[tuple[re.Pattern[str], str, str]]
+
+
+def _compile(vocab: dict[str, str]) -> Terms:
+    """Patterns for a vocabulary, longest term first (ASCII terms on word boundaries)."""
+    out = []
+    for term in sorted(vocab, key=lambda t: (-len(t), t)):
+        body = re.escape(term)
+        pattern = rf"(?<![a-z0-9]){body}(?![a-z0-9])" if term.isascii() else body
+        out.append((re.compile(pattern), vocab[term], term))
+    return out
+
+
+def _find_all(text: str, terms: Terms) -> list[tuple[int, int, str, str]]:
     """Non-overlapping longest matches ``(start, end, code, term)`` in text order."""
     found: list[tuple[int, int, str, str]] = []
     taken = [False] * len(text)
-    for term in sorted(vocab, key=lambda t: (-len(t), t)):
-        if term.isascii():
-            pattern = re.compile(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])")
-        else:
-            pattern = re.compile(re.escape(term))
+    for pattern, code, term in terms:
         for m in pattern.finditer(text):
             if not any(taken[m.start():m.end()]):
                 taken[m.start():m.end()] = [True] * (m.end() - m.start())
-                found.append((m.start(), m.end(), vocab[term], term))
+                found.append((m.start(), m.end(), code, term))
     return sorted(found)
 
 
@@ -139,14 +148,17 @@ class RuleIntentParser:
     def __init__(self, profile: DomainProfile) -> None:
         self.profile = profile
         self.gate = SecurityGate.from_profile(profile)
+        self._metrics = _compile(metric_vocabulary(profile))  # once per parser, not per question
+        self._entities = _compile(entity_vocabulary(profile))
+        self._channels = _compile(channel_vocabulary(profile))
 
     def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
         """Parse ``question`` (relative periods resolve against ``reference_date``)."""
         hits, masked = self.gate.detect(question)
         text = fold(masked)
-        metrics = _find_all(text, metric_vocabulary(self.profile))
-        entities = _find_all(text, entity_vocabulary(self.profile))
-        channels = [c for c in _find_all(text, channel_vocabulary(self.profile))
+        metrics = _find_all(text, self._metrics)
+        entities = _find_all(text, self._entities)
+        channels = [c for c in _find_all(text, self._channels)
                     if c[2] != self.profile.default_channel]
         periods: list[tuple[str, str]] = []
         period_text = ""

@@ -28,6 +28,7 @@ __all__ = [
     "OpenAIProvider",
     "DEFAULT_ANTHROPIC_MODEL",
     "SLOTS_MARKER",
+    "SENTENCE",
 ]
 
 DEFAULT_ANTHROPIC_MODEL = "claude-opus-4-8"
@@ -67,7 +68,8 @@ class LLMProvider(Protocol):
 
 # ------------------------------------------------------------------------ mock
 _SNIPPET = re.compile(r"^\[(\d+)\] \(source: ([^)]*)\)\s*(.*)$")
-_SENTENCE = re.compile(r"[^。！？!?\n¶]+?(?:[。！？!?¶]|\.(?=\s|$)|$)")
+#: Sentences of an answer or snippet (a "." ends one only before a space, not in 5.8).
+SENTENCE = re.compile(r"[^。！？!?\n¶]+?(?:[。！？!?¶]|\.(?=\s|$)|$)")
 
 
 def _last_user_text(messages: Sequence[dict[str, Any]]) -> str:
@@ -122,7 +124,7 @@ class MockProvider:
         q = set(tokenize(question))
         scored = []
         for n, text in snippets:
-            for k, sent in enumerate(_SENTENCE.findall(text)):
+            for k, sent in enumerate(SENTENCE.findall(text)):
                 sent = sent.strip(" ¶")
                 if len(sent) < 12 and not sent.endswith(("。", ".", "！", "!", "？", "?")):
                     continue  # a heading or a fragment, not a sentence

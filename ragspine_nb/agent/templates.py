@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ragspine_nb.glossary import period_label
 from ragspine_nb.types import Fact, NotFoundResult, UnrecognizedParamResult
 
 __all__ = ["format_value", "period_label", "found_line", "miss_line", "TEXT"]
@@ -12,11 +13,6 @@ def format_value(value: float) -> str:
     if float(value).is_integer():
         return f"{int(value):,}"
     return f"{value:,.6f}".rstrip("0").rstrip(".")
-
-
-def period_label(period_type: str, period: str) -> str:
-    """``("FY", "2024")`` → ``"FY2024"``; HY/QUARTER periods carry their suffix."""
-    return f"FY{period}" if period_type == "FY" else period
 
 
 TEXT = {

@@ -13,7 +13,7 @@ from ragspine_nb.extract.office import read_docx, read_pptx, read_xlsx
 from ragspine_nb.extract.pdf import read_pdf
 from ragspine_nb.extract.plain import read_csv, read_text
 from ragspine_nb.extract.tables import Skip
-from ragspine_nb.glossary import normalize_entity, normalize_period
+from ragspine_nb.glossary import normalize_entity, normalize_period, period_label
 from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import classify_sensitivity
@@ -54,11 +54,6 @@ class DocumentResult:
     sensitivity: str
     extractor_version: str
     warnings: tuple[str, ...] = ()
-
-
-def period_label(ptype: str, period: str) -> str:
-    """``("FY", "2025")`` → ``"FY2025"``; HY/QUARTER periods carry their suffix already."""
-    return f"FY{period}" if ptype == "FY" else period
 
 
 def period_from_filename(name: str, profile: DomainProfile) -> str:

@@ -122,7 +122,6 @@ class NarrativeIndex:
             self.rewriter = None
         else:
             self.rewriter = rewriter
-        BM25Index.build([], [])  # validates imports cheaply
         self._check(k1=k1, b=b, rrf_k=rrf_k)
         if candidate_k < 1 or rerank_top_n < 0:
             raise ValueError("candidate_k must be >= 1 and rerank_top_n >= 0")

@@ -91,15 +91,15 @@ class QuerySetScorer:
 
     def _prepare_qrels(self, qrels: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
         row_of = {qid: i for i, qid in enumerate(self.query_ids)}
-        rq, rd, rel, idcg = [], [], [], np.zeros(len(self.query_ids))
+        rq, rd, rel = [], [], []
         n_rel = np.zeros(len(self.query_ids))
+        gains: list[list[int]] = [[] for _ in self.query_ids]
         for qid, judged in qrels.items():
             if qid not in row_of:
                 continue
             i = row_of[qid]
-            gains = sorted((r for r in judged.values() if r > 0), reverse=True)
-            idcg[i] = sum(g / math.log2(j + 2) for j, g in enumerate(gains[:10]))
-            n_rel[i] = len(gains)
+            gains[i] = sorted((r for r in judged.values() if r > 0), reverse=True)
+            n_rel[i] = len(gains[i])
             for did, r in judged.items():
                 pos = self.index._position.get(did)
                 if pos is not None and r > 0:
@@ -110,9 +110,8 @@ class QuerySetScorer:
         return {"q": q_arr, "d": np.array(rd, np.int64),
                 "identity": q_arr.size == len(self.query_ids)
                 and bool(np.array_equal(q_arr, np.arange(q_arr.size))),
-                "rel": np.array(rel, np.float64), "n_rel": n_rel, "gains": np.array([
-                    sorted((r for r in qrels.get(q, {}).values() if r > 0), reverse=True)
-                    for q in self.query_ids], dtype=object)}
+                "rel": np.array(rel, np.float64), "n_rel": n_rel, "gains": gains,
+                "idcg": {}}  # k → ideal DCG per query, filled on first use of each k
 
     def dense_scores(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> np.ndarray:
         """Queries × docs scores for (k1, b) (the sparse mat-vec runs on all cores).
@@ -162,8 +161,11 @@ class QuerySetScorer:
         hit_ndcg = ranks < k_ndcg
         dcg = np.bincount(j["q"][hit_ndcg], weights=j["rel"][hit_ndcg] /
                           np.log2(ranks[hit_ndcg] + 2), minlength=n_q)
-        idcg = np.array([sum(g / math.log2(i + 2) for i, g in enumerate(gains[:k_ndcg]))
-                         for gains in j["gains"]])
+        idcg = j["idcg"].get(k_ndcg)
+        if idcg is None:  # depends on the qrels and k only: not recomputed per slider move
+            idcg = j["idcg"][k_ndcg] = np.array(
+                [sum(g / math.log2(i + 2) for i, g in enumerate(gains[:k_ndcg]))
+                 for gains in j["gains"]])
         ndcg = np.divide(dcg, idcg, out=np.zeros(n_q), where=idcg > 0)
         hits = np.bincount(j["q"][ranks < k_recall], minlength=n_q)
         recall = np.divide(hits, j["n_rel"], out=np.zeros(n_q), where=j["n_rel"] > 0)

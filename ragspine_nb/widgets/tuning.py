@@ -12,8 +12,6 @@ import html
 import time
 from collections.abc import Mapping
 
-import numpy as np
-
 from ragspine_nb._optional import import_optional
 from ragspine_nb.retrieval.bm25 import BM25Index
 from ragspine_nb.retrieval.fusion import rrf_fuse
@@ -56,20 +54,10 @@ class TuningEngine:
         return CHANNEL_CHOICES if self.vector_runs else ("bm25",)
 
     def _bm25_runs(self, k1: float, b: float) -> dict[str, list[str]]:
-        scores = self.scorer.dense_scores(k1, b)
-        n = scores.shape[1]
-        k = min(self.depth, n)
-        top = np.argpartition(-scores, k - 1, axis=1)[:, :k] if k < n else \
-            np.tile(np.arange(n), (scores.shape[0], 1))
-        ids = np.array(self.bm25.doc_ids, dtype=object)
-        runs = {}
-        for i, qid in enumerate(self.scorer.query_ids):
-            cand = top[i]
-            vals = scores[i, cand]
-            order = np.lexsort((cand, -vals))
-            keep = cand[order][vals[order] > 0]
-            runs[qid] = ids[keep].tolist()
-        return runs
+        # the index's own top-k (ties by position, zeros dropped), as search_many orders them
+        tops = self.bm25._top(self.scorer.dense_scores(k1, b), self.depth)
+        return {qid: [d for d, _ in top] for qid, top in zip(self.scorer.query_ids, tops,
+                                                             strict=True)}
 
     def evaluate(self, k1: float = 1.5, b: float = 0.75, rrf_k: int = 60, top_k: int = 100,
                  channel: str = "bm25") -> RunScores:
