@@ -38,12 +38,14 @@ def fold(text: str) -> str:
 
 
 def _vocab(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """Folded term → code; a term claimed by two codes is left out (never a silent pick)."""
     out: dict[str, str] = {}
+    ambiguous: set[str] = set()
     for term, code in pairs:
         key = fold(term)
-        if key:
-            out.setdefault(key, code)
-    return out
+        if key and out.setdefault(key, code) != code:
+            ambiguous.add(key)
+    return {k: v for k, v in out.items() if k not in ambiguous}
 
 
 @lru_cache(maxsize=64)
@@ -137,6 +139,7 @@ def normalize_channel(profile: DomainProfile, text: object) -> str | None:
 _CN_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 _ABS_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(?:fy)?(\d{4})(?:年度?|财年|財年)?$"), "FY"),
+    (re.compile(r"^fy?(\d{2})$"), "FY2"),  # FY19, F19 (fiscal labels of annual reports)
     (re.compile(r"^(?:fy)?(\d{4})(?:年)?h([12])$"), "HY"),
     (re.compile(r"^h([12])(?:fy)?(\d{4})$"), "HY_REV"),
     (re.compile(r"^([12])h(?:fy)?(\d{4})$"), "HY_REV"),
@@ -181,6 +184,8 @@ def _absolute(key: str) -> tuple[str, str] | None:
         a, b = m.group(1), m.group(2) if pattern.groups > 1 else ""
         if kind == "FY":
             return _period("FY", int(a))
+        if kind == "FY2":
+            return _period("FY", 2000 + int(a))
         if kind == "HY":
             return _period("HY", int(a), f"H{b}")
         if kind == "HY_REV":

@@ -25,6 +25,7 @@ __all__ = [
     "UnrecognizedParamResult",
     "QueryResult",
     "PERIOD_TYPES",
+    "CHANGE_PCT_CHANNEL",
     "RESTRICTED",
     "DEFAULT_SENSITIVITY",
     "is_blank",
@@ -37,6 +38,10 @@ __all__ = [
 
 #: Period types of the fact store. FY 2024 and HY 2024H1 are different facts.
 PERIOD_TYPES: tuple[str, ...] = ("FY", "HY", "QUARTER")
+#: The channel of a percentage change *stated by the source* (e.g. a "% change" column),
+#: filed under the later period. The agent answers a percentage-change question from it
+#: before computing one from two levels.
+CHANGE_PCT_CHANNEL = "CHANGE_PCT"
 #: The sensitivity label that must never reach a prompt.
 RESTRICTED = "RESTRICTED"
 #: Sensitivity of a chunk when nothing else is known.

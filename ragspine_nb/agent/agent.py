@@ -45,7 +45,13 @@ from ragspine_nb.errors import ProfileError, ProviderError
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile, find_profile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import FoundResult, NotFoundResult, QueryResult, UnrecognizedParamResult
+from ragspine_nb.types import (
+    CHANGE_PCT_CHANNEL,
+    FoundResult,
+    NotFoundResult,
+    QueryResult,
+    UnrecognizedParamResult,
+)
 
 __all__ = ["Agent", "AgentResult", "answer_question", "NarrativeRetriever",
            "MAX_TOOL_ITERATIONS"]
@@ -131,6 +137,30 @@ def _plan(intent: ParsedIntent, clar: ClarificationResult, profile: DomainProfil
     channel = intent.channel or profile.default_channel
     return [{"metric": m, "entity": e, "period": p, "channel": channel}
             for m in intent.metrics for e in entities for p in periods]
+
+
+def _stated_change(intent: ParsedIntent, store: FactStore, profile: DomainProfile,
+                   ref: date) -> FoundResult | None:
+    """A change the source states itself (a "% change" column), for a change question.
+
+    Asked when the question names a stated-change channel (``CHANGE*``), or asks for a
+    percentage change and the profile has :data:`CHANGE_PCT_CHANNEL`. The stated figure
+    is filed under the later period, so one period in the question is enough. A figure
+    the report states wins over one computed from two levels (rounding, restatements).
+    """
+    if not (intent.change_cue and len(intent.metrics) == 1 and intent.periods
+            and len(intent.entities) <= 1):
+        return None
+    channel = intent.channel if intent.channel and intent.channel.startswith("CHANGE") \
+        else CHANGE_PCT_CHANNEL if intent.percent_cue and CHANGE_PCT_CHANNEL in profile.channels \
+        else None
+    if channel is None:
+        return None
+    later = max(intent.periods, key=lambda p: p[1])
+    entity = intent.entities[0] if intent.entities else profile.home_entity_code
+    result = execute_query_metric(store, intent.metrics[0], entity, period_label(*later),
+                                  channel, profile=profile, reference_date=ref)
+    return result if isinstance(result, FoundResult) else None
 
 
 def _same_task(result: QueryResult, task: dict[str, str]) -> bool:
@@ -246,6 +276,16 @@ def answer_question(
             src = entry.source.to_dict()
             note = f"\n{TEXT['sources'][lang]} {src['doc']} · {src['locator']}"
             return done(entry.answer + note, "faq", sources=[src], plain=entry.answer)
+    stated = _stated_change(intent, store, profile, ref) \
+        if clar.mode != CLARIFY_ASK_FIRST or intent.metrics else None
+    if stated is not None:  # the report states this change: no second period needed
+        body, sources = _render_structured([stated], profile, lang)
+        note = TEXT["stated_change"][lang]
+        trace.record(stated_change=True, tool_status={"found": 1}, llm_calls=0)
+        sql = [store.sql_for(stated.fact.metric_code, stated.fact.entity,
+                             stated.fact.period_type, stated.fact.period, stated.fact.channel)]
+        return done(f"{note} {body}" if lang == "en" else note + body, intent.route,
+                    tool_results=[stated.to_dict()], sources=sources, sql=sql)
     if clar.mode == CLARIFY_ASK_FIRST:
         return done(clar.question, intent.route)
     if intent.route == ROUTE_NARRATIVE:

@@ -41,6 +41,15 @@ class ClarificationResult:
     question: str = ""
 
 
+def _names(profile: DomainProfile, codes: tuple[str, ...]) -> list[str]:
+    """Metric codes as users read them: the label with the code when they differ."""
+    out = []
+    for code in codes:
+        label = profile.metrics[code].label if code in profile.metrics else ""
+        out.append(f"{label} ({code})" if label and label != code else code)
+    return out
+
+
 def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
                   profile: DomainProfile, gate: SecurityGate | None = None
                   ) -> ClarificationResult:
@@ -53,10 +62,22 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
                                    narrowing_options=(profile.company_name,))
     if intent.route == ROUTE_NARRATIVE:
         return ClarificationResult(CLARIFY_NONE)
+    if not intent.metrics and intent.metric_candidates:
+        # some words matched some metrics: fuzzy, so they are offered, never answered
+        options = intent.metric_candidates
+        names = _names(profile, options)
+        ask = (f"请问您指的是哪个指标？最接近的：{'、'.join(names)}" if zh
+               else f"Which metric do you mean? Closest: {'; '.join(names)}")
+        return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
     if not intent.metrics:
         options = tuple(profile.metrics)
         ask = (f"请问您想查询哪个指标？支持：{'、'.join(options)}" if zh
                else f"Which metric do you mean? Supported: {', '.join(options)}")
+        return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
+    if intent.channel_options:
+        options = intent.channel_options
+        ask = (f"您指的是哪一列/渠道？{'、'.join(options)}" if zh
+               else f"Which of these columns / channels do you mean: {'; '.join(options)}?")
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
     if intent.change_cue and intent.route != "composite" and len(intent.periods) < 2:
         # the store holds levels: a change needs two periods, never a level passed off as one
@@ -67,8 +88,9 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
     if len(intent.metrics) > 1 and not intent.list_cue:
         # several metrics matched but the question does not list them: ask, never guess
         options = intent.metrics
-        ask = (f"您指的是哪个指标？{'、'.join(options)}" if zh
-               else f"Which of these do you mean: {', '.join(options)}?")
+        names = _names(profile, options)
+        ask = (f"您指的是哪个指标？{'、'.join(names)}" if zh
+               else f"Which of these do you mean: {'; '.join(names)}?")
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
     assumed: dict[str, str] = {}
     if not intent.entities:

@@ -23,6 +23,7 @@ from ragspine_nb.glossary import (
 )
 from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.wordset import WordSetIndex, content_words
 
 __all__ = [
     "ParsedIntent",
@@ -50,7 +51,13 @@ LIST_CUES: tuple[str, ...] = ("和", "与", "及", "以及", "、", "对比", "�
 #: Words asking for a change between periods rather than a level.
 CHANGE_CUES: tuple[str, ...] = ("percentage change", "change in", "changes in", "increase in",
                                 "decrease in", "percentage increase", "percentage decrease",
+                                "increased by", "decreased by", "grew by", "fell by",
+                                "change", "changed", "increase", "decrease", "increased",
+                                "decreased", "growth", "difference between",
                                 "variance", "growth rate", "增长率", "增幅", "降幅", "变化", "同比")
+#: Words asking for a change as a percentage (a stated "% change" answers these first).
+PERCENT_CUES: tuple[str, ...] = ("percentage", "percent", "per cent", "%", "growth rate",
+                                 "增长率", "增幅", "降幅", "百分比")
 NUMERIC_CUES: tuple[str, ...] = (
     "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
     "amount", "figure", "number", "total",
@@ -61,6 +68,7 @@ _PERIOD = re.compile(
     r"|[12]h\s?(?:fy)?\s?\d{4}"
     r"|\d{4}\s?(?:h[12]|q[1-4])"
     r"|\d{4}\s?年\s?(?:上半年|下半年|第?[一二三四1-4]季度)?"
+    r"|(?<![a-z0-9])fy?\s?'?\d{2}(?![\d.%])"
     r"|(?<![\d.a-z])(?:19|20)\d{2}(?![\d.%])"
     r"|今年上半年|今年下半年|去年上半年|去年下半年|前年|去年|今年|本年度|上年度"
     r"|本季度|上季度|上个季度|上半年|下半年"
@@ -89,6 +97,11 @@ class ParsedIntent:
     narrative_cue: bool = False
     list_cue: bool = False
     change_cue: bool = False
+    percent_cue: bool = False
+    #: fuzzy candidates (some words shared) when no metric matched: options to ask back
+    metric_candidates: tuple[str, ...] = ()
+    #: several channels (e.g. table columns) named at once: options to ask back
+    channel_options: tuple[str, ...] = ()
     mentions: dict[str, str] = field(default_factory=dict)  # slot → the text that matched
 
 
@@ -126,6 +139,19 @@ def _find_all(text: str, terms: Terms) -> list[tuple[int, int, str, str]]:
     return sorted(found)
 
 
+def _mask(text: str, spans: list[tuple[int, int, str, str]]) -> str:
+    for start, end, _, _ in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _list_cue(text: str) -> bool:
+    """A list of metrics / entities, not "between 2018 and 2019" (periods are not a list)."""
+    text = _PERIOD.sub("\x00", text)
+    text = re.sub(r"\x00\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*\x00", " ", text)
+    return any(cue in f" {text} " for cue in LIST_CUES)
+
+
 def _has_cue(text: str, cues: tuple[str, ...]) -> bool:
     for cue in cues:
         if cue.isascii():
@@ -151,6 +177,11 @@ class RuleIntentParser:
         self._metrics = _compile(metric_vocabulary(profile))  # once per parser, not per question
         self._entities = _compile(entity_vocabulary(profile))
         self._channels = _compile(channel_vocabulary(profile))
+        self._metric_words = WordSetIndex(
+            [(t, m.code) for m in profile.metrics.values() for t in (m.label, *m.synonyms)])
+        self._channel_words = WordSetIndex(
+            [(t, c.code) for c in profile.channels.values() if c.code != profile.default_channel
+             for t in c.synonyms])
 
     def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
         """Parse ``question`` (relative periods resolve against ``reference_date``)."""
@@ -158,8 +189,43 @@ class RuleIntentParser:
         text = fold(masked)
         metrics = _find_all(text, self._metrics)
         entities = _find_all(text, self._entities)
-        channels = [c for c in _find_all(text, self._channels)
+        list_cue = _list_cue(text)
+        metric_codes = tuple(dict.fromkeys(m[2] for m in metrics))
+        words = content_words(_PERIOD.sub(" ", text))
+        metric_words: frozenset[str] = frozenset()
+        candidates: tuple[str, ...] = ()
+        if len(metric_codes) <= 1 or not list_cue:
+            # the row named in another word order, or a longer (section-qualified) name
+            # that includes every phrase matched; several codes left = ambiguous (ask)
+            contained = self._metric_words.contained(words)
+            if metric_codes and len(contained) == 1:
+                kept = self._metric_words.words_of(contained[0], words)
+                if not all(content_words(m[3]) <= kept for m in metrics):
+                    contained = ()
+            elif len(metric_codes) == 1 and len(contained) > 1:
+                # one phrase matched, but other rows are named at least as fully: ask
+                contained = tuple(dict.fromkeys([*metric_codes, *contained]))
+            elif metric_codes:
+                contained = ()  # several phrases matched and no longer name explains them
+            if contained:
+                metric_codes = contained
+                metric_words = frozenset().union(
+                    *(self._metric_words.words_of(c, words) for c in contained))
+            elif not metric_codes:
+                candidates = self._metric_words.closest(words)
+        # a channel is read from what the metric did not use (no "total" of "total debt")
+        rest = _mask(text, metrics)
+        channels = [c for c in _find_all(rest, self._channels)
                     if c[2] != self.profile.default_channel]
+        picked = self._channel_words.contained(
+            content_words(_PERIOD.sub(" ", rest)) - metric_words)
+        channel_options: tuple[str, ...] = ()
+        if not channels and len(picked) == 1:
+            channels = [(0, 0, picked[0], picked[0])]
+        elif len(picked) > 1 or (channels and picked and picked != (channels[0][2],)):
+            # two columns named (one by its phrase, one by its words): ask, never pick
+            channel_options = tuple(dict.fromkeys([*(c[2] for c in channels[:1]), *picked]))
+            channels = []
         periods: list[tuple[str, str]] = []
         period_text = ""
         for m in _PERIOD.finditer(text):
@@ -167,19 +233,24 @@ class RuleIntentParser:
             if p is not None and p not in periods:
                 periods.append(p)
                 period_text = period_text or m.group(0)
+        # cues are read outside the metric's own name ("Net increase in cash" is a level)
+        cue_text = rest
+        for w in metric_words:
+            cue_text = re.sub(rf"(?<![a-z0-9]){re.escape(w)}s?(?![a-z0-9])", " ", cue_text)
         narrative = _has_cue(text, NARRATIVE_CUES)
         numeric = _has_cue(text, NUMERIC_CUES)
-        metric_codes = tuple(dict.fromkeys(m[2] for m in metrics))
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
         if metric_codes and narrative:
             route = ROUTE_COMPOSITE
-        elif metric_codes or numeric:
-            route = ROUTE_STRUCTURED
+        elif metric_codes or numeric or (candidates and periods):
+            route = ROUTE_STRUCTURED  # (a near-miss row with a period: ask back, not search)
         else:
             route = ROUTE_NARRATIVE
         mentions = {}
-        if metrics:
+        if metrics and metric_codes and metrics[0][2] == metric_codes[0]:
             mentions["metric"] = metrics[0][3]
+        elif metric_codes:
+            mentions["metric"] = " ".join(sorted(metric_words))
         if entities:
             mentions["entity"] = entities[0][3]
         if period_text:
@@ -193,6 +264,7 @@ class RuleIntentParser:
             metrics=metric_codes, entities=entity_codes, periods=tuple(periods),
             external_entity=hits[0].display_name if hits else None,
             numeric_cue=numeric, narrative_cue=narrative, mentions=mentions,
-            list_cue=any(cue in f" {text} " for cue in LIST_CUES),
-            change_cue=_has_cue(text, CHANGE_CUES),
+            list_cue=list_cue, change_cue=_has_cue(cue_text, CHANGE_CUES),
+            percent_cue=_has_cue(cue_text, PERCENT_CUES), metric_candidates=candidates,
+            channel_options=channel_options,
         )

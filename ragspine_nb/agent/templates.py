@@ -30,6 +30,8 @@ TEXT = {
     "attribution": {"zh": "归因分析：", "en": "Attribution:"},
     "sources": {"zh": "来源：", "en": "Sources:"},
     "comparison": {"zh": "对比结果：", "en": "Comparison:"},
+    "stated_change": {"zh": "（报告中直接列示的变动，非计算所得）",
+                      "en": "(The change as the report states it, not computed.)"},
 }
 
 

@@ -94,7 +94,7 @@ def difference_gold(ctx: TatqaContext, q: dict[str, Any],
 def _agent(ctx: TatqaContext) -> tuple[Agent, date]:
     store = FactStore(":memory:")
     store.upsert(ctx.facts)
-    years = [int(f.period) for f in ctx.facts] or [2019]
+    years = [int(f.period[:4]) for f in ctx.facts] or [2019]
     # "latest complete fiscal year" = the table's latest year when a question names none
     return Agent(store, None, ToolDirectProvider(), ctx.profile), date(max(years) + 1, 1, 1)
 

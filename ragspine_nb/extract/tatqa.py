@@ -2,9 +2,14 @@
 
 One context = one table + its paragraphs (real annual reports, anonymised). The entity
 is the table uid; metrics are the row labels (raw and normalised forms as synonyms,
-qualified by their section when a label repeats); periods are the header years.
-Locators use TAT-QA's own coordinates: ``table=0,row=<r>,col=<c>`` and
-``paragraph=<order>``.
+qualified by their section when a label repeats; an unlabelled row closing a section is
+that section's total). Column headers give periods: years, fiscal labels (``FY19``,
+``F19``, ``2018/2019`` = the later year), quarters (``Q4 2019``), a year spanning
+sub-columns. Several columns of one period become channels named by their header words
+("as reported", "net sales"); a stated percentage change column goes to
+:data:`~ragspine_nb.types.CHANGE_PCT_CHANNEL` under its later year; a named absolute
+change column ("Variance in Dollars") to a ``CHANGE_*`` channel. Locators use TAT-QA's
+own coordinates: ``table=0,row=<r>,col=<c>`` and ``paragraph=<order>``.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.types import Chunk, Fact
+from ragspine_nb.types import CHANGE_PCT_CHANNEL, Chunk, Fact
+from ragspine_nb.wordset import singular
 
 __all__ = ["TatqaContext", "load_tatqa", "context_to_records", "parse_tatqa_number",
            "detect_scale"]
@@ -24,7 +30,7 @@ __all__ = ["TatqaContext", "load_tatqa", "context_to_records", "parse_tatqa_numb
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+")
 _SCALES = (("billion", re.compile(r"in billions|\$\s?billion|\bbillions?\b", re.I)),
-           ("million", re.compile(r"in millions|\$\s?m\b|million|\bmn\b", re.I)),
+           ("million", re.compile(r"in millions|[$€£¥]\s?m\b|million|\bmn\b|\$m\b", re.I)),
            ("thousand", re.compile(r"in thousands|\$\s?'?000|thousand|\(000s?\)|'000", re.I)))
 
 
@@ -71,13 +77,8 @@ def detect_scale(table: list[list[str]], paragraphs: list[str]) -> str:
 def _norm_label(label: str) -> str:
     text = label.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     text = _FOOTNOTE.sub("", text).strip().rstrip(":").strip()
+    text = re.sub(r"(?<=[a-z])\d$", "", text)  # a footnote digit glued on: "Current year1"
     return " ".join(text.lower().split())
-
-
-def _singular(word: str) -> str:
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def _variants(label: str) -> set[str]:
@@ -85,7 +86,7 @@ def _variants(label: str) -> set[str]:
     bare = " ".join(re.sub(r"\([^)]*\)", " ", label).split())
     out = {bare} if bare else set()
     for text in (label, bare):
-        out.add(" ".join(_singular(w) for w in text.split()))
+        out.add(" ".join(singular(w) for w in text.split()))
     return {v for v in out if v}
 
 
@@ -98,23 +99,143 @@ def _header_rows(table: list[list[str]]) -> int:
     return len(table)
 
 
-def _column_periods(table: list[list[str]], header: int) -> dict[int, str]:
+_QUARTER = re.compile(r"(?<![a-z0-9])q([1-4])\s*(?:fy)?\s*'?((?:19|20)\d\d)(?!\d)", re.I)
+_FISCAL2 = re.compile(r"(?<![a-z0-9])fy?\s?'?(\d\d)(?!\d)", re.I)
+_SPAN = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*/\s*((?:19|20)?\d\d)(?!\d)")
+_CHANGE = re.compile(r"chang|varian|variation|differen|increase|decrease|\bvs\b|\bover\b",
+                     re.I)
+_CHANGE_WORDS = {"change", "changes", "percent", "variance", "increase", "decrease", "vs", "over",
+                 "difference"}
+#: Header words that carry no column meaning (dates, fiscal words, units and scales).
+_NOISE = re.compile(
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|fiscal|years?|ended|ending|"
+    r"end|as|of|at|for|the|in|weeks?|months?|period|millions?|thousands?|billions?|"
+    r"except|percentages|amounts?|data|usd|rmb|us|m|bn|k|note)\b|[$€£¥’'()*:,.\d]",
+    re.I)
+
+
+@dataclass(frozen=True)
+class _Column:
+    period: tuple[str, str] | None  # ("FY", "2019") / ("QUARTER", "2019Q4")
+    kind: str  # "level" | "change_pct" | "change" | "other"
+    label: str  # what the header says besides periods, dates and units
+
+
+def _cell_period(text: str) -> tuple[str, str] | str | None:
+    """A header cell's period, ``"multi"`` for a span or change of years, else None."""
+    if m := _QUARTER.search(text):
+        return "QUARTER", f"{m.group(2)}Q{m.group(1)}"
+    if m := _SPAN.search(text):  # fiscal "2018/2019" or "2018/19" = the later year
+        later = m.group(2)
+        return "FY", later if len(later) == 4 else m.group(1)[:2] + later
+    years = set(_YEAR.findall(text))
+    if len(years) > 1:
+        return "multi"
+    if years:
+        return "FY", years.pop()
+    if m := _FISCAL2.search(text):  # "FY19", "F19"
+        return "FY", f"20{m.group(1)}"
+    return None
+
+
+def _column_label(text: str) -> str:
+    words = _NOISE.sub(" ", text.replace("%", " percent ")).lower().split()
+    return " ".join(w for w in words if re.search(r"[a-z]", w))
+
+
+def _columns(table: list[list[str]], header: int) -> dict[int, _Column]:
+    """Period, kind and label of every column after the first."""
     width = max(len(r) for r in table)
-    periods: dict[int, str] = {}
+    out: dict[int, _Column] = {}
     for c in range(1, width):
+        period: tuple[str, str] | str | None = None
+        ptext = ""  # the header text the period was read from
         for r in range(header - 1, -1, -1):
-            years = set(_YEAR.findall(table[r][c])) if c < len(table[r]) else set()
-            if len(years) > 1:
-                break  # a change or fiscal-span column ("2019 vs 2018")
-            if years:
-                periods[c] = years.pop()
+            ptext = table[r][c]
+            period = _cell_period(ptext)
+            if period is None and not ptext.strip():
+                # a period spanning sub-columns: the nearest header cell to the left
+                ptext = next((table[r][k] for k in range(c - 1, 0, -1) if table[r][k].strip()),
+                             "")
+                period = _cell_period(ptext)
+            if period is not None:
                 break
-            left = next((table[r][k] for k in range(c - 1, 0, -1) if table[r][k].strip()), "")
-            left_years = set(_YEAR.findall(left))
-            if left_years and not table[r][c].strip() and len(left_years) == 1:
-                periods[c] = left_years.pop()  # a year spanning sub-columns
-                break
-    return periods
+        own = " ".join(table[r][c] for r in range(header))
+        values = [table[r][c] for r in range(header, len(table))
+                  if parse_tatqa_number(table[r][c])[0] is not None]
+        percent = ("%" in own or "percent" in own.lower() or
+                   (bool(values) and sum("%" in v for v in values) * 2 > len(values)))
+        if period == "multi" or _CHANGE.search(own):
+            years = sorted(set(_YEAR.findall(f"{own} {ptext}")))
+            kind = "change_pct" if percent else "change"
+            out[c] = _Column(("FY", years[-1]) if years else None, kind, _column_label(own))
+        elif isinstance(period, tuple):
+            out[c] = _Column(period, "level", _column_label(own))
+        else:
+            out[c] = _Column(None, "other", _column_label(own))
+    levels = [col.period for col in out.values() if col.kind == "level" and col.period]
+    for c, col in out.items():  # a change without a stated year: the table's latest level
+        if col.kind.startswith("change") and col.period is None and levels:
+            out[c] = _Column(max(levels, key=lambda p: (p[1], p[0])), col.kind, col.label)
+    return out
+
+
+def _slug(label: str) -> str:
+    return "C_" + re.sub(r"[^A-Z0-9]+", "_", label.upper()).strip("_")
+
+
+def _channels(cols: dict[int, _Column], default_year: str | None
+              ) -> tuple[dict[int, tuple[tuple[str, str], str]], dict[str, list[str]]]:
+    """``{column: (period, channel)}`` for the columns that hold facts, and the channels.
+
+    A period held by one level column is that period's TOTAL; several columns of one
+    period (amount / %, quarters, as reported / adjusted) become channels named by their
+    header label, so no lookup by period alone can pick one of them silently. Stated
+    percentage changes go to ``CHANGE_PCT``. Columns without a period hold no facts
+    (unless the whole table has no period: then the ``default_year``), but their labels
+    still become channels, so a question naming one never falls back on another column.
+    """
+    levels = {c: col for c, col in cols.items() if col.kind == "level"}
+    if not levels and default_year:
+        levels = {c: _Column(("FY", default_year), "level", col.label)
+                  for c, col in cols.items() if col.kind == "other"}
+    channels: dict[str, list[str]] = {}
+    out_change: dict[int, tuple[tuple[str, str], str]] = {}
+    for c, col in cols.items():
+        if col.label and col.kind in ("level", "other"):
+            channels.setdefault(_slug(col.label), [col.label])
+        elif col.kind == "change" and col.period is not None and \
+                not set(col.label.split()) <= _CHANGE_WORDS:
+            # a stated absolute change ("Variance in Dollars"): asked for by its name
+            code = "CHANGE" + _slug(col.label)[1:]
+            if code not in channels:
+                channels[code] = [col.label]
+                out_change[c] = (col.period, code)
+    per_period: dict[tuple[str, str], list[int]] = {}
+    for c, col in levels.items():
+        per_period.setdefault(col.period or ("FY", ""), []).append(c)
+    out: dict[int, tuple[tuple[str, str], str]] = {}
+    for period, cs in per_period.items():
+        if len(cs) == 1:
+            out[cs[0]] = (period, "TOTAL")
+            continue
+        labels = [levels[c].label for c in cs]
+        for c in cs:
+            if levels[c].label and labels.count(levels[c].label) == 1:
+                out[c] = (period, _slug(levels[c].label))
+    pct = [(c, col.period) for c, col in cols.items()
+           if col.kind == "change_pct" and col.period is not None]
+    for c, period in pct:
+        same = [k for k, p in pct if p == period]
+        plain = [k for k in same if set(cols[k].label.split()) <= _CHANGE_WORDS]
+        if len(same) == 1 or plain == [c]:  # the plain "% change" of several (normalised...)
+            out[c] = (period, CHANGE_PCT_CHANNEL)
+            names = channels.setdefault(CHANGE_PCT_CHANNEL, [])
+            if cols[c].label and cols[c].label not in names:
+                names.append(cols[c].label)
+    out.update(out_change)
+    return out, channels
 
 
 def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
@@ -126,16 +247,21 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
     paragraphs = sorted(ctx["paragraphs"], key=lambda p: p["order"])
     scale = detect_scale(table, [p["text"] for p in paragraphs])
     header = _header_rows(table)
-    periods = _column_periods(table, header)
-    shared = {y: list(periods.values()).count(y) for y in set(periods.values())}
+    para_years = _YEAR.findall(" ".join(p["text"] for p in paragraphs))
+    columns, channels = _channels(_columns(table, header),
+                                  max(para_years) if para_years else None)
     metrics: dict[str, dict[str, Any]] = {}
     facts: list[Fact] = []
-    section = ""
     labels = [_norm_label(r[0]) for r in table]
+    # a section title can sit among the header rows ("Revenue:" right above the first data)
+    section = next((labels[r] for r in range(header - 1, -1, -1)
+                    if labels[r] and all(not c.strip() for c in table[r][1:])), "")
     repeated = {lab for lab in labels if lab and labels.count(lab) > 1}
     for r in range(header, len(table)):
         row = table[r]
         label = labels[r]
+        if not label and section and any(parse_tatqa_number(c)[0] is not None for c in row):
+            label = "total"  # an unlabelled row closing a section is the section's total
         if not label:
             continue
         if all(not c.strip() for c in row[1:]):
@@ -143,20 +269,18 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
             continue
         code = f"ROW{r}"
         synonyms = [label] + ([f"{section} {label}"] if section else [])
-        if label in repeated and section:
-            synonyms = [f"{section} {label}"]
+        if (label in repeated or label == "total") and section:
+            synonyms = [f"{section} {label}", f"{label} {section}"]
         variants = {v for syn in synonyms for v in _variants(syn)} - set(synonyms)
         metrics[code] = {"unit": scale or "unit", "label": row[0],
                          "synonyms": synonyms, "variants": sorted(variants)}
-        for c, year in periods.items():
+        for c, ((ptype, period), channel) in columns.items():
             value, percent = parse_tatqa_number(row[c])
             if value is None:
                 continue
-            unit = "percent" if percent or "%" in row[0] else (scale or "unit")
-            # a year over several columns (amount / % / quarters): the column label becomes
-            # the channel, so no lookup by year alone can pick one of them silently
-            channel = "TOTAL" if shared[year] == 1 else f"COL{c}"
-            facts.append(Fact(code, uid, "NA", channel, "FY", year, value, unit, uid,
+            unit = "percent" if percent or "%" in row[0] or channel == CHANGE_PCT_CHANNEL \
+                else (scale or "unit")
+            facts.append(Fact(code, uid, "NA", channel, ptype, period, value, unit, uid,
                               f"table=0,row={r},col={c}"))
     # variants (no parenthetical note, singular words) only where exactly one row has them
     owners: dict[str, set[str]] = {}
@@ -171,6 +295,7 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
     profile = DomainProfile.from_dict({
         "home": {"company_name": uid, "entity_code": uid, "geography": "NA"},
         "metrics": metrics or {"NONE": {"unit": "unit"}},
+        "channels": {code: {"synonyms": syns} for code, syns in channels.items()},
     })
     chunks = tuple(Chunk(doc_id=uid, chunk_id=f"{uid}#p{p['order']}", seq=i,
                          text=p["text"].strip() or "(empty)",

@@ -1,0 +1,121 @@
+"""Word-order-insensitive matching of profile terms against a question.
+
+A table row is often named in a question with its words in another order
+("net interest expense" for the row "Interest expense, net") or with a section word in
+front ("federal deferred ..." for the row "Deferred: Federal"). :func:`content_words`
+reduces a text to its content words (folded, singular, without stop words), and
+:class:`WordSetIndex` finds
+
+* :meth:`~WordSetIndex.contained` — the terms *all* of whose content words occur in the
+  question; the codes with the largest such term win (several codes tied = ambiguous,
+  the caller asks back). This is exact up to word order, inflection and stop words.
+* :meth:`~WordSetIndex.closest` — terms that share only *some* words. These are fuzzy:
+  callers offer them as options when asking back, never as an answer.
+
+Only ASCII words take part; Chinese terms are matched as exact substrings elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ragspine_nb.glossary import fold
+
+__all__ = ["singular", "content_words", "WordSetIndex", "STOP_WORDS"]
+
+#: Function words and question words that never identify a row or column.
+STOP_WORDS = frozenset(
+    "a an and the of in on at for to by from as is are was were be been being what which "
+    "who whom whose how much many did does do done with its it this that these those there "
+    "their than then into per or during year years".split()
+)
+_WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # "non-current" stays one word; "%" is a unit
+_SAME = {"percentage": "percent", "pct": "percent", "%": "percent"}
+
+
+def singular(word: str) -> str:
+    """A crude English singular: ``"assets"`` → ``"asset"``, ``"taxes"`` → ``"taxe"``.
+
+    Applied to both sides of a comparison, so only consistency matters.
+    """
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def content_words(text: str, *, keep: Iterable[str] = ()) -> frozenset[str]:
+    """The folded, singular content words of ``text`` (stop words dropped unless kept)."""
+    kept = frozenset(keep)
+    words = (_SAME.get(w, w) for w in
+             (singular(re.sub(r"[-']", "", w)) for w in _WORD.findall(fold(text))))
+    return frozenset(w for w in words if w not in STOP_WORDS or w in kept)
+
+
+@dataclass(frozen=True)
+class _Term:
+    words: frozenset[str]
+    code: str
+
+
+class WordSetIndex:
+    """Terms (``(text, code)`` pairs) matched by their content words.
+
+    Parameters
+    ----------
+    pairs : iterable of (str, str)
+        Term text and the code it stands for; terms without content words are ignored.
+
+    Examples
+    --------
+    >>> idx = WordSetIndex([("Interest expense, net", "R1"), ("Interest income", "R2")])
+    >>> idx.contained(content_words("What was net interest expense in 2019?"))
+    ('R1',)
+    >>> idx.closest(content_words("What was the net interest cost?"))
+    ('R1', 'R2')
+    """
+
+    def __init__(self, pairs: Iterable[tuple[str, str]]) -> None:
+        self._terms = [_Term(w, code) for text, code in pairs
+                       if (w := content_words(text))]
+
+    def contained(self, words: frozenset[str]) -> tuple[str, ...]:
+        """Codes of the terms fully contained in ``words`` that explain the others.
+
+        One code when its term's words include every other contained term's words
+        (the longer name settles it: "deferred federal" over "federal"); otherwise the
+        codes of the largest contained terms — several of them mean "ask back".
+        """
+        inside = [t for t in self._terms if t.words <= words]
+        if not inside:
+            return ()
+        best = max(len(t.words) for t in inside)
+        rivals = [t.code for t in self._terms if len(t.words & words) > best]
+        if rivals:  # a partial match sharing more words than any full one: ask back
+            top = [t.code for t in inside if len(t.words) == best]
+            return tuple(dict.fromkeys([*top, *rivals]))
+        top = list(dict.fromkeys(t.code for t in inside if len(t.words) == best))
+        if len(top) == 1:
+            winner = max((t for t in inside if t.code == top[0]), key=lambda t: len(t.words))
+            if all(t.words <= winner.words for t in inside if t.code != top[0]):
+                return tuple(top)
+            others = [t.code for t in inside if not t.words <= winner.words]
+            return tuple(dict.fromkeys([*top, *others]))
+        return tuple(top)
+
+    def words_of(self, code: str, words: frozenset[str]) -> frozenset[str]:
+        """The content words of ``code``'s largest term contained in ``words``."""
+        inside = [t.words for t in self._terms if t.code == code and t.words <= words]
+        return max(inside, key=len, default=frozenset())
+
+    def closest(self, words: frozenset[str], n: int = 5,
+                min_share: float = 0.5) -> tuple[str, ...]:
+        """Up to ``n`` codes sharing at least ``min_share`` of a term's words (fuzzy)."""
+        scored: dict[str, float] = {}
+        for term in self._terms:
+            share = len(term.words & words) / len(term.words)
+            if share >= min_share and share > scored.get(term.code, 0.0):
+                scored[term.code] = share
+        ranked = sorted(scored, key=lambda c: -scored[c])
+        return tuple(ranked[:n])
