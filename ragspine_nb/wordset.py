@@ -32,7 +32,10 @@ STOP_WORDS = frozenset(
     "their than then into per or during year years".split()
 )
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # "non-current" stays one word; "%" is a unit
-_SAME = {"percentage": "percent", "pct": "percent", "%": "percent"}
+_SAME = {"percentage": "percent", "pct": "percent", "%": "percent", "january": "jan",
+         "february": "feb", "march": "mar", "april": "apr", "june": "jun", "july": "jul",
+         "august": "aug", "september": "sep", "sept": "sep", "october": "oct",
+         "november": "nov", "december": "dec"}
 
 
 def singular(word: str) -> str:
@@ -109,13 +112,19 @@ class WordSetIndex:
         inside = [t.words for t in self._terms if t.code == code and t.words <= words]
         return max(inside, key=len, default=frozenset())
 
-    def closest(self, words: frozenset[str], n: int = 5,
-                min_share: float = 0.5) -> tuple[str, ...]:
-        """Up to ``n`` codes sharing at least ``min_share`` of a term's words (fuzzy)."""
+    def closest(self, words: frozenset[str], n: int = 5, min_share: float = 0.5,
+                min_shared: int = 1) -> tuple[str, ...]:
+        """Up to ``n`` codes sharing some of a term's words — fuzzy, for asking back only.
+
+        A code qualifies with at least ``min_share`` of a term's words and at least
+        ``min_shared`` words in common.
+        """
         scored: dict[str, float] = {}
         for term in self._terms:
-            share = len(term.words & words) / len(term.words)
-            if share >= min_share and share > scored.get(term.code, 0.0):
+            shared = len(term.words & words)
+            share = shared / len(term.words)
+            if shared >= min_shared and share >= min_share and \
+                    share > scored.get(term.code, 0.0):
                 scored[term.code] = share
         ranked = sorted(scored, key=lambda c: -scored[c])
         return tuple(ranked[:n])

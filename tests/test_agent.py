@@ -349,8 +349,19 @@ def test_missing_entity_and_period_are_assumed_and_stated(agent: Agent) -> None:
     assert r.answer.startswith("（假设：主体为ACME Group，期间为FY2025（最近完整财年））")
 
 
-def test_a_change_question_with_one_period_asks_for_two(agent: Agent) -> None:
+def test_a_change_question_never_returns_a_level(agent: Agent) -> None:
+    # one year: against the year before, stated; never the FY2025 level alone
     r = agent.ask("What was the percentage change in ACME Hong Kong revenue in FY2025?", REF)
+    assert r.clarification.mode == "answer_with_assumptions"
+    assert r.clarification.assumed_slots["periods"] == "FY2024,FY2025"
+    assert "the comparison is FY2025 against FY2024" in r.answer
+    assert "Change: FY2025 vs FY2024: +85 USD_M (+6.4%)" in r.answer
+    assert len(r.tool_results) == 2
+    # no period: the latest two complete fiscal years, stated
+    r = agent.ask("How did ACME Hong Kong revenue change?", REF)
+    assert r.clarification.assumed_slots["periods"] == "FY2024,FY2025"
+    # one half-year: against the previous half or the same half a year before? ask
+    r = agent.ask("What was the change in ACME Hong Kong revenue in 2025H1?", REF)
     assert r.clarification.mode == "ask_first" and r.tool_results == []
     assert "two periods" in r.answer
     both = agent.ask("What was the change in ACME Hong Kong revenue between FY2024 and FY2025?",

@@ -133,14 +133,17 @@ def _plan(intent: ParsedIntent, clar: ClarificationResult, profile: DomainProfil
           ) -> list[dict[str, str]]:
     entities = list(intent.entities) or [clar.assumed_slots.get("entity",
                                                                  profile.home_entity_code)]
-    periods = [period_label(*p) for p in intent.periods] or [clar.assumed_slots["period"]]
+    if "periods" in clar.assumed_slots:
+        periods = clar.assumed_slots["periods"].split(",")
+    else:
+        periods = [period_label(*p) for p in intent.periods] or [clar.assumed_slots["period"]]
     channel = intent.channel or profile.default_channel
     return [{"metric": m, "entity": e, "period": p, "channel": channel}
             for m in intent.metrics for e in entities for p in periods]
 
 
-def _stated_change(intent: ParsedIntent, store: FactStore, profile: DomainProfile,
-                   ref: date) -> FoundResult | None:
+def _stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactStore,
+                   profile: DomainProfile, ref: date) -> FoundResult | None:
     """A change the source states itself (a "% change" column), for a change question.
 
     Asked when the question names a stated-change channel (``CHANGE*``), or asks for a
@@ -148,7 +151,9 @@ def _stated_change(intent: ParsedIntent, store: FactStore, profile: DomainProfil
     is filed under the later period, so one period in the question is enough. A figure
     the report states wins over one computed from two levels (rounding, restatements).
     """
-    if not (intent.change_cue and len(intent.metrics) == 1 and intent.periods
+    periods = list(intent.periods) or [
+        ("FY", p[2:]) for p in clar.assumed_slots.get("periods", "").split(",") if p]
+    if not (intent.change_cue and len(intent.metrics) == 1 and periods
             and len(intent.entities) <= 1):
         return None
     channel = intent.channel if intent.channel and intent.channel.startswith("CHANGE") \
@@ -156,7 +161,7 @@ def _stated_change(intent: ParsedIntent, store: FactStore, profile: DomainProfil
         else None
     if channel is None:
         return None
-    later = max(intent.periods, key=lambda p: p[1])
+    later = max(periods, key=lambda p: p[1])
     entity = intent.entities[0] if intent.entities else profile.home_entity_code
     result = execute_query_metric(store, intent.metrics[0], entity, period_label(*later),
                                   channel, profile=profile, reference_date=ref)
@@ -276,7 +281,7 @@ def answer_question(
             src = entry.source.to_dict()
             note = f"\n{TEXT['sources'][lang]} {src['doc']} · {src['locator']}"
             return done(entry.answer + note, "faq", sources=[src], plain=entry.answer)
-    stated = _stated_change(intent, store, profile, ref) \
+    stated = _stated_change(intent, clar, store, profile, ref) \
         if clar.mode != CLARIFY_ASK_FIRST or intent.metrics else None
     if stated is not None:  # the report states this change: no second period needed
         body, sources = _render_structured([stated], profile, lang)

@@ -2,8 +2,11 @@
 
 Order (first match wins): out-of-scope entity (the security gate on the *raw*
 question, never the parsed slots) → narrative route needs no slots → missing metric
-asks first → missing entity or period is assumed (home entity, latest complete fiscal
-year) and the assumption is surfaced → nothing to clarify.
+asks first (fuzzy row candidates are offered, never answered) → several metrics or
+columns named without a list ask back → missing entity or period is assumed (home entity,
+latest complete fiscal year; for a change: the year asked about against the year before,
+or the latest two complete fiscal years) and the assumption is surfaced → nothing to
+clarify. A change in one quarter or half-year asks which two periods to compare.
 """
 
 from __future__ import annotations
@@ -79,8 +82,10 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
         ask = (f"您指的是哪一列/渠道？{'、'.join(options)}" if zh
                else f"Which of these columns / channels do you mean: {'; '.join(options)}?")
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
-    if intent.change_cue and intent.route != "composite" and len(intent.periods) < 2:
-        # the store holds levels: a change needs two periods, never a level passed off as one
+    change = intent.change_cue and intent.route != "composite" and len(intent.periods) < 2
+    if change and intent.periods and intent.periods[0][0] != "FY":
+        # "the change in Q3 2019": against the previous quarter or the same one a year
+        # before? Both are common; ask rather than pick
         ask = ("请给出要比较的两个期间，例如 2024年和2025年。" if zh
                else "Which two periods should I compare (e.g. FY2024 and FY2025)?")
         return ClarificationResult(CLARIFY_ASK_FIRST, question=ask,
@@ -95,8 +100,13 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
     assumed: dict[str, str] = {}
     if not intent.entities:
         assumed["entity"] = profile.home_entity_code
-    if not intent.periods:
-        ref = reference_date or date.today()
+    ref = reference_date or date.today()
+    if change:
+        # a change needs two periods, never a level passed off as one: the year asked
+        # about against the year before, or the latest two complete fiscal years
+        later = int(intent.periods[0][1]) if intent.periods else ref.year - 1
+        assumed["periods"] = f"FY{later - 1},FY{later}"
+    elif not intent.periods:
         assumed["period"] = f"FY{ref.year - 1}"
     if not assumed:
         return ClarificationResult(CLARIFY_NONE)
@@ -107,6 +117,9 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
     if "period" in assumed:
         parts.append(f"期间为{assumed['period']}（最近完整财年）" if zh
                      else f"the period is {assumed['period']} (latest complete fiscal year)")
+    if "periods" in assumed:
+        a, b = assumed["periods"].split(",")
+        parts.append(f"比较{b}与{a}" if zh else f"the comparison is {b} against {a}")
     note = ("（假设：" + "，".join(parts) + "）") if zh else ("(Assuming " + " and ".join(parts)
                                                            + ".)")
     options = tuple(e.label for e in profile.entities.values()) if "entity" in assumed else ()

@@ -139,6 +139,10 @@ def _find_all(text: str, terms: Terms) -> list[tuple[int, int, str, str]]:
     return sorted(found)
 
 
+_DATE_COMMA = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*"
+                         r"\d{1,2}\s*,")
+
+
 def _mask(text: str, spans: list[tuple[int, int, str, str]]) -> str:
     for start, end, _, _ in spans:
         text = text[:start] + " " * (end - start) + text[end:]
@@ -147,6 +151,7 @@ def _mask(text: str, spans: list[tuple[int, int, str, str]]) -> str:
 
 def _list_cue(text: str) -> bool:
     """A list of metrics / entities, not "between 2018 and 2019" (periods are not a list)."""
+    text = _DATE_COMMA.sub(" ", text)  # "as of December 31, 2019" is a date, not a list
     text = _PERIOD.sub("\x00", text)
     text = re.sub(r"\x00\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*\x00", " ", text)
     return any(cue in f" {text} " for cue in LIST_CUES)
@@ -191,7 +196,7 @@ class RuleIntentParser:
         entities = _find_all(text, self._entities)
         list_cue = _list_cue(text)
         metric_codes = tuple(dict.fromkeys(m[2] for m in metrics))
-        words = content_words(_PERIOD.sub(" ", text))
+        words = content_words(text)
         metric_words: frozenset[str] = frozenset()
         candidates: tuple[str, ...] = ()
         if len(metric_codes) <= 1 or not list_cue:
@@ -201,7 +206,10 @@ class RuleIntentParser:
             if metric_codes and len(contained) == 1:
                 kept = self._metric_words.words_of(contained[0], words)
                 if not all(content_words(m[3]) <= kept for m in metrics):
-                    contained = ()
+                    # another row is named in full besides the phrase: ask (one metric
+                    # phrase + one other row) or keep the listed phrases (several)
+                    contained = tuple(dict.fromkeys([*metric_codes, *contained])) \
+                        if len(metric_codes) == 1 and contained[0] not in metric_codes else ()
             elif len(metric_codes) == 1 and len(contained) > 1:
                 # one phrase matched, but other rows are named at least as fully: ask
                 contained = tuple(dict.fromkeys([*metric_codes, *contained]))
@@ -217,11 +225,14 @@ class RuleIntentParser:
         rest = _mask(text, metrics)
         channels = [c for c in _find_all(rest, self._channels)
                     if c[2] != self.profile.default_channel]
-        picked = self._channel_words.contained(
-            content_words(_PERIOD.sub(" ", rest)) - metric_words)
+        rest_words = content_words(_PERIOD.sub(" ", rest)) - metric_words
+        picked = self._channel_words.contained(rest_words)
         channel_options: tuple[str, ...] = ()
         if not channels and len(picked) == 1:
             channels = [(0, 0, picked[0], picked[0])]
+        elif not channels and not picked:
+            # a column named in part ("net additions" of "Net additions (losses)"): ask
+            channel_options = self._channel_words.closest(rest_words, min_shared=2)
         elif len(picked) > 1 or (channels and picked and picked != (channels[0][2],)):
             # two columns named (one by its phrase, one by its words): ask, never pick
             channel_options = tuple(dict.fromkeys([*(c[2] for c in channels[:1]), *picked]))

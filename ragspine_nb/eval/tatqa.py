@@ -138,7 +138,8 @@ def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
                 diff[0] += 1
                 r = agent.ask(q["question"], ref)
                 found = [t for t in r.tool_results if t["status"] == "found"]
-                if len(found) == 2:
+                # answered = a difference was computed: two found facts of one row
+                if len(found) == 2 and found[0]["metric_code"] == found[1]["metric_code"]:
                     diff[1] += 1
                     locs = sorted(t["source"]["locator"] for t in found)
                     later = max(found, key=lambda t: t["period"])

@@ -85,6 +85,8 @@ def _variants(label: str) -> set[str]:
     """The label without parenthetical notes, and with singular words."""
     bare = " ".join(re.sub(r"\([^)]*\)", " ", label).split())
     out = {bare} if bare else set()
+    if bare.startswith("total ") and len(bare) > 6:
+        out.add(bare[6:])  # "Total BCE operating revenues" (kept only if no other row has it)
     for text in (label, bare):
         out.add(" ".join(singular(w) for w in text.split()))
     return {v for v in out if v}
@@ -120,6 +122,8 @@ class _Column:
     period: tuple[str, str] | None  # ("FY", "2019") / ("QUARTER", "2019Q4")
     kind: str  # "level" | "change_pct" | "change" | "other"
     label: str  # what the header says besides periods, dates and units
+    dated: str = ""  # the label with the month and day ("july 27"), for same-year columns
+    full: str = ""  # the label with its parenthesised notes, another name for the column
 
 
 def _cell_period(text: str) -> tuple[str, str] | str | None:
@@ -139,9 +143,29 @@ def _cell_period(text: str) -> tuple[str, str] | str | None:
     return None
 
 
-def _column_label(text: str) -> str:
+_MONTH_DAY = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*(\d{1,2})\b", re.I)
+_CURRENCY_WORDS = re.compile(r"\b(?:nt|hk|dollars?)\b", re.I)
+
+
+def _column_label(text: str, *, change: bool = False, notes: bool = False) -> str:
+    """Header words that name a column.
+
+    A change column keeps "dollars" ("Variance in Dollars"); parenthesised notes
+    ("Net additions (losses)") are kept only with ``notes=True``.
+    """
+    text = text if change else _CURRENCY_WORDS.sub(" ", text)
+    text = text if notes else re.sub(r"\([^)]*\)", " ", text)
+    text = re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", "", text)  # "Non-USD" is one word
+    for period in (_QUARTER, _SPAN, _FISCAL2):  # "Q4 2019", "2018/19", "F19" are periods
+        text = period.sub(" ", text)
     words = _NOISE.sub(" ", text.replace("%", " percent ")).lower().split()
-    return " ".join(w for w in words if re.search(r"[a-z]", w))
+    return " ".join(dict.fromkeys(w for w in words if len(w) > 1 and re.search(r"[a-z]", w)))
+
+
+def _dated(text: str, label: str) -> str:
+    days = [f"{m.group(1).lower()} {int(m.group(2))}" for m in _MONTH_DAY.finditer(text)]
+    return " ".join([label, *days]).strip() if days else ""
 
 
 def _columns(table: list[list[str]], header: int) -> dict[int, _Column]:
@@ -162,6 +186,11 @@ def _columns(table: list[list[str]], header: int) -> dict[int, _Column]:
             if period is not None:
                 break
         own = " ".join(table[r][c] for r in range(header))
+        # a group header over several columns ("Financial assets" over 2019 | 2018) names
+        # every column under it: the nearest header cell to the left in an empty row cell
+        named = " ".join(table[r][c] or next(
+            (table[r][k] for k in range(c - 1, 0, -1) if table[r][k].strip()), "")
+            for r in range(header))
         values = [table[r][c] for r in range(header, len(table))
                   if parse_tatqa_number(table[r][c])[0] is not None]
         percent = ("%" in own or "percent" in own.lower() or
@@ -169,12 +198,20 @@ def _columns(table: list[list[str]], header: int) -> dict[int, _Column]:
         if period == "multi" or _CHANGE.search(own):
             years = sorted(set(_YEAR.findall(f"{own} {ptext}")))
             kind = "change_pct" if percent else "change"
-            out[c] = _Column(("FY", years[-1]) if years else None, kind, _column_label(own))
+            out[c] = _Column(("FY", years[-1]) if years else None, kind,
+                             _column_label(own, change=True))
         elif isinstance(period, tuple):
-            out[c] = _Column(period, "level", _column_label(own))
+            label = _column_label(named)
+            out[c] = _Column(period, "level", label, _dated(named, label),
+                             _column_label(named, notes=True))
         else:
-            out[c] = _Column(None, "other", _column_label(own))
+            out[c] = _Column(None, "other", _column_label(named), "",
+                             _column_label(named, notes=True))
     levels = [col.period for col in out.values() if col.kind == "level" and col.period]
+    if len(set(levels)) == 1:  # one period in the table: named columns beside it share it
+        for c, col in out.items():
+            if col.kind == "other" and col.label:
+                out[c] = _Column(levels[0], "level", col.label, "", col.full)
     for c, col in out.items():  # a change without a stated year: the table's latest level
         if col.kind.startswith("change") and col.period is None and levels:
             out[c] = _Column(max(levels, key=lambda p: (p[1], p[0])), col.kind, col.label)
@@ -185,9 +222,16 @@ def _slug(label: str) -> str:
     return "C_" + re.sub(r"[^A-Z0-9]+", "_", label.upper()).strip("_")
 
 
-def _channels(cols: dict[int, _Column], default_year: str | None
-              ) -> tuple[dict[int, tuple[tuple[str, str], str]], dict[str, list[str]]]:
-    """``{column: (period, channel)}`` for the columns that hold facts, and the channels.
+def _channels(cols: dict[int, _Column], default_year: str | None, quarterly: bool = False
+              ) -> tuple[dict[int, tuple[tuple[str, str], str]],
+                         dict[int, tuple[tuple[str, str], str]], dict[str, list[str]],
+                         dict[int, tuple[str, str] | None]]:
+    """Where each column's facts go, and the channels.
+
+    Returns ``{column: (period, channel)}`` for the columns that hold facts; the same
+    for the label channel of a column that is its period's only one (stored twice: by
+    period alone, and by the header words a question may use); the channels; and the
+    period of every level column (placed or not).
 
     A period held by one level column is that period's TOTAL; several columns of one
     period (amount / %, quarters, as reported / adjusted) become channels named by their
@@ -204,7 +248,9 @@ def _channels(cols: dict[int, _Column], default_year: str | None
     out_change: dict[int, tuple[tuple[str, str], str]] = {}
     for c, col in cols.items():
         if col.label and col.kind in ("level", "other"):
-            channels.setdefault(_slug(col.label), [col.label])
+            names = channels.setdefault(_slug(col.label), [col.label])
+            if col.full and col.full not in names:
+                names.append(col.full)
         elif col.kind == "change" and col.period is not None and \
                 not set(col.label.split()) <= _CHANGE_WORDS:
             # a stated absolute change ("Variance in Dollars"): asked for by its name
@@ -216,14 +262,28 @@ def _channels(cols: dict[int, _Column], default_year: str | None
     for c, col in levels.items():
         per_period.setdefault(col.period or ("FY", ""), []).append(c)
     out: dict[int, tuple[tuple[str, str], str]] = {}
+    aliases: dict[int, tuple[tuple[str, str], str]] = {}
     for period, cs in per_period.items():
+        if len(cs) == 1 and quarterly and levels[cs[0]].dated:
+            # "Quarters Ended | October 27, 2018": a quarter, never the fiscal year's figure
+            out[cs[0]] = (period, _slug(levels[cs[0]].dated))
+            channels.setdefault(_slug(levels[cs[0]].dated), [levels[cs[0]].dated])
+            continue
         if len(cs) == 1:
             out[cs[0]] = (period, "TOTAL")
+            if levels[cs[0]].label:  # named by its header words too ("Fiscal 2018 Net Sales")
+                aliases[cs[0]] = (period, _slug(levels[cs[0]].label))
             continue
         labels = [levels[c].label for c in cs]
-        for c in cs:
-            if levels[c].label and labels.count(levels[c].label) == 1:
-                out[c] = (period, _slug(levels[c].label))
+        if (quarterly or len(set(labels)) < len(cs)) and all(levels[c].dated for c in cs):
+            labels = [levels[c].dated for c in cs]  # quarters ended "July 27", "April 27"
+            for c in cs:
+                channels.setdefault(_slug(levels[c].dated), [levels[c].dated])
+        for c, label in zip(cs, labels, strict=True):
+            if label and labels.count(label) == 1:
+                out[c] = (period, _slug(label))
+            elif not label and labels.count("") == 1:
+                out[c] = (period, "TOTAL")  # the plain figure beside named ones ("$" | "%")
     pct = [(c, col.period) for c, col in cols.items()
            if col.kind == "change_pct" and col.period is not None]
     for c, period in pct:
@@ -235,7 +295,8 @@ def _channels(cols: dict[int, _Column], default_year: str | None
             if cols[c].label and cols[c].label not in names:
                 names.append(cols[c].label)
     out.update(out_change)
-    return out, channels
+    levels_by_col = {c: col.period for c, col in levels.items()}
+    return out, aliases, channels, levels_by_col
 
 
 def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
@@ -248,8 +309,10 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
     scale = detect_scale(table, [p["text"] for p in paragraphs])
     header = _header_rows(table)
     para_years = _YEAR.findall(" ".join(p["text"] for p in paragraphs))
-    columns, channels = _channels(_columns(table, header),
-                                  max(para_years) if para_years else None)
+    quarterly = any("quarter" in cell.lower() for row in table[:header] for cell in row)
+    columns, aliases, channels, level_cols = _channels(
+        _columns(table, header), max(para_years) if para_years else None, quarterly)
+    placements = [(c, pc) for c, pc in columns.items()] + list(aliases.items())
     metrics: dict[str, dict[str, Any]] = {}
     facts: list[Fact] = []
     labels = [_norm_label(r[0]) for r in table]
@@ -274,7 +337,16 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
         variants = {v for syn in synonyms for v in _variants(syn)} - set(synonyms)
         metrics[code] = {"unit": scale or "unit", "label": row[0],
                          "synonyms": synonyms, "variants": sorted(variants)}
-        for c, ((ptype, period), channel) in columns.items():
+        figures = [(c, pc) for c, pc in placements
+                   if parse_tatqa_number(row[c])[0] is not None]
+        for (ptype, period) in {pc[0] for _, pc in figures}:
+            mine = [c for c, p in level_cols.items()
+                    if p == (ptype, period) and parse_tatqa_number(row[c])[0] is not None]
+            if len(mine) == 1 and not quarterly and \
+                    (mine[0], ((ptype, period), "TOTAL")) not in figures:
+                # the row's only figure for that period: no other column to confuse it with
+                figures.append((mine[0], ((ptype, period), "TOTAL")))
+        for c, ((ptype, period), channel) in figures:
             value, percent = parse_tatqa_number(row[c])
             if value is None:
                 continue
