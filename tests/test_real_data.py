@@ -131,8 +131,8 @@ def test_tatqa_dev_through_the_agent(tmp_path: Path) -> None:
     assert set(result["single_cell"]) == {"asked", "answered", "correct", "precision", "coverage"}
     # the figures of this commit, as floors: a regression fails here
     assert result["single_cell"]["asked"] == 220 and result["difference"]["asked"] == 172
-    assert result["single_cell"]["precision"] >= 0.99 and result["single_cell"]["coverage"] >= 0.78
-    assert result["difference"]["precision"] >= 0.99 and result["difference"]["coverage"] >= 0.77
+    assert result["single_cell"]["precision"] >= 0.99 and result["single_cell"]["coverage"] >= 0.79
+    assert result["difference"]["precision"] >= 0.99 and result["difference"]["coverage"] >= 0.81
     assert result["text_span"]["recall@3"] >= 0.83
 
 
@@ -180,3 +180,11 @@ def test_tatqa_headers_fiscal_labels_quarters_and_stated_changes() -> None:
     # a row with one figure per year (the other group's cells are empty): also the year's
     assert ("col=2", "TOTAL", "FY", "2019", 963947.0, "thousand") in \
         row("d7d65228-96c1-4890-951c-c3d7578f8031", 2)
+    # a header restarting inside the table ("Fiscal 2018" block under "Fiscal 2019"): the
+    # same row label in the later block is the same metric, under the later block's year
+    ctx = contexts["073a0021-1564-4fe2-8759-73b15dd69ea1"]
+    revenues = sorted((f.source_locator, f.metric_code, f.period, f.channel)
+                      for f in ctx.facts if f.source_locator.endswith("col=3")
+                      and f.source_locator.split(",")[1] in ("row=3", "row=11"))
+    assert revenues == [("table=0,row=11,col=3", "ROW3", "2018", "C_THIRD_QUARTER"),
+                        ("table=0,row=3,col=3", "ROW3", "2019", "C_THIRD_QUARTER")]

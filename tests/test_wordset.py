@@ -82,7 +82,9 @@ def table_agent() -> Agent:
              Fact("ROW3", "T", "NA", CHANGE_PCT_CHANNEL, "FY", "2019", 191.0, "percent",
                   "t.pdf", "r3c5"),
              Fact("ROW1", "T", "NA", "C_AS_REPORTED", "FY", "2019", 11.0, "USD_M", "t.pdf",
-                  "r1c3")]
+                  "r1c3"),
+             Fact("ROW1", "T", "NA", "C_WITHOUT_ASC_606", "FY", "2018", 9.5, "USD_M", "t.pdf",
+                  "r1c4")]
     store.upsert(facts)
     return Agent(store, None, None, profile)
 
@@ -133,3 +135,17 @@ def test_fuzzy_row_matches_ask_back_with_labels(table_agent: Agent) -> None:
     assert r.clarification.mode == "ask_first" and r.tool_results == []
     assert "Effective income tax rate (ROW4)" in r.answer
     assert r.clarification.narrowing_options == ("ROW4",)
+
+
+def test_a_difference_between_two_named_columns_cites_both(table_agent: Agent) -> None:
+    store = table_agent.store
+    store.upsert([Fact("ROW1", "T", "NA", "C_WITHOUT_ASC_606", "FY", "2019", 10.5, "USD_M",
+                       "t.pdf", "r1c5")])
+    r = table_agent.ask("What is the difference between interest expense, net as reported and "
+                        "without the adoption of ASC 606 in 2019?", REF)
+    assert [t["source"]["locator"] for t in r.tool_results] == ["r1c3", "r1c5"]
+    assert "Difference: C_AS_REPORTED − C_WITHOUT_ASC_606 = 0.5 USD_M" in r.answer
+    # the same two columns without a list: which one? ask
+    r = table_agent.ask("What was the interest expense, net as reported without ASC 606 "
+                        "adoption in 2019?", REF)
+    assert r.clarification.mode == "ask_first" and r.tool_results == []

@@ -137,9 +137,9 @@ def _plan(intent: ParsedIntent, clar: ClarificationResult, profile: DomainProfil
         periods = clar.assumed_slots["periods"].split(",")
     else:
         periods = [period_label(*p) for p in intent.periods] or [clar.assumed_slots["period"]]
-    channel = intent.channel or profile.default_channel
-    return [{"metric": m, "entity": e, "period": p, "channel": channel}
-            for m in intent.metrics for e in entities for p in periods]
+    channels = list(intent.channels) or [intent.channel or profile.default_channel]
+    return [{"metric": m, "entity": e, "period": p, "channel": c}
+            for m in intent.metrics for e in entities for p in periods for c in channels]
 
 
 def _stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactStore,
@@ -208,6 +208,14 @@ def _render_structured(results: list[QueryResult], profile: DomainProfile, lang:
             lines.append((f"对比：{lb} 较 {la} {sign}{format_value(abs(diff))} {b.unit}{pct}")
                          if lang == "zh" else
                          f"Change: {lb} vs {la}: {sign}{format_value(abs(diff))} {b.unit}{pct}")
+        a, b = (r.fact for r in found)  # the question's order
+        if (a.metric_code, a.entity, a.period_type, a.period, a.unit) == (
+                b.metric_code, b.entity, b.period_type, b.period, b.unit) and \
+                a.channel != b.channel:  # two columns of one row: their difference
+            diff = a.value - b.value
+            lines.append(f"差额：{a.channel} − {b.channel} = {format_value(diff)} {a.unit}"
+                         if lang == "zh" else
+                         f"Difference: {a.channel} − {b.channel} = {format_value(diff)} {a.unit}")
     if len(results) > 1:
         lines = [TEXT["comparison"][lang]] + [f"- {ln}" for ln in lines]
     return "\n".join(lines), sources

@@ -82,7 +82,9 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
         ask = (f"您指的是哪一列/渠道？{'、'.join(options)}" if zh
                else f"Which of these columns / channels do you mean: {'; '.join(options)}?")
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
-    change = intent.change_cue and intent.route != "composite" and len(intent.periods) < 2
+    # a change between two periods (a difference between two named columns needs one)
+    change = intent.change_cue and intent.route != "composite" and len(intent.periods) < 2 \
+        and len(intent.channels) < 2
     if change and intent.periods and intent.periods[0][0] != "FY":
         # "the change in Q3 2019": against the previous quarter or the same one a year
         # before? Both are common; ask rather than pick

@@ -89,6 +89,8 @@ class ParsedIntent:
     entity: str | None = None
     period: tuple[str, str] | None = None
     channel: str | None = None
+    #: several channels (columns) named as a list: one sub-task each
+    channels: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
     entities: tuple[str, ...] = ()
     periods: tuple[tuple[str, str], ...] = ()
@@ -188,6 +190,14 @@ class RuleIntentParser:
             [(t, c.code) for c in profile.channels.values() if c.code != profile.default_channel
              for t in c.synonyms])
 
+    def _first_mention(self, code: str, text: str) -> int:
+        """Where a channel is first named in ``text`` (its code, a synonym, or a word)."""
+        spec = self.profile.channels.get(code)
+        terms = [code, *(spec.synonyms if spec else ())]
+        hits = [m.start() for t in terms for w in [fold(t), *content_words(t)]
+                for m in [re.search(rf"(?<![a-z0-9]){re.escape(w)}", text)] if m]
+        return min(hits, default=len(text))
+
     def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
         """Parse ``question`` (relative periods resolve against ``reference_date``)."""
         hits, masked = self.gate.detect(question)
@@ -228,15 +238,17 @@ class RuleIntentParser:
         rest_words = content_words(_PERIOD.sub(" ", rest)) - metric_words
         picked = self._channel_words.contained(rest_words)
         channel_options: tuple[str, ...] = ()
-        if not channels and len(picked) == 1:
-            channels = [(0, 0, picked[0], picked[0])]
-        elif not channels and not picked:
+        named = list(dict.fromkeys([*(c[2] for c in channels), *picked]))
+        channel_codes: tuple[str, ...] = ()
+        if not named:
             # a column named in part ("net additions" of "Net additions (losses)"): ask
             channel_options = self._channel_words.closest(rest_words, min_shared=2)
-        elif len(picked) > 1 or (channels and picked and picked != (channels[0][2],)):
-            # two columns named (one by its phrase, one by its words): ask, never pick
-            channel_options = tuple(dict.fromkeys([*(c[2] for c in channels[:1]), *picked]))
-            channels = []
+        elif len(named) == 1:
+            channel_codes = (named[0],)
+        elif _list_cue(rest):  # "the domestic and international rates": both, in order
+            channel_codes = tuple(sorted(named, key=lambda c: self._first_mention(c, rest)))
+        else:  # two columns named without a list: ask, never pick
+            channel_options = tuple(named)
         periods: list[tuple[str, str]] = []
         period_text = ""
         for m in _PERIOD.finditer(text):
@@ -271,7 +283,7 @@ class RuleIntentParser:
             metric=metric_codes[0] if metric_codes else None,
             entity=entity_codes[0] if entity_codes else None,
             period=periods[0] if periods else None,
-            channel=channels[0][2] if channels else None,
+            channel=channel_codes[0] if channel_codes else None, channels=channel_codes,
             metrics=metric_codes, entities=entity_codes, periods=tuple(periods),
             external_entity=hits[0].display_name if hits else None,
             numeric_cue=numeric, narrative_cue=narrative, mentions=mentions,

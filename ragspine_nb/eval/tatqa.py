@@ -142,9 +142,7 @@ def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
                 if len(found) == 2 and found[0]["metric_code"] == found[1]["metric_code"]:
                     diff[1] += 1
                     locs = sorted(t["source"]["locator"] for t in found)
-                    later = max(found, key=lambda t: t["period"])
-                    earlier = min(found, key=lambda t: t["period"])
-                    delta = later["value"] - earlier["value"]
+                    delta = found[0]["value"] - found[1]["value"]  # |a - b| is compared
                     ok = locs == sorted(dg[1]) and abs(abs(delta) - abs(dg[0])) < 0.011
                     diff[2] += ok
     text = _text_span(contexts, embedding_backend)

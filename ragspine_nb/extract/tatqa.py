@@ -172,6 +172,9 @@ def _columns(table: list[list[str]], header: int) -> dict[int, _Column]:
     """Period, kind and label of every column after the first."""
     width = max(len(r) for r in table)
     out: dict[int, _Column] = {}
+    # header rows with gaps hold group titles spanning the columns to their right
+    spanning = {r for r in range(header)
+                if sum(bool(x.strip()) for x in table[r][1:]) * 2 <= width - 1}
     for c in range(1, width):
         period: tuple[str, str] | str | None = None
         ptext = ""  # the header text the period was read from
@@ -188,9 +191,9 @@ def _columns(table: list[list[str]], header: int) -> dict[int, _Column]:
         own = " ".join(table[r][c] for r in range(header))
         # a group header over several columns ("Financial assets" over 2019 | 2018) names
         # every column under it: the nearest header cell to the left in an empty row cell
-        named = " ".join(table[r][c] or next(
+        named = " ".join(table[r][c] or (next(
             (table[r][k] for k in range(c - 1, 0, -1) if table[r][k].strip()), "")
-            for r in range(header))
+            if r in spanning else "") for r in range(header))
         values = [table[r][c] for r in range(header, len(table))
                   if parse_tatqa_number(table[r][c])[0] is not None]
         percent = ("%" in own or "percent" in own.lower() or
@@ -292,11 +295,72 @@ def _channels(cols: dict[int, _Column], default_year: str | None, quarterly: boo
         if len(same) == 1 or plain == [c]:  # the plain "% change" of several (normalised...)
             out[c] = (period, CHANGE_PCT_CHANNEL)
             names = channels.setdefault(CHANGE_PCT_CHANNEL, [])
-            if cols[c].label and cols[c].label not in names:
-                names.append(cols[c].label)
+            if not set(cols[c].label.split()) <= _CHANGE_WORDS and cols[c].label not in names:
+                names.append(cols[c].label)  # a named one ("% of penetration change")
     out.update(out_change)
     levels_by_col = {c: col.period for c, col in levels.items()}
     return out, aliases, channels, levels_by_col
+
+
+Placement = tuple[int, tuple[tuple[str, str], str]]  # (column, ((ptype, period), channel))
+
+
+@dataclass(frozen=True)
+class _Block:
+    """Rows under one header: a table may restart its header ("Fiscal 2018" blocks)."""
+
+    header_start: int
+    data_start: int
+    end: int
+    placements: tuple[Placement, ...]
+    level_cols: dict[int, tuple[str, str] | None]
+    quarterly: bool
+    periods: frozenset[tuple[str, str]]
+
+
+def _is_reheader(row: list[str]) -> bool:
+    """A row inside the data that names periods and holds no figures starts a new block."""
+    cells = row[1:]
+    return any(isinstance(_cell_period(c), tuple) for c in cells) and not any(
+        parse_tatqa_number(c)[0] is not None and not _YEAR.fullmatch(c.strip()) for c in cells)
+
+
+def _blocks(table: list[list[str]], header: int, default_year: str | None,
+            channels: dict[str, list[str]]) -> list[_Block]:
+    starts = [(0, header)]
+    r = header + 1
+    while r < len(table):
+        sub = _header_rows(table[r:]) if _is_reheader(table[r]) else 0
+        if 0 < sub < len(table) - r:
+            starts.append((r, r + sub))
+            r += sub
+        r += 1
+    out = []
+    for i, (hs, ds) in enumerate(starts):
+        end = starts[i + 1][0] if i + 1 < len(starts) else len(table)
+        quarterly = any("quarter" in cell.lower() for row in table[hs:ds] for cell in row)
+        columns, aliases, names, level_cols = _channels(
+            _columns(table[hs:], ds - hs), default_year, quarterly)
+        for code, syns in names.items():
+            merged = channels.setdefault(code, [])
+            merged += [x for x in syns if x not in merged]
+        placements = tuple(list(columns.items()) + list(aliases.items()))
+        out.append(_Block(hs, ds, end, placements, level_cols, quarterly,
+                          frozenset(pc[0] for _, pc in placements)))
+    return out
+
+
+def _row_figures(row: list[str], block: _Block) -> list[Placement]:
+    """Where a row's figures go; a row's only figure for a period is also that period's."""
+    figures = [(c, pc) for c, pc in block.placements
+               if parse_tatqa_number(row[c])[0] is not None]
+    for (ptype, period) in {pc[0] for _, pc in figures}:
+        mine = [c for c, p in block.level_cols.items()
+                if p == (ptype, period) and parse_tatqa_number(row[c])[0] is not None]
+        if len(mine) == 1 and not block.quarterly and \
+                (mine[0], ((ptype, period), "TOTAL")) not in figures:
+            figures.append((mine[0], ((ptype, period), "TOTAL")))
+    return figures
 
 
 def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
@@ -307,53 +371,53 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
     table = [[" ".join(str(c).split()) for c in r] + [""] * (width - len(r)) for r in raw]
     paragraphs = sorted(ctx["paragraphs"], key=lambda p: p["order"])
     scale = detect_scale(table, [p["text"] for p in paragraphs])
-    header = _header_rows(table)
     para_years = _YEAR.findall(" ".join(p["text"] for p in paragraphs))
-    quarterly = any("quarter" in cell.lower() for row in table[:header] for cell in row)
-    columns, aliases, channels, level_cols = _channels(
-        _columns(table, header), max(para_years) if para_years else None, quarterly)
-    placements = [(c, pc) for c, pc in columns.items()] + list(aliases.items())
+    channels: dict[str, list[str]] = {}
+    blocks = _blocks(table, _header_rows(table), max(para_years) if para_years else None,
+                     channels)
     metrics: dict[str, dict[str, Any]] = {}
     facts: list[Fact] = []
     labels = [_norm_label(r[0]) for r in table]
-    # a section title can sit among the header rows ("Revenue:" right above the first data)
-    section = next((labels[r] for r in range(header - 1, -1, -1)
-                    if labels[r] and all(not c.strip() for c in table[r][1:])), "")
-    repeated = {lab for lab in labels if lab and labels.count(lab) > 1}
-    for r in range(header, len(table)):
-        row = table[r]
-        label = labels[r]
-        if not label and section and any(parse_tatqa_number(c)[0] is not None for c in row):
-            label = "total"  # an unlabelled row closing a section is the section's total
-        if not label:
-            continue
-        if all(not c.strip() for c in row[1:]):
-            section = label
-            continue
-        code = f"ROW{r}"
-        synonyms = [label] + ([f"{section} {label}"] if section else [])
-        if (label in repeated or label == "total") and section:
-            synonyms = [f"{section} {label}", f"{label} {section}"]
-        variants = {v for syn in synonyms for v in _variants(syn)} - set(synonyms)
-        metrics[code] = {"unit": scale or "unit", "label": row[0],
-                         "synonyms": synonyms, "variants": sorted(variants)}
-        figures = [(c, pc) for c, pc in placements
-                   if parse_tatqa_number(row[c])[0] is not None]
-        for (ptype, period) in {pc[0] for _, pc in figures}:
-            mine = [c for c, p in level_cols.items()
-                    if p == (ptype, period) and parse_tatqa_number(row[c])[0] is not None]
-            if len(mine) == 1 and not quarterly and \
-                    (mine[0], ((ptype, period), "TOTAL")) not in figures:
-                # the row's only figure for that period: no other column to confuse it with
-                figures.append((mine[0], ((ptype, period), "TOTAL")))
-        for c, ((ptype, period), channel) in figures:
-            value, percent = parse_tatqa_number(row[c])
-            if value is None:
+    # the same row label (and section) in a later block with other periods: the same metric
+    seen: dict[tuple[str, str], tuple[str, frozenset[tuple[str, str]]]] = {}
+    for block in blocks:
+        hs, ds = block.header_start, block.data_start
+        # a section title can sit among the header rows ("Revenue:" above the first data)
+        section = next((labels[r] for r in range(ds - 1, hs - 1, -1)
+                        if labels[r] and all(not c.strip() for c in table[r][1:])), "")
+        mine = labels[ds:block.end]
+        repeated = {lab for lab in mine if lab and mine.count(lab) > 1}
+        for r in range(ds, block.end):
+            row = table[r]
+            label = labels[r]
+            if not label and section and any(parse_tatqa_number(c)[0] is not None
+                                             for c in row):
+                label = "total"  # an unlabelled row closing a section is the section's total
+            if not label:
                 continue
-            unit = "percent" if percent or "%" in row[0] or channel == CHANGE_PCT_CHANNEL \
-                else (scale or "unit")
-            facts.append(Fact(code, uid, "NA", channel, ptype, period, value, unit, uid,
-                              f"table=0,row={r},col={c}"))
+            if all(not c.strip() for c in row[1:]):
+                section = label
+                continue
+            code = f"ROW{r}"
+            earlier = seen.get((section, label))
+            if earlier and not earlier[1] & block.periods:
+                code = earlier[0]
+            else:
+                seen[(section, label)] = (code, block.periods)
+                synonyms = [label] + ([f"{section} {label}"] if section else [])
+                if (label in repeated or label == "total") and section:
+                    synonyms = [f"{section} {label}", f"{label} {section}"]
+                variants = {v for syn in synonyms for v in _variants(syn)} - set(synonyms)
+                metrics[code] = {"unit": scale or "unit", "label": row[0],
+                                 "synonyms": synonyms, "variants": sorted(variants)}
+            for c, ((ptype, period), channel) in _row_figures(row, block):
+                value, percent = parse_tatqa_number(row[c])
+                if value is None:
+                    continue
+                unit = "percent" if percent or "%" in row[0] or \
+                    channel == CHANGE_PCT_CHANNEL else (scale or "unit")
+                facts.append(Fact(code, uid, "NA", channel, ptype, period, value, unit, uid,
+                                  f"table=0,row={r},col={c}"))
     # variants (no parenthetical note, singular words) only where exactly one row has them
     owners: dict[str, set[str]] = {}
     for code, spec in metrics.items():
