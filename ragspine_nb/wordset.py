@@ -69,6 +69,9 @@ class WordSetIndex:
     ----------
     pairs : iterable of (str, str)
         Term text and the code it stands for; terms without content words are ignored.
+    rival_pairs : iterable of (str, str), optional
+        The terms whose partial matches make a full match ambiguous (default: ``pairs``);
+        e.g. row labels only, not their section-qualified forms.
 
     Examples
     --------
@@ -79,9 +82,12 @@ class WordSetIndex:
     ('R1', 'R2')
     """
 
-    def __init__(self, pairs: Iterable[tuple[str, str]]) -> None:
+    def __init__(self, pairs: Iterable[tuple[str, str]],
+                 rival_pairs: Iterable[tuple[str, str]] | None = None) -> None:
         self._terms = [_Term(w, code) for text, code in pairs
                        if (w := content_words(text))]
+        self._rivals = self._terms if rival_pairs is None else [
+            _Term(w, code) for text, code in rival_pairs if (w := content_words(text))]
 
     def contained(self, words: frozenset[str]) -> tuple[str, ...]:
         """Codes of the terms fully contained in ``words`` that explain the others.
@@ -94,7 +100,7 @@ class WordSetIndex:
         if not inside:
             return ()
         best = max(len(t.words) for t in inside)
-        rivals = [t.code for t in self._terms if len(t.words & words) > best]
+        rivals = [t.code for t in self._rivals if len(t.words & words) > best]
         if rivals:  # a partial match sharing more words than any full one: ask back
             top = [t.code for t in inside if len(t.words) == best]
             return tuple(dict.fromkeys([*top, *rivals]))

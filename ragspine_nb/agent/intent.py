@@ -124,7 +124,9 @@ def _compile(vocab: dict[str, str]) -> Terms:
     out = []
     for term in sorted(vocab, key=lambda t: (-len(t), t)):
         body = re.escape(term)
-        pattern = rf"(?<![a-z0-9]){body}(?![a-z0-9])" if term.isascii() else body
+        # a hyphenated word is one word: "vested" is not in "non-vested"
+        pattern = (rf"(?<![a-z0-9])(?<![a-z0-9]-){body}(?![a-z0-9])(?!-[a-z0-9])"
+                   if term.isascii() else body)
         out.append((re.compile(pattern), vocab[term], term))
     return out
 
@@ -185,7 +187,8 @@ class RuleIntentParser:
         self._entities = _compile(entity_vocabulary(profile))
         self._channels = _compile(channel_vocabulary(profile))
         self._metric_words = WordSetIndex(
-            [(t, m.code) for m in profile.metrics.values() for t in (m.label, *m.synonyms)])
+            [(t, m.code) for m in profile.metrics.values() for t in (m.label, *m.synonyms)],
+            rival_pairs=[(m.label or m.code, m.code) for m in profile.metrics.values()])
         self._channel_words = WordSetIndex(
             [(t, c.code) for c in profile.channels.values() if c.code != profile.default_channel
              for t in c.synonyms])

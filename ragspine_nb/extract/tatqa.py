@@ -316,6 +316,7 @@ class _Block:
     level_cols: dict[int, tuple[str, str] | None]
     quarterly: bool
     periods: frozenset[tuple[str, str]]
+    columns: dict[int, _Column]
 
 
 def _is_reheader(row: list[str]) -> bool:
@@ -339,15 +340,29 @@ def _blocks(table: list[list[str]], header: int, default_year: str | None,
     for i, (hs, ds) in enumerate(starts):
         end = starts[i + 1][0] if i + 1 < len(starts) else len(table)
         quarterly = any("quarter" in cell.lower() for row in table[hs:ds] for cell in row)
-        columns, aliases, names, level_cols = _channels(
-            _columns(table[hs:], ds - hs), default_year, quarterly)
+        cols = _columns(table[hs:], ds - hs)
+        columns, aliases, names, level_cols = _channels(cols, default_year, quarterly)
         for code, syns in names.items():
             merged = channels.setdefault(code, [])
             merged += [x for x in syns if x not in merged]
         placements = tuple(list(columns.items()) + list(aliases.items()))
         out.append(_Block(hs, ds, end, placements, level_cols, quarterly,
-                          frozenset(pc[0] for _, pc in placements)))
+                          frozenset(pc[0] for _, pc in placements), cols))
     return out
+
+
+def _period_section(block: _Block, period: tuple[str, str],
+                    channels: dict[str, list[str]]) -> _Block:
+    """Rows under a year title ("2019" above rows, quarters across): that year's block."""
+    cols = {c: _Column(period, "level", col.label, col.dated, col.full)
+            for c, col in block.columns.items() if col.kind == "other"}
+    columns, aliases, names, level_cols = _channels(cols, None, block.quarterly)
+    for code, syns in names.items():
+        merged = channels.setdefault(code, [])
+        merged += [x for x in syns if x not in merged]
+    placements = tuple(list(columns.items()) + list(aliases.items()))
+    return _Block(block.header_start, block.data_start, block.end, placements, level_cols,
+                  block.quarterly, frozenset({period}), cols)
 
 
 def _row_figures(row: list[str], block: _Block) -> list[Placement]:
@@ -387,6 +402,10 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
                         if labels[r] and all(not c.strip() for c in table[r][1:])), "")
         mine = labels[ds:block.end]
         repeated = {lab for lab in mine if lab and mine.count(lab) > 1}
+        layout = block
+        first = _cell_period(section)
+        if isinstance(first, tuple) and not block.periods:  # "2019" right above the data
+            layout, section, repeated = _period_section(block, first, channels), "", set()
         for r in range(ds, block.end):
             row = table[r]
             label = labels[r]
@@ -396,21 +415,29 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
             if not label:
                 continue
             if all(not c.strip() for c in row[1:]):
-                section = label
+                period = _cell_period(row[0])
+                if isinstance(period, tuple) and not block.periods:
+                    layout, section = _period_section(block, period, channels), ""
+                    repeated = set()  # the same label under each year is one metric
+                else:
+                    section = label
                 continue
             code = f"ROW{r}"
             earlier = seen.get((section, label))
-            if earlier and not earlier[1] & block.periods:
+            if earlier and not earlier[1] & layout.periods:
                 code = earlier[0]
+                seen[(section, label)] = (code, earlier[1] | layout.periods)
             else:
-                seen[(section, label)] = (code, block.periods)
+                seen[(section, label)] = (code, layout.periods)
                 synonyms = [label] + ([f"{section} {label}"] if section else [])
                 if (label in repeated or label == "total") and section:
                     synonyms = [f"{section} {label}", f"{label} {section}"]
                 variants = {v for syn in synonyms for v in _variants(syn)} - set(synonyms)
+                if label == "total" and section:
+                    variants.add(section)  # the section's own name, if no row is named so
                 metrics[code] = {"unit": scale or "unit", "label": row[0],
                                  "synonyms": synonyms, "variants": sorted(variants)}
-            for c, ((ptype, period), channel) in _row_figures(row, block):
+            for c, ((ptype, period), channel) in _row_figures(row, layout):
                 value, percent = parse_tatqa_number(row[c])
                 if value is None:
                     continue
