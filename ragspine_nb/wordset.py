@@ -31,6 +31,7 @@ STOP_WORDS = frozenset(
     "who whom whose how much many did does do done with its it this that these those there "
     "their than then into per or during year years".split()
 )
+_YEAR_WORD = re.compile(r"(?:19|20)\d\d")
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # "non-current" stays one word; "%" is a unit
 _SAME = {"percentage": "percent", "pct": "percent", "%": "percent", "january": "jan",
          "february": "feb", "march": "mar", "april": "apr", "june": "jun", "july": "jul",
@@ -100,7 +101,8 @@ class WordSetIndex:
         if not inside:
             return ()
         best = max(len(t.words) for t in inside)
-        rivals = [t.code for t in self._rivals if len(t.words & words) > best]
+        plain = frozenset(w for w in words if not _YEAR_WORD.fullmatch(w))  # periods apart
+        rivals = [t.code for t in self._rivals if len(t.words & plain) > best]
         if rivals:  # a partial match sharing more words than any full one: ask back
             top = [t.code for t in inside if len(t.words) == best]
             return tuple(dict.fromkeys([*top, *rivals]))

@@ -239,9 +239,16 @@ class RuleIntentParser:
         channels = [c for c in _find_all(rest, self._channels)
                     if c[2] != self.profile.default_channel]
         rest_words = content_words(_PERIOD.sub(" ", rest)) - metric_words
-        picked = self._channel_words.contained(rest_words)
+        # a column may share words with the row ("number of shares granted" → "Number of
+        # Shares"), but at least one of its words must lie outside the row's name
+        picked = tuple(c for c in self._channel_words.contained(words)
+                       if self._channel_words.words_of(c, words) & rest_words)
         channel_options: tuple[str, ...] = ()
-        named = list(dict.fromkeys([*(c[2] for c in channels), *picked]))
+        # a phrase hit explained by a longer column name ("denominated" in "non-USD
+        # denominated") is that column, not a second one
+        kept = [c for c in channels if not any(
+            content_words(c[3]) < self._channel_words.words_of(p, words) for p in picked)]
+        named = list(dict.fromkeys([*(c[2] for c in kept), *picked]))
         channel_codes: tuple[str, ...] = ()
         if not named:
             # a column named in part ("net additions" of "Net additions (losses)"): ask

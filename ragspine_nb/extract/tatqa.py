@@ -322,6 +322,8 @@ class _Block:
 def _is_reheader(row: list[str]) -> bool:
     """A row inside the data that names periods and holds no figures starts a new block."""
     cells = row[1:]
+    if any(re.search(r"\d+/\d+/\d+", c) for c in cells):  # dates in data ("30/7/2021")
+        return False
     return any(isinstance(_cell_period(c), tuple) for c in cells) and not any(
         parse_tatqa_number(c)[0] is not None and not _YEAR.fullmatch(c.strip()) for c in cells)
 
@@ -341,7 +343,11 @@ def _blocks(table: list[list[str]], header: int, default_year: str | None,
         end = starts[i + 1][0] if i + 1 < len(starts) else len(table)
         quarterly = any("quarter" in cell.lower() for row in table[hs:ds] for cell in row)
         cols = _columns(table[hs:], ds - hs)
-        columns, aliases, names, level_cols = _channels(cols, default_year, quarterly)
+        titled = any(isinstance(_cell_period(table[r][0]), tuple) and
+                     all(not x.strip() for x in table[r][1:]) for r in range(hs, end))
+        # year titles over the rows ("2019:" ... "2018:") date them; else the report's year
+        columns, aliases, names, level_cols = _channels(
+            cols, None if titled else default_year, quarterly)
         for code, syns in names.items():
             merged = channels.setdefault(code, [])
             merged += [x for x in syns if x not in merged]
