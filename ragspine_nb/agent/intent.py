@@ -246,9 +246,9 @@ class RuleIntentParser:
         channel_options: tuple[str, ...] = ()
         # a phrase hit explained by a longer column name ("denominated" in "non-USD
         # denominated") is that column, not a second one
-        kept = [c for c in channels if not any(
+        unexplained = [c for c in channels if not any(
             content_words(c[3]) < self._channel_words.words_of(p, words) for p in picked)]
-        named = list(dict.fromkeys([*(c[2] for c in kept), *picked]))
+        named = list(dict.fromkeys([*(c[2] for c in unexplained), *picked]))
         channel_codes: tuple[str, ...] = ()
         if not named:
             # a column named in part ("net additions" of "Net additions (losses)"): ask
