@@ -131,8 +131,8 @@ def test_tatqa_dev_through_the_agent(tmp_path: Path) -> None:
     assert set(result["single_cell"]) == {"asked", "answered", "correct", "precision", "coverage"}
     # the figures of this commit, as floors: a regression fails here
     assert result["single_cell"]["asked"] == 220 and result["difference"]["asked"] == 172
-    assert result["single_cell"]["precision"] >= 0.99 and result["single_cell"]["coverage"] >= 0.79
-    assert result["difference"]["precision"] >= 0.99 and result["difference"]["coverage"] >= 0.81
+    assert result["single_cell"]["precision"] >= 0.99 and result["single_cell"]["coverage"] >= 0.85
+    assert result["difference"]["precision"] >= 0.99 and result["difference"]["coverage"] >= 0.84
     assert result["text_span"]["recall@3"] >= 0.83
 
 

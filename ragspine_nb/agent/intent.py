@@ -208,16 +208,24 @@ class RuleIntentParser:
         metrics = _find_all(text, self._metrics)
         entities = _find_all(text, self._entities)
         list_cue = _list_cue(text)
+        words = row_words = content_words(text)
+        if len({m[2] for m in metrics}) > 1:
+            # a phrase that is part of a column's name ("Total" in "% of Total") is the
+            # column, not a second row, as long as another row is named
+            column_words = frozenset().union(*(self._channel_words.words_of(c, words)
+                                               for c in self._channel_words.contained(words)))
+            rows = [m for m in metrics if not content_words(m[3]) <= column_words]
+            if rows and len(rows) < len(metrics):
+                metrics, row_words = rows, words - column_words
         metric_codes = tuple(dict.fromkeys(m[2] for m in metrics))
-        words = content_words(text)
         metric_words: frozenset[str] = frozenset()
         candidates: tuple[str, ...] = ()
         if len(metric_codes) <= 1 or not list_cue:
             # the row named in another word order, or a longer (section-qualified) name
             # that includes every phrase matched; several codes left = ambiguous (ask)
-            contained = self._metric_words.contained(words)
+            contained = self._metric_words.contained(row_words)
             if metric_codes and len(contained) == 1:
-                kept = self._metric_words.words_of(contained[0], words)
+                kept = self._metric_words.words_of(contained[0], row_words)
                 if not all(content_words(m[3]) <= kept for m in metrics):
                     # another row is named in full besides the phrase: ask (one metric
                     # phrase + one other row) or keep the listed phrases (several)
@@ -231,9 +239,9 @@ class RuleIntentParser:
             if contained:
                 metric_codes = contained
                 metric_words = frozenset().union(
-                    *(self._metric_words.words_of(c, words) for c in contained))
+                    *(self._metric_words.words_of(c, row_words) for c in contained))
             elif not metric_codes:
-                candidates = self._metric_words.closest(words)
+                candidates = self._metric_words.closest(row_words)
         # a channel is read from what the metric did not use (no "total" of "total debt")
         rest = _mask(text, metrics)
         channels = [c for c in _find_all(rest, self._channels)
