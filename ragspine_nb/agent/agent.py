@@ -90,6 +90,8 @@ class AgentResult:
     answer_plain: str = ""
     language: str = "en"
     sql: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    #: the narrative channel's query plan and evidence loop (empty when not run)
+    retrieval: dict[str, Any] = field(default_factory=dict)
 
     def _display_card(self) -> Any:
         from ragspine_nb.display.render import Card, Table
@@ -274,6 +276,8 @@ def answer_question(
                  channel=intent.channel, clar_mode=clar.mode,
                  external_entity=bool(intent.external_entity), language=lang)
 
+    retrieval: dict[str, Any] = {}
+
     def done(answer: str, route: str, **kw: Any) -> AgentResult:
         trace.record(latency_ms=round((time.perf_counter() - started) * 1e3, 3),
                      n_sources=len(kw.get("sources", [])))
@@ -303,8 +307,8 @@ def answer_question(
         return done(clar.question, intent.route)
     if intent.route == ROUTE_NARRATIVE:
         text, sources = _run_narrative(question, intent, provider, narrative_retriever,
-                                       history, trace, lang, top_k)
-        return done(text, ROUTE_NARRATIVE, sources=sources)
+                                       history, trace, lang, top_k, retrieval)
+        return done(text, ROUTE_NARRATIVE, sources=sources, retrieval=retrieval)
 
     tasks = _plan(intent, clar, profile)
     results: list[QueryResult] = []
@@ -331,10 +335,11 @@ def answer_question(
     answer = body
     if intent.route == ROUTE_COMPOSITE:
         text, more = _run_narrative(question, intent, provider, narrative_retriever, history,
-                                    trace, lang, top_k)
+                                    trace, lang, top_k, retrieval)
         answer = f"{body}\n\n{TEXT['attribution'][lang]}\n{text}"
         sources = sources + [s for s in more if s not in sources]
-    return done(answer, intent.route, tool_results=tool_results, sources=sources, sql=sql)
+    return done(answer, intent.route, tool_results=tool_results, sources=sources, sql=sql,
+                retrieval=retrieval)
 
 
 def _run_tool_loop(question: str, tasks: list[dict[str, str]], store: FactStore,
@@ -385,7 +390,7 @@ def _run_tool_loop(question: str, tasks: list[dict[str, str]], store: FactStore,
 def _run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
                    retriever: NarrativeRetriever | None,
                    history: Sequence[tuple[str, str]] | None, trace: Trace, lang: str,
-                   top_k: int) -> tuple[str, list[dict[str, str]]]:
+                   top_k: int, retrieval: dict[str, Any]) -> tuple[str, list[dict[str, str]]]:
     if retriever is None:
         trace.record(narrative="not_wired")
         return TEXT["no_retriever"][lang], []
@@ -395,6 +400,14 @@ def _run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
     snippets = retriever.retrieve(question, filters=filters, top_k=top_k)
     trace.record(chunk_ids=[s["chunk_id"] for s in snippets],
                  chunk_scores=[(s.get("scores") or {}).get("fused") for s in snippets])
+    report = getattr(retriever, "last_report", None)
+    if report is not None:  # query plan + evidence loop: counts and kinds, never the text
+        meta = report.to_dict()
+        trace.record(retrieval={k: meta[k] for k in (
+            "queries_generated", "candidates_found", "evidence_used", "retrieval_loops",
+            "stop_reason")}, query_variant_kinds=[[v["kind"] for v in p["variants"]]
+                                                  for p in meta["plans"]])
+        retrieval.update(meta)
     if not snippets:
         return TEXT["no_hits"][lang], []
     def one_line(text: str) -> str:  # ¶ keeps line breaks visible as sentence boundaries

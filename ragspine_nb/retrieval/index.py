@@ -419,11 +419,16 @@ class NarrativeIndex:
         """The chunk store as a DataFrame."""
         return self.store.to_frame(include_inactive=include_inactive)
 
-    def retriever(self, retry_without_filters: bool = True) -> Any:
-        """Adapt this index to the agent's ``NarrativeRetriever`` contract."""
+    def retriever(self, retry_without_filters: bool = True, **options: Any) -> Any:
+        """Adapt this index to the agent's ``NarrativeRetriever`` contract.
+
+        ``options`` go to :class:`~ragspine_nb.retrieval.link.NarrativeIndexRetriever`
+        (``plan``, ``planner``, ``evidence_judge``, ``threshold``, ``max_loops``).
+        """
         from ragspine_nb.retrieval.link import NarrativeIndexRetriever
 
-        return NarrativeIndexRetriever(self, retry_without_filters=retry_without_filters)
+        return NarrativeIndexRetriever(self, retry_without_filters=retry_without_filters,
+                                       **options)
 
     def _display_card(self) -> Any:
         card = self.store._display_card()

@@ -7,8 +7,16 @@ from pathlib import Path
 from typing import Any
 
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.retrieval.evidence import (
+    DEFAULT_MAX_LOOPS,
+    DEFAULT_THRESHOLD,
+    EvidenceReport,
+    gather_evidence,
+)
 from ragspine_nb.retrieval.index import FILTER_KEYS, NarrativeIndex
+from ragspine_nb.retrieval.planning import QueryPlanner, RuleQueryPlanner
 from ragspine_nb.retrieval.rerank import ProviderListwiseJudge, TextProvider
+from ragspine_nb.retrieval.results import SearchResults
 from ragspine_nb.retrieval.vectors import EmbeddingBackend
 from ragspine_nb.stores.chunks import ChunkStore
 
@@ -21,22 +29,52 @@ class NarrativeIndexRetriever:
     RESTRICTED exit #2: every chunk whose sensitivity is RESTRICTED (any spelling) is
     dropped before a snippet is built, so its text cannot reach a synthesis prompt.
     If a filtered search finds nothing it retries once without filters.
+
+    With ``plan=True`` (default) retrieval runs the query plan and the evidence gap loop
+    (:func:`~ragspine_nb.retrieval.evidence.gather_evidence`): the snippets are the
+    passages judged relevant (>= ``threshold``), and ``last_report`` says how many
+    queries, candidates, evidence passages and loops it took. ``plan=False`` is the plain
+    single search (every fused hit becomes a snippet).
     """
 
-    def __init__(self, index: NarrativeIndex, *, retry_without_filters: bool = True) -> None:
+    def __init__(self, index: NarrativeIndex, *, retry_without_filters: bool = True,
+                 plan: bool = True, planner: QueryPlanner | None = None,
+                 evidence_judge: Any = None, threshold: float = DEFAULT_THRESHOLD,
+                 max_loops: int = DEFAULT_MAX_LOOPS) -> None:
         self.index = index
         self.retry_without_filters = retry_without_filters
+        self.plan = plan
+        self.planner = planner or RuleQueryPlanner(index.profile)
+        self.evidence_judge = evidence_judge
+        self.threshold = threshold
+        self.max_loops = max_loops
         self.last_results: Any = None
+        self.last_report: EvidenceReport | None = None
+
+    def _search(self, query: str, filters: dict[str, Any], top_k: int,
+                rerank: bool) -> SearchResults:
+        if not self.plan:
+            self.last_report = None
+            return self.index.search(query, top_k=top_k, filters=filters,
+                                     rerank=rerank and self.index.judge is not None)
+        results, report = gather_evidence(
+            self.index, query, planner=self.planner, judge=self.evidence_judge,
+            threshold=self.threshold, max_loops=self.max_loops, top_k=top_k, filters=filters,
+            rerank=rerank and self.index.judge is not None)
+        self.last_report = report
+        return SearchResults(query=query, hits=report.evidence, variants=results.variants,
+                             filters=results.filters, params=results.params,
+                             candidates=results.candidates, bm25=results.bm25,
+                             vector=results.vector, fused=results.fused,
+                             rerank=results.rerank, timings_ms=results.timings_ms)
 
     def retrieve(self, query: str, *, filters: Mapping[str, Any] | None = None,
                  top_k: int = 50, rerank: bool = False) -> list[dict[str, Any]]:
         """Snippet dicts (text, doc_id, title, source_locator, chunk_id, metadata, scores)."""
         known = {k: v for k, v in (filters or {}).items() if k in FILTER_KEYS and v}
-        results = self.index.search(query, top_k=top_k, filters=known,
-                                    rerank=rerank and self.index.judge is not None)
+        results = self._search(query, known, top_k, rerank)
         if not results.hits and known and self.retry_without_filters:
-            results = self.index.search(query, top_k=top_k,
-                                        rerank=rerank and self.index.judge is not None)
+            results = self._search(query, {}, top_k, rerank)
         self.last_results = results
         return [h.to_snippet() for h in results.hits if not h.restricted]
 

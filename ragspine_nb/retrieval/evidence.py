@@ -1,0 +1,301 @@
+"""Evidence validation with a gap loop: retrieve, judge, refine with what is missing, retry.
+
+One round = plan the query (2–5 variants), search every variant, fuse with RRF
+(deduplicated by chunk id), then score each candidate not yet kept on a 0–1 scale —
+against the question in the first round, against the missing aspect in refinement
+rounds — and keep those at or above the threshold (default 0.3). The evidence
+suffices when something was kept and the kept passages cover at least ``min_coverage``
+(default 0.75) of the question's key terms; the uncovered terms are the missing
+aspect. Otherwise the query is refined with the missing terms and the next round runs —
+at most ``max_loops`` extra rounds (default 2). It stops on sufficient evidence,
+on a round that adds no new evidence, or at the limit; the report says which.
+
+Judges: a :class:`~ragspine_nb.retrieval.rerank.ScoringJudge` (the offline
+cross-encoder; raw logits are squashed with a sigmoid), a provider listwise judge
+(relevance from its order), or — the offline default — :class:`TermCoverageJudge`,
+the share of the question's key terms a passage contains. RESTRICTED chunks are never
+judged or used as evidence.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragspine_nb.retrieval.planning import (
+    QueryPlan,
+    QueryPlanner,
+    QueryVariant,
+    RuleQueryPlanner,
+    keyword_query,
+)
+from ragspine_nb.retrieval.results import Hit, SearchResults
+from ragspine_nb.retrieval.tokenize import tokenize
+
+__all__ = [
+    "TermCoverageJudge",
+    "EvidenceReport",
+    "gather_evidence",
+    "key_terms",
+    "relevance_scores",
+    "DEFAULT_THRESHOLD",
+    "DEFAULT_MAX_LOOPS",
+    "STOP_REASONS",
+]
+
+DEFAULT_THRESHOLD = 0.3
+DEFAULT_MAX_LOOPS = 2
+DEFAULT_MIN_COVERAGE = 0.75
+STOP_REASONS = ("sufficient", "no_new_evidence", "loop_limit", "no_candidates")
+
+
+def key_terms(question: str) -> list[str]:
+    """The question's key terms: the tokens of its keyword form.
+
+    For Chinese the bigrams stand for their characters (a lone character stays).
+
+    Examples
+    --------
+    >>> key_terms("Why did Hong Kong agency sales fall?")
+    ['hong', 'kong', 'agency', 'sales', 'fall']
+    >>> key_terms("为什么代理渠道下滑")
+    ['代理', '理渠', '渠道', '道下', '下滑']
+    """
+    tokens = tokenize(keyword_query(question))
+    bigrams = [t for t in tokens if not t.isascii() and len(t) == 2]
+    singles = {t[0] for t in bigrams} | {t[1] for t in bigrams}
+    out = [t for t in tokens if t.isascii() or len(t) == 2 or t not in singles]
+    return list(dict.fromkeys(out))
+
+
+class TermCoverageJudge:
+    """Offline relevance: the share of the question's key terms a passage contains (0–1)."""
+
+    name = "term-coverage"
+
+    def score(self, query: str, candidates: list[str]) -> list[float]:
+        """One score per candidate, in [0, 1]."""
+        terms = key_terms(query)
+        if not terms:
+            return [0.0 for _ in candidates]
+        out = []
+        for text in candidates:
+            have = set(tokenize(text))
+            out.append(sum(t in have for t in terms) / len(terms))
+        return out
+
+    def judge(self, query: str, candidates: list[str]) -> list[int]:
+        """Indexes by score, best first (ties keep their order)."""
+        scores = self.score(query, candidates)
+        return sorted(range(len(candidates)), key=lambda i: -scores[i])
+
+
+def relevance_scores(judge: Any, question: str, texts: list[str]) -> list[float]:
+    """Scores in [0, 1] from any judge.
+
+    0–1 scores are kept as given, other scores go through a sigmoid (cross-encoder
+    logits), and a listwise order becomes ``1 - position / n``.
+    """
+    if not texts:
+        return []
+    if hasattr(judge, "score"):
+        raw = [float(x) for x in judge.score(question, texts)]
+        if all(0.0 <= x <= 1.0 for x in raw):
+            return raw
+        return [1.0 / (1.0 + math.exp(-x)) for x in raw]
+    order = list(judge.judge(question, texts))
+    n = len(texts)
+    scores = [0.0] * n
+    for pos, i in enumerate(order):
+        if 0 <= i < n:
+            scores[i] = 1.0 - pos / n
+    return scores
+
+
+@dataclass(frozen=True)
+class EvidenceReport:
+    """What the gap loop did: plans per round, candidates, evidence kept, why it stopped."""
+
+    question: str
+    plans: tuple[QueryPlan, ...]
+    evidence: tuple[Hit, ...]
+    relevance: dict[str, float]
+    candidates_found: int
+    missing: tuple[str, ...]
+    stop_reason: str
+    threshold: float
+    judge: str
+    rounds: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+
+    @property
+    def retrieval_loops(self) -> int:
+        """Rounds run (1 = no refinement was needed or possible)."""
+        return len(self.plans)
+
+    @property
+    def queries_generated(self) -> int:
+        """Distinct query strings searched over all rounds."""
+        return len({t for p in self.plans for t in p.texts})
+
+    @property
+    def evidence_used(self) -> int:
+        """Passages kept as evidence."""
+        return len(self.evidence)
+
+    @property
+    def sufficient(self) -> bool:
+        """Whether the loop stopped on sufficient evidence."""
+        return self.stop_reason == "sufficient"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The retrieval metadata of a trace or a service response."""
+        return {"queries_generated": self.queries_generated,
+                "candidates_found": self.candidates_found,
+                "evidence_used": self.evidence_used,
+                "retrieval_loops": self.retrieval_loops,
+                "stop_reason": self.stop_reason, "missing": list(self.missing),
+                "threshold": self.threshold, "judge": self.judge,
+                "plans": [p.to_dict() for p in self.plans], "rounds": list(self.rounds)}
+
+    def __repr__(self) -> str:
+        return (f"EvidenceReport(loops={self.retrieval_loops}, queries={self.queries_generated},"
+                f" candidates={self.candidates_found}, evidence={self.evidence_used}, "
+                f"stop={self.stop_reason!r})")
+
+    def _repr_html_(self) -> str:
+        from ragspine_nb.display.render import Card, Table, render_html
+
+        plan_rows = tuple((str(i), v.kind, v.text) for i, p in enumerate(self.plans, start=1)
+                          for v in p.variants)
+        ev_rows = tuple((h.chunk.doc_id, h.chunk.source_locator,
+                         f"{self.relevance.get(h.chunk.chunk_id, 0.0):.2f}",
+                         h.display_text[:160]) for h in self.evidence)
+        return render_html(Card(
+            title="EvidenceReport", subtitle=self.question,
+            stats=(("loops", str(self.retrieval_loops)),
+                   ("queries", str(self.queries_generated)),
+                   ("candidates", str(self.candidates_found)),
+                   ("evidence", str(self.evidence_used)), ("stop", self.stop_reason),
+                   ("judge", self.judge), ("threshold", f"{self.threshold:g}")),
+            tables=(Table("Query plan per round", ("round", "kind", "query"), plan_rows),
+                    Table("Evidence (RESTRICTED never used)",
+                          ("doc", "locator", "relevance", "text"), ev_rows)),
+            notes=(f"missing terms: {', '.join(self.missing)}",) if self.missing else ()))
+
+
+def _refined(plan: QueryPlan, missing: Sequence[str]) -> QueryPlan:
+    """The next round's plan: the question with the missing aspect, plus the old variants."""
+    refined = f"{plan.question} {' '.join(missing)}"
+    variants = [plan.variants[0], QueryVariant(refined, "refined"),
+                QueryVariant(" ".join(missing), "refined")]
+    return QueryPlan(plan.question, tuple(variants))
+
+
+def gather_evidence(
+    index: Any,
+    question: str,
+    *,
+    planner: QueryPlanner | None = None,
+    judge: Any = None,
+    threshold: float = DEFAULT_THRESHOLD,
+    max_loops: int = DEFAULT_MAX_LOOPS,
+    top_k: int = 10,
+    candidate_k: int = 30,
+    filters: Mapping[str, Any] | None = None,
+    rerank: bool = False,
+    min_coverage: float = DEFAULT_MIN_COVERAGE,
+) -> tuple[SearchResults, EvidenceReport]:
+    """Retrieve with query planning and the evidence gap loop (see the module docstring).
+
+    Parameters
+    ----------
+    index : NarrativeIndex
+        Anything with ``search(query, top_k=, filters=, variants=)``.
+    question : str
+        The user's question (what relevance is judged against).
+    planner : QueryPlanner, optional
+        Default :class:`RuleQueryPlanner` with the index's profile.
+    judge : ScoringJudge or ListwiseJudge, optional
+        Default :class:`TermCoverageJudge` (offline).
+    threshold : float, default 0.3
+        Minimum relevance (0–1) for a passage to count as evidence.
+    max_loops : int, default 2
+        Extra refinement rounds allowed after the first.
+    top_k, candidate_k : int
+        Evidence passages kept at most; candidates fetched per round.
+    filters : mapping, optional
+        Metadata pre-filter passed to every search.
+    rerank : bool, default False
+        Rerank each round's fused candidates with the index's judge before validation.
+    min_coverage : float, default 0.75
+        Share of the question's key terms the evidence must contain to suffice.
+
+    Returns
+    -------
+    (SearchResults, EvidenceReport)
+        The last round's search results and the report; ``report.evidence`` holds the
+        passages to answer from (best first), never a RESTRICTED one.
+    """
+    if not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"threshold must be in [0, 1], got {threshold}")
+    if max_loops < 0:
+        raise ValueError(f"max_loops must be >= 0, got {max_loops}")
+    planner = planner or RuleQueryPlanner(getattr(index, "profile", None))
+    if judge is None:  # the index's scoring judge (cross-encoder), else term coverage
+        own = getattr(index, "judge", None)
+        judge = own if hasattr(own, "score") else TermCoverageJudge()
+    judge_name = str(getattr(judge, "name", type(judge).__name__))
+    plan = planner.plan(question)
+    seen: set[str] = set()
+    kept: dict[str, tuple[Hit, float]] = {}
+    plans: list[QueryPlan] = []
+    rounds: list[dict[str, Any]] = []
+    results: SearchResults | None = None
+    stop, missing = "loop_limit", list(key_terms(question))
+    for round_no in range(max_loops + 1):
+        plans.append(plan)
+        results = index.search(question, top_k=candidate_k, filters=dict(filters or {}),
+                               variants=plan.texts, rerank=rerank)
+        new = [h for h in results.hits if h.chunk.chunk_id not in kept and not h.restricted]
+        seen.update(h.chunk.chunk_id for h in results.hits)
+        # round 1 is judged against the question, later rounds against the missing aspect
+        aspect = question if round_no == 0 else " ".join(missing)
+        scores = relevance_scores(judge, aspect, [h.chunk.text for h in new])
+        added = 0
+        for h, s in zip(new, scores, strict=True):
+            if s >= threshold:
+                kept[h.chunk.chunk_id] = (h, s)
+                added += 1
+        covered = set()
+        for h, _ in kept.values():
+            covered.update(tokenize(h.chunk.text))
+        terms = key_terms(question)
+        missing = [t for t in terms if t not in covered]
+        coverage = 1.0 - len(missing) / len(terms) if terms else 1.0
+        rounds.append({"round": round_no + 1, "hits": len(results.hits), "new": len(new),
+                       "kept": added, "coverage": round(coverage, 3),
+                       "missing": list(missing)})
+        if not results.hits and round_no == 0:
+            stop = "no_candidates"
+            break
+        if kept and coverage >= min_coverage:
+            stop = "sufficient"
+            break
+        if round_no > 0 and added == 0:
+            stop = "no_new_evidence"
+            break
+        if round_no == max_loops:
+            stop = "loop_limit"
+            break
+        plan = _refined(plans[0], missing or key_terms(question))
+    if results is None:  # pragma: no cover - the loop runs at least once
+        raise RuntimeError("no retrieval round ran")
+    ranked = sorted(kept.values(), key=lambda hs: -hs[1])[:top_k]
+    report = EvidenceReport(
+        question=question, plans=tuple(plans), evidence=tuple(h for h, _ in ranked),
+        relevance={h.chunk.chunk_id: round(s, 4) for h, s in ranked},
+        candidates_found=len(seen), missing=tuple(missing), stop_reason=stop,
+        threshold=threshold, judge=judge_name, rounds=tuple(rounds))
+    return results, report
