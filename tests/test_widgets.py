@@ -65,9 +65,16 @@ def test_rerank_inspector_redacts_and_keeps_restricted_out_of_the_prompt() -> No
     html = ins.left.value + ins.right.value + ins.prompt.value + ins.status.value
     assert "CANARY" not in html and "RESTRICTED — text withheld" in html
     assert "judge prompt preview" in ins.prompt.value and "bank commissions" in ins.prompt.value
-    ins.query.value = "commissions"
+    ins.query.value = "Why did MPFA bank commissions change?"
     ins.button.click()
-    assert ins.results.query == "commissions"
+    assert ins.results.query == "Why did MPFA bank commissions change?"
+    # the query plan is shown: every variant with its kind, and the search used them all
+    assert ins.plan is not None and ins.plan.kinds[:3] == ["original", "identifier", "keyword"]
+    assert list(ins.results.variants) == ins.plan.texts
+    assert "<td>identifier</td><td>MPFA</td>" in ins.plan_view.value
+    assert "Query plan (" in ins.plan_view.value
+    single = RerankInspector(index, "commissions", planner=False)
+    assert single.plan is None and single.plan_view.value == ""
 
 
 def _engine() -> TuningEngine:

@@ -6,9 +6,10 @@ import html
 from typing import Any
 
 from ragspine_nb._optional import import_optional
+from ragspine_nb.retrieval.planning import QueryPlan, QueryPlanner, RuleQueryPlanner
 from ragspine_nb.retrieval.results import SearchResults
 
-__all__ = ["RerankInspector", "comparison_rows"]
+__all__ = ["RerankInspector", "comparison_rows", "plan_html"]
 
 
 def comparison_rows(results: SearchResults) -> list[dict[str, Any]]:
@@ -42,22 +43,42 @@ def _table(rows: list[dict[str, Any]], order_key: str, title: str) -> str:
             f"{body}</table>")
 
 
+def plan_html(plan: QueryPlan) -> str:
+    """The query plan as an escaped table: one row per variant with its kind."""
+    rows = "".join(f"<tr><td>{i}</td><td>{html.escape(v.kind)}</td>"
+                   f"<td>{html.escape(v.text)}</td></tr>"
+                   for i, v in enumerate(plan.variants, start=1))
+    return (f"<table class='rs-plan'><caption>Query plan ({len(plan.variants)} variants, "
+            f"fused with RRF, one row per chunk)</caption><tr><th>#</th><th>kind</th>"
+            f"<th>query</th></tr>{rows}</table>")
+
+
 class RerankInspector:
-    """Run a query with rerank and show both orders side by side (``index.inspect(query)``)."""
+    """Run a query with rerank and show both orders side by side (``index.inspect(query)``).
+
+    The query plan (the variants searched, each with its kind) is shown above the two
+    orders; ``planner=False`` searches the query alone.
+    """
 
     def __init__(self, index: Any, query: str = "", top_k: int = 10,
-                 filters: dict[str, str] | None = None) -> None:
+                 filters: dict[str, str] | None = None,
+                 planner: QueryPlanner | bool | None = None) -> None:
         w = import_optional("ipywidgets", extra="notebook", feature="RerankInspector")
         self.index = index
         self.top_k = top_k
         self.filters = filters
+        self.planner: QueryPlanner | None = (
+            RuleQueryPlanner(getattr(index, "profile", None)) if planner in (None, True)
+            else None if planner is False else planner)  # type: ignore[assignment]
+        self.plan: QueryPlan | None = None
+        self.plan_view = w.HTML()
         self.query = w.Text(value=query, description="Query", layout=w.Layout(width="70%"))
         self.button = w.Button(description="Inspect", icon="search")
         self.left = w.HTML()
         self.right = w.HTML()
         self.prompt = w.HTML()
         self.status = w.HTML()
-        self.ui = w.VBox([w.HBox([self.query, self.button]), self.status,
+        self.ui = w.VBox([w.HBox([self.query, self.button]), self.status, self.plan_view,
                           w.HBox([self.left, self.right]), self.prompt])
         self.results: SearchResults | None = None
         self.button.on_click(lambda _: self.run())
@@ -68,8 +89,11 @@ class RerankInspector:
         """Search (reranking when the index has a judge) and refresh the view."""
         q = self.query.value.strip()
         rerank = self.index.judge is not None
+        self.plan = self.planner.plan(q) if self.planner is not None and q else None
+        extra = {"variants": self.plan.texts} if self.plan is not None else {}
         self.results = self.index.search(q, top_k=self.top_k, filters=self.filters,
-                                         rerank=rerank)
+                                         rerank=rerank, **extra)
+        self.plan_view.value = plan_html(self.plan) if self.plan is not None else ""
         rows = comparison_rows(self.results)
         self.left.value = _table(rows, "fused_rank", "RRF order")
         self.right.value = _table(rows, "rerank_rank", "after rerank" if rerank
