@@ -1,4 +1,4 @@
-"""The ``ragspine-nb`` command line: ``demo``, ``ingest``, ``ask``, ``eval``, ``report``.
+"""The ``ragspine-nb`` command line: demo, ingest, ask, eval, report, serve.
 
 Exit codes: 0 success (``ingest``: the batch ran, even if some files failed — the
 report lists them), 1 a check failed (``eval``, ``demo``), 2 bad arguments or missing
@@ -280,6 +280,20 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from ragspine_nb._optional import import_optional
+
+    uvicorn = import_optional("uvicorn", extra="service", feature="ragspine-nb serve")
+    from ragspine_nb.service.app import create_app_for_workspace
+
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: serving on {args.host} exposes the workspace beyond this machine; "
+              "there is no authentication", file=sys.stderr)
+    app = create_app_for_workspace(args.workspace)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ragspine-nb", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -304,6 +318,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--vendor", default="build/vendor",
                    help="folder for require.js and embed-amd.js (fetched with npm pack)")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("serve", help="serve a workspace over HTTP (/v1/ask, /chat, SSE)")
+    p.add_argument("--workspace", default="ws")
+    p.add_argument("--host", default="127.0.0.1", help="loopback by default")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--log-level", default="info",
+                   choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(func=_cmd_serve)
 
     ev = sub.add_parser("eval", help="evaluate: qa (golden gates) or beir (retrieval)")
     ev_sub = ev.add_subparsers(dest="eval_command", required=True)

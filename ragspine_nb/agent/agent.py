@@ -57,6 +57,8 @@ __all__ = ["Agent", "AgentResult", "answer_question", "NarrativeRetriever",
            "MAX_TOOL_ITERATIONS"]
 
 MAX_TOOL_ITERATIONS = 5
+#: Characters of a passage kept as a citation's excerpt.
+EXCERPT_CHARS = 500
 STRUCTURED_SYSTEM = (
     "You answer questions about reported figures. Call the query_metric tool once per "
     "sub-task listed in the user message. Never state a number that the tool did not return.")
@@ -92,6 +94,8 @@ class AgentResult:
     sql: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     #: the narrative channel's query plan and evidence loop (empty when not run)
     retrieval: dict[str, Any] = field(default_factory=dict)
+    #: citation objects (index, kind, doc_id, title, locator, excerpt) for every source
+    citations: list[dict[str, Any]] = field(default_factory=list)
 
     def _display_card(self) -> Any:
         from ragspine_nb.display.render import Card, Table
@@ -168,6 +172,33 @@ def _stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactS
     result = execute_query_metric(store, intent.metrics[0], entity, period_label(*later),
                                   channel, profile=profile, reference_date=ref)
     return result if isinstance(result, FoundResult) else None
+
+
+def _citations(passages: list[dict[str, Any]], tool_results: list[dict[str, Any]],
+               sources: list[dict[str, str]], faq_text: str | None) -> list[dict[str, Any]]:
+    """Citation objects: the passages cited [n], then each stored fact, then other sources.
+
+    Every citation has a document and a locator (always cite); a fact's excerpt is the
+    stored figure itself, a passage's the retrieved text (RESTRICTED never retrieved).
+    """
+    out = list(passages)
+    n = max((c["index"] for c in out), default=0)
+    for t in tool_results:
+        if t.get("status") != "found":
+            continue
+        n += 1
+        out.append({"index": n, "kind": "fact", "doc_id": t["source"]["doc"], "title": "",
+                    "locator": t["source"]["locator"],
+                    "excerpt": f"{t['metric_code']} · {t['entity']} · {t['period']} · "
+                               f"{t['channel']}: {format_value(t['value'])} {t['unit']}"})
+    have = {(c["doc_id"], c["locator"]) for c in out}
+    for src in sources:
+        if (src["doc"], src["locator"]) not in have:
+            n += 1
+            out.append({"index": n, "kind": "faq" if faq_text else "source",
+                        "doc_id": src["doc"], "title": "", "locator": src["locator"],
+                        "excerpt": (faq_text or "")[:EXCERPT_CHARS]})
+    return out
 
 
 def _same_task(result: QueryResult, task: dict[str, str]) -> bool:
@@ -277,8 +308,11 @@ def answer_question(
                  external_entity=bool(intent.external_entity), language=lang)
 
     retrieval: dict[str, Any] = {}
+    passages: list[dict[str, Any]] = []  # narrative citations, filled by _run_narrative
 
     def done(answer: str, route: str, **kw: Any) -> AgentResult:
+        kw.setdefault("citations", _citations(passages, kw.get("tool_results", []),
+                                              kw.get("sources", []), kw.get("plain")))
         trace.record(latency_ms=round((time.perf_counter() - started) * 1e3, 3),
                      n_sources=len(kw.get("sources", [])))
         return AgentResult(question, answer, route, clar, trace=trace.to_dict(),
@@ -307,7 +341,7 @@ def answer_question(
         return done(clar.question, intent.route)
     if intent.route == ROUTE_NARRATIVE:
         text, sources = _run_narrative(question, intent, provider, narrative_retriever,
-                                       history, trace, lang, top_k, retrieval)
+                                       history, trace, lang, top_k, retrieval, passages)
         return done(text, ROUTE_NARRATIVE, sources=sources, retrieval=retrieval)
 
     tasks = _plan(intent, clar, profile)
@@ -335,7 +369,7 @@ def answer_question(
     answer = body
     if intent.route == ROUTE_COMPOSITE:
         text, more = _run_narrative(question, intent, provider, narrative_retriever, history,
-                                    trace, lang, top_k, retrieval)
+                                    trace, lang, top_k, retrieval, passages)
         answer = f"{body}\n\n{TEXT['attribution'][lang]}\n{text}"
         sources = sources + [s for s in more if s not in sources]
     return done(answer, intent.route, tool_results=tool_results, sources=sources, sql=sql,
@@ -390,7 +424,8 @@ def _run_tool_loop(question: str, tasks: list[dict[str, str]], store: FactStore,
 def _run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
                    retriever: NarrativeRetriever | None,
                    history: Sequence[tuple[str, str]] | None, trace: Trace, lang: str,
-                   top_k: int, retrieval: dict[str, Any]) -> tuple[str, list[dict[str, str]]]:
+                   top_k: int, retrieval: dict[str, Any],
+                   passages: list[dict[str, Any]]) -> tuple[str, list[dict[str, str]]]:
     if retriever is None:
         trace.record(narrative="not_wired")
         return TEXT["no_retriever"][lang], []
@@ -436,6 +471,11 @@ def _run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
     sources = list({(s["doc_id"], s["source_locator"]): {"doc": s["doc_id"],
                                                           "locator": s["source_locator"]}
                     for s in used}.values())
+    passages.extend({"index": n, "kind": "passage", "doc_id": snippets[n - 1]["doc_id"],
+                     "title": snippets[n - 1].get("title", ""),
+                     "locator": snippets[n - 1]["source_locator"],
+                     "excerpt": str(snippets[n - 1]["text"])[:EXCERPT_CHARS]}
+                    for n in (cited or range(1, len(snippets) + 1)))
     return answer, sources
 
 

@@ -1,0 +1,98 @@
+"""Conversations: follow-up questions with the last messages as generation context.
+
+The last ``history_turns`` messages (default 5) are handed to the agent as *generation
+context only*: the security gate, intent parsing, the fact lookups and retrieval all
+see the new question alone, exactly as in a fresh :meth:`Agent.ask`. So a follow-up
+can never smuggle a competitor name, a RESTRICTED label or a different metric in
+through the history, and a number in an answer still comes from the fact store.
+Messages persist in a :class:`~ragspine_nb.stores.conversations.ConversationStore`.
+"""
+
+from __future__ import annotations
+
+import html
+from datetime import date
+from typing import Any
+
+from ragspine_nb.agent.agent import Agent, AgentResult
+from ragspine_nb.stores.conversations import ConversationStore, Message
+
+__all__ = ["Conversation", "HISTORY_TURNS"]
+
+HISTORY_TURNS = 5
+
+
+class Conversation:
+    """One conversation with an :class:`Agent`, persisted message by message.
+
+    Parameters
+    ----------
+    agent : Agent
+        Answers each question.
+    store : ConversationStore, optional
+        Where messages live (in memory by default; pass a file store to keep them).
+    conversation_id : str, optional
+        Continue this conversation (created if new); a random id by default.
+    history_turns : int, default 5
+        How many earlier messages the agent sees as generation context.
+
+    Examples
+    --------
+    >>> from ragspine_nb.cli import demo_agent  # doctest: +SKIP
+    >>> chat = Conversation(demo_agent())        # doctest: +SKIP
+    >>> chat.ask("What was ACME Hong Kong revenue in FY2025?").answer  # doctest: +SKIP
+    """
+
+    def __init__(self, agent: Agent, store: ConversationStore | None = None,
+                 conversation_id: str | None = None, history_turns: int = HISTORY_TURNS
+                 ) -> None:
+        if history_turns < 0:
+            raise ValueError(f"history_turns must be >= 0, got {history_turns}")
+        self.agent = agent
+        self.store = store or ConversationStore()
+        self.conversation_id = self.store.create(conversation_id)
+        self.history_turns = history_turns
+
+    @property
+    def messages(self) -> list[Message]:
+        """Every message so far, in order."""
+        return self.store.messages(self.conversation_id)
+
+    def history(self) -> list[tuple[str, str]]:
+        """The ``(role, text)`` pairs the next answer may use as context."""
+        if self.history_turns == 0:
+            return []
+        return [(m.role, m.content)
+                for m in self.store.messages(self.conversation_id, last=self.history_turns)]
+
+    def ask(self, question: str, reference_date: date | None = None) -> AgentResult:
+        """Answer a question in this conversation and store both messages."""
+        result = self.agent.ask(question, reference_date=reference_date,
+                                history=self.history())
+        self.store.append(self.conversation_id, "user", question)
+        self.store.append(self.conversation_id, "assistant", result.answer, result.sources,
+                          meta=result_meta(result))
+        return result
+
+    def __repr__(self) -> str:
+        return (f"Conversation(id={self.conversation_id!r}, "
+                f"messages={len(self.messages)}, history_turns={self.history_turns})")
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for m in self.messages:
+            sources = "".join(f"<li>{html.escape(s.get('doc', ''))} · "
+                              f"{html.escape(s.get('locator', ''))}</li>" for s in m.sources)
+            body = html.escape(m.content).replace("\n", "<br>")
+            rows.append(f"<div class='rs-msg rs-{m.role}'><b>{m.role}</b><div>{body}</div>"
+                        + (f"<ul>{sources}</ul>" if sources else "") + "</div>")
+        return (f"<div class='rs-conversation'><div><b>Conversation</b> "
+                f"{html.escape(self.conversation_id)}</div>{''.join(rows)}</div>")
+
+
+def result_meta(result: AgentResult) -> dict[str, Any]:
+    """What a stored answer keeps besides its text: route, clarification, statuses."""
+    statuses = [t.get("status") for t in result.tool_results]
+    return {"route": result.route, "clarification": result.clarification.mode,
+            "tool_status": {s: statuses.count(s) for s in set(statuses) if s},
+            "request_id": result.trace.get("request_id", "")}

@@ -1,0 +1,262 @@
+"""The FastAPI application: ``/healthz``, ``/v1/ask``, ``/chat``, ``/chat/stream``, history.
+
+Every answer goes through the same :class:`~ragspine_nb.agent.Agent` as the notebook and
+the CLI, so the invariants hold at this edge too: the security gate runs on the raw
+question first, numbers come from the fact store, every answer carries its sources and
+citations, RESTRICTED text never reaches a prompt, and chat history is generation
+context only. Errors are JSON (4xx with a message naming the limit or field; 500 with a
+request id, never a traceback); the stream reports failures as an ``error`` event.
+
+The agent and its SQLite stores are used under one lock: the service is a single
+process serving one workspace (loopback by default), and answers take milliseconds.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ragspine_nb._optional import import_optional
+
+import_optional("fastapi", extra="service", feature="the HTTP service")
+
+from fastapi import FastAPI, HTTPException, Request  # noqa: E402
+from fastapi.exceptions import RequestValidationError  # noqa: E402
+from fastapi.responses import JSONResponse, StreamingResponse  # noqa: E402
+
+from ragspine_nb.agent.agent import Agent, AgentResult  # noqa: E402
+from ragspine_nb.agent.conversation import HISTORY_TURNS, Conversation  # noqa: E402
+from ragspine_nb.service.models import (  # noqa: E402
+    AskRequest,
+    AskResponse,
+    ChatRequest,
+    ChatResponse,
+    HealthResponse,
+    HistoryResponse,
+    ServiceLimits,
+)
+from ragspine_nb.stores.conversations import (  # noqa: E402
+    ConversationNotFoundError,
+    ConversationStore,
+    check_conversation_id,
+)
+
+__all__ = ["create_app", "create_app_for_workspace", "sse_event", "token_chunks"]
+
+log = logging.getLogger("ragspine_nb.service")
+
+
+def sse_event(payload: dict[str, Any]) -> str:
+    """One Server-Sent Event: ``data: <json>`` and a blank line."""
+    return f"data: {json.dumps(payload, ensure_ascii=False)}\n\n"
+
+
+def token_chunks(text: str, size: int = 3) -> list[str]:
+    r"""The answer in small pieces that join back to exactly ``text`` (words and spaces).
+
+    Examples
+    --------
+    >>> "".join(token_chunks("Revenue was 1,405 USD_M.\\n来源：deck"))
+    'Revenue was 1,405 USD_M.\\n来源：deck'
+    """
+    import re
+
+    parts = re.findall(r"\s+|[^\s]+", text)
+    return ["".join(parts[i:i + size]) for i in range(0, len(parts), size)] or [""]
+
+
+def _clarification(result: AgentResult) -> dict[str, Any]:
+    c = result.clarification
+    return {"mode": c.mode, "question": c.question, "options": list(c.narrowing_options),
+            "assumed": dict(c.assumed_slots)}
+
+
+def _retrieval(result: AgentResult) -> dict[str, Any]:
+    meta = result.retrieval or {}
+    return {"route": result.route, "queries_generated": meta.get("queries_generated", 0),
+            "candidates_found": meta.get("candidates_found", 0),
+            "evidence_used": meta.get("evidence_used", 0),
+            "retrieval_loops": meta.get("retrieval_loops", 0),
+            "latency_ms": float(result.trace.get("latency_ms", 0.0))}
+
+
+def _tool_status(result: AgentResult) -> dict[str, int]:
+    statuses = [str(t.get("status")) for t in result.tool_results]
+    return {s: statuses.count(s) for s in sorted(set(statuses))}
+
+
+def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
+               limits: ServiceLimits | None = None,
+               history_turns: int = HISTORY_TURNS) -> FastAPI:
+    """The service over one agent.
+
+    Parameters
+    ----------
+    agent : Agent
+        Answers every request.
+    conversations : ConversationStore, optional
+        Where chats persist (in memory by default; a file keeps them across restarts).
+    limits : ServiceLimits, optional
+        Question / history / message size limits (422 beyond them).
+    history_turns : int, default 5
+        Earlier messages a chat answer may use as generation context.
+    """
+    from ragspine_nb import __version__
+
+    limits = limits or ServiceLimits()
+    store = conversations or ConversationStore()
+    lock = threading.RLock()
+    app = FastAPI(
+        title="ragspine_nb", version=__version__,
+        description="Cited answers over financial and operational reports: numbers from "
+                    "the fact store, narrative from retrieved passages.")
+
+    def check_text(field: str, text: str, limit: int) -> str:
+        if not text.strip():
+            raise HTTPException(422, f"{field} must not be empty")
+        if len(text) > limit:
+            raise HTTPException(422, f"{field} is too long: {len(text)} characters, the limit "
+                                     f"is {limit}")
+        return text
+
+    def ask(question: str, ref: date | None, history: list[tuple[str, str]]) -> AgentResult:
+        with lock:
+            return agent.ask(question, reference_date=ref, history=history)
+
+    def chat(body: ChatRequest) -> tuple[str, AgentResult]:
+        check_text("message", body.message, limits.max_message_chars)
+        try:
+            cid = check_conversation_id(body.conversation_id) if body.conversation_id \
+                else None
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from exc
+        with lock:
+            conv = Conversation(agent, store, cid, history_turns=history_turns)
+            return conv.conversation_id, conv.ask(body.message, reference_date=body.reference_date)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = [f"{'.'.join(str(x) for x in e['loc'] if x != 'body')}: {e['msg']}"
+                 for e in exc.errors()]
+        return JSONResponse({"detail": "; ".join(parts) or "invalid request"}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, exc: Exception) -> JSONResponse:
+        request_id = uuid.uuid4().hex[:16]
+        log.exception("request %s failed", request_id)
+        return JSONResponse({"detail": "internal error; the server log has the details",
+                             "request_id": request_id}, status_code=500)
+
+    @app.get("/healthz", response_model=HealthResponse)
+    def healthz() -> dict[str, Any]:
+        """Liveness plus what is being served."""
+        with lock:
+            chunks = agent.index.store.count() if agent.index is not None else 0
+            return {"status": "ok", "facts": agent.store.count(), "chunks": chunks,
+                    "conversations": len(store.ids()), "version": __version__}
+
+    @app.post("/v1/ask", response_model=AskResponse)
+    def v1_ask(body: AskRequest) -> dict[str, Any]:
+        """Answer one question (history, if any, is generation context only)."""
+        check_text("question", body.question, limits.max_question_chars)
+        if len(body.history) > limits.max_history_messages:
+            raise HTTPException(422, f"history has {len(body.history)} messages, the limit is "
+                                     f"{limits.max_history_messages}")
+        if sum(len(m.content) for m in body.history) > limits.max_history_chars:
+            raise HTTPException(422, f"history is too long: the limit is "
+                                     f"{limits.max_history_chars} characters in all")
+        result = ask(body.question, body.reference_date,
+                     [(m.role, m.content) for m in body.history])
+        return {"request_id": result.trace.get("request_id", ""), "answer": result.answer,
+                "route": result.route, "language": result.language,
+                "clarification": _clarification(result), "sources": result.sources,
+                "citations": result.citations, "tool_status": _tool_status(result),
+                "retrieval": _retrieval(result)}
+
+    @app.post("/chat", response_model=ChatResponse)
+    def chat_once(body: ChatRequest) -> dict[str, Any]:
+        """Send a message in a conversation (created when no id is given)."""
+        cid, result = chat(body)
+        return {"conversation_id": cid, "request_id": result.trace.get("request_id", ""),
+                "message": {"role": "assistant", "content": result.answer,
+                            "citations": result.citations},
+                "clarification": _clarification(result),
+                "retrieval_metadata": _retrieval(result)}
+
+    @app.post("/chat/stream", responses={200: {"content": {"text/event-stream": {}}}})
+    def chat_stream(body: ChatRequest) -> StreamingResponse:
+        """The chat answer as Server-Sent Events: metadata → citations → tokens → done.
+
+        A failure while answering is an ``error`` event (never a traceback).
+        """
+        check_text("message", body.message, limits.max_message_chars)
+        if body.conversation_id:
+            try:
+                check_conversation_id(body.conversation_id)
+            except ValueError as exc:
+                raise HTTPException(422, str(exc)) from exc
+
+        def events() -> Iterator[str]:
+            started = time.perf_counter()
+            try:
+                cid, result = chat(body)
+            except HTTPException as exc:
+                yield sse_event({"type": "error", "detail": str(exc.detail)})
+                return
+            except Exception:  # noqa: BLE001 - reported as an event, logged with the trace
+                request_id = uuid.uuid4().hex[:16]
+                log.exception("stream %s failed", request_id)
+                yield sse_event({"type": "error", "detail": "internal error; the server log "
+                                 "has the details", "request_id": request_id})
+                return
+            meta = _retrieval(result)
+            meta["latency_ms"] = round((time.perf_counter() - started) * 1e3, 3)
+            yield sse_event({"type": "metadata", "conversation_id": cid,
+                             "request_id": result.trace.get("request_id", ""),
+                             "clarification": _clarification(result), "retrieval": meta})
+            yield sse_event({"type": "citations", "citations": result.citations})
+            for piece in token_chunks(result.answer):
+                yield sse_event({"type": "token", "content": piece})
+            yield sse_event({"type": "done"})
+
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+
+    @app.get("/chat/history/{conversation_id}", response_model=HistoryResponse)
+    def history(conversation_id: str) -> dict[str, Any]:
+        """Every message of a conversation, in order, with its sources."""
+        try:
+            check_conversation_id(conversation_id)
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from exc
+        try:
+            with lock:
+                messages = store.messages(conversation_id)
+        except ConversationNotFoundError as exc:
+            raise HTTPException(404, f"no conversation {conversation_id!r}") from exc
+        return {"conversation_id": conversation_id,
+                "messages": [m.to_dict() for m in messages]}
+
+    app.state.agent = agent
+    app.state.conversations = store
+    app.state.limits = limits
+    return app
+
+
+def create_app_for_workspace(workspace: str | Path, **kwargs: Any) -> FastAPI:
+    """The service over a workspace folder (facts, chunks, profile, ``conversations.db``)."""
+    from ragspine_nb.retrieval.index import NarrativeIndex
+    from ragspine_nb.stores.chunks import ChunkStore
+    from ragspine_nb.workspace import Workspace
+
+    ws = Workspace(workspace)
+    index = NarrativeIndex(ChunkStore(ws.path / "chunks.db", create=False), profile=ws.profile)
+    agent = Agent(ws.facts, index, profile=ws.profile)
+    return create_app(agent, ConversationStore(ws.path / "conversations.db"), **kwargs)
