@@ -38,9 +38,13 @@ class Conversation:
 
     Examples
     --------
-    >>> from ragspine_nb.cli import demo_agent  # doctest: +SKIP
-    >>> chat = Conversation(demo_agent())        # doctest: +SKIP
-    >>> chat.ask("What was ACME Hong Kong revenue in FY2025?").answer  # doctest: +SKIP
+    >>> from ragspine_nb import Agent, DomainProfile, FactStore
+    >>> profile = DomainProfile.from_dict({"home": {"company_name": "ACME",
+    ...     "entity_code": "ACME"}, "metrics": {"REVENUE": {"unit": "USD_M"}}})
+    >>> chat = Conversation(Agent(FactStore(":memory:"), profile=profile), None, "c-1")
+    >>> _ = chat.ask("What was revenue in FY2025?")
+    >>> [m.role for m in chat.messages]
+    ['user', 'assistant']
     """
 
     def __init__(self, agent: Agent, store: ConversationStore | None = None,
