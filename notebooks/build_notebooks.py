@@ -221,6 +221,16 @@ r.clarification.mode, r.answer'''),
         code('''for q in ["竞安2025年的营收是多少？", "競\\u200b安證券的ROE", "ＲＩＶＡＬＩＳ revenue FY2025"]:
     r = agent.ask(q, REF)
     print(f"{r.clarification.mode:<20} {r.answer[:60]}")'''),
+        md("## Chat: follow-ups in a conversation that survives a restart\n"
+           "Messages are stored in `conversations.db` beside the workspace. The last five "
+           "messages are context for writing the answer only: the security gate, the fact "
+           "lookups and retrieval see the new question alone."),
+        code('''chat = agent.chat(ws.path / "conversations.db", conversation_id="notebook-03")
+cw = chat.widget(reference_date=REF)
+cw''', IGNORE),
+        code('''r = chat.ask("Why did Hong Kong agency sales change?", REF)
+r.retrieval["queries_generated"], r.retrieval["evidence_used"], r.retrieval["retrieval_loops"]'''),
+        code('''[(c["index"], c["kind"], c["doc_id"], c["locator"]) for c in r.citations]'''),
     ],
     "04_eval_dashboard.ipynb": [
         md("# 04 · Evaluation dashboard\n\nWhat a stakeholder needs to trust the numbers: "

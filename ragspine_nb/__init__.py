@@ -4,7 +4,7 @@ The structured channel answers "what's the number?" exactly from a SQLite fact
 store; the narrative channel answers "why?" from cited passages.
 """
 
-from ragspine_nb.agent import Agent, AgentResult, MockProvider, answer_question
+from ragspine_nb.agent import Agent, AgentResult, Conversation, MockProvider, answer_question
 from ragspine_nb.errors import (
     DatabaseNotFoundError,
     LineageError,
@@ -16,6 +16,7 @@ from ragspine_nb.errors import (
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval import NarrativeIndex, SearchResults
 from ragspine_nb.stores import ChunkStore, FactStore
+from ragspine_nb.stores.conversations import ConversationStore
 from ragspine_nb.types import (
     Chunk,
     Fact,
@@ -34,6 +35,8 @@ __version__ = "0.1.0"
 __all__ = [
     "Agent",
     "AgentResult",
+    "Conversation",
+    "ConversationStore",
     "MockProvider",
     "answer_question",
     "FactStore",

@@ -11,7 +11,8 @@ import pytest
 from ragspine_nb import Agent, DomainProfile, FactStore, NarrativeIndex
 from ragspine_nb.retrieval import BM25Index
 from ragspine_nb.retrieval.vectors import DeterministicEmbeddingBackend
-from ragspine_nb.widgets import AskWidget, RerankInspector
+from ragspine_nb.stores.conversations import ConversationStore
+from ragspine_nb.widgets import AskWidget, ChatWidget, RerankInspector
 from ragspine_nb.widgets.tuning import TuningEngine
 
 REF = date(2026, 3, 31)
@@ -46,6 +47,25 @@ def test_ask_widget_narrowing_options_re_ask(agent: Agent) -> None:
     assert "外部机构" in w.answer.value and "clarification: out_of_scope_entity" in w.answer.value
     w.question.value = "  "
     assert w.ask() is None and "Type a question" in w.answer.value
+
+
+def test_chat_widget_keeps_a_transcript_and_starts_new_conversations(agent: Agent,
+                                                                     tmp_path: Path) -> None:
+    chat = agent.chat(tmp_path / "conv.db", conversation_id="nb-chat")
+    w = chat.widget(reference_date=REF)
+    assert isinstance(w, ChatWidget) and "No messages yet" in w.transcript.value
+    w.question.value = "What was ACME Hong Kong's revenue in FY2025?"
+    w.button.click()
+    assert "1,405 USD_M" in w.answer.value and w.question.value == ""
+    assert "<b>You</b>" in w.transcript.value and "<b>Agent</b>" in w.transcript.value
+    assert "slide=3,table=1,row=REVENUE,col=FY2025" in w.transcript.value
+    w.ask("Why did Hong Kong agency sales change?")
+    assert "4 messages" in w.header.value and "nb-chat" in w.header.value
+    w.new_button.click()
+    assert w.conversation.conversation_id != "nb-chat" and "0 messages" in w.header.value
+    assert len(ConversationStore(tmp_path / "conv.db").messages("nb-chat")) == 4
+    w.ask("<script>alert(1)</script>")
+    assert "<script>" not in w.transcript.value and "&lt;script&gt;" in w.transcript.value
 
 
 def test_rerank_inspector_redacts_and_keeps_restricted_out_of_the_prompt() -> None:

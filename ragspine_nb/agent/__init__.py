@@ -2,6 +2,7 @@
 
 from ragspine_nb.agent.agent import Agent, AgentResult, NarrativeRetriever, answer_question
 from ragspine_nb.agent.clarify import ClarificationResult, clarify_scope
+from ragspine_nb.agent.conversation import Conversation
 from ragspine_nb.agent.faq import FaqCache, FaqEntry
 from ragspine_nb.agent.intent import IntentParser, ParsedIntent, RuleIntentParser
 from ragspine_nb.agent.providers import (
@@ -20,7 +21,8 @@ from ragspine_nb.agent.query_tools import (
 from ragspine_nb.agent.security_gate import SecurityGate, SecurityVerdict
 
 __all__ = [
-    "Agent", "AgentResult", "answer_question", "NarrativeRetriever", "ClarificationResult",
+    "Agent", "AgentResult", "answer_question", "Conversation", "NarrativeRetriever",
+    "ClarificationResult",
     "clarify_scope", "FaqCache", "FaqEntry", "IntentParser", "ParsedIntent", "RuleIntentParser",
     "LLMProvider", "MockProvider", "AnthropicProvider", "OpenAIProvider", "ProviderResponse",
     "ToolCall", "execute_query_metric", "build_query_metric_tool_anthropic",

@@ -534,6 +534,19 @@ class Agent:
 
         return AskWidget(self, reference_date)
 
+    def chat(self, store: Any = None, conversation_id: str | None = None) -> Any:
+        """A :class:`~ragspine_nb.agent.conversation.Conversation` with this agent.
+
+        ``store`` is a :class:`~ragspine_nb.stores.conversations.ConversationStore` (or
+        its path); in memory by default.
+        """
+        from ragspine_nb.agent.conversation import Conversation
+        from ragspine_nb.stores.conversations import ConversationStore
+
+        if store is not None and not isinstance(store, ConversationStore):
+            store = ConversationStore(store)
+        return Conversation(self, store, conversation_id)
+
     def topology(self) -> Any:
         """Router → fact channel | narrative pipeline, from the real configuration."""
         from ragspine_nb.retrieval.topology import Node, PipelineGraph

@@ -78,6 +78,12 @@ class Conversation:
                           meta=result_meta(result))
         return result
 
+    def widget(self, reference_date: date | None = None) -> Any:
+        """A :class:`~ragspine_nb.widgets.ChatWidget` on this conversation."""
+        from ragspine_nb.widgets.chat import ChatWidget
+
+        return ChatWidget(self, reference_date)
+
     def __repr__(self) -> str:
         return (f"Conversation(id={self.conversation_id!r}, "
                 f"messages={len(self.messages)}, history_turns={self.history_turns})")

@@ -1,7 +1,8 @@
-"""ipywidgets shells over the core calls: AskWidget, RerankInspector, TuningPanel."""
+"""ipywidgets shells over the core calls: Ask/Chat widgets, RerankInspector, TuningPanel."""
 
 from ragspine_nb.widgets.ask import AskWidget
+from ragspine_nb.widgets.chat import ChatWidget
 from ragspine_nb.widgets.inspector import RerankInspector
 from ragspine_nb.widgets.tuning import TuningPanel
 
-__all__ = ["AskWidget", "RerankInspector", "TuningPanel"]
+__all__ = ["AskWidget", "ChatWidget", "RerankInspector", "TuningPanel"]

@@ -1,4 +1,4 @@
-"""JupyterLab in a real browser: run 03_agent.ipynb, ask in the AskWidget, see the source."""
+"""JupyterLab in a real browser: run 03_agent.ipynb, ask in the AskWidget and the ChatWidget."""
 
 from __future__ import annotations
 
@@ -96,5 +96,24 @@ def test_ask_widget_answers_with_its_source_in_jupyterlab(lab: int, browser: Any
         .wait_for(timeout=30_000)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "lab_ask_widget.png"), full_page=False)
+    # the chat widget of the same notebook: a question, a follow-up, the transcript grows
+    chat_box = page.get_by_placeholder("Ask a question or a follow-up…").first
+    chat_box.wait_for(timeout=60_000)
+    row = page.locator(".widget-hbox", has=chat_box).first
+    chat_box.fill("What was ACME Hong Kong's revenue in FY2025?")
+    row.get_by_role("button", name="Ask").click()
+    page.get_by_text("4 messages").first.wait_for(timeout=60_000)
+    transcript = page.locator(".rs-transcript").first
+    transcript.get_by_text("slide=3,table=1,row=REVENUE,col=FY2025").first.wait_for(
+        timeout=30_000)
+    assert chat_box.input_value() == ""
+    chat_box.fill("Why did Hong Kong agency sales change?")
+    row.get_by_role("button", name="Ask").click()
+    page.get_by_text("6 messages").first.wait_for(timeout=60_000)
+    assert transcript.locator(".rs-user").count() == 3
+    transcript.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "lab_chat_widget.png"), full_page=False)
+    row.get_by_role("button", name="New conversation").click()
+    page.get_by_text("0 messages").first.wait_for(timeout=30_000)
     assert errors == []
     page.close()
