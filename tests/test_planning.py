@@ -40,7 +40,7 @@ def test_rule_plan_original_first_deduplicated_and_capped(profile: DomainProfile
     assert plan.variants[0].text == "Why did MPFA cut ACME Hong Kong agency fees?"
     assert 2 <= len(plan.variants) <= 5
     assert plan.kinds[:3] == ["original", "identifier", "keyword"]
-    assert plan.texts[1] == "MPFA ACME"
+    assert plan.texts[1] == "MPFA cut ACME Hong Kong agency fees MPFA ACME"  # ids twice
     assert len({t.casefold() for t in plan.texts}) == len(plan.texts)
     assert "glossary" in plan.kinds  # "Hong Kong" → the profile's synonyms
     two = RuleQueryPlanner(profile, max_variants=2).plan("Why did MPFA cut fees?")

@@ -91,7 +91,7 @@ def test_rerank_inspector_redacts_and_keeps_restricted_out_of_the_prompt() -> No
     # the query plan is shown: every variant with its kind, and the search used them all
     assert ins.plan is not None and ins.plan.kinds[:3] == ["original", "identifier", "keyword"]
     assert list(ins.results.variants) == ins.plan.texts
-    assert "<td>identifier</td><td>MPFA</td>" in ins.plan_view.value
+    assert "<td>identifier</td><td>MPFA bank commissions change MPFA</td>" in ins.plan_view.value
     assert "Query plan (" in ins.plan_view.value
     single = RerankInspector(index, "commissions", planner=False)
     assert single.plan is None and single.plan_view.value == ""
