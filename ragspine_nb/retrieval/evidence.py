@@ -249,7 +249,7 @@ def gather_evidence(
     judge_name = str(getattr(judge, "name", type(judge).__name__))
     plan = planner.plan(question)
     seen: set[str] = set()
-    kept: dict[str, tuple[Hit, float]] = {}
+    kept: dict[str, tuple[Hit, float, int, int]] = {}  # hit, relevance, round, position
     plans: list[QueryPlan] = []
     rounds: list[dict[str, Any]] = []
     results: SearchResults | None = None
@@ -264,12 +264,12 @@ def gather_evidence(
         aspect = question if round_no == 0 else " ".join(missing)
         scores = relevance_scores(judge, aspect, [h.chunk.text for h in new])
         added = 0
-        for h, s in zip(new, scores, strict=True):
+        for pos, (h, s) in enumerate(zip(new, scores, strict=True)):
             if s >= threshold:
-                kept[h.chunk.chunk_id] = (h, s)
+                kept[h.chunk.chunk_id] = (h, s, round_no, pos)
                 added += 1
         covered = set()
-        for h, _ in kept.values():
+        for h, *_ in kept.values():
             covered.update(tokenize(h.chunk.text))
         terms = key_terms(question)
         missing = [t for t in terms if t not in covered]
@@ -292,10 +292,12 @@ def gather_evidence(
         plan = _refined(plans[0], missing or key_terms(question))
     if results is None:  # pragma: no cover - the loop runs at least once
         raise RuntimeError("no retrieval round ran")
-    ranked = sorted(kept.values(), key=lambda hs: -hs[1])[:top_k]
+    # retrieval order is kept (the judge filters, it does not re-sort): the first round's
+    # passages in their fused (or reranked) order, then each refinement round's
+    ranked = sorted(kept.values(), key=lambda k: (k[2], k[3]))[:top_k]
     report = EvidenceReport(
-        question=question, plans=tuple(plans), evidence=tuple(h for h, _ in ranked),
-        relevance={h.chunk.chunk_id: round(s, 4) for h, s in ranked},
+        question=question, plans=tuple(plans), evidence=tuple(k[0] for k in ranked),
+        relevance={k[0].chunk.chunk_id: round(k[1], 4) for k in ranked},
         candidates_found=len(seen), missing=tuple(missing), stop_reason=stop,
         threshold=threshold, judge=judge_name, rounds=tuple(rounds))
     return results, report
