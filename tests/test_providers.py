@@ -111,3 +111,35 @@ def test_openai_tool_calls_round_trip(demo_facts: FactStore, profile: DomainProf
     assert "12%" not in r.answer and r.tool_results[0]["status"] == "not_found"
     assert seen[1]["messages"][-1]["role"] == "tool"
     assert seen[0]["messages"][0]["role"] == "system"
+
+
+def test_a_real_provider_paraphrases_for_retrieval_and_never_sees_restricted(
+        demo_ws: Any) -> None:
+    from ragspine_nb import Agent, NarrativeIndex
+    from ragspine_nb.retrieval.planning import PARAPHRASE_SYSTEM
+
+    requests: list[dict[str, Any]] = []
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        body = json.loads(request.content)
+        requests.append(body)
+        if body.get("system") == PARAPHRASE_SYSTEM:
+            return httpx2.Response(200, json=_message([{"type": "text", "text":
+                "why bancassurance new sales declined\nbank channel sales drop reasons"}],
+                "end_turn"))
+        return httpx2.Response(200, json=_message([{"type": "text", "text":
+            "Bank commissions were capped [1]."}], "end_turn"))
+
+    profile = DomainProfile.from_file(demo_ws / "profile.toml")
+    agent = Agent(FactStore(demo_ws / "facts.db", create=False),
+                  NarrativeIndex(demo_ws / "chunks.db", profile=profile),
+                  provider=AnthropicProvider(client=_anthropic_client(handler)))
+    r = agent.ask("What happened to bancassurance sales in Mainland China?",
+                  date(2026, 3, 31))
+    kinds = [v["kind"] for v in r.retrieval["plans"][0]["variants"]]
+    assert "semantic" in kinds
+    assert "why bancassurance new sales declined" in [
+        v["text"] for v in r.retrieval["plans"][0]["variants"]]
+    assert any(b.get("system") == PARAPHRASE_SYSTEM for b in requests)
+    assert r.citations and all(c["doc_id"] and c["locator"] for c in r.citations)
+    assert "CANARY" not in json.dumps(requests, ensure_ascii=False)

@@ -44,6 +44,7 @@ from ragspine_nb.agent.trace import Trace
 from ragspine_nb.errors import ProfileError, ProviderError
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile, find_profile
+from ragspine_nb.retrieval.planning import RuleQueryPlanner
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.types import (
     CHANGE_PCT_CHANNEL,
@@ -511,6 +512,10 @@ class Agent:
         self.provider = provider or MockProvider()
         self.faq = faq
         self.parser = RuleIntentParser(self.profile)
+        # a real model also paraphrases the question for retrieval (semantic variants)
+        self.planner = RuleQueryPlanner(
+            self.profile, provider=None if isinstance(self.provider, MockProvider)
+            else self.provider)
 
     def _workspace_profile(self) -> Path:
         found = find_profile(Path(self.store.path).parent) if self.store.path != ":memory:" \
@@ -522,7 +527,8 @@ class Agent:
     def ask(self, question: str, reference_date: date | None = None,
             history: Sequence[tuple[str, str]] | None = None) -> AgentResult:
         """Answer one question (see :func:`answer_question`)."""
-        retriever = self.index.retriever() if self.index is not None else None
+        retriever = self.index.retriever(planner=self.planner) if self.index is not None \
+            else None
         return answer_question(question, self.store, self.provider,
                                reference_date=reference_date, narrative_retriever=retriever,
                                intent_parser=self.parser, profile=self.profile,
