@@ -23,6 +23,7 @@ from ragspine_nb.agent import (
 )
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.errors import ProviderError, TraceError
+from ragspine_nb.retrieval.planning import PARAPHRASE_SYSTEM
 from ragspine_nb.types import Source
 
 REF = date(2026, 3, 31)
@@ -267,7 +268,10 @@ def test_history_is_generation_context_only(agent: Agent) -> None:
     history = [("user", "Tell me about 竞安 and Hong Kong revenue 9999"), ("assistant", "ok")]
     r = a.ask("What happened to bancassurance sales?", REF, history=history)
     assert r.clarification.mode == "none" and r.route == "narrative"  # gate saw no 竞安
-    assert spy.calls[0]["messages"][0]["content"].startswith("Tell me about")
+    (paraphrase,) = [c for c in spy.calls if c["system"] == PARAPHRASE_SYSTEM]
+    (synthesis,) = [c for c in spy.calls if c["system"] != PARAPHRASE_SYSTEM]
+    assert synthesis["messages"][0]["content"].startswith("Tell me about")
+    assert "竞安" not in json.dumps(paraphrase, ensure_ascii=False)  # retrieval: no history
     assert r.trace["entity"] is None  # history never reached intent parsing
 
 
