@@ -16,7 +16,7 @@ __all__ = ["import_optional", "EXTRAS"]
 
 #: The extras ragspine_nb declares, for messages that list the valid options.
 EXTRAS: tuple[str, ...] = (
-    "vector", "rerank", "llm", "ingest", "notebook", "service", "dev", "all",
+    "vector", "rerank", "llm", "ingest", "notebook", "service", "team", "dev", "all",
 )
 
 

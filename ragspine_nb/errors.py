@@ -15,6 +15,7 @@ __all__ = [
     "ProfileError",
     "StoreError",
     "DatabaseNotFoundError",
+    "StoreConnectionError",
     "ReadOnlyQueryError",
     "ProviderError",
     "TraceError",
@@ -56,6 +57,10 @@ class StoreError(RagspineError):
 
 class DatabaseNotFoundError(StoreError, FileNotFoundError):
     """A store was opened read-only (or must exist) and the database file is absent."""
+
+
+class StoreConnectionError(StoreError, ConnectionError):
+    """A database server (PostgreSQL) is unreachable or the URL is wrong; no fallback."""
 
 
 class ReadOnlyQueryError(StoreError, PermissionError):

@@ -191,10 +191,11 @@ class NarrativeIndex:
 
     # ---------------------------------------------------------------- indexing
     def _store_signature(self) -> tuple[Any, ...]:
+        # portable (SQLite and PostgreSQL): every replace inserts rows or deactivates some
         row = self.store.execute_read(
-            "SELECT COUNT(*) AS n, COALESCE(SUM(version), 0) AS v, "
-            "COALESCE(MAX(rowid), 0) AS r FROM narrative_chunk WHERE active = 1")[0]
-        return (row["n"], row["v"], row["r"])
+            "SELECT COALESCE(SUM(active), 0) AS n, COALESCE(SUM(version * active), 0) AS v, "
+            "COUNT(*) AS r FROM narrative_chunk")[0]
+        return (int(row["n"]), int(row["v"]), int(row["r"]))
 
     def refresh(self) -> BM25Index:
         """(Re)build the BM25 index if the store changed since the last build."""

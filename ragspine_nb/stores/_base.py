@@ -4,20 +4,30 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from ragspine_nb.stores._postgres import PostgresDatabase, is_postgres_url
 from ragspine_nb.stores._sqlite import Database
 
 if TYPE_CHECKING:
     from ragspine_nb.display.render import Card
 
-__all__ = ["SQLiteStore"]
+__all__ = ["SQLiteStore", "open_database"]
+
+
+def open_database(path: str | Path, *, schema: str, table: str,
+                  create: bool = True) -> Database | PostgresDatabase:
+    """A SQLite file (or ``":memory:"``) or, for a ``postgresql://`` URL, PostgreSQL."""
+    if is_postgres_url(path):
+        return PostgresDatabase(str(path), schema=schema, table=table, create=create)
+    return Database(path, schema=schema, table=table, create=create)
 
 
 class SQLiteStore(ABC):
     """Base of :class:`FactStore` and :class:`ChunkStore`; subclasses set ``_db``."""
 
-    _db: Database
+    _db: Database | PostgresDatabase
 
     @property
     def path(self) -> str:

@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragspine_nb.errors import InvalidRecordError, LineageError
-from ragspine_nb.stores._base import SQLiteStore
-from ragspine_nb.stores._sqlite import Database
+from ragspine_nb.stores._base import SQLiteStore, open_database
 from ragspine_nb.stores.facts import utc_now
 from ragspine_nb.types import Chunk, StoredChunk, is_blank, is_restricted
 
@@ -100,7 +99,8 @@ class ChunkStore(SQLiteStore):
     Parameters
     ----------
     path : str or Path, default ":memory:"
-        SQLite file (created with its schema if absent) or ``":memory:"``.
+        SQLite file (created with its schema if absent), ``":memory:"``, or a
+        ``postgresql://`` URL (a shared team database; the ``team`` extra).
     create : bool, default True
         When False the database must already exist.
 
@@ -112,7 +112,7 @@ class ChunkStore(SQLiteStore):
     """
 
     def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
-        self._db = Database(path, schema=_SCHEMA, table="narrative_chunk", create=create)
+        self._db = open_database(path, schema=_SCHEMA, table="narrative_chunk", create=create)
 
     # ----------------------------------------------------------------- writes
     def replace_doc_chunks(

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragspine_nb.errors import InvalidRecordError, LineageError
-from ragspine_nb.stores._base import SQLiteStore
-from ragspine_nb.stores._sqlite import Database
+from ragspine_nb.stores._base import SQLiteStore, open_database
 from ragspine_nb.types import PERIOD_TYPES, Fact, is_blank
 
 if TYPE_CHECKING:
@@ -130,7 +129,8 @@ class FactStore(SQLiteStore):
     Parameters
     ----------
     path : str or Path, default ":memory:"
-        SQLite file (created with its schema if absent) or ``":memory:"``.
+        SQLite file (created with its schema if absent), ``":memory:"``, or a
+        ``postgresql://`` URL (a shared team database; the ``team`` extra).
     create : bool, default True
         When False the database must already exist; a missing file raises
         :class:`~ragspine_nb.errors.DatabaseNotFoundError` and nothing is created.
@@ -153,7 +153,7 @@ class FactStore(SQLiteStore):
     """
 
     def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
-        self._db = Database(path, schema=_SCHEMA, table="fact_metric", create=create)
+        self._db = open_database(path, schema=_SCHEMA, table="fact_metric", create=create)
 
     # ----------------------------------------------------------------- writes
     def upsert(self, facts: Iterable[Fact]) -> int:
