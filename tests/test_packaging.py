@@ -15,7 +15,7 @@ from tests.conftest import ROOT
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 ENV = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
-EXTRAS = ("vector", "rerank", "llm", "ingest", "notebook", "service", "dev", "all")
+EXTRAS = ("vector", "rerank", "llm", "ingest", "notebook", "service", "team", "dev", "all")
 CONSTRAINTS = (ROOT / "constraints.txt").read_text(encoding="utf-8")
 
 
