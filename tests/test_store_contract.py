@@ -208,3 +208,78 @@ def test_a_down_server_or_wrong_url_is_a_clear_error_never_sqlite(tmp_path: Path
         store.count()
     assert list(tmp_path.iterdir()) == []  # no SQLite file appeared anywhere here
     assert "secret" not in store.path
+
+
+# ------------------------------------------------------------------------ search in SQL
+def test_sql_bm25_ranks_exactly_like_the_in_process_engine(pg_server: Any) -> None:
+    import numpy as np
+
+    from ragspine_nb.retrieval.bm25 import BM25Index
+    from ragspine_nb.retrieval.pg_engine import SqlBM25
+
+    rng = np.random.default_rng(3)
+    words = [f"w{i}" for i in range(200)] + ["香港", "营收", "代理", "渠道"]
+    ids = [f"c{i}" for i in range(800)]
+    texts = [" ".join(rng.choice(words, size=int(rng.integers(3, 50)))) for _ in ids]
+    texts[10] = texts[11]  # an exact tie: broken by position, as in-process
+    queries = [" ".join(rng.choice(words, size=3)) for _ in range(40)]
+    queries += ["香港营收", "w1 w1 w2", texts[10], "nothing-matches"]
+    memory = BM25Index.build(ids, texts)
+    sql = SqlBM25(ChunkStore(fresh_database(pg_server))._db)
+    assert sql.sync(ids, texts) == 800
+    for k1, b in [(1.5, 0.75), (0.9, 0.4), (1.2, 1.0), (0.0, 0.0)]:
+        a = memory.search_many(queries, 25, k1=k1, b=b)
+        c = sql.search_many(queries, 25, k1=k1, b=b)
+        assert [[d for d, _ in r] for r in a] == [[d for d, _ in r] for r in c]
+        assert all(abs(x - y) < 1e-4 for ra, rc in zip(a, c, strict=True)
+                   for (_, x), (_, y) in zip(ra, rc, strict=True))
+    allowed = ids[:300]
+    mask = memory.mask_for(allowed)
+    assert [[d for d, _ in r] for r in memory.search_many(queries[:5], 10, mask=mask)] == \
+        [[d for d, _ in r] for r in sql.search_many(queries[:5], 10, 1.5, 0.75, allowed)]
+
+
+def test_pgvector_hnsw_recall_against_exact_search(pg_server: Any) -> None:
+    import numpy as np
+
+    from ragspine_nb.retrieval.pg_engine import PgVectorStore
+    from ragspine_nb.retrieval.vectors import InProcessVectorStore
+
+    rng = np.random.default_rng(5)
+    ids = [f"v{i}" for i in range(3000)]
+    vecs = rng.normal(size=(3000, 48)).astype(np.float32)
+    pgv = PgVectorStore(ChunkStore(fresh_database(pg_server))._db)
+    pgv.upsert(ids, vecs)
+    local = InProcessVectorStore()
+    local.upsert(ids, vecs)
+    hits = 0
+    for _ in range(40):
+        q = rng.normal(size=48)
+        exact = [d for d, _ in pgv.query(q, 10, exact=True)]
+        assert exact == [d for d, _ in local.query(q, 10)]  # exact search agrees exactly
+        hits += len(set(exact) & {d for d, _ in pgv.query(q, 10)})
+    assert hits / 400 >= 0.95
+    assert pgv.count() == 3000 and "v7" in pgv and pgv.missing(["v7", "zz"]) == ["zz"]
+
+
+def test_narrative_index_on_postgres_searches_in_sql_like_sqlite(pg_server: Any,
+                                                                  demo_ws: Path) -> None:
+    from ragspine_nb.retrieval.vectors import DeterministicEmbeddingBackend
+
+    profile = DomainProfile.from_file(demo_ws / "profile.toml")
+    local_store = ChunkStore(demo_ws / "chunks.db", create=False)
+    team_store = ChunkStore(fresh_database(pg_server))
+    for doc in local_store.doc_ids():
+        team_store.replace_doc_chunks(doc, local_store.iter_chunks(doc_id=doc))
+    backend = DeterministicEmbeddingBackend(64)
+    local = NarrativeIndex(local_store, profile=profile, embedding_backend=backend)
+    team = NarrativeIndex(team_store, profile=profile, embedding_backend=backend)
+    assert (local.engine, team.engine) == ("python", "sql")
+    for q, flt in [("为什么内地营收下滑", None), ("bancassurance commissions", None),
+                   ("agency new sales", {"entity": "ACME_HK"})]:
+        for channels in (["bm25"], ["vector"], ["bm25", "vector"]):
+            a = local.search(q, top_k=10, filters=flt, channels=channels)
+            b = team.search(q, top_k=10, filters=flt, channels=channels)
+            assert a.chunk_ids == b.chunk_ids, (q, channels)
+    with pytest.raises(ValueError, match="needs a postgresql"):
+        NarrativeIndex(local_store, engine="sql")

@@ -21,6 +21,7 @@ from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CH
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.bm25 import DEFAULT_B, DEFAULT_K1, BM25Index
 from ragspine_nb.retrieval.fusion import DEFAULT_RRF_K, rrf_fuse
+from ragspine_nb.retrieval.pg_engine import PgVectorStore, SqlBM25
 from ragspine_nb.retrieval.rerank import (
     DEFAULT_TOP_N,
     ListwiseJudge,
@@ -38,6 +39,7 @@ from ragspine_nb.retrieval.vectors import (
     InProcessVectorStore,
     make_embedding_backend,
 )
+from ragspine_nb.stores._postgres import is_postgres_url
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.types import DEFAULT_SENSITIVITY, Chunk, StoredChunk
 
@@ -108,8 +110,18 @@ class NarrativeIndex:
         embedding_cache: str | Path | EmbeddingCache | None = None,
         tokenizer: Tokenizer = tokenize,
         index_titles: bool = True,
+        engine: str = "auto",
     ) -> None:
         self.store = store if isinstance(store, ChunkStore) else ChunkStore(store)
+        on_postgres = is_postgres_url(self.store.path)
+        if engine not in ("auto", "python", "sql"):
+            raise ValueError(f"unknown engine {engine!r}. Valid engines: ['auto', 'python', "
+                             "'sql']")
+        if engine == "sql" and not on_postgres:
+            raise ValueError("engine='sql' needs a postgresql:// chunk store")
+        #: "sql": BM25 and vectors run inside PostgreSQL; "python": in this process
+        self.engine = "sql" if engine == "sql" or (engine == "auto" and on_postgres) \
+            else "python"
         backend = (make_embedding_backend(embedding_backend)
                    if isinstance(embedding_backend, str) else embedding_backend)
         self.embedding_backend = backend
@@ -138,7 +150,9 @@ class NarrativeIndex:
         else:
             cache = EmbeddingCache()
         self._embedder = CachedEmbedder(backend, cache) if backend is not None else None
-        self._vectors = InProcessVectorStore()
+        self._sql: SqlBM25 | None = None
+        self._vectors: InProcessVectorStore | PgVectorStore = (
+            PgVectorStore(self.store._db) if self.engine == "sql" else InProcessVectorStore())
         self._bm25: BM25Index | None = None
         self._chunks: list[StoredChunk] = []
         self._by_id: dict[str, StoredChunk] = {}
@@ -207,15 +221,22 @@ class NarrativeIndex:
                      for c in self._chunks]
             self._bm25 = BM25Index.build([c.chunk_id for c in self._chunks], texts,
                                          self.tokenizer)
-            stale = [cid for cid in list(self._vectors._row) if cid not in self._by_id]
-            self._vectors.delete(stale)
+            if self.engine == "sql":  # the term counts live beside the chunks
+                self._sql = self._sql or SqlBM25(self.store._db, self.tokenizer)
+                self._sql.sync([c.chunk_id for c in self._chunks], texts)
+                known = self._vectors.ids() if isinstance(self._vectors, PgVectorStore) else []
+                self._vectors.delete([cid for cid in known if cid not in self._by_id])
+            elif isinstance(self._vectors, InProcessVectorStore):
+                stale = [cid for cid in list(self._vectors._row) if cid not in self._by_id]
+                self._vectors.delete(stale)
             self._signature = sig
         return self._bm25
 
     def _ensure_vectors(self, chunk_ids: Sequence[str], progress: bool = True) -> None:
         if self._embedder is None:
             return
-        todo = [cid for cid in chunk_ids if cid not in self._vectors]
+        todo = (self._vectors.missing(chunk_ids) if isinstance(self._vectors, PgVectorStore)
+                else [cid for cid in chunk_ids if cid not in self._vectors])
         if todo:
             texts = [self._by_id[cid].text for cid in todo]
             self._vectors.upsert(todo, self._embedder.passages(texts, progress=progress))
@@ -282,7 +303,10 @@ class NarrativeIndex:
                        (self.rewriter.rewrite(q) if self.rewriter else [q]) for q in queries]
         flat = [v for vs in variants_of for v in vs]
         bm25_flat: list[list[tuple[str, float]]] = [[] for _ in flat]
-        if "bm25" in channels and candidate_ids:
+        if "bm25" in channels and candidate_ids and self._sql is not None:
+            bm25_flat = self._sql.search_many(flat, self.candidate_k, k1, b,
+                                              candidate_ids if flt else None)
+        elif "bm25" in channels and candidate_ids:
             bm25_flat = index.search_many(flat, self.candidate_k, k1, b, mask)
         t_bm25 = time.perf_counter()
         vec_flat: list[list[tuple[str, float]]] = [[] for _ in flat]

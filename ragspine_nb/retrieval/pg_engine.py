@@ -1,0 +1,212 @@
+"""Search inside PostgreSQL: BM25 in SQL from our own term counts, vectors in pgvector.
+
+:class:`SqlBM25` stores, for the active chunks, the term frequencies our tokenizer
+produced (``bm25_term``) and each chunk's length (``bm25_doc``, with the position the
+in-process index would give it). A query computes Lucene-IDF Okapi BM25 in one SQL
+statement with ``k1`` and ``b`` bound at query time — the same formula as
+:mod:`ragspine_nb.retrieval.bm25`, the same tie order (lower position first), so the
+rankings equal the in-process engine's. :class:`PgVectorStore` keeps L2-normalised
+vectors in a ``vector(d)`` column with an HNSW (cosine) index; ``exact=True`` queries
+bypass the index, which is how its recall is measured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ragspine_nb._optional import import_optional
+from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
+
+__all__ = ["SqlBM25", "PgVectorStore", "BM25_SQL"]
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS bm25_doc (chunk_id TEXT PRIMARY KEY, pos INTEGER NOT NULL, "
+    "dl DOUBLE PRECISION NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS bm25_term (term TEXT NOT NULL, chunk_id TEXT NOT NULL, "
+    "tf DOUBLE PRECISION NOT NULL, PRIMARY KEY (term, chunk_id))",
+)
+#: One statement: idf, the Okapi weight and the sum over the query's tokens (a repeated
+#: token counts again), k1 and b bound as parameters; ties by the in-process position.
+BM25_SQL = """
+WITH q AS (SELECT term, count(*) AS qtf FROM unnest(%(terms)s::text[]) AS term GROUP BY term),
+stats AS (SELECT count(*)::float8 AS n, COALESCE(avg(dl), 0)::float8 AS avgdl FROM bm25_doc),
+df AS (SELECT t.term, count(*)::float8 AS df FROM bm25_term t JOIN q USING (term)
+       GROUP BY t.term)
+SELECT d.chunk_id,
+       SUM(q.qtf * ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * t.tf * (%(k1)s + 1)
+           / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * d.dl / s.avgdl))) AS score,
+       MIN(d.pos) AS pos
+FROM bm25_term t JOIN q USING (term) JOIN df USING (term)
+     JOIN bm25_doc d USING (chunk_id) CROSS JOIN stats s
+WHERE %(allowed)s::text[] IS NULL OR d.chunk_id = ANY(%(allowed)s::text[])
+GROUP BY d.chunk_id
+ORDER BY round(SUM(q.qtf * ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * t.tf * (%(k1)s + 1)
+           / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * d.dl / s.avgdl)))::numeric, 9) DESC,
+         MIN(d.pos)
+LIMIT %(k)s
+"""
+
+
+class SqlBM25:
+    """BM25 over term counts stored in PostgreSQL (see the module docstring).
+
+    Parameters
+    ----------
+    db : PostgresDatabase
+        The database of the chunk store (``ChunkStore(url)._db``).
+    tokenizer : callable, default :func:`tokenize`
+        Must be the tokenizer of the in-process index for rankings to match.
+    """
+
+    def __init__(self, db: Any, tokenizer: Tokenizer = tokenize) -> None:
+        self.db = db
+        self.tokenizer = tokenizer
+        with db.transaction() as tx:
+            for statement in _SCHEMA:
+                tx.execute(statement)
+
+    def sync(self, chunk_ids: Sequence[str], texts: Sequence[str]) -> int:
+        """Replace the stored counts with these chunks (in this order); one transaction."""
+        docs, terms = [], []
+        for pos, (cid, text) in enumerate(zip(chunk_ids, texts, strict=True)):
+            toks = self.tokenizer(text)
+            docs.append((cid, pos, float(len(toks))))
+            counts: dict[str, int] = {}
+            for t in toks:
+                counts[t] = counts.get(t, 0) + 1
+            terms += [(t, cid, float(n)) for t, n in counts.items()]
+        with self.db.transaction() as tx:
+            tx.execute("DELETE FROM bm25_term")
+            tx.execute("DELETE FROM bm25_doc")
+            if docs:
+                tx.executemany("INSERT INTO bm25_doc VALUES (?, ?, ?)", docs)
+            if terms:
+                tx.executemany("INSERT INTO bm25_term VALUES (?, ?, ?)", terms)
+        return len(docs)
+
+    def search_many(self, queries: Sequence[str], top_k: int, k1: float, b: float,
+                    allowed: Sequence[str] | None = None) -> list[list[tuple[str, float]]]:
+        """Best ``top_k`` (chunk_id, score) per query, best first (ties: lower position)."""
+        out: list[list[tuple[str, float]]] = []
+        conn = self.db.conn
+        for query in queries:
+            terms = self.tokenizer(query)
+            if not terms or top_k <= 0:
+                out.append([])
+                continue
+            with self.db._lock:
+                rows = conn.execute(BM25_SQL, {"terms": terms, "k1": float(k1), "b": float(b),
+                                               "allowed": list(allowed) if allowed is not None
+                                               else None, "k": int(top_k)}).fetchall()
+            out.append([(str(r[0]), float(r[1])) for r in rows if float(r[1]) > 0])
+        return out
+
+
+class PgVectorStore:
+    """Vectors in pgvector with an HNSW (cosine) index; same interface as the in-process one.
+
+    Parameters
+    ----------
+    db : PostgresDatabase
+        Where the ``chunk_vector`` table lives.
+    ef_search : int, default 100
+        HNSW search breadth (higher = better recall, slower).
+    """
+
+    def __init__(self, db: Any, ef_search: int = 100) -> None:
+        import_optional("pgvector", extra="team", feature="pgvector search")
+        self.db = db
+        self.ef_search = ef_search
+        self.dim: int | None = None
+
+    def _known_dim(self) -> int | None:
+        """The dimension of an existing ``chunk_vector`` table (after a restart)."""
+        if self.dim is None:
+            rows = self.db.fetchall(
+                "SELECT atttypmod FROM pg_attribute WHERE attrelid = to_regclass(?) "
+                "AND attname = 'embedding'", ("chunk_vector",))
+            if rows:
+                self._ensure(int(rows[0][0]))
+        return self.dim
+
+    def _ensure(self, dim: int) -> None:
+        if self.dim == dim:
+            return
+        from pgvector.psycopg import register_vector
+
+        with self.db._lock:
+            conn = self.db.conn
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            register_vector(conn)
+            conn.execute(f"CREATE TABLE IF NOT EXISTS chunk_vector (chunk_id TEXT PRIMARY KEY, "
+                         f"embedding vector({int(dim)}) NOT NULL)")
+            conn.execute("CREATE INDEX IF NOT EXISTS chunk_vector_hnsw ON chunk_vector USING "
+                         "hnsw (embedding vector_cosine_ops)")
+        self.dim = dim
+
+    def upsert(self, ids: Sequence[str], vectors: Any) -> None:
+        """Insert or replace (L2-normalised on the way in)."""
+        from ragspine_nb.retrieval.vectors import _normalize
+
+        vecs = _normalize(vectors)
+        if len(ids) != len(vecs):
+            raise ValueError(f"{len(ids)} ids but {len(vecs)} vectors")
+        if not len(ids):
+            return
+        self._ensure(int(vecs.shape[1]))
+        with self.db.transaction() as tx:
+            tx.executemany("INSERT INTO chunk_vector VALUES (?, ?) ON CONFLICT (chunk_id) "
+                           "DO UPDATE SET embedding = EXCLUDED.embedding",
+                           [(i, v) for i, v in zip(ids, vecs, strict=True)])
+
+    def ids(self) -> list[str]:
+        """Every stored chunk id."""
+        if self._known_dim() is None:
+            return []
+        return [r[0] for r in self.db.fetchall("SELECT chunk_id FROM chunk_vector")]
+
+    def missing(self, ids: Sequence[str]) -> list[str]:
+        """The ids without a stored vector, in order."""
+        have = set(self.ids())
+        return [i for i in ids if i not in have]
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Remove vectors (absent ids are ignored)."""
+        if ids and self._known_dim() is not None:
+            with self.db.transaction() as tx:
+                tx.execute("DELETE FROM chunk_vector WHERE chunk_id = ANY(?)", (list(ids),))
+
+    def count(self) -> int:
+        """Number of stored vectors."""
+        if self._known_dim() is None:
+            return 0
+        return int(self.db.fetchall("SELECT count(*) FROM chunk_vector")[0][0])
+
+    def __contains__(self, vid: object) -> bool:
+        if self._known_dim() is None:
+            return False
+        return bool(self.db.fetchall("SELECT 1 FROM chunk_vector WHERE chunk_id = ?", (vid,)))
+
+    def query(self, vector: Any, top_k: int = 10, ids: Sequence[str] | None = None,
+              exact: bool = False) -> list[tuple[str, float]]:
+        """Top-k by cosine similarity (HNSW; ``exact=True`` scans), ties by id."""
+        from ragspine_nb.retrieval.vectors import _normalize
+
+        if self._known_dim() is None or top_k <= 0:
+            return []
+        q = _normalize(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
+        where = "WHERE chunk_id = ANY(%s)" if ids is not None else ""
+        params: list[Any] = [q] + ([list(ids)] if ids is not None else []) + [q, int(top_k)]
+        sql = (f"SELECT chunk_id, 1 - (embedding <=> %s) AS score FROM chunk_vector {where} "  # noqa: S608
+               "ORDER BY embedding <=> %s, chunk_id LIMIT %s")
+        with self.db._lock:
+            conn = self.db.conn
+            with conn.transaction():
+                conn.execute(f"SET LOCAL hnsw.ef_search = {int(self.ef_search)}")
+                if exact:
+                    conn.execute("SET LOCAL enable_indexscan = off")
+                rows = conn.execute(sql, params).fetchall()
+        return [(str(r[0]), float(r[1])) for r in rows]
