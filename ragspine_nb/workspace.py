@@ -94,6 +94,25 @@ class Workspace:
         """Ingest files or folders into this workspace (see :func:`ingest`)."""
         return ingest(paths, workspace=self.path, profile=self.profile, **kwargs)
 
+    def push(self, url: str) -> tuple[FactStore, ChunkStore]:
+        """Copy this workspace into a shared database (e.g. ``postgresql://...``).
+
+        Every document's facts go in with its ledger row (one transaction per document),
+        and its active chunks as a new version, so pushing again after re-ingesting a
+        file replaces that file's facts and chunks atomically, as ingestion does.
+        Returns the two stores on ``url``.
+        """
+        facts, chunks = FactStore(url), ChunkStore(url)
+        ledger = {d["doc_id"]: d for d in self.facts.source_documents()}
+        by_doc: dict[str, list[Any]] = {}
+        for f in self.facts.iter_facts():
+            by_doc.setdefault(f.source_doc_id, []).append(f)
+        for doc in sorted(set(by_doc) | set(ledger)):
+            facts.replace_source_doc(doc, by_doc.get(doc, []), document=ledger.get(doc))
+        for doc in self.chunks.doc_ids():
+            chunks.replace_doc_chunks(doc, self.chunks.iter_chunks(doc_id=doc))
+        return facts, chunks
+
     def close(self) -> None:
         """Close both stores."""
         self.facts.close()

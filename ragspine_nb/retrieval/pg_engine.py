@@ -27,27 +27,37 @@ _SCHEMA = (
     "dl DOUBLE PRECISION NOT NULL)",
     "CREATE TABLE IF NOT EXISTS bm25_term (term TEXT NOT NULL, chunk_id TEXT NOT NULL, "
     "tf DOUBLE PRECISION NOT NULL, PRIMARY KEY (term, chunk_id))",
+    "CREATE TABLE IF NOT EXISTS bm25_df (term TEXT PRIMARY KEY, df DOUBLE PRECISION NOT NULL)",
 )
 #: One statement: idf, the Okapi weight and the sum over the query's tokens (a repeated
 #: token counts again), k1 and b bound as parameters; ties by the in-process position.
 BM25_SQL = """
 WITH q AS (SELECT term, count(*) AS qtf FROM unnest(%(terms)s::text[]) AS term GROUP BY term),
 stats AS (SELECT count(*)::float8 AS n, COALESCE(avg(dl), 0)::float8 AS avgdl FROM bm25_doc),
-df AS (SELECT t.term, count(*)::float8 AS df FROM bm25_term t JOIN q USING (term)
-       GROUP BY t.term)
-SELECT d.chunk_id,
-       SUM(q.qtf * ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * t.tf * (%(k1)s + 1)
-           / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * d.dl / s.avgdl))) AS score,
-       MIN(d.pos) AS pos
-FROM bm25_term t JOIN q USING (term) JOIN df USING (term)
-     JOIN bm25_doc d USING (chunk_id) CROSS JOIN stats s
-WHERE %(allowed)s::text[] IS NULL OR d.chunk_id = ANY(%(allowed)s::text[])
-GROUP BY d.chunk_id
-ORDER BY round(SUM(q.qtf * ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * t.tf * (%(k1)s + 1)
-           / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * d.dl / s.avgdl)))::numeric, 9) DESC,
-         MIN(d.pos)
+w AS (SELECT q.qtf * ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS qidf, q.term, s.avgdl
+      FROM q JOIN bm25_df f USING (term) CROSS JOIN stats s),
+scored AS (
+  SELECT t.chunk_id,
+         SUM(w.qidf * t.tf * (%(k1)s + 1)
+             / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * d.dl / w.avgdl))) AS score,
+         MIN(d.pos) AS pos
+  FROM bm25_term t JOIN w USING (term) JOIN bm25_doc d USING (chunk_id)
+  WHERE %(allowed)s::text[] IS NULL OR t.chunk_id = ANY(%(allowed)s::text[])
+  GROUP BY t.chunk_id)
+SELECT chunk_id, score, pos FROM scored
+ORDER BY round(score::numeric, 9) DESC, pos
 LIMIT %(k)s
 """
+
+
+def _copy(tx: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+    """Bulk-load rows with ``COPY`` (values travel as data, never as SQL text)."""
+    if not rows:
+        return
+    with tx._conn.cursor().copy(  # noqa: SLF001 - the transaction's own connection
+            f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
 
 
 class SqlBM25:
@@ -81,10 +91,12 @@ class SqlBM25:
         with self.db.transaction() as tx:
             tx.execute("DELETE FROM bm25_term")
             tx.execute("DELETE FROM bm25_doc")
-            if docs:
-                tx.executemany("INSERT INTO bm25_doc VALUES (?, ?, ?)", docs)
-            if terms:
-                tx.executemany("INSERT INTO bm25_term VALUES (?, ?, ?)", terms)
+            tx.execute("DELETE FROM bm25_df")
+            _copy(tx, "bm25_doc", ("chunk_id", "pos", "dl"), docs)
+            _copy(tx, "bm25_term", ("term", "chunk_id", "tf"), terms)
+            tx.execute("INSERT INTO bm25_df SELECT term, count(*) FROM bm25_term GROUP BY term")
+        with self.db._lock:
+            self.db.conn.execute("ANALYZE bm25_term")
         return len(docs)
 
     def search_many(self, queries: Sequence[str], top_k: int, k1: float, b: float,
@@ -157,10 +169,14 @@ class PgVectorStore:
         if not len(ids):
             return
         self._ensure(int(vecs.shape[1]))
-        with self.db.transaction() as tx:
-            tx.executemany("INSERT INTO chunk_vector VALUES (?, ?) ON CONFLICT (chunk_id) "
-                           "DO UPDATE SET embedding = EXCLUDED.embedding",
-                           [(i, v) for i, v in zip(ids, vecs, strict=True)])
+        with self.db.transaction() as tx:  # COPY into a staging table, then upsert
+            tx.execute("CREATE TEMP TABLE IF NOT EXISTS chunk_vector_in (LIKE chunk_vector) "
+                       "ON COMMIT DELETE ROWS")
+            _copy(tx, "chunk_vector_in", ("chunk_id", "embedding"),
+                  [(i, "[" + ",".join(f"{x:.9g}" for x in v) + "]")  # float32 round-trips
+                   for i, v in zip(ids, vecs, strict=True)])
+            tx.execute("INSERT INTO chunk_vector SELECT * FROM chunk_vector_in ON CONFLICT "
+                       "(chunk_id) DO UPDATE SET embedding = EXCLUDED.embedding")
 
     def ids(self) -> list[str]:
         """Every stored chunk id."""
