@@ -10,7 +10,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ragspine_nb.eval.batch import SweepCell, embed_corpus, partition, run_partitions, sweep
+from ragspine_nb.eval.batch import (
+    SweepCell,
+    best_cell,
+    embed_corpus,
+    partition,
+    run_partitions,
+    sweep,
+)
 
 
 def _square(x: int) -> int:
@@ -54,6 +61,13 @@ def test_sweep_grid_is_complete_and_ordered(tmp_path: Path) -> None:
         (0.9, 0.4, 10, 0.0), (0.9, 0.4, 10, 1.0), (0.9, 0.4, 60, 0.0), (0.9, 0.4, 60, 1.0)]
     bm25_only = {(c.k1, c.b): c.ndcg_at_10 for c in cells if c.vector_weight == 0.0}
     assert len(set(bm25_only.values())) > 1  # k1/b really change the ranking
+    # every cell is also scored on a fixed tune half and held-out half of the queries;
+    # the best setting is picked on the tune half, and its held-out figure is what to quote
+    best = best_cell(cells, "tiny")
+    assert best.ndcg_tune == max(c.ndcg_tune for c in cells)
+    assert all(0.0 <= c.ndcg_heldout <= 1.0 for c in cells)
+    with pytest.raises(ValueError, match="no cells"):
+        best_cell(cells, "other")
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,9 @@ results either way. Two jobs use it:
   the backend from its spec, e.g. ``"e5"``);
 * :func:`sweep` — evaluation grids of BM25 ``k1``/``b`` and RRF ``k``/fusion weights
   across BEIR-format datasets; one partition per (dataset, ``k1``, ``b``) so the BM25
-  index is built once per partition and every RRF setting reuses its runs.
+  index is built once per partition and every RRF setting reuses its runs. Every cell
+  also carries its nDCG@10 on a fixed tune half and held-out half of the queries;
+  :func:`best_cell` picks on the tune half, and the held-out figure is the one to quote.
 
 Progress shows with ``tqdm.auto`` in both modes. Ray is in the ``team`` extra.
 """
@@ -26,7 +28,8 @@ import numpy as np
 
 from ragspine_nb._optional import import_optional
 
-__all__ = ["run_partitions", "partition", "embed_corpus", "sweep", "SweepCell", "EXECUTORS"]
+__all__ = ["run_partitions", "partition", "embed_corpus", "sweep", "SweepCell", "best_cell",
+           "EXECUTORS"]
 
 EXECUTORS = ("local", "ray")
 T = TypeVar("T")
@@ -119,6 +122,28 @@ class SweepCell:
     vector_weight: float
     ndcg_at_10: float
     recall_at_100: float
+    #: nDCG@10 on the tune half and the held-out half of the queries (a fixed split), so
+    #: a setting picked on ``ndcg_tune`` is judged on ``ndcg_heldout``
+    ndcg_tune: float = 0.0
+    ndcg_heldout: float = 0.0
+
+
+def best_cell(cells: Sequence[SweepCell], dataset: str) -> SweepCell:
+    """The cell with the best *tune* nDCG@10 (report its ``ndcg_heldout``, not the tune)."""
+    mine = [c for c in cells if c.dataset == dataset]
+    if not mine:
+        raise ValueError(f"no cells for {dataset!r}")
+    return max(mine, key=lambda c: (c.ndcg_tune, -c.k1, -c.b))
+
+
+def _folds(qids: list[str], seed: int = 20261122) -> tuple[list[str], list[str]]:
+    """A fixed half / half split of the queries (scikit-learn's ``train_test_split``)."""
+    if len(qids) < 2:
+        return list(qids), []
+    selection = import_optional("sklearn.model_selection", extra="notebook",
+                                feature="tune / held-out folds of a sweep")
+    tune, held = selection.train_test_split(qids, test_size=0.5, random_state=seed)
+    return list(tune), list(held)
 
 
 def _sweep_part(args: tuple[str, int, float, float, list[tuple[float, float]],
@@ -137,6 +162,7 @@ def _sweep_part(args: tuple[str, int, float, float, list[tuple[float, float]],
     bm_run = {q: [d for d, _ in r] for q, r in zip(qids, ranked, strict=True)}
     qrels = {q: ds.qrels[q] for q in qids}
     name = Path(folder).name
+    tune, held = _folds(qids)
     out = []
     for rrf_k, weight in fusion:
         if vector_run is None or weight == 0:
@@ -146,8 +172,10 @@ def _sweep_part(args: tuple[str, int, float, float, list[tuple[float, float]],
             run = {q: [d for d, _ in rrf_fuse([bm_run[q], vector_run[q]], k=k,  # type: ignore[arg-type]
                                               weights=[1.0, weight])][:100] for q in qids}
         s = evaluate_run(run, qrels)
+        parts = [round(evaluate_run({q: run[q] for q in fold}, {q: qrels[q] for q in fold}
+                                    ).ndcg, 6) if fold else 0.0 for fold in (tune, held)]
         out.append(SweepCell(name, k1, b, rrf_k, weight, round(s.ndcg, 6),
-                             round(s.recall, 6)))
+                             round(s.recall, 6), parts[0], parts[1]))
     return out
 
 
