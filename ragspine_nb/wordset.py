@@ -29,7 +29,7 @@ __all__ = ["singular", "content_words", "WordSetIndex", "STOP_WORDS"]
 STOP_WORDS = frozenset(
     "a an and the of in on at for to by from as is are was were be been being what which "
     "who whom whose how much many did does do done with its it this that these those there "
-    "their than then into per or during year years".split()
+    "their than then into per or during year years period".split()
 )
 _YEAR_WORD = re.compile(r"(?:19|20)\d\d")
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # "non-current" stays one word; "%" is a unit
