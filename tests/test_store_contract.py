@@ -260,6 +260,12 @@ def test_pgvector_hnsw_recall_against_exact_search(pg_server: Any) -> None:
         hits += len(set(exact) & {d for d, _ in pgv.query(q, 10)})
     assert hits / 400 >= 0.95
     assert pgv.count() == 3000 and "v7" in pgv and pgv.missing(["v7", "zz"]) == ["zz"]
+    # the bulk load rebuilt the HNSW index once; later small upserts keep it
+    pgv.upsert(["v1", "new"], rng.normal(size=(2, 48)).astype(np.float32))
+    assert [r[0] for r in pgv.db.fetchall(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'chunk_vector' "
+        "AND indexname = 'chunk_vector_hnsw'")] == ["chunk_vector_hnsw"]
+    assert pgv.count() == 3001
 
 
 def test_narrative_index_on_postgres_searches_in_sql_like_sqlite(pg_server: Any,

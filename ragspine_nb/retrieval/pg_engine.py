@@ -20,7 +20,10 @@ import numpy as np
 from ragspine_nb._optional import import_optional
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
 
-__all__ = ["SqlBM25", "PgVectorStore", "BM25_SQL"]
+__all__ = ["SqlBM25", "PgVectorStore", "BM25_SQL", "BULK_ROWS"]
+
+#: An upsert of at least this many rows into a smaller table rebuilds the HNSW index once.
+BULK_ROWS = 2000
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS bm25_doc (chunk_id TEXT PRIMARY KEY, pos INTEGER NOT NULL, "
@@ -169,7 +172,12 @@ class PgVectorStore:
         if not len(ids):
             return
         self._ensure(int(vecs.shape[1]))
+        # a bulk load into a (nearly) empty table builds the HNSW index once, afterwards,
+        # instead of maintaining it row by row
+        bulk = len(ids) >= BULK_ROWS and self.count() < len(ids)
         with self.db.transaction() as tx:  # COPY into a staging table, then upsert
+            if bulk:
+                tx.execute("DROP INDEX IF EXISTS chunk_vector_hnsw")
             tx.execute("CREATE TEMP TABLE IF NOT EXISTS chunk_vector_in (LIKE chunk_vector) "
                        "ON COMMIT DELETE ROWS")
             _copy(tx, "chunk_vector_in", ("chunk_id", "embedding"),
@@ -177,6 +185,10 @@ class PgVectorStore:
                    for i, v in zip(ids, vecs, strict=True)])
             tx.execute("INSERT INTO chunk_vector SELECT * FROM chunk_vector_in ON CONFLICT "
                        "(chunk_id) DO UPDATE SET embedding = EXCLUDED.embedding")
+            if bulk:
+                tx.execute("SET LOCAL maintenance_work_mem = '256MB'")
+                tx.execute("CREATE INDEX chunk_vector_hnsw ON chunk_vector USING hnsw "
+                           "(embedding vector_cosine_ops)")
 
     def ids(self) -> list[str]:
         """Every stored chunk id."""
