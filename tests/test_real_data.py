@@ -188,3 +188,7 @@ def test_tatqa_headers_fiscal_labels_quarters_and_stated_changes() -> None:
                       and f.source_locator.split(",")[1] in ("row=3", "row=11"))
     assert revenues == [("table=0,row=11,col=3", "ROW3", "2018", "C_THIRD_QUARTER"),
                         ("table=0,row=3,col=3", "ROW3", "2019", "C_THIRD_QUARTER")]
+    # aging buckets name their columns ("1–90", "91-180", ">360")
+    ctx = contexts["736d8572-272b-4cab-8062-9012ec6e7fe9"]
+    assert {"C_1_90", "C_91_180", "C_181_360", "C_360"} <= set(ctx.profile.channels)
+    assert ctx.profile.channels["C_360"].synonyms == ("360+",)

@@ -92,8 +92,9 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
                else "Which two periods should I compare (e.g. FY2024 and FY2025)?")
         return ClarificationResult(CLARIFY_ASK_FIRST, question=ask,
                                    narrowing_options=("compare two periods",))
-    if len(intent.metrics) > 1 and not intent.list_cue:
-        # several metrics matched but the question does not list them: ask, never guess
+    if len(intent.metrics) > 1 and (not intent.list_cue or len(intent.channels) > 1):
+        # several metrics and no list — or two columns named as the list, so the "and"
+        # belongs to them, not to the metrics: ask, never answer a cross product
         options = intent.metrics
         names = _names(profile, options)
         ask = (f"您指的是哪个指标？{'、'.join(names)}" if zh

@@ -143,6 +143,9 @@ def _cell_period(text: str) -> tuple[str, str] | str | None:
     return None
 
 
+#: A bucket header: "1–90", "91-180", "181 - 360" (not years), or ">360".
+_RANGE = re.compile(r"(?<![\d.,/])(\d{1,3})\s*[-–—]\s*(\d{1,3})(?![\d.,/])")
+_OVER = re.compile(r">\s*(\d{1,4})(?![\d.,/])")
 _MONTH_DAY = re.compile(
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*(\d{1,2})\b", re.I)
 _CURRENCY_WORDS = re.compile(r"\b(?:nt|hk|dollars?)\b", re.I)
@@ -154,13 +157,18 @@ def _column_label(text: str, *, change: bool = False, notes: bool = False) -> st
     A change column keeps "dollars" ("Variance in Dollars"); parenthesised notes
     ("Net additions (losses)") are kept only with ``notes=True``.
     """
+    # aging / maturity buckets ("1–90", "91-180", ">360") name their column
+    ranges = [f"{a}-{b}" for a, b in _RANGE.findall(text)] + \
+        [f"{a}+" for a in _OVER.findall(text)]
+    text = _OVER.sub(" ", _RANGE.sub(" ", text))
     text = text if change else _CURRENCY_WORDS.sub(" ", text)
     text = text if notes else re.sub(r"\([^)]*\)", " ", text)
     text = re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", "", text)  # "Non-USD" is one word
     for period in (_QUARTER, _SPAN, _FISCAL2):  # "Q4 2019", "2018/19", "F19" are periods
         text = period.sub(" ", text)
     words = _NOISE.sub(" ", text.replace("%", " percent ")).lower().split()
-    return " ".join(dict.fromkeys(w for w in words if len(w) > 1 and re.search(r"[a-z]", w)))
+    return " ".join(dict.fromkeys([*ranges, *(w for w in words
+                                               if len(w) > 1 and re.search(r"[a-z]", w))]))
 
 
 def _dated(text: str, label: str) -> str:
