@@ -98,6 +98,12 @@ class AgentResult:
     #: citation objects (index, kind, doc_id, title, locator, excerpt) for every source
     citations: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def tool_status(self) -> dict[str, int]:
+        """How many ``query_metric`` results had each status (``found``, ``not_found``…)."""
+        statuses = [str(t["status"]) for t in self.tool_results if t.get("status")]
+        return {s: statuses.count(s) for s in sorted(set(statuses))}
+
     def _display_card(self) -> Any:
         from ragspine_nb.display.render import Card, Table
 

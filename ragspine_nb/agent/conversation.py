@@ -102,7 +102,6 @@ class Conversation:
 
 def result_meta(result: AgentResult) -> dict[str, Any]:
     """What a stored answer keeps besides its text: route, clarification, statuses."""
-    statuses = [t.get("status") for t in result.tool_results]
     return {"route": result.route, "clarification": result.clarification.mode,
-            "tool_status": {s: statuses.count(s) for s in set(statuses) if s},
+            "tool_status": result.tool_status,
             "request_id": result.trace.get("request_id", "")}

@@ -354,15 +354,23 @@ def _blocks(table: list[list[str]], header: int, default_year: str | None,
         titled = any(isinstance(_cell_period(table[r][0]), tuple) and
                      all(not x.strip() for x in table[r][1:]) for r in range(hs, end))
         # year titles over the rows ("2019:" ... "2018:") date them; else the report's year
-        columns, aliases, names, level_cols = _channels(
-            cols, None if titled else default_year, quarterly)
-        for code, syns in names.items():
-            merged = channels.setdefault(code, [])
-            merged += [x for x in syns if x not in merged]
-        placements = tuple(list(columns.items()) + list(aliases.items()))
-        out.append(_Block(hs, ds, end, placements, level_cols, quarterly,
-                          frozenset(pc[0] for _, pc in placements), cols))
+        out.append(_layout(cols, None if titled else default_year, quarterly, channels,
+                           (hs, ds, end)))
     return out
+
+
+def _layout(cols: dict[int, _Column], default_year: str | None, quarterly: bool,
+            channels: dict[str, list[str]], span: tuple[int, int, int],
+            periods: frozenset[tuple[str, str]] | None = None) -> _Block:
+    """The block of rows ``span`` laid out by ``cols``; its channel names join ``channels``."""
+    columns, aliases, names, level_cols = _channels(cols, default_year, quarterly)
+    for code, syns in names.items():
+        merged = channels.setdefault(code, [])
+        merged += [x for x in syns if x not in merged]
+    placements = tuple(list(columns.items()) + list(aliases.items()))
+    return _Block(*span, placements, level_cols, quarterly,
+                  periods if periods is not None else frozenset(pc[0] for _, pc in placements),
+                  cols)
 
 
 def _period_section(block: _Block, period: tuple[str, str],
@@ -370,13 +378,8 @@ def _period_section(block: _Block, period: tuple[str, str],
     """Rows under a year title ("2019" above rows, quarters across): that year's block."""
     cols = {c: _Column(period, "level", col.label, col.dated, col.full)
             for c, col in block.columns.items() if col.kind == "other"}
-    columns, aliases, names, level_cols = _channels(cols, None, block.quarterly)
-    for code, syns in names.items():
-        merged = channels.setdefault(code, [])
-        merged += [x for x in syns if x not in merged]
-    placements = tuple(list(columns.items()) + list(aliases.items()))
-    return _Block(block.header_start, block.data_start, block.end, placements, level_cols,
-                  block.quarterly, frozenset({period}), cols)
+    return _layout(cols, None, block.quarterly, channels,
+                   (block.header_start, block.data_start, block.end), frozenset({period}))
 
 
 def _row_figures(row: list[str], block: _Block) -> list[Placement]:

@@ -253,7 +253,9 @@ def gather_evidence(
     plans: list[QueryPlan] = []
     rounds: list[dict[str, Any]] = []
     results: SearchResults | None = None
-    stop, missing = "loop_limit", list(key_terms(question))
+    terms = key_terms(question)
+    covered: set[str] = set()
+    stop, missing = "loop_limit", list(terms)
     for round_no in range(max_loops + 1):
         plans.append(plan)
         results = index.search(question, top_k=candidate_k, filters=dict(filters or {}),
@@ -267,11 +269,8 @@ def gather_evidence(
         for pos, (h, s) in enumerate(zip(new, scores, strict=True)):
             if s >= threshold:
                 kept[h.chunk.chunk_id] = (h, s, round_no, pos)
+                covered.update(tokenize(h.chunk.text))
                 added += 1
-        covered = set()
-        for h, *_ in kept.values():
-            covered.update(tokenize(h.chunk.text))
-        terms = key_terms(question)
         missing = [t for t in terms if t not in covered]
         coverage = 1.0 - len(missing) / len(terms) if terms else 1.0
         rounds.append({"round": round_no + 1, "hits": len(results.hits), "new": len(new),
@@ -289,7 +288,7 @@ def gather_evidence(
         if round_no == max_loops:
             stop = "loop_limit"
             break
-        plan = _refined(plans[0], missing or key_terms(question))
+        plan = _refined(plans[0], missing or terms)
     if results is None:  # pragma: no cover - the loop runs at least once
         raise RuntimeError("no retrieval round ran")
     # retrieval order is kept (the judge filters, it does not re-sort): the first round's

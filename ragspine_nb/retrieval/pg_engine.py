@@ -136,6 +136,10 @@ class PgVectorStore:
         self.db = db
         self.ef_search = ef_search
         self.dim: int | None = None
+        # ids known to be stored, read once and kept up to date by upsert/delete, so the
+        # per-search "which candidates still need a vector" check is not a table scan
+        # (a vector another process added meanwhile is at worst embedded again)
+        self._stored: set[str] | None = None
 
     def _known_dim(self) -> int | None:
         """The dimension of an existing ``chunk_vector`` table (after a restart)."""
@@ -164,11 +168,9 @@ class PgVectorStore:
 
     def upsert(self, ids: Sequence[str], vectors: Any) -> None:
         """Insert or replace (L2-normalised on the way in)."""
-        from ragspine_nb.retrieval.vectors import _normalize
+        from ragspine_nb.retrieval.vectors import checked_vectors
 
-        vecs = _normalize(vectors)
-        if len(ids) != len(vecs):
-            raise ValueError(f"{len(ids)} ids but {len(vecs)} vectors")
+        vecs = checked_vectors(ids, vectors)
         if not len(ids):
             return
         self._ensure(int(vecs.shape[1]))
@@ -189,6 +191,8 @@ class PgVectorStore:
                 tx.execute("SET LOCAL maintenance_work_mem = '256MB'")
                 tx.execute("CREATE INDEX chunk_vector_hnsw ON chunk_vector USING hnsw "
                            "(embedding vector_cosine_ops)")
+        if self._stored is not None:  # after the commit
+            self._stored.update(ids)
 
     def ids(self) -> list[str]:
         """Every stored chunk id."""
@@ -198,14 +202,17 @@ class PgVectorStore:
 
     def missing(self, ids: Sequence[str]) -> list[str]:
         """The ids without a stored vector, in order."""
-        have = set(self.ids())
-        return [i for i in ids if i not in have]
+        if self._stored is None:
+            self._stored = set(self.ids())
+        return [i for i in ids if i not in self._stored]
 
     def delete(self, ids: Sequence[str]) -> None:
         """Remove vectors (absent ids are ignored)."""
         if ids and self._known_dim() is not None:
             with self.db.transaction() as tx:
                 tx.execute("DELETE FROM chunk_vector WHERE chunk_id = ANY(?)", (list(ids),))
+            if self._stored is not None:
+                self._stored.difference_update(ids)
 
     def count(self) -> int:
         """Number of stored vectors."""

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.rerank import TextProvider
 from ragspine_nb.retrieval.rewrite import GlossaryQueryRewriter
@@ -107,10 +107,6 @@ class QueryPlanner(Protocol):
     def plan(self, question: str) -> QueryPlan:
         """The plan; ``variants[0]`` must be the question itself (kind ``original``)."""
         ...
-
-
-def _fold(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def keyword_query(question: str) -> str:
@@ -215,19 +211,14 @@ class RuleQueryPlanner:
         seen: set[str] = set()
         variants: list[QueryVariant] = []
         for v in candidates:
-            key = _fold(v.text)
+            key = fold(v.text)
             if key and key not in seen:
                 seen.add(key)
                 variants.append(v)
         rules = variants[: self.max_variants - (1 if self.provider is not None else 0)]
         for text in self._paraphrases(question, self.max_variants - len(rules)):
-            key = _fold(text)
+            key = fold(text)
             if key not in seen:
                 seen.add(key)
                 rules.append(QueryVariant(text, "semantic"))
         return QueryPlan(question, tuple(rules[: self.max_variants]))
-
-
-def plan_texts(plans: Sequence[QueryPlan]) -> list[str]:
-    """Every variant text of several plans, first occurrence kept."""
-    return list(dict.fromkeys(t for p in plans for t in p.texts))

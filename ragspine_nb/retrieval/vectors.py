@@ -408,6 +408,14 @@ class VectorStore(Protocol):
         ...
 
 
+def checked_vectors(ids: Sequence[str], vectors: Any) -> np.ndarray:
+    """L2-normalised rows, one per id (a length mismatch is a ValueError)."""
+    vecs = _normalize(vectors)
+    if len(ids) != len(vecs):
+        raise ValueError(f"{len(ids)} ids but {len(vecs)} vectors")
+    return vecs
+
+
 class InProcessVectorStore:
     """Exact cosine search over an in-memory matrix; ties break by id."""
 
@@ -418,9 +426,7 @@ class InProcessVectorStore:
 
     def upsert(self, ids: Sequence[str], vectors: Any) -> None:
         """Insert or replace (vectors are L2-normalised on the way in)."""
-        vecs = _normalize(vectors)
-        if len(ids) != len(vecs):
-            raise ValueError(f"{len(ids)} ids but {len(vecs)} vectors")
+        vecs = checked_vectors(ids, vectors)
         if not len(ids):
             return
         if self._matrix.size and vecs.shape[1] != self._matrix.shape[1]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import time
 import uuid
@@ -66,8 +67,6 @@ def token_chunks(text: str, size: int = 3) -> list[str]:
     >>> "".join(token_chunks("Revenue was 1,405 USD_M.\\n来源：deck"))
     'Revenue was 1,405 USD_M.\\n来源：deck'
     """
-    import re
-
     parts = re.findall(r"\s+|[^\s]+", text)
     return ["".join(parts[i:i + size]) for i in range(0, len(parts), size)] or [""]
 
@@ -85,11 +84,6 @@ def _retrieval(result: AgentResult) -> dict[str, Any]:
             "evidence_used": meta.get("evidence_used", 0),
             "retrieval_loops": meta.get("retrieval_loops", 0),
             "latency_ms": float(result.trace.get("latency_ms", 0.0))}
-
-
-def _tool_status(result: AgentResult) -> dict[str, int]:
-    statuses = [str(t.get("status")) for t in result.tool_results]
-    return {s: statuses.count(s) for s in sorted(set(statuses))}
 
 
 def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
@@ -177,7 +171,7 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
         return {"request_id": result.trace.get("request_id", ""), "answer": result.answer,
                 "route": result.route, "language": result.language,
                 "clarification": _clarification(result), "sources": result.sources,
-                "citations": result.citations, "tool_status": _tool_status(result),
+                "citations": result.citations, "tool_status": result.tool_status,
                 "retrieval": _retrieval(result)}
 
     @app.post("/chat", response_model=ChatResponse)

@@ -16,6 +16,7 @@ import re
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -46,6 +47,7 @@ def masked_url(url: str) -> str:
     return url
 
 
+@lru_cache(maxsize=512)
 def translate(sql: str) -> str:
     """A SQLite-dialect statement of ours in PostgreSQL's dialect.
 
@@ -87,12 +89,16 @@ class _Row(tuple):  # type: ignore[type-arg]
         return self._names
 
 
+@lru_cache(maxsize=256)
+def _row_type(names: tuple[str, ...]) -> type[_Row]:
+    return type("Row", (_Row,), {"_names": names})
+
+
 def _row_factory(cursor: Any) -> Any:
-    names = tuple(d.name for d in cursor.description or ())
-    row_type = type("Row", (_Row,), {"_names": names})
+    row_type = _row_type(tuple(d.name for d in cursor.description or ()))
 
     def make(values: Sequence[Any]) -> _Row:
-        return row_type(values)  # type: ignore[no-any-return]
+        return row_type(values)
 
     return make
 
