@@ -44,12 +44,17 @@ class EntitySpec:
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """One metric with its default unit."""
+    """One metric with its default unit.
+
+    ``parts`` names the metrics this one is the sum of ("Total revenue" of its segment
+    rows): a question naming both an aggregate and one of its parts asks for the part.
+    """
 
     code: str
     unit: str
     label: str = ""
     synonyms: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,26 @@ def _text(where: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ProfileError(f"{where} must be a non-empty string, got {value!r}")
     return value.strip()
+
+
+def _check_parts(metrics: Mapping[str, MetricSpec]) -> None:
+    """Parts must be other known metrics, and no metric may contain itself."""
+    for code, spec in metrics.items():
+        for part in spec.parts:
+            if part not in metrics or part == code:
+                raise ProfileError(
+                    f"metrics.{code}.parts names {part!r}, which is not another metric; "
+                    f"known metrics: {sorted(c for c in metrics if c != code)}")
+    for code in metrics:
+        seen, todo = set(), list(metrics[code].parts)
+        while todo:
+            part = todo.pop()
+            if part == code:
+                raise ProfileError(f"metrics.{code}.parts: {code!r} contains itself "
+                                   "through its parts; parts must form a tree")
+            if part not in seen:
+                seen.add(part)
+                todo.extend(metrics[part].parts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,9 +206,11 @@ class DomainProfile:
                 unit=_text(f"metrics.{code}.unit", spec.get("unit")),
                 label=str(spec.get("label") or ""),
                 synonyms=_str_list(f"metrics.{code}.synonyms", spec.get("synonyms")),
+                parts=_str_list(f"metrics.{code}.parts", spec.get("parts")),
             )
         if not metrics:
             raise ProfileError("the profile defines no [metrics]; at least one metric is needed")
+        _check_parts(metrics)
 
         channel_table = _table("channels", data.get("channels"))
         default_channel = _text("channels.default", channel_table.get("default", "TOTAL"))
@@ -264,7 +291,8 @@ class DomainProfile:
             "entities": {c: {"label": e.label, "geography": e.geography,
                              "synonyms": list(e.synonyms)}
                          for c, e in self.entities.items() if c != self.home_entity_code},
-            "metrics": {c: {"unit": m.unit, "label": m.label, "synonyms": list(m.synonyms)}
+            "metrics": {c: {"unit": m.unit, "label": m.label, "synonyms": list(m.synonyms),
+                            **({"parts": list(m.parts)} if m.parts else {})}
                         for c, m in self.metrics.items()},
             "channels": {"default": self.default_channel, **{
                 c: {"synonyms": list(ch.synonyms)} for c, ch in self.channels.items()
@@ -293,6 +321,29 @@ class DomainProfile:
         """Return the default unit of a metric (``""`` if unknown)."""
         spec = self.metrics.get(metric_code)
         return spec.unit if spec else ""
+
+    def contains(self, aggregate: str, part: str) -> bool:
+        """Whether metric ``aggregate`` is the sum of ``part`` (directly or through parts).
+
+        Examples
+        --------
+        >>> p = DomainProfile.from_dict({
+        ...     "home": {"company_name": "ACME", "entity_code": "ACME"},
+        ...     "metrics": {"REVENUE": {"unit": "USD_M", "parts": ["CLOUD", "LICENCES"]},
+        ...                 "CLOUD": {"unit": "USD_M"}, "LICENCES": {"unit": "USD_M"}}})
+        >>> p.contains("REVENUE", "CLOUD"), p.contains("CLOUD", "REVENUE")
+        (True, False)
+        """
+        todo = list(self.metrics[aggregate].parts) if aggregate in self.metrics else []
+        seen: set[str] = set()
+        while todo:
+            code = todo.pop()
+            if code == part:
+                return True
+            if code not in seen:
+                seen.add(code)
+                todo.extend(self.metrics[code].parts)
+        return False
 
     # ---------------------------------------------------------------- display
     def _display_card(self) -> Any:

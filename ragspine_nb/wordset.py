@@ -102,7 +102,11 @@ class WordSetIndex:
             return ()
         best = max(len(t.words) for t in inside)
         plain = frozenset(w for w in words if not _YEAR_WORD.fullmatch(w))  # periods apart
-        rivals = [t.code for t in self._rivals if len(t.words & plain) > best]
+        # a full match is as strong as the words any of its names shares with the
+        # question ("diluted weighted-average shares": "Diluted" under its section title)
+        codes = {t.code for t in inside if len(t.words) == best}
+        strength = max(len(t.words & plain) for t in self._terms if t.code in codes)
+        rivals = [t.code for t in self._rivals if len(t.words & plain) > strength]
         if rivals:  # a partial match sharing more words than any full one: ask back
             top = [t.code for t in inside if len(t.words) == best]
             return tuple(dict.fromkeys([*top, *rivals]))

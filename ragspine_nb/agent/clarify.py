@@ -111,9 +111,20 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
         assumed["periods"] = f"FY{later - 1},FY{later}"
     elif not intent.periods:
         assumed["period"] = f"FY{ref.year - 1}"
+    if intent.read_as_part:
+        assumed["part"] = intent.read_as_part[-1]
+    if intent.read_as_closing:
+        assumed["closing"] = intent.read_as_closing
     if not assumed:
         return ClarificationResult(CLARIFY_NONE)
     parts = []
+    if intent.read_as_part:
+        *totals, part = _names(profile, intent.read_as_part)
+        parts.append(f"问的是{part}（{'、'.join(totals)}是它所属的合计）" if zh
+                     else f"the question asks for {part}, part of {' and '.join(totals)}")
+    if intent.read_as_closing:
+        (name,) = _names(profile, (intent.read_as_closing,))
+        parts.append(f"余额取期末数{name}" if zh else f"the balance is the closing one, {name}")
     if "entity" in assumed:
         label = profile.entities[assumed["entity"]].label
         parts.append(f"主体为{label}" if zh else f"the entity is {label}")

@@ -58,6 +58,9 @@ CHANGE_CUES: tuple[str, ...] = ("percentage change", "change in", "changes in", 
 #: Words asking for a change as a percentage (a stated "% change" answers these first).
 PERCENT_CUES: tuple[str, ...] = ("percentage", "percent", "per cent", "%", "growth rate",
                                  "增长率", "增幅", "降幅", "百分比")
+#: Words asking for a share of something (a percentage column), not a change.
+SHARE_CUES: tuple[str, ...] = ("percentage of", "percent of", "% of", "share of",
+                               "proportion of", "占比")
 NUMERIC_CUES: tuple[str, ...] = (
     "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
     "amount", "figure", "number", "total",
@@ -104,6 +107,10 @@ class ParsedIntent:
     metric_candidates: tuple[str, ...] = ()
     #: several channels (e.g. table columns) named at once: options to ask back
     channel_options: tuple[str, ...] = ()
+    #: the row read as the closing balance ("... end of the year") of a balance named bare
+    read_as_closing: str | None = None
+    #: a total and its part were both named: ``(*totals, part)``, the part is answered
+    read_as_part: tuple[str, ...] = ()
     mentions: dict[str, str] = field(default_factory=dict)  # slot → the text that matched
 
 
@@ -142,6 +149,10 @@ def _find_all(text: str, terms: Terms) -> list[tuple[int, int, str, str]]:
                 found.append((m.start(), m.end(), code, term))
     return sorted(found)
 
+
+#: Words placing a balance at the start or the end of a period.
+_START = frozenset({"beginning", "begin", "opening", "start", "starting"})
+_END = frozenset({"end", "ending", "closing", "close"})
 
 _DATE_COMMA = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*"
                          r"\d{1,2}\s*,")
@@ -201,6 +212,36 @@ class RuleIntentParser:
                 for m in [re.search(rf"(?<![a-z0-9]){re.escape(w)}", text)] if m]
         return min(hits, default=len(text))
 
+    def _closing_balance(self, words: frozenset[str]) -> str | None:
+        """The one row named but for "end of the year" when the question states no point.
+
+        "Goodwill in 2019" for the rows "Goodwill, beginning of the year" / "..., end of
+        the year": a balance asked for a period is its closing balance (stated).
+        """
+        if words & (_START | _END):
+            return None
+        found = self._metric_words.contained(words | _END)
+        if len(found) == 1 and self._metric_words.words_of(found[0], words | _END) & _END:
+            return found[0]
+        return None
+
+    def _is_share(self, code: str) -> bool:
+        """Whether a channel is a percentage column ("% of Total")."""
+        spec = self.profile.channels.get(code)
+        return any("percent" in content_words(t) for t in (spec.synonyms if spec else ()))
+
+    def _named_part(self, codes: tuple[str, ...], phrased: set[str],
+                    words: frozenset[str]) -> str | None:
+        """The one named metric that every other candidate is a sum of, if any.
+
+        A question naming a total and one of its parts without a list ("revenue from
+        external customers from UK") asks for the part; the part must be named in full.
+        """
+        named = [c for c in codes if c in phrased or self._metric_words.words_of(c, words)]
+        found = [p for p in named
+                 if all(self.profile.contains(c, p) for c in codes if c != p)]
+        return found[0] if len(found) == 1 else None
+
     def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
         """Parse ``question`` (relative periods resolve against ``reference_date``)."""
         hits, masked = self.gate.detect(question)
@@ -219,6 +260,7 @@ class RuleIntentParser:
                 metrics, row_words = rows, words - column_words
         metric_codes = tuple(dict.fromkeys(m[2] for m in metrics))
         metric_words: frozenset[str] = frozenset()
+        read_as_closing: str | None = None
         candidates: tuple[str, ...] = ()
         if len(metric_codes) <= 1 or not list_cue:
             # the row named in another word order, or a longer (section-qualified) name
@@ -241,7 +283,20 @@ class RuleIntentParser:
                 metric_words = frozenset().union(
                     *(self._metric_words.words_of(c, row_words) for c in contained))
             elif not metric_codes:
-                candidates = self._metric_words.closest(row_words)
+                closing = self._closing_balance(row_words)
+                if closing is not None:
+                    metric_codes, read_as_closing = (closing,), closing
+                    metric_words = self._metric_words.words_of(closing, row_words | _END)
+                else:
+                    candidates = self._metric_words.closest(row_words)
+        read_as_part: tuple[str, ...] = ()
+        # "revenue from software maintenance": the total's words name the group
+        part = self._named_part(metric_codes, {m[2] for m in metrics}, row_words) \
+            if len(metric_codes) > 1 else None
+        if part is not None and not list_cue:
+            read_as_part = (*(c for c in metric_codes if c != part), part)
+            metric_codes = (part,)
+            metric_words = self._metric_words.words_of(part, row_words) or metric_words
         # a channel is read from what the metric did not use (no "total" of "total debt")
         rest = _mask(text, metrics)
         channels = [c for c in _find_all(rest, self._channels)
@@ -265,8 +320,17 @@ class RuleIntentParser:
             channel_codes = (named[0],)
         elif _list_cue(rest):  # "the domestic and international rates": both, in order
             channel_codes = tuple(sorted(named, key=lambda c: self._first_mention(c, rest)))
+        elif len(shares := [c for c in named if self._is_share(c)]) == 1 and \
+                _has_cue(rest, SHARE_CUES):
+            # "the percentage of sales from APAC to total net sales": the share column;
+            # the other column named is what the share is taken of
+            channel_codes = (shares[0],)
         else:  # two columns named without a list: ask, never pick
             channel_options = tuple(named)
+        if part is not None and not read_as_part and len(channel_codes) > 1:
+            # the list is of columns ("1-90 and 91-180 days past due in low risk country")
+            read_as_part = (*(c for c in metric_codes if c != part), part)
+            metric_codes = (part,)
         periods: list[tuple[str, str]] = []
         period_text = ""
         for m in _PERIOD.finditer(text):
@@ -307,5 +371,6 @@ class RuleIntentParser:
             numeric_cue=numeric, narrative_cue=narrative, mentions=mentions,
             list_cue=list_cue, change_cue=_has_cue(cue_text, CHANGE_CUES),
             percent_cue=_has_cue(cue_text, PERCENT_CUES), metric_candidates=candidates,
-            channel_options=channel_options,
+            channel_options=channel_options, read_as_part=read_as_part,
+            read_as_closing=read_as_closing,
         )

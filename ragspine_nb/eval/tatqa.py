@@ -3,7 +3,8 @@
 * single-cell lookups (span answers from the table that equal exactly one data cell):
   precision = correct (value and cell locator) / answered; coverage = answered / asked;
 * two-period differences on one row (derivation ``a - b`` over two year columns of one
-  row): the agent's deterministic comparison line must equal the gold value;
+  row): the agent's deterministic comparison must equal the gold value, from two cells
+  of the gold row;
 * text-span questions: Recall@1/3/10 of the gold paragraph, retrieving over all
   paragraphs of the split (BM25, and hybrid when an embedding backend is given).
 
@@ -91,6 +92,11 @@ def difference_gold(ctx: TatqaContext, q: dict[str, Any],
     return gold, [f"table=0,row={r},col={c1}", f"table=0,row={r},col={c2}"]
 
 
+def _row_of(locator: str) -> int:
+    """The row number of a ``table=0,row=<r>,col=<c>`` locator."""
+    return int(locator.split(",")[1].split("=")[1])
+
+
 def _agent(ctx: TatqaContext) -> tuple[Agent, date]:
     store = FactStore(":memory:")
     store.upsert(ctx.facts)
@@ -141,10 +147,17 @@ def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
                 # answered = a difference was computed: two found facts of one row
                 if len(found) == 2 and found[0]["metric_code"] == found[1]["metric_code"]:
                     diff[1] += 1
-                    locs = sorted(t["source"]["locator"] for t in found)
-                    delta = found[0]["value"] - found[1]["value"]  # |a - b| is compared
-                    ok = locs == sorted(dg[1]) and abs(abs(delta) - abs(dg[0])) < 0.011
+                    # right = the gold value (|a - b|) from two cells of the gold row; the
+                    # gold may derive it from other columns of that row ("2019 over 2018"
+                    # + "2018 over 2017" for 2019 against 2017)
+                    rows = {_row_of(t["source"]["locator"]) for t in found}
+                    delta = found[0]["value"] - found[1]["value"]
+                    ok = rows == {_row_of(dg[1][0])} and abs(abs(delta) - abs(dg[0])) < 0.011
                     diff[2] += ok
+                    if not ok:
+                        mistakes.append({"kind": "difference", "question": q["question"],
+                                         "gold": dg[1],
+                                         "got": [t["source"]["locator"] for t in found]})
     text = _text_span(contexts, embedding_backend)
     return {"single_cell": _rates(*single), "difference": _rates(*diff), "text_span": text,
             "mistakes": mistakes[:50]}

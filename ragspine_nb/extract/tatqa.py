@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ragspine_nb.extract.sums import sum_parts
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.types import CHANGE_PCT_CHANNEL, Chunk, Fact
 from ragspine_nb.wordset import singular
@@ -183,6 +184,11 @@ def _columns(table: list[list[str]], header: int) -> dict[int, _Column]:
     # header rows with gaps hold group titles spanning the columns to their right
     spanning = {r for r in range(header)
                 if sum(bool(x.strip()) for x in table[r][1:]) * 2 <= width - 1}
+    # one dated title over all the columns ("Common Stock Price Range 2018" above "Low |
+    # High"): its period is every column's, its words name none of them
+    titles = {r for r in range(header) if width > 2 and len(
+        cells := [x for x in table[r][1:] if x.strip()]) == 1
+        and isinstance(_cell_period(cells[0]), tuple) and not _CHANGE.search(cells[0])}
     for c in range(1, width):
         period: tuple[str, str] | str | None = None
         ptext = ""  # the header text the period was read from
@@ -201,7 +207,7 @@ def _columns(table: list[list[str]], header: int) -> dict[int, _Column]:
         # every column under it: the nearest header cell to the left in an empty row cell
         named = " ".join(table[r][c] or (next(
             (table[r][k] for k in range(c - 1, 0, -1) if table[r][k].strip()), "")
-            if r in spanning else "") for r in range(header))
+            if r in spanning else "") for r in range(header) if r not in titles)
         values = [table[r][c] for r in range(header, len(table))
                   if parse_tatqa_number(table[r][c])[0] is not None]
         percent = ("%" in own or "percent" in own.lower() or
@@ -386,7 +392,9 @@ def _row_figures(row: list[str], block: _Block) -> list[Placement]:
     """Where a row's figures go; a row's only figure for a period is also that period's."""
     figures = [(c, pc) for c, pc in block.placements
                if parse_tatqa_number(row[c])[0] is not None]
-    for (ptype, period) in {pc[0] for _, pc in figures}:
+    plain = {pc[0] for _, pc in block.placements if pc[1] == "TOTAL"}
+    for (ptype, period) in {pc[0] for _, pc in figures} - plain:
+        # (a period with its own plain column: a dash there is not another column's)
         mine = [c for c, p in block.level_cols.items()
                 if p == (ptype, period) and parse_tatqa_number(row[c])[0] is not None]
         if len(mine) == 1 and not block.quarterly and \
@@ -412,6 +420,9 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
     labels = [_norm_label(r[0]) for r in table]
     # the same row label (and section) in a later block with other periods: the same metric
     seen: dict[tuple[str, str], tuple[str, frozenset[tuple[str, str]]]] = {}
+    row_codes: dict[int, str] = {}
+    figures: dict[int, dict[tuple[str, str, str], float]] = {}
+    summed = {r for block in blocks for r in sum_parts(_cell_figures(table, block))}
     for block in blocks:
         hs, ds = block.header_start, block.data_start
         # a section title can sit among the header rows ("Revenue:" above the first data)
@@ -426,9 +437,11 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
         for r in range(ds, block.end):
             row = table[r]
             label = labels[r]
-            if not label and section and any(parse_tatqa_number(c)[0] is not None
-                                             for c in row):
-                label = "total"  # an unlabelled row closing a section is the section's total
+            if not label and (r in summed or section and any(
+                    parse_tatqa_number(c)[0] is not None for c in row)):
+                # an unlabelled row closing a section, or adding up the rows above it, is
+                # their total
+                label = "total"
             if not label:
                 continue
             if all(not c.strip() for c in row[1:]):
@@ -462,6 +475,10 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
                     channel == CHANGE_PCT_CHANNEL else (scale or "unit")
                 facts.append(Fact(code, uid, "NA", channel, ptype, period, value, unit, uid,
                                   f"table=0,row={r},col={c}"))
+                row_codes[r] = code
+                if not channel.startswith("CHANGE"):  # changes do not add up
+                    figures.setdefault(r, {})[(ptype, period, channel)] = value
+    _add_parts(metrics, blocks, row_codes, figures)
     # variants (no parenthetical note, singular words) only where exactly one row has them
     owners: dict[str, set[str]] = {}
     for code, spec in metrics.items():
@@ -483,6 +500,48 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
                    for i, p in enumerate(paragraphs))
     return TatqaContext(uid, profile, tuple(facts), chunks, tuple(tuple(r) for r in table),
                         tuple(ctx["questions"]), scale)
+
+
+def _cell_figures(table: list[list[str]], block: _Block
+                  ) -> list[tuple[int, dict[int, float]]]:
+    """The figures of the block's rows in its level columns, by column."""
+    cols = [c for c, (_, channel) in block.placements if not channel.startswith("CHANGE")]
+    out = []
+    for r in range(block.data_start, block.end):
+        values = {c: v for c in cols if (v := parse_tatqa_number(table[r][c])[0]) is not None}
+        if values:
+            out.append((r, values))
+    return out
+
+
+def _add_parts(metrics: dict[str, dict[str, Any]], blocks: list[_Block],
+               row_codes: dict[int, str],
+               figures: dict[int, dict[tuple[str, str, str], float]]) -> None:
+    """Record which rows are the sums of which (checked on the figures, per block)."""
+    parts: dict[str, list[str]] = {}
+
+    def inside(code: str, part: str) -> bool:
+        todo, seen = [code], set()
+        while todo:
+            c = todo.pop()
+            if c == part:
+                return True
+            if c not in seen:
+                seen.add(c)
+                todo.extend(parts.get(c, ()))
+        return False
+
+    for block in blocks:
+        rows = [(r, figures[r]) for r in range(block.data_start, block.end) if r in figures]
+        for total, run in sum_parts(rows).items():
+            code = row_codes[total]
+            for r in run:
+                part = row_codes[r]
+                # one code can span blocks: never let a metric contain itself
+                if part != code and not inside(part, code) and part not in parts.get(code, []):
+                    parts.setdefault(code, []).append(part)
+    for code, found in parts.items():
+        metrics[code]["parts"] = found
 
 
 def load_tatqa(path: str | Path) -> list[TatqaContext]:

@@ -1,0 +1,73 @@
+"""Which table rows are sums of the rows above them — checked on the numbers.
+
+Reports close a run of rows with their total ("Total revenue" under the segment rows,
+"Total liabilities" under the subtotals). Knowing that relation lets the agent read
+"revenue from software maintenance" as the part, not the total. A label alone is a weak
+signal (not every "Total" row closes the rows right above it), so the relation is taken
+only where the stated figures add up in every comparable column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeVar
+
+__all__ = ["decimals", "adds_up", "sum_parts"]
+
+K = TypeVar("K", bound=Hashable)  # a column key
+
+
+def decimals(value: float) -> int:
+    """Decimal places a stated figure was rounded to (``1769.4`` → 1, ``7155.0`` → 0)."""
+    text = f"{abs(value):.6f}".rstrip("0")
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def adds_up(total: Mapping[K, float], parts: Sequence[Mapping[K, float]]) -> bool:
+    """Whether ``total`` equals the sum of ``parts`` in every column they share.
+
+    A column counts when the total and at least one part state it (a part without a
+    figure there adds nothing, as a dash does). Rounding is allowed: each stated figure
+    may be off by half a unit of its last decimal. At least one compared column must
+    have a non-zero total and two non-zero parts, so empty or zero rows prove nothing.
+    """
+    if len(parts) < 2:
+        return False
+    telling = False
+    for key, value in total.items():
+        stated = [p[key] for p in parts if key in p]
+        if not stated:
+            continue
+        places = max(decimals(v) for v in (value, *stated))
+        slack = 0.5 * 10 ** -places * (len(stated) + 1) + 1e-9
+        if abs(sum(stated) - value) > slack:
+            return False
+        telling = telling or (value != 0 and sum(v != 0 for v in stated) >= 2)
+    return telling
+
+
+def sum_parts(rows: Sequence[tuple[int, Mapping[K, float]]]) -> dict[int, tuple[int, ...]]:
+    """For rows in table order, the rows each one is the sum of.
+
+    Walks down keeping the rows not yet summed up; a row equal to the sum of the last
+    ``k >= 2`` of them (the shortest such run) is their total and takes their place,
+    so a grand total is found over its subtotals and the rows outside any subtotal.
+
+    Examples
+    --------
+    >>> sum_parts([(1, {"y": 10.0}), (2, {"y": 5.0}), (3, {"y": 15.0}),
+    ...            (4, {"y": 2.0}), (5, {"y": 17.0})])
+    {3: (1, 2), 5: (3, 4)}
+    """
+    figures = dict(rows)
+    open_rows: list[int] = []
+    out: dict[int, tuple[int, ...]] = {}
+    for row, values in rows:
+        for k in range(2, len(open_rows) + 1):
+            run = open_rows[-k:]
+            if adds_up(values, [figures[r] for r in run]):
+                out[row] = tuple(run)
+                del open_rows[-k:]
+                break
+        open_rows.append(row)
+    return out
