@@ -131,8 +131,8 @@ def test_tatqa_dev_through_the_agent(tmp_path: Path) -> None:
     assert set(result["single_cell"]) == {"asked", "answered", "correct", "precision", "coverage"}
     # the figures of this commit, as floors: a regression fails here
     assert result["single_cell"]["asked"] == 220 and result["difference"]["asked"] == 172
-    assert result["single_cell"]["precision"] >= 0.99 and result["single_cell"]["coverage"] >= 0.85
-    assert result["difference"]["precision"] >= 0.99 and result["difference"]["coverage"] >= 0.84
+    assert result["single_cell"]["precision"] >= 0.99 and result["single_cell"]["coverage"] >= 0.86
+    assert result["difference"]["precision"] >= 0.99 and result["difference"]["coverage"] >= 0.90
     assert result["text_span"]["recall@3"] >= 0.83
 
 
@@ -192,3 +192,26 @@ def test_tatqa_headers_fiscal_labels_quarters_and_stated_changes() -> None:
     ctx = contexts["736d8572-272b-4cab-8062-9012ec6e7fe9"]
     assert {"C_1_90", "C_91_180", "C_181_360", "C_360"} <= set(ctx.profile.channels)
     assert ctx.profile.channels["C_360"].synonyms == ("360+",)
+
+
+def test_tatqa_totals_are_found_on_the_figures() -> None:
+    from ragspine_nb.extract.tatqa import load_tatqa
+
+    path = data_root() / "tatqa" / "tatqa_dataset_dev.json"
+    if not path.is_file():
+        pytest.skip("TAT-QA dev not found (set RAGSPINE_DATA)")
+    contexts = {c.uid[:8]: c for c in load_tatqa(path)}
+    # "Total contractual obligations" adds up the three rows above it in every column
+    ctx = contexts["c29582f8"]
+    assert {k: m.parts for k, m in ctx.profile.metrics.items() if m.parts} == \
+        {"ROW4": ("ROW1", "ROW2", "ROW3")}
+    # a dash in the year's own column: the row has no figure for that year (the "Total"
+    # column's 400 is not borrowed as the 2020 figure)
+    assert sorted((f.source_locator, f.channel) for f in ctx.facts
+                  if "row=3," in f.source_locator) == [("table=0,row=3,col=1", "C_TOTAL")]
+    # an unlabelled last row that adds up the rows above is their total
+    spec = contexts["bd57880a"].profile.metrics["ROW5"]
+    assert (spec.synonyms, spec.parts) == (("total",), ("ROW1", "ROW2", "ROW3", "ROW4"))
+    # a dated title over "Low | High" names neither column
+    assert {k: v.synonyms for k, v in contexts["b4fefe60"].profile.channels.items()} == \
+        {"TOTAL": (), "C_LOW": ("low",), "C_HIGH": ("high",)}

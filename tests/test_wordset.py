@@ -41,6 +41,18 @@ def test_a_partial_match_sharing_more_words_than_the_full_one_is_ambiguous() -> 
     assert idx.contained(words) == ("SALES", "OTHER")
 
 
+def test_a_full_match_counts_the_words_its_longer_names_share() -> None:
+    # "Diluted" under its section title "Weighted-average common shares outstanding"
+    idx = WordSetIndex([("Diluted", "R9"),
+                        ("Weighted-average common shares outstanding diluted", "R9"),
+                        ("Net income per diluted share", "R11")],
+                       rival_pairs=[("Diluted", "R9"), ("Net income per diluted share", "R11")])
+    words = content_words("the diluted weighted-average number of shares")
+    assert idx.contained(words) == ("R9",)
+    # the rival shares more words than the row or its section title: ask
+    assert idx.contained(content_words("What was net income, diluted?")) == ("R9", "R11")
+
+
 def test_closest_offers_fuzzy_options_only() -> None:
     idx = WordSetIndex([("Effective income tax rate", "R11"), ("Income taxes paid", "R2")])
     words = content_words("What was the effective tax rate?")

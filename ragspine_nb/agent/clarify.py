@@ -5,8 +5,10 @@ question, never the parsed slots) → narrative route needs no slots → missing
 asks first (fuzzy row candidates are offered, never answered) → several metrics or
 columns named without a list ask back → missing entity or period is assumed (home entity,
 latest complete fiscal year; for a change: the year asked about against the year before,
-or the latest two complete fiscal years) and the assumption is surfaced → nothing to
-clarify. A change in one quarter or half-year asks which two periods to compare.
+or the latest two complete fiscal years) and the assumption is surfaced, as are the
+parser's readings (a total named with its part asks for the part; a bare balance is the
+closing one) → nothing to clarify. A change in one quarter or half-year asks which two
+periods to compare.
 """
 
 from __future__ import annotations

@@ -28,8 +28,9 @@ def adds_up(total: Mapping[K, float], parts: Sequence[Mapping[K, float]]) -> boo
 
     A column counts when the total and at least one part state it (a part without a
     figure there adds nothing, as a dash does). Rounding is allowed: each stated figure
-    may be off by half a unit of its last decimal. At least one compared column must
-    have a non-zero total and two non-zero parts, so empty or zero rows prove nothing.
+    may be off by half a unit of its last decimal, up to half a percent of the total. At
+    least one compared column must have a non-zero total and two non-zero parts, so
+    empty or zero rows prove nothing.
     """
     if len(parts) < 2:
         return False
@@ -39,7 +40,8 @@ def adds_up(total: Mapping[K, float], parts: Sequence[Mapping[K, float]]) -> boo
         if not stated:
             continue
         places = max(decimals(v) for v in (value, *stated))
-        slack = 0.5 * 10 ** -places * (len(stated) + 1) + 1e-9
+        # rounding may not excuse more than half a percent of the total ("10 + 5 = 16")
+        slack = min(0.5 * 10 ** -places * (len(stated) + 1), 0.005 * abs(value)) + 1e-9
         if abs(sum(stated) - value) > slack:
             return False
         telling = telling or (value != 0 and sum(v != 0 for v in stated) >= 2)
