@@ -252,6 +252,11 @@ def _cmd_eval_tatqa(args: argparse.Namespace) -> int:
     ts = result["text_span"]
     print(f"text_span    asked {ts['asked']:>4}  R@1 {ts['recall@1']:.3f}  R@3 {ts['recall@3']:.3f}"
           f"  R@10 {ts['recall@10']:.3f}")
+    ex = result["extraction"]
+    print(f"extraction   cells {ex['cells']:>4}  located {ex['located_rate']:.3f}  value "
+          f"{ex['cell_value_rate']:.3f}  unit/scale {ex['unit_scale_rate']:.3f} (wrong scale "
+          f"{ex['wrong_scale']}, none found {ex['no_scale']}, unannotated "
+          f"{ex['scaled_unannotated']})")
     if args.json:
         Path(args.json).write_text(json.dumps({k: v for k, v in result.items()
                                                if k != "mistakes"}, indent=1), encoding="utf-8")

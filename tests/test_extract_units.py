@@ -120,3 +120,44 @@ def test_find_table_blocks(profile: DomainProfile) -> None:
     blocks = find_table_blocks(profile, grid)
     assert [(b.header_row, b.end_row, b.label_col, b.title) for b in blocks] == [
         (1, 3, 0, "ACME Hong Kong (US$m)"), (6, 8, 1, "Mainland China")]
+
+
+# ---------------------------------------------------------------- TAT-QA table scales
+@pytest.mark.parametrize("table, paragraphs, scale", [
+    # stated in the table's own text
+    ([["(In thousands)", "2019"], ["Revenue", "1,234"]], [], "thousand"),
+    # a prose amount that a table figure equals in one scale: $757.3 million = 757,336 k
+    ([["", "2018"], ["Net sales", "$757,336"]], ["Sales of $757.3 million in 2018."],
+     "thousand"),
+    ([["", "2018"], ["Net sales", "$1,382.8"]], ["Sales of $1,382.8 million."], "million"),
+    # a round amount tells nothing ("1 million" fits 1,000 k and 1 m alike)
+    ([["", "2018"], ["Shares", "1,000"]], ["about 1 million shares"], ""),
+    # "million" merely mentioned is not a statement of the table's scale
+    ([["", "2018"], ["Net sales", "35,842"]], ["we invested 3.0 million Euro ($3.4 million)"],
+     ""),
+    # a sentence that states it
+    ([["", "2018"], ["Net sales", "35,842"]], ["All amounts are in thousands."], "thousand"),
+])
+def test_tatqa_scale_is_stated_or_cross_checked(table: list[list[str]], paragraphs: list[str],
+                                                scale: str) -> None:
+    from ragspine_nb.extract.tatqa import detect_scale
+
+    assert detect_scale(table, paragraphs) == scale
+
+
+def test_tatqa_scale_per_row_and_column() -> None:
+    from ragspine_nb.extract.tatqa import context_to_records
+
+    ctx = context_to_records({
+        "table": {"uid": "t1", "table": [
+            ["(in millions)", "Shares (in thousands)", "2019"],
+            ["Net income", "", "1,169"],
+            ["Shares used in basic computation", "262", ""],
+            ["Diluted earnings per share", "", "4.51"],
+            ["Effective tax rate", "", "21.0"]]},
+        "paragraphs": [], "questions": []})
+    units = {f.source_locator: f.unit for f in ctx.facts}
+    assert units == {"table=0,row=1,col=2": "million",      # the table's scale
+                     "table=0,row=2,col=1": "thousand",     # the column says so
+                     "table=0,row=3,col=2": "unit",         # per share: never scaled
+                     "table=0,row=4,col=2": "unit"}         # a rate

@@ -127,13 +127,18 @@ def test_tatqa_dev_through_the_agent(tmp_path: Path) -> None:
     out = tmp_path / "tatqa.json"
     assert main(["eval", "tatqa", str(path), "--json", str(out)]) == 0
     result = json.loads(out.read_text())
-    assert set(result) == {"single_cell", "difference", "text_span"}
+    assert set(result) == {"single_cell", "difference", "text_span", "extraction"}
     assert set(result["single_cell"]) == {"asked", "answered", "correct", "precision", "coverage"}
     # the figures of this commit, as floors: a regression fails here
     assert result["single_cell"]["asked"] == 220 and result["difference"]["asked"] == 172
     assert result["single_cell"]["precision"] >= 0.99 and result["single_cell"]["coverage"] >= 0.86
     assert result["difference"]["precision"] >= 0.99 and result["difference"]["coverage"] >= 0.90
     assert result["text_span"]["recall@3"] >= 0.83
+    # the cells the questions are about: found, with their values, and never a thousandfold
+    # error (before the scale was cross-checked with the prose: 58 cells in a wrong scale)
+    ex = result["extraction"]
+    assert ex["cells"] == 533 and ex["located_rate"] >= 0.97 and ex["cell_value_rate"] >= 0.97
+    assert ex["wrong_scale"] == 0 and ex["unit_scale_rate"] >= 0.88
 
 
 def test_tatqa_headers_fiscal_labels_quarters_and_stated_changes() -> None:
@@ -212,6 +217,11 @@ def test_tatqa_totals_are_found_on_the_figures() -> None:
     # an unlabelled last row that adds up the rows above is their total
     spec = contexts["bd57880a"].profile.metrics["ROW5"]
     assert (spec.synonyms, spec.parts) == (("total",), ("ROW1", "ROW2", "ROW3", "ROW4"))
+    # a scale stated over one column is that column's ("(Shares in thousands)" beside
+    # "(Dollars in millions)")
+    units = {f.source_locator: f.unit for f in contexts["05b0f8ce"].facts}
+    assert (units["table=0,row=2,col=1"], units["table=0,row=2,col=4"]) == \
+        ("thousand", "million")
     # a dated title over "Low | High" names neither column
     assert {k: v.synonyms for k, v in contexts["b4fefe60"].profile.channels.items()} == \
         {"TOTAL": (), "C_LOW": ("low",), "C_HIGH": ("high",)}

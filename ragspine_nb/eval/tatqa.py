@@ -32,7 +32,7 @@ from ragspine_nb.retrieval.bm25 import BM25Index
 from ragspine_nb.retrieval.fusion import rrf_fuse
 from ragspine_nb.stores.facts import FactStore
 
-__all__ = ["evaluate_tatqa", "single_cell_gold", "difference_gold"]
+__all__ = ["evaluate_tatqa", "single_cell_gold", "difference_gold", "tatqa_extraction"]
 
 _DIFF = re.compile(r"^\s*\(?\s*([\d,.]+)\s*-\s*([\d,.]+)\s*\)?\s*$")
 
@@ -160,7 +160,61 @@ def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
                                          "got": [t["source"]["locator"] for t in found]})
     text = _text_span(contexts, embedding_backend)
     return {"single_cell": _rates(*single), "difference": _rates(*diff), "text_span": text,
-            "mistakes": mistakes[:50]}
+            "extraction": tatqa_extraction(contexts), "mistakes": mistakes[:50]}
+
+
+#: TAT-QA's per-question ``scale`` → our fact unit.
+_SCALE_UNIT = {"": "unit", "thousand": "thousand", "million": "million",
+               "billion": "billion", "percent": "percent"}
+
+
+def tatqa_extraction(contexts: Sequence[TatqaContext]) -> dict[str, Any]:
+    """Extraction accuracy on the cells the questions are about.
+
+    For every gold cell of a single-cell or difference question: ``located`` (a fact at
+    its locator), ``cell_value`` (every fact there has the cell's value) and
+    ``unit_scale`` (the fact's unit equals the question's annotated scale; a percent
+    cell counts for either of TAT-QA's two conventions, ``""`` and ``"percent"``).
+    Disagreements on scale are split by kind: ``wrong_scale`` (a different scale: a
+    thousandfold error), ``no_scale`` (none found, the annotation has one) and
+    ``scaled_unannotated``. Header attribution needs TAT-QA's cell mappings, which the
+    dev split does not carry, so it is not scored here.
+    """
+    counts = {"cells": 0, "located": 0, "cell_value": 0, "unit_scale": 0,
+              "wrong_scale": 0, "no_scale": 0, "scaled_unannotated": 0}
+    for ctx in contexts:
+        cells = _data_cells(ctx)
+        at: dict[str, list[Any]] = {}
+        for f in ctx.facts:
+            at.setdefault(f.source_locator, []).append(f)
+        seen: set[str] = set()
+        for q in ctx.questions:
+            gold = single_cell_gold(ctx, q, cells)
+            locs = [gold] if gold else list((difference_gold(ctx, q, cells) or (0, []))[1])
+            for loc in locs:
+                if loc in seen:
+                    continue
+                seen.add(loc)
+                counts["cells"] += 1
+                facts = at.get(loc, [])
+                if not facts:
+                    continue
+                counts["located"] += 1
+                counts["cell_value"] += all(
+                    f.value == cells[(_row_of(loc), int(loc.rsplit("=", 1)[1]))] for f in facts)
+                want = _SCALE_UNIT.get(q.get("scale") or "", "unit")
+                units = {f.unit for f in facts}
+                if units == {want} or (units == {"percent"} and want == "unit"):
+                    counts["unit_scale"] += 1
+                elif units <= {"unit"}:
+                    counts["no_scale"] += 1
+                elif want == "unit":
+                    counts["scaled_unannotated"] += 1
+                elif "percent" not in units | {want}:
+                    counts["wrong_scale"] += 1
+    n = max(counts["cells"], 1)
+    return {**counts, **{f"{k}_rate": round(counts[k] / n, 6)
+                         for k in ("located", "cell_value", "unit_scale")}}
 
 
 def _text_span(contexts: Sequence[TatqaContext], backend: Any) -> dict[str, Any]:

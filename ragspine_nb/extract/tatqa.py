@@ -65,14 +65,95 @@ def parse_tatqa_number(cell: str) -> tuple[float | None, bool]:
     return (-value if negative else value), percent
 
 
+_FACTOR = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+#: "$757.3 million", "1.9 billion" in prose: an amount the table may state in a scale.
+_PROSE_AMOUNT = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(thousand|million|billion)\b", re.I)
+#: Sentences that state the scale of the figures ("in thousands", "$'000").
+_STATED = tuple((name, re.compile(rf"\bin {name}s\b|\({name}s\)", re.I))
+                for name in ("thousand", "million", "billion"))
+
+
+def _scale_votes(table: list[list[str]], paragraphs: list[str]) -> dict[str, int]:
+    """How many prose amounts each scale would turn a table figure into.
+
+    "$757.3 million" in the text and ``757,336`` in the table: the table is in
+    thousands. A figure equal to the amount as written counts for no scale (``""``).
+    """
+    cells = {abs(v) for row in table for c in row[1:]
+             if (v := parse_tatqa_number(c)[0]) is not None and not parse_tatqa_number(c)[1]
+             and abs(v) >= 1}
+    votes: dict[str, int] = {}
+    for m in _PROSE_AMOUNT.finditer(" ".join(paragraphs)):
+        number = m.group(1).replace(",", "")
+        if len(re.sub(r"\D", "", number).lstrip("0")) < 3:
+            continue  # "1 million" is too round to tell a table's scale
+        amount = float(number) * _FACTOR[m.group(2).lower()]
+        # the prose rounds: half a unit of its last digit, in its own scale
+        places = len(number.split(".")[1]) if "." in number else 0
+        slack = 0.5 * 10 ** -places * _FACTOR[m.group(2).lower()]
+        for name, factor in (("", 1.0), *_FACTOR.items()):
+            if any(abs(v * factor - amount) <= slack for v in cells):
+                votes[name] = votes.get(name, 0) + 1
+    return votes
+
+
+#: Rows whose figures a table's scale does not apply to: per-share amounts, prices,
+#: rates and ratios, counts of days or years ("Earnings per share (cents)", "Expected
+#: term (in years)", "Effective tax rate").
+_UNSCALED = re.compile(
+    r"\bper (?:share|unit|ton|tonne|barrel|employee|customer|subscriber|user|square)"
+    r"|\b(?:share|stock|selling|average|unit|sales?|exercise|purchase|offering|strike|"
+    r"closing|market) prices?\b|\bprices? (?:per|paid)\b|\bcents?\b|\bratio\b"
+    r"|\brate\s*(?:\(|$|\|)|\bin years\b|\byears?\)|\bdays?\b|\bfiscal year of\b", re.I)
+
+
+def _row_scale(names: str, scale: str) -> str:
+    """The unit of a figure: the table's scale, unless the row is unscaled.
+
+    ``names`` joins the row label, its section and its column header; any of them may
+    say it is a per-share amount, a price, a rate or a count.
+    """
+    return "unit" if not scale or _UNSCALED.search(names) else scale
+
+
+def _column_scale(header: str) -> str:
+    """A scale stated over one column ("(Shares in thousands)"), else ``""``."""
+    return next((name for name, pattern in _SCALES if pattern.search(header)), "")
+
+
+def _header_text(table: list[list[str]], block: _Block, column: int) -> str:
+    """The header cells above a column in its block, and the column's name.
+
+    The name includes a group title spanning the column ("Cash dividend per share" over
+    2018 | 2019).
+    """
+    col = block.columns.get(column)
+    return " ".join([*(table[r][column] for r in range(block.header_start, block.data_start)),
+                     col.full if col else ""])
+
+
 def detect_scale(table: list[list[str]], paragraphs: list[str]) -> str:
-    """The scale stated in the table's text, else in the paragraphs, else ``""``."""
-    for source in (" ".join(c for row in table for c in row
-                            if parse_tatqa_number(c)[0] is None), " ".join(paragraphs)):
-        for name, pattern in _SCALES:
-            if pattern.search(source):
-                return name
-    return ""
+    """The scale of the table's figures (``"thousand"``, ``"million"``, ...), else ``""``.
+
+    In order: a scale stated in the table's own text ("in millions", "$'000"); the scale
+    that turns the most table figures into amounts the paragraphs state ("$757.3
+    million" for ``757,336``); a sentence stating the scale ("in thousands"). A word
+    like "million" merely appearing in the prose is not a statement, and no scale is
+    better than a wrong one (a thousandfold error in every answer).
+    """
+    text = " ".join(c for row in table for c in row if parse_tatqa_number(c)[0] is None)
+    for name, pattern in _SCALES:
+        if pattern.search(text):
+            return name
+    votes = _scale_votes(table, paragraphs)
+    if votes:
+        best = max(votes.values())
+        winners = [name for name, n in votes.items() if n == best]
+        if len(winners) == 1:
+            return winners[0]
+    prose = " ".join(paragraphs)
+    stated = [name for name, pattern in _STATED if pattern.search(prose)]
+    return stated[0] if len(stated) == 1 else ""
 
 
 def _norm_label(label: str) -> str:
@@ -465,14 +546,17 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
                 variants = {v for syn in synonyms for v in _variants(syn)} - set(synonyms)
                 if label == "total" and section:
                     variants.add(section)  # the section's own name, if no row is named so
-                metrics[code] = {"unit": scale or "unit", "label": row[0],
+                metrics[code] = {"unit": _row_scale(f"{row[0]} | {section}", scale),
+                                 "label": row[0],
                                  "synonyms": synonyms, "variants": sorted(variants)}
             for c, ((ptype, period), channel) in _row_figures(row, layout):
                 value, percent = parse_tatqa_number(row[c])
                 if value is None:
                     continue
                 unit = "percent" if percent or "%" in row[0] or \
-                    channel == CHANGE_PCT_CHANNEL else (scale or "unit")
+                    channel == CHANGE_PCT_CHANNEL else _row_scale(
+                        f"{row[0]} | {section} | {_header_text(table, layout, c)}",
+                        _column_scale(_header_text(table, layout, c)) or scale)
                 facts.append(Fact(code, uid, "NA", channel, ptype, period, value, unit, uid,
                                   f"table=0,row={r},col={c}"))
                 row_codes[r] = code
