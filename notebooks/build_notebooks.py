@@ -303,6 +303,20 @@ for t in truth:
                 "attribution": f is not None and (f.metric_code, f.entity, f.channel, f.period)
                 == (t["metric_code"], t["entity"], t["channel"], t["period"])})
 pd.DataFrame(acc).groupby("doc").mean().round(3)'''),
+        md("## Table + text QA on TAT-QA (real annual reports, CC BY 4.0)\nEach question is "
+           "asked through the Agent, scoped to its own table and paragraphs. A wrong number is "
+           "far worse than an ask-back: precision first, then coverage. The extraction row "
+           "checks the cells the questions are about, including the scale (thousands / "
+           "millions) — a wrong scale is a thousandfold error."),
+        code('''from ragspine_nb.eval.tatqa import evaluate_tatqa
+from ragspine_nb.extract.beir import data_root
+
+tatqa_path = data_root() / "tatqa" / "tatqa_dataset_dev.json"
+tatqa = evaluate_tatqa(tatqa_path) if tatqa_path.is_file() else "not available: set RAGSPINE_DATA"
+tatqa''', IGNORE),
+        code('''if not isinstance(tatqa, str):
+    tatqa.plot()
+    plt.tight_layout()''', IGNORE),
         md("## Retrieval on public data (BM25, CJK tokenizer)"),
         code('''from ragspine_nb.extract.beir import data_root, load_beir
 from ragspine_nb.retrieval import BM25Index, evaluate_run

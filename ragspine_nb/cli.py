@@ -232,10 +232,7 @@ def _cmd_eval_beir(args: argparse.Namespace) -> int:
               f"MRR@10 {m['mrr@10']:.4f}  ({m['queries']} queries)")
     if args.json:
         Path(args.json).write_text(json.dumps(table, indent=1), encoding="utf-8")
-        _write_table_html(Path(args.json).with_suffix(".html"), f"BEIR: {args.folder}",
-                          ["arm", "ndcg@10", "recall@100", "mrr@10", "queries"],
-                          [[a, *(m[k] for k in ("ndcg@10", "recall@100", "mrr@10", "queries"))]
-                           for a, m in table.items()])
+        Path(args.json).with_suffix(".html").write_text(table._repr_html_(), encoding="utf-8")
     return 0
 
 
@@ -258,23 +255,9 @@ def _cmd_eval_tatqa(args: argparse.Namespace) -> int:
           f"{ex['wrong_scale']}, none found {ex['no_scale']}, unannotated "
           f"{ex['scaled_unannotated']})")
     if args.json:
-        Path(args.json).write_text(json.dumps({k: v for k, v in result.items()
-                                               if k != "mistakes"}, indent=1), encoding="utf-8")
-        rows = [[k, *(result[k][c] for c in ("asked", "answered", "correct", "precision",
-                                             "coverage"))] for k in ("single_cell", "difference")]
-        rows.append(["text_span", ts["asked"], "", "", f"R@1 {ts['recall@1']:.3f}",
-                     f"R@3 {ts['recall@3']:.3f} · R@10 {ts['recall@10']:.3f}"])
-        _write_table_html(Path(args.json).with_suffix(".html"), f"TAT-QA: {args.path}",
-                          ["task", "asked", "answered", "correct", "precision", "coverage"], rows)
+        Path(args.json).write_text(json.dumps(result.to_dict(), indent=1), encoding="utf-8")
+        Path(args.json).with_suffix(".html").write_text(result._repr_html_(), encoding="utf-8")
     return 0
-
-
-def _write_table_html(path: Path, title: str, columns: list[str], rows: list[list[object]]) -> None:
-    from ragspine_nb.display.render import Card, Table, render_html
-
-    cells = tuple(tuple(f"{v:.4f}" if isinstance(v, float) else str(v) for v in r) for r in rows)
-    path.write_text(render_html(Card(title, tables=(Table("results", tuple(columns), cells),))),
-                    encoding="utf-8")
 
 
 def _cmd_report(args: argparse.Namespace) -> int:

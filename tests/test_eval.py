@@ -157,3 +157,57 @@ def test_extraction_accuracy_on_the_demo_and_its_mismatch_list(demo_ws: Path) ->
     assert ("sheet=Group!B4", "cell_value") in channels and ("cell=B3", "unit_scale") in channels
     assert bad.accuracy("located") == 82 / 83
     assert "Mismatches" in bad._repr_html_() and len(bad.to_frame()) == 3
+
+
+# ---------------------------------------------------------------- report values and plots
+def _bar_heights(ax: object) -> list[float]:
+    return [round(p.get_height(), 6) for p in ax.patches]  # type: ignore[attr-defined]
+
+
+def test_reports_are_values_with_a_table_a_card_and_a_plot(demo_ws: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ragspine_nb.eval import evaluate_extraction
+    from ragspine_nb.eval.retrieval import BeirReport
+    from ragspine_nb.eval.tatqa import TatqaReport
+
+    tatqa = TatqaReport({
+        "single_cell": {"asked": 10, "answered": 9, "correct": 9, "precision": 1.0,
+                        "coverage": 0.9},
+        "difference": {"asked": 4, "answered": 2, "correct": 1, "precision": 0.5,
+                       "coverage": 0.5},
+        "text_span": {"asked": 5, "recall@1": 0.4, "recall@3": 0.6, "recall@10": 0.8},
+        "extraction": {"cells": 8, "located": 8, "cell_value": 8, "unit_scale": 6,
+                       "wrong_scale": 1, "no_scale": 1, "scaled_unannotated": 0,
+                       "located_rate": 1.0, "cell_value_rate": 1.0, "unit_scale_rate": 0.75},
+        "mistakes": [{"kind": "difference", "question": "<b>Q</b>?", "gold": ["r1"],
+                      "got": ["r2"]}]})
+    assert "mistakes" not in tatqa.to_dict() and set(tatqa.to_dict()) == {
+        "single_cell", "difference", "text_span", "extraction"}
+    frame = tatqa.to_frame()
+    assert list(frame.index) == ["single_cell", "difference", "text_span", "extraction"]
+    assert frame.loc["difference", "precision"] == 0.5
+    html = tatqa._repr_html_()
+    assert "&lt;b&gt;Q&lt;/b&gt;?" in html and "<b>Q</b>" not in html  # escaped
+    assert "precision ≥ 0.99, coverage ≥ 0.9" in html
+    # the bars are the report's figures, in order; absent series draw nothing
+    assert _bar_heights(tatqa.plot()) == [1.0, 0.5, 0.9, 0.5, 0.6, 0.75]
+
+    beir = BeirReport({"bm25": {"ndcg@10": 0.66, "recall@100": 0.9, "mrr@10": 0.62,
+                                "queries": 300}}, name="scifact")
+    assert "bm25=nDCG@10 0.6600" in repr(beir) and "0.6600" in beir._repr_html_()
+    assert list(beir.to_frame().index) == ["bm25"] and json.loads(json.dumps(beir)) == beir
+    assert _bar_heights(beir.plot()) == [0.66, 0.9, 0.62]
+
+    profile = DomainProfile.from_file(demo_ws / "profile.toml")
+    agent = Agent(FactStore(demo_ws / "facts.db", create=False), None, profile=profile)
+    qa = run_qa(load_golden(DEMO / "golden.jsonl")[:6], agent, "tool")
+    from ragspine_nb.eval.qa import GATES
+
+    assert _bar_heights(qa.plot()) == [round(qa.gate(g)["rate"], 6) for g in GATES]
+    by_lang = qa.plot(by="lang")
+    assert [t.get_text() for t in by_lang.get_legend().get_texts()] == sorted(qa.by_tag("lang"))
+    truth = json.loads((DEMO / "ground_truth.json").read_text(encoding="utf-8"))["facts"]
+    ext = evaluate_extraction(FactStore(demo_ws / "facts.db", create=False).iter_facts(), truth)
+    assert set(_bar_heights(ext.plot())) == {1.0}

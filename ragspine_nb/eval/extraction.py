@@ -59,6 +59,15 @@ class ExtractionReport:
         return pd.DataFrame({doc: {c: (v[c][0] / v[c][1] if v[c][1] else 1.0) for c in CHANNELS}
                              for doc, v in self.per_doc.items()}).T
 
+    def plot(self, ax: Any = None) -> Any:
+        """Accuracy per channel and document (matplotlib)."""
+        from ragspine_nb.display.plots import bar_chart
+        from ragspine_nb.eval._axes import new_axes
+
+        groups = {c: {doc: (v[c][0] / v[c][1] if v[c][1] else 1.0)
+                      for doc, v in self.per_doc.items()} for c in CHANNELS}
+        return bar_chart(new_axes(ax), groups, title="Extraction accuracy")
+
     def _display_card(self) -> Any:
         from ragspine_nb.display.render import Card, Table
 

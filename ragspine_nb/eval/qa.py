@@ -102,6 +102,19 @@ class QAReport:
         """Cases that failed any gate or fabricated."""
         return [c for c in self.cases if c.fabricated or not all(c.gates.values())]
 
+    def plot(self, ax: Any = None, by: str | None = None) -> Any:
+        """Gate rates (matplotlib); ``by="lang"`` draws one bar per value of that tag."""
+        from ragspine_nb.display.plots import bar_chart
+        from ragspine_nb.eval._axes import new_axes
+
+        if by is None:
+            groups = {g: {self.mode: self.gate(g)["rate"]} for g in GATES}
+        else:
+            tags = self.by_tag(by)
+            groups = {g: {v: rates[g] for v, rates in tags.items() if g in rates}
+                      for g in GATES}
+        return bar_chart(new_axes(ax), groups, title=f"QA gates ({self.mode} mode)")
+
     def _display_card(self) -> Any:
         from ragspine_nb.display.render import Card, Table
 

@@ -13,14 +13,54 @@ from ragspine_nb.retrieval.fusion import rrf_fuse
 from ragspine_nb.retrieval.metrics import evaluate_run, mrr
 from ragspine_nb.retrieval.vectors import CachedEmbedder, EmbeddingCache, make_embedding_backend
 
-__all__ = ["evaluate_beir", "ARMS"]
+__all__ = ["evaluate_beir", "ARMS", "BeirReport"]
 
 ARMS: tuple[str, ...] = ("bm25", "vector", "hybrid")
 
 
+class BeirReport(dict[str, dict[str, Any]]):
+    """``{arm: {"ndcg@10", "recall@100", "mrr@10", "queries"}}`` as one table, with a plot."""
+
+    def __init__(self, *args: Any, name: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.name = name
+
+    def to_frame(self) -> Any:
+        """One row per arm."""
+        import pandas as pd
+
+        return pd.DataFrame(self).T.rename_axis("arm")
+
+    def plot(self, ax: Any = None) -> Any:
+        """nDCG@10, Recall@100 and MRR@10 per arm (matplotlib)."""
+        from ragspine_nb.display.plots import bar_chart
+        from ragspine_nb.eval._axes import new_axes
+
+        groups = {arm: {k: m[k] for k in ("ndcg@10", "recall@100", "mrr@10")}
+                  for arm, m in self.items()}
+        return bar_chart(new_axes(ax), groups, title=f"Retrieval: {self.name}")
+
+    def _display_card(self) -> Any:
+        from ragspine_nb.display.render import Card, Table
+
+        cols = ("arm", "ndcg@10", "recall@100", "mrr@10", "queries")
+        rows = tuple((arm, *(f"{m[k]:.4f}" for k in cols[1:4]), str(m["queries"]))
+                     for arm, m in self.items())
+        return Card(title="BeirReport", subtitle=self.name, tables=(Table("Arms", cols, rows),))
+
+    def __repr__(self) -> str:
+        arms = ", ".join(f"{a}=nDCG@10 {m['ndcg@10']:.4f}" for a, m in self.items())
+        return f"BeirReport({self.name!r}: {arms})"
+
+    def _repr_html_(self) -> str:
+        from ragspine_nb.display.render import render_html
+
+        return render_html(self._display_card())
+
+
 def evaluate_beir(folder: str | Path, arms: list[str], *, embedding: str = "e5",
                   sample: int = 0, cache: str | Path | None = None,
-                  max_chars: int = 512) -> dict[str, dict[str, Any]]:
+                  max_chars: int = 512) -> BeirReport:
     """``{arm: {"ndcg@10", "recall@100", "mrr@10", "queries"}}`` for the chosen arms."""
     bad = sorted(set(arms) - set(ARMS))
     if bad or not arms:
@@ -47,7 +87,7 @@ def evaluate_beir(folder: str | Path, arms: list[str], *, embedding: str = "e5",
     if "hybrid" in arms:
         runs["hybrid"] = {q: [d for d, _ in rrf_fuse([runs["bm25"][q], runs["vector"][q]])][:100]
                           for q in qids}
-    out = {}
+    out = BeirReport(name=Path(folder).name)
     for arm in arms:
         s = evaluate_run(runs[arm], qrels)
         out[arm] = {"ndcg@10": s.ndcg, "recall@100": s.recall,

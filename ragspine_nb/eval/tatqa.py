@@ -32,7 +32,8 @@ from ragspine_nb.retrieval.bm25 import BM25Index
 from ragspine_nb.retrieval.fusion import rrf_fuse
 from ragspine_nb.stores.facts import FactStore
 
-__all__ = ["evaluate_tatqa", "single_cell_gold", "difference_gold", "tatqa_extraction"]
+__all__ = ["evaluate_tatqa", "single_cell_gold", "difference_gold", "tatqa_extraction",
+           "TatqaReport", "TARGETS"]
 
 _DIFF = re.compile(r"^\s*\(?\s*([\d,.]+)\s*-\s*([\d,.]+)\s*\)?\s*$")
 
@@ -112,7 +113,7 @@ def _rates(asked: int, answered: int, correct: int) -> dict[str, Any]:
 
 
 def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
-                   limit: int = 0) -> dict[str, Any]:
+                   limit: int = 0) -> TatqaReport:
     """The three TAT-QA evaluations (see the module docstring) for one split file."""
     contexts = load_tatqa(path)[: limit or None]
     single = [0, 0, 0]
@@ -159,8 +160,86 @@ def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
                                          "gold": dg[1],
                                          "got": [t["source"]["locator"] for t in found]})
     text = _text_span(contexts, embedding_backend)
-    return {"single_cell": _rates(*single), "difference": _rates(*diff), "text_span": text,
-            "extraction": tatqa_extraction(contexts), "mistakes": mistakes[:50]}
+    return TatqaReport({"single_cell": _rates(*single), "difference": _rates(*diff),
+                        "text_span": text, "extraction": tatqa_extraction(contexts),
+                        "mistakes": mistakes[:50]})
+
+
+#: The issue's targets, drawn on the plot and shown beside the figures.
+TARGETS = {"single_cell": {"precision": 0.99, "coverage": 0.85},
+           "difference": {"precision": 0.99, "coverage": 0.90},
+           "text_span": {"recall@3": 0.88}}
+
+
+class TatqaReport(dict[str, Any]):
+    """The TAT-QA figures: a ``dict`` of the JSON shape, with a table, a card and a plot.
+
+    Keys: ``single_cell`` and ``difference`` (``asked``, ``answered``, ``correct``,
+    ``precision``, ``coverage``), ``text_span`` (``asked``, ``recall@1/3/10``; per arm
+    when an embedding backend was given), ``extraction`` and ``mistakes``.
+    """
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON written by ``ragspine-nb eval tatqa --json`` (no mistake list)."""
+        return {k: v for k, v in self.items() if k != "mistakes"}
+
+    def to_frame(self) -> Any:
+        """One row per task: its figures beside the targets."""
+        import pandas as pd
+
+        rows = []
+        for task in ("single_cell", "difference"):
+            m = self[task]
+            rows.append({"task": task, **{k: m[k] for k in ("asked", "answered", "correct",
+                                                            "precision", "coverage")},
+                         "target": ", ".join(f"{k} ≥ {v}" for k, v in TARGETS[task].items())})
+        ts = self["text_span"]
+        rows.append({"task": "text_span", "asked": ts["asked"],
+                     **{k: ts[k] for k in ("recall@1", "recall@3", "recall@10")},
+                     "target": "recall@3 ≥ 0.88 (hybrid)"})
+        ex = self["extraction"]
+        rows.append({"task": "extraction", "asked": ex["cells"],
+                     **{k: ex[f"{k}_rate"] for k in ("located", "cell_value", "unit_scale")},
+                     "wrong_scale": ex["wrong_scale"]})
+        return pd.DataFrame(rows).set_index("task")
+
+    def plot(self, ax: Any = None) -> Any:
+        """Precision / coverage per task and text-span recall@3, with the targets dashed."""
+        from ragspine_nb.display.plots import bar_chart
+        from ragspine_nb.eval._axes import new_axes
+
+        ts = self["text_span"]
+        groups = {t: {"precision": self[t]["precision"], "coverage": self[t]["coverage"]}
+                  for t in ("single_cell", "difference")}
+        groups["text_span"] = {"recall@3": ts["recall@3"]}
+        groups["extraction"] = {"unit/scale": self["extraction"]["unit_scale_rate"]}
+        return bar_chart(new_axes(ax), groups, title="TAT-QA",
+                         targets={"precision": 0.99, "recall@3": 0.88})
+
+    def _display_card(self) -> Any:
+        from ragspine_nb.display.render import Card, Table
+
+        frame = self.to_frame().reset_index()
+        rows = tuple(tuple("" if v != v else f"{v:.3f}" if isinstance(v, float) else str(v)
+                           for v in r)  # (v != v: a task without that figure)
+                     for r in frame.itertuples(index=False))
+        mistakes = tuple((m["kind"], m["question"], str(m["gold"]), ", ".join(m["got"]))
+                         for m in self.get("mistakes", []))
+        return Card(title="TatqaReport", subtitle="TAT-QA through the Agent",
+                    tables=(Table("Figures", tuple(str(c) for c in frame.columns), rows),
+                            Table("Wrong answers", ("kind", "question", "gold", "got"),
+                                  mistakes)))
+
+    def __repr__(self) -> str:
+        s, d, t = self["single_cell"], self["difference"], self["text_span"]
+        return (f"TatqaReport(single_cell=precision {s['precision']:.3f}/coverage "
+                f"{s['coverage']:.3f}, difference=precision {d['precision']:.3f}/coverage "
+                f"{d['coverage']:.3f}, text_span=R@3 {t['recall@3']:.3f})")
+
+    def _repr_html_(self) -> str:
+        from ragspine_nb.display.render import render_html
+
+        return render_html(self._display_card())
 
 
 #: TAT-QA's per-question ``scale`` → our fact unit.
