@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ __all__ = [
     "ChannelSpec",
     "SensitivityPolicy",
     "PROFILE_FORMATS",
+    "parts_reach",
 ]
 
 #: File suffixes :meth:`DomainProfile.from_file` understands.
@@ -111,6 +112,22 @@ def _text(where: str, value: object) -> str:
     return value.strip()
 
 
+def parts_reach(parts: Mapping[str, Sequence[str]], start: str, target: str) -> bool:
+    """Whether ``target`` is among ``start``'s parts, directly or through theirs.
+
+    ``parts`` maps a metric code to the codes it is the sum of (missing = none).
+    """
+    todo, seen = list(parts.get(start, ())), set()
+    while todo:
+        code = todo.pop()
+        if code == target:
+            return True
+        if code not in seen:
+            seen.add(code)
+            todo.extend(parts.get(code, ()))
+    return False
+
+
 def _check_parts(metrics: Mapping[str, MetricSpec]) -> None:
     """Parts must be other known metrics, and no metric may contain itself."""
     for code, spec in metrics.items():
@@ -119,16 +136,11 @@ def _check_parts(metrics: Mapping[str, MetricSpec]) -> None:
                 raise ProfileError(
                     f"metrics.{code}.parts names {part!r}, which is not another metric; "
                     f"known metrics: {sorted(c for c in metrics if c != code)}")
+    graph = {code: spec.parts for code, spec in metrics.items()}
     for code in metrics:
-        seen, todo = set(), list(metrics[code].parts)
-        while todo:
-            part = todo.pop()
-            if part == code:
-                raise ProfileError(f"metrics.{code}.parts: {code!r} contains itself "
-                                   "through its parts; parts must form a tree")
-            if part not in seen:
-                seen.add(part)
-                todo.extend(metrics[part].parts)
+        if parts_reach(graph, code, code):
+            raise ProfileError(f"metrics.{code}.parts: {code!r} contains itself "
+                               "through its parts; parts must form a tree")
 
 
 @dataclass(frozen=True, eq=False)
@@ -334,16 +346,7 @@ class DomainProfile:
         >>> p.contains("REVENUE", "CLOUD"), p.contains("CLOUD", "REVENUE")
         (True, False)
         """
-        todo = list(self.metrics[aggregate].parts) if aggregate in self.metrics else []
-        seen: set[str] = set()
-        while todo:
-            code = todo.pop()
-            if code == part:
-                return True
-            if code not in seen:
-                seen.add(code)
-                todo.extend(self.metrics[code].parts)
-        return False
+        return parts_reach({c: m.parts for c, m in self.metrics.items()}, aggregate, part)
 
     # ---------------------------------------------------------------- display
     def _display_card(self) -> Any:

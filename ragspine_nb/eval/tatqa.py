@@ -15,7 +15,7 @@ answers with a stated assumption; asking back or refusing counts as not answered
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -93,9 +93,24 @@ def difference_gold(ctx: TatqaContext, q: dict[str, Any],
     return gold, [f"table=0,row={r},col={c1}", f"table=0,row={r},col={c2}"]
 
 
+def _cell_of(locator: str) -> tuple[int, int]:
+    """``(row, col)`` of a ``table=0,row=<r>,col=<c>`` locator."""
+    r, c = (int(part.split("=")[1]) for part in locator.split(",")[1:])
+    return r, c
+
+
 def _row_of(locator: str) -> int:
-    """The row number of a ``table=0,row=<r>,col=<c>`` locator."""
-    return int(locator.split(",")[1].split("=")[1])
+    return _cell_of(locator)[0]
+
+
+def _scored(ctx: TatqaContext, cells: dict[tuple[int, int], float]
+            ) -> Iterator[tuple[dict[str, Any], str | None, tuple[float, list[str]] | None]]:
+    """Each scored question with its single-cell locator or its difference gold."""
+    for q in ctx.questions:
+        loc = single_cell_gold(ctx, q, cells)
+        gold = difference_gold(ctx, q, cells) if loc is None else None
+        if loc is not None or gold is not None:
+            yield q, loc, gold
 
 
 def _agent(ctx: TatqaContext) -> tuple[Agent, date]:
@@ -122,26 +137,21 @@ def evaluate_tatqa(path: str | Path, *, embedding_backend: Any = None,
     for ctx in contexts:
         agent, ref = _agent(ctx)
         cells = _data_cells(ctx)
-        for q in ctx.questions:
-            gold_loc = single_cell_gold(ctx, q, cells)
+        for q, gold_loc, dg in _scored(ctx, cells):
             if gold_loc is not None:
                 single[0] += 1
                 r = agent.ask(q["question"], ref)
                 found = [t for t in r.tool_results if t["status"] == "found"]
                 if found:
                     single[1] += 1
-                    r_, c_ = (int(x.split("=")[1]) for x in gold_loc.split(",")[1:])
-                    gold_value = cells[(r_, c_)]
                     ok = len(found) == 1 and found[0]["source"]["locator"] == gold_loc and \
-                        found[0]["value"] == gold_value
+                        found[0]["value"] == cells[_cell_of(gold_loc)]
                     single[2] += ok
                     if not ok:
                         mistakes.append({"kind": "single", "question": q["question"],
                                          "gold": gold_loc,
                                          "got": [t["source"]["locator"] for t in found]})
-                continue
-            dg = difference_gold(ctx, q, cells)
-            if dg is not None:
+            elif dg is not None:
                 diff[0] += 1
                 r = agent.ask(q["question"], ref)
                 found = [t for t in r.tool_results if t["status"] == "found"]
@@ -267,10 +277,8 @@ def tatqa_extraction(contexts: Sequence[TatqaContext]) -> dict[str, Any]:
         for f in ctx.facts:
             at.setdefault(f.source_locator, []).append(f)
         seen: set[str] = set()
-        for q in ctx.questions:
-            gold = single_cell_gold(ctx, q, cells)
-            locs = [gold] if gold else list((difference_gold(ctx, q, cells) or (0, []))[1])
-            for loc in locs:
+        for q, gold, dg in _scored(ctx, cells):
+            for loc in [gold] if gold else dg[1] if dg else []:
                 if loc in seen:
                     continue
                 seen.add(loc)
@@ -279,8 +287,7 @@ def tatqa_extraction(contexts: Sequence[TatqaContext]) -> dict[str, Any]:
                 if not facts:
                     continue
                 counts["located"] += 1
-                counts["cell_value"] += all(
-                    f.value == cells[(_row_of(loc), int(loc.rsplit("=", 1)[1]))] for f in facts)
+                counts["cell_value"] += all(f.value == cells[_cell_of(loc)] for f in facts)
                 want = _SCALE_UNIT.get(q.get("scale") or "", "unit")
                 units = {f.unit for f in facts}
                 if units == {want} or (units == {"percent"} and want == "unit"):

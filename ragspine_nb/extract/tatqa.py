@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine_nb.extract.sums import sum_parts
-from ragspine_nb.profile import DomainProfile
+from ragspine_nb.profile import DomainProfile, parts_reach
 from ragspine_nb.types import CHANGE_PCT_CHANNEL, Chunk, Fact
 from ragspine_nb.wordset import singular
 
@@ -80,8 +80,8 @@ def _scale_votes(table: list[list[str]], paragraphs: list[str]) -> dict[str, int
     thousands. A figure equal to the amount as written counts for no scale (``""``).
     """
     cells = {abs(v) for row in table for c in row[1:]
-             if (v := parse_tatqa_number(c)[0]) is not None and not parse_tatqa_number(c)[1]
-             and abs(v) >= 1}
+             for v, percent in [parse_tatqa_number(c)]
+             if v is not None and not percent and abs(v) >= 1}
     votes: dict[str, int] = {}
     for m in _PROSE_AMOUNT.finditer(" ".join(paragraphs)):
         number = m.group(1).replace(",", "")
@@ -116,9 +116,9 @@ def _row_scale(names: str, scale: str) -> str:
     return "unit" if not scale or _UNSCALED.search(names) else scale
 
 
-def _column_scale(header: str) -> str:
-    """A scale stated over one column ("(Shares in thousands)"), else ``""``."""
-    return next((name for name, pattern in _SCALES if pattern.search(header)), "")
+def _stated_scale(text: str) -> str:
+    """A scale the text states ("(Shares in thousands)", "$'000"), else ``""``."""
+    return next((name for name, pattern in _SCALES if pattern.search(text)), "")
 
 
 def _header_text(table: list[list[str]], block: _Block, column: int) -> str:
@@ -142,9 +142,8 @@ def detect_scale(table: list[list[str]], paragraphs: list[str]) -> str:
     better than a wrong one (a thousandfold error in every answer).
     """
     text = " ".join(c for row in table for c in row if parse_tatqa_number(c)[0] is None)
-    for name, pattern in _SCALES:
-        if pattern.search(text):
-            return name
+    if in_table := _stated_scale(text):
+        return in_table
     votes = _scale_votes(table, paragraphs)
     if votes:
         best = max(votes.values())
@@ -553,10 +552,10 @@ def context_to_records(ctx: dict[str, Any]) -> TatqaContext:
                 value, percent = parse_tatqa_number(row[c])
                 if value is None:
                     continue
+                header = _header_text(table, layout, c)
                 unit = "percent" if percent or "%" in row[0] or \
                     channel == CHANGE_PCT_CHANNEL else _row_scale(
-                        f"{row[0]} | {section} | {_header_text(table, layout, c)}",
-                        _column_scale(_header_text(table, layout, c)) or scale)
+                        f"{row[0]} | {section} | {header}", _stated_scale(header) or scale)
                 facts.append(Fact(code, uid, "NA", channel, ptype, period, value, unit, uid,
                                   f"table=0,row={r},col={c}"))
                 row_codes[r] = code
@@ -603,18 +602,6 @@ def _add_parts(metrics: dict[str, dict[str, Any]], blocks: list[_Block],
                figures: dict[int, dict[tuple[str, str, str], float]]) -> None:
     """Record which rows are the sums of which (checked on the figures, per block)."""
     parts: dict[str, list[str]] = {}
-
-    def inside(code: str, part: str) -> bool:
-        todo, seen = [code], set()
-        while todo:
-            c = todo.pop()
-            if c == part:
-                return True
-            if c not in seen:
-                seen.add(c)
-                todo.extend(parts.get(c, ()))
-        return False
-
     for block in blocks:
         rows = [(r, figures[r]) for r in range(block.data_start, block.end) if r in figures]
         for total, run in sum_parts(rows).items():
@@ -622,7 +609,8 @@ def _add_parts(metrics: dict[str, dict[str, Any]], blocks: list[_Block],
             for r in run:
                 part = row_codes[r]
                 # one code can span blocks: never let a metric contain itself
-                if part != code and not inside(part, code) and part not in parts.get(code, []):
+                if part != code and not parts_reach(parts, part, code) and \
+                        part not in parts.get(code, []):
                     parts.setdefault(code, []).append(part)
     for code, found in parts.items():
         metrics[code]["parts"] = found
