@@ -13,7 +13,6 @@ back to SQLite. Requires the ``team`` extra (psycopg 3).
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -22,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ragspine_nb._optional import import_optional
 from ragspine_nb.errors import ReadOnlyQueryError, StoreConnectionError, StoreError
+from ragspine_nb.stores._connection import LazyConnection
 
 __all__ = ["PostgresDatabase", "is_postgres_url", "masked_url"]
 
@@ -118,7 +118,7 @@ class _Tx:
         return cur
 
 
-class PostgresDatabase:
+class PostgresDatabase(LazyConnection[Any]):
     """One PostgreSQL database, opened lazily (see the module docstring).
 
     Parameters
@@ -134,6 +134,7 @@ class PostgresDatabase:
     """
 
     def __init__(self, url: str, *, schema: str, table: str, create: bool = True) -> None:
+        super().__init__()
         if not is_postgres_url(url):
             raise ValueError(f"not a PostgreSQL URL: {url!r} (expected postgresql://...)")
         self.url = url
@@ -142,17 +143,6 @@ class PostgresDatabase:
         self._schema = _schema(schema)
         self._table = table
         self._create = create
-        self._conn: Any = None
-        self._lock = threading.RLock()
-
-    @property
-    def conn(self) -> Any:
-        """The open connection (connected and schema-checked on first use)."""
-        if self._conn is None:
-            with self._lock:
-                if self._conn is None:
-                    self._conn = self._open()
-        return self._conn
 
     def _open(self) -> Any:
         psycopg = import_optional("psycopg", extra="team", feature="PostgreSQL stores")
@@ -174,13 +164,6 @@ class PostgresDatabase:
                 for statement in self._schema:
                     conn.execute(statement)
         return conn
-
-    def close(self) -> None:
-        """Close the connection; the next use reconnects."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
 
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:

@@ -8,13 +8,13 @@ SQLite's authorizer (not by parsing SQL text).
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ragspine_nb.errors import DatabaseNotFoundError, ReadOnlyQueryError, StoreError
+from ragspine_nb.stores._connection import LazyConnection
 
 __all__ = ["Database", "MEMORY"]
 
@@ -27,7 +27,7 @@ _READ_ACTIONS = frozenset({
 })
 
 
-class Database:
+class Database(LazyConnection[sqlite3.Connection]):
     """One SQLite database file (or ``":memory:"``), opened lazily.
 
     Parameters
@@ -44,6 +44,7 @@ class Database:
     """
 
     def __init__(self, path: str | Path, *, schema: str, table: str, create: bool = True) -> None:
+        super().__init__()
         if not isinstance(path, str | Path) or not str(path).strip():
             raise ValueError(f"path must be a file path or ':memory:', got {path!r}")
         self.path = str(path)
@@ -51,8 +52,6 @@ class Database:
         self._schema = schema
         self._table = table
         self._create = create
-        self._conn: sqlite3.Connection | None = None
-        self._lock = threading.RLock()
         if not create and not self.is_memory and not Path(self.path).is_file():
             raise DatabaseNotFoundError(
                 f"database not found: {self.path}. Build it first "
@@ -60,15 +59,6 @@ class Database:
             )
 
     # ------------------------------------------------------------ connection
-    @property
-    def conn(self) -> sqlite3.Connection:
-        """The open connection (opened and schema-checked on first use)."""
-        if self._conn is None:
-            with self._lock:
-                if self._conn is None:
-                    self._conn = self._open()
-        return self._conn
-
     def _open(self) -> sqlite3.Connection:
         if not self._create and not self.is_memory:
             uri = Path(self.path).resolve().as_uri() + "?mode=rw"
@@ -93,12 +83,6 @@ class Database:
         conn.executescript(self._schema)
         return conn
 
-    def close(self) -> None:
-        """Close the connection; the next use reopens it."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
 
     # ------------------------------------------------------------ statements
     @contextmanager
