@@ -223,8 +223,9 @@ def ingest(
 
     Examples
     --------
-    >>> from ragspine_nb import ingest  # doctest: +SKIP
-    >>> report = ingest("data/demo/reports", workspace="ws", profile="data/demo/profile.toml")
+    >>> from ragspine_nb import ingest
+    >>> report = ingest("data/demo/reports", workspace="ws",
+    ...                 profile="data/demo/profile.toml")  # doctest: +SKIP
     """
     started = time.perf_counter()
     items = [Path(paths)] if isinstance(paths, str | Path) else [Path(p) for p in paths]
