@@ -17,6 +17,7 @@ __all__ = [
     "DatabaseNotFoundError",
     "StoreConnectionError",
     "ReadOnlyQueryError",
+    "ConflictResolutionError",
     "ProviderError",
     "TraceError",
 ]
@@ -65,6 +66,10 @@ class StoreConnectionError(StoreError, ConnectionError):
 
 class ReadOnlyQueryError(StoreError, PermissionError):
     """``execute_read`` was given a statement that would write or change the database."""
+
+
+class ConflictResolutionError(StoreError, ValueError):
+    """A conflict cannot be resolved as asked (none open, or the document is not a party)."""
 
 
 class ProviderError(RagspineError):

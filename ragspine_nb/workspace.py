@@ -25,6 +25,7 @@ from ragspine_nb.extract.lineage import file_sha256, profile_fingerprint
 from ragspine_nb.profile import PROFILE_FORMATS, DomainProfile, find_profile
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore, utc_now
+from ragspine_nb.stores.statements import same_value
 from ragspine_nb.types import Fact, FileReport, IngestReport, SkippedItem
 
 __all__ = ["Workspace", "ingest", "load_metadata", "find_profile", "FACTS_DB", "CHUNKS_DB"]
@@ -271,33 +272,38 @@ def ingest(
                         seconds=time.perf_counter() - started)
 
 
-def _keep_first_statement(facts: Iterable[Fact], doc_id: str, store: FactStore | None
-                          ) -> tuple[list[Fact], list[SkippedItem]]:
-    """Keep the first statement of each fact identity; report later ones.
+def _one_statement_each(facts: Iterable[Fact], doc_id: str, store: FactStore | None
+                        ) -> tuple[list[Fact], list[SkippedItem]]:
+    """One statement per fact identity from this document; report disagreements.
 
-    A fact already in the store from *another* document keeps its value and source;
-    a later cell stating the same identity is reported (as a CONFLICT when the value
-    or unit differs), never written over it. The same holds inside one document.
+    Inside the document a repeated identity keeps its first cell (a later one is
+    reported, as a CONFLICT when the value or unit differs). Across documents every
+    statement is kept and file order decides nothing: another document stating the
+    identity with a different value makes a conflict, reported here and answered with
+    both values and sources until a user resolves it (``ragspine-nb conflicts``).
     """
     kept: dict[tuple[str, ...], Fact] = {}
-    skipped: list[SkippedItem] = []
+    notes: list[SkippedItem] = []
     for f in facts:
         key = (f.metric_code, f.entity, f.channel, f.period_type, f.period)
         first = kept.get(key)
-        if first is None and store is not None:
-            stored = store.query(f.metric_code, f.entity, f.period_type, f.period, f.channel)
-            first = stored if stored is not None and stored.source_doc_id != doc_id else None
-        if first is None:
-            kept[key] = f
+        if first is not None:
+            notes.append(SkippedItem(doc_id, f.source_locator, (
+                f"same fact already stated in this document at {first.source_locator}; "
+                "kept that cell") if same_value(first, f) else (
+                f"CONFLICT inside this document: {first.source_locator} states "
+                f"{first.value:g} {first.unit}, this cell {f.value:g} {f.unit}; kept the "
+                "first, check the report")))
             continue
-        where = f"{first.source_doc_id} ({first.source_locator})"
-        if (first.value, first.unit) == (f.value, f.unit):
-            reason = f"same fact already stated by {where}; kept that source"
-        else:
-            reason = (f"CONFLICT: {where} states {first.value:g} {first.unit}, this cell "
-                      f"{f.value:g} {f.unit}; kept the first, check the reports")
-        skipped.append(SkippedItem(doc_id, f.source_locator, reason))
-    return list(kept.values()), skipped
+        kept[key] = f
+        others = store.statements(f.metric_code, f.entity, f.period_type, f.period,
+                                  f.channel) if store is not None else []
+        notes += [SkippedItem(doc_id, f.source_locator, (
+            f"CONFLICT (kept, not skipped): {o.source_doc_id} ({o.source_locator}) states "
+            f"{o.value:g} {o.unit}, this cell {f.value:g} {f.unit}; answered as a conflict "
+            "with both sources until resolved (ragspine-nb conflicts)"))
+            for o in others if o.source_doc_id != doc_id and not same_value(o, f)]
+    return list(kept.values()), notes
 
 
 def _ingest_one(path: Path, doc_id: str, profile: DomainProfile, ws: Workspace | None,
@@ -323,7 +329,7 @@ def _ingest_one(path: Path, doc_id: str, profile: DomainProfile, ws: Workspace |
         return FileReport(str(path), doc_id, "failed",
                           reason=f"unexpected {type(exc).__name__}: {exc}"), []
     cells = [SkippedItem(doc_id, s.locator, s.reason) for s in result.skipped]
-    facts, duplicates = _keep_first_statement(result.facts, doc_id, ws.facts if ws else None)
+    facts, duplicates = _one_statement_each(result.facts, doc_id, ws.facts if ws else None)
     cells += duplicates
     result = replace(result, facts=tuple(facts))
     status = "ingested" if (result.facts or result.chunks) else "no_text"

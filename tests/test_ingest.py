@@ -331,7 +331,7 @@ def test_hidden_and_lock_files_are_ignored(profile: DomainProfile, tmp_path: Pat
     assert [f.doc_id for f in report.files] == ["ok.md"]
 
 
-def test_a_fact_stated_twice_keeps_its_first_source_and_reports_conflicts(
+def test_a_fact_stated_by_two_documents_keeps_both_statements_and_reports_conflicts(
         profile: DomainProfile, tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
@@ -342,19 +342,23 @@ def test_a_fact_stated_twice_keeps_its_first_source_and_reports_conflicts(
     report = ingest(folder, workspace=tmp_path / "ws", profile=profile, progress=False)
     reasons = {s.locator: s.reason for s in report.skipped if s.doc_id == "b.csv"}
     assert reasons == {
-        "cell=B3": "same fact already stated by a.csv (cell=B3); kept that source",
-        "cell=B4": "CONFLICT: a.csv (cell=B4) states 8180 USD_M, this cell 818 USD_M; "
-                   "kept the first, check the reports",
+        "cell=B4": "CONFLICT (kept, not skipped): a.csv (cell=B4) states 8180 USD_M, this cell "
+                   "818 USD_M; answered as a conflict with both sources until resolved "
+                   "(ragspine-nb conflicts)",
     }
     store = FactStore(tmp_path / "ws" / "facts.db")
-    fact = store.query("NEW_SALES", "ACME_GROUP", "FY", "2024")
-    assert fact is not None and (fact.value, fact.source_doc_id) == (8180.0, "a.csv")
-    # re-ingesting the owner after a change keeps it the owner
+    assert store.query("NEW_SALES", "ACME_GROUP", "FY", "2024") is None  # no single number
+    assert [(f.value, f.source_doc_id) for f in store.statements(
+        "NEW_SALES", "ACME_GROUP", "FY", "2024")] == [(8180.0, "a.csv"), (818.0, "b.csv")]
+    revenue = store.query("REVENUE", "ACME_GROUP", "FY", "2024")
+    assert revenue is not None and (revenue.value, revenue.source_doc_id) == (4500.0, "a.csv")
+    # a new version of a.csv replaces a.csv's statements only
     (folder / "a.csv").write_text("ACME Group (US$m),\nMetric,FY2024\nRevenue,\"4,501\"\n",
                                   encoding="utf-8")
     ingest(folder / "a.csv", workspace=tmp_path / "ws", profile=profile, progress=False)
-    assert store.query("REVENUE", "ACME_GROUP", "FY", "2024").value == 4501.0  # type: ignore[union-attr]
-    assert store.query("NEW_SALES", "ACME_GROUP", "FY", "2024") is None
+    assert store.query("REVENUE", "ACME_GROUP", "FY", "2024") is None  # 4,501 vs b's 4,500
+    assert store.lookup("REVENUE", "ACME_GROUP", "FY", "2024").status == "conflict"
+    assert store.query("NEW_SALES", "ACME_GROUP", "FY", "2024").value == 818.0  # type: ignore[union-attr]
 
 
 def test_xlsm_is_read_like_xlsx(profile: DomainProfile, tmp_path: Path) -> None:

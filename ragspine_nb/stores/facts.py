@@ -1,14 +1,21 @@
-"""The fact store: exact numeric facts with lineage, in a SQLite table ``fact_metric``."""
+"""The fact store: exact numeric facts with lineage, in a SQLite table ``fact_metric``.
+
+Every document's statement is kept in ``fact_statement``; ``fact_metric`` holds the
+settled fact of each identity, and an identity two documents state differently is a
+conflict until a user resolves it (see :mod:`ragspine_nb.stores.statements`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragspine_nb.errors import InvalidRecordError, LineageError
+from ragspine_nb.stores import statements as st
 from ragspine_nb.stores._base import SQLiteStore, open_database
+from ragspine_nb.stores._resolve import ConflictMixin
+from ragspine_nb.stores.statements import utc_now
 from ragspine_nb.types import PERIOD_TYPES, Fact, is_blank
 
 if TYPE_CHECKING:
@@ -16,7 +23,7 @@ if TYPE_CHECKING:
 
     from ragspine_nb.display.render import Card
 
-__all__ = ["FactStore", "FACT_COLUMNS", "FACT_FILTERS", "DOCUMENT_COLUMNS"]
+__all__ = ["FactStore", "FACT_COLUMNS", "FACT_FILTERS", "DOCUMENT_COLUMNS", "utc_now"]
 
 #: Columns of ``fact_metric`` in :class:`~ragspine_nb.types.Fact` field order.
 FACT_COLUMNS: tuple[str, ...] = (
@@ -36,8 +43,7 @@ def _nonblank(col: str) -> str:
     return f"{col} TEXT NOT NULL CHECK (length(trim({col})) > 0)"
 
 
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS fact_metric (
+_COLUMNS_DDL = f"""
     {_nonblank("metric_code")},
     {_nonblank("entity")},
     {_nonblank("geography")},
@@ -52,7 +58,9 @@ CREATE TABLE IF NOT EXISTS fact_metric (
     extractor_version TEXT NOT NULL DEFAULT '',
     mapping_version TEXT NOT NULL DEFAULT '',
     valid_as_of TEXT NOT NULL DEFAULT '',
-    {_nonblank("ingested_at")},
+    {_nonblank("ingested_at")}"""
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS fact_metric ({_COLUMNS_DDL},
     PRIMARY KEY (metric_code, entity, channel, period_type, period)
 );
 CREATE INDEX IF NOT EXISTS fact_metric_by_doc ON fact_metric (source_doc_id);
@@ -68,7 +76,7 @@ CREATE TABLE IF NOT EXISTS source_document (
     chunks INTEGER NOT NULL,
     ingested_at TEXT NOT NULL
 );
-"""
+{st.statement_schema(_COLUMNS_DDL)}"""
 #: Columns of the ``source_document`` ledger (what was ingested, from which bytes).
 DOCUMENT_COLUMNS: tuple[str, ...] = (
     "doc_id", "path", "file_hash", "fingerprint", "extractor_version", "title", "sensitivity",
@@ -76,13 +84,6 @@ DOCUMENT_COLUMNS: tuple[str, ...] = (
 )
 
 # Every SQL string below names only fixed column identifiers; values are always bound.
-_KEY = ("metric_code", "entity", "channel", "period_type", "period")
-_UPSERT = (
-    f"INSERT INTO fact_metric ({', '.join(FACT_COLUMNS)}) "  # noqa: S608
-    f"VALUES ({', '.join('?' for _ in FACT_COLUMNS)}) "
-    f"ON CONFLICT ({', '.join(_KEY)}) DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in FACT_COLUMNS if c not in _KEY)
-)
 _LEDGER_UPSERT = (
     f"INSERT OR REPLACE INTO source_document ({', '.join(DOCUMENT_COLUMNS)}) "  # noqa: S608
     f"VALUES ({', '.join('?' for _ in DOCUMENT_COLUMNS)})"
@@ -92,11 +93,6 @@ _QUERY = (
     f"SELECT {', '.join(FACT_COLUMNS)} FROM fact_metric "  # noqa: S608
     "WHERE metric_code = ? AND entity = ? AND channel = ? AND period_type = ? AND period = ?"
 )
-
-
-def utc_now() -> str:
-    """Current UTC time as ISO-8601 with seconds (the ``ingested_at`` stamp)."""
-    return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
 def _check(fact: object) -> Fact:
@@ -112,18 +108,10 @@ def _check(fact: object) -> Fact:
     return fact
 
 
-def _rows(facts: list[Fact]) -> list[tuple[Any, ...]]:
-    """Parameter tuples in column order; a fact without ``ingested_at`` is stamped now."""
-    stamp = utc_now()
-    return [tuple(getattr(f, c) for c in FACT_COLUMNS[:-1]) + (f.ingested_at or stamp,)
-            for f in facts]
+_row_to_fact = st.row_to_fact
 
 
-def _row_to_fact(row: Any) -> Fact:
-    return Fact(**{c: row[c] for c in FACT_COLUMNS})
-
-
-class FactStore(SQLiteStore):
+class FactStore(ConflictMixin, SQLiteStore):
     """Exact numeric facts with lineage, backed by SQLite.
 
     Parameters
@@ -138,8 +126,12 @@ class FactStore(SQLiteStore):
     Notes
     -----
     The identity of a fact is metric + entity + channel + period_type + period, so
-    FY 2024 and HY 2024H1 are different facts. :meth:`upsert` overwrites the value and
-    the lineage of an existing identity. Every write of a batch is one transaction.
+    FY 2024 and HY 2024H1 are different facts. Each document's statement of a fact is
+    kept: when two documents state one identity with different values it is a
+    conflict (:meth:`lookup` returns both, :meth:`query` nothing) until a user
+    resolves it (:meth:`resolve_conflict`) or a document's new version agrees.
+    :meth:`upsert` is a direct correction: the written fact replaces every statement
+    of its identity. Every write of a batch is one transaction.
 
     Examples
     --------
@@ -159,13 +151,15 @@ class FactStore(SQLiteStore):
     def upsert(self, facts: Iterable[Fact]) -> int:
         """Insert or overwrite facts in one transaction; return the number written.
 
-        A fact with blank or missing lineage, or any invalid record, rejects the
-        whole batch before anything is written.
+        Each written fact becomes the only statement of its identity (other
+        documents' statements of it are dropped). A fact with blank or missing
+        lineage, or any invalid record, rejects the whole batch before anything is
+        written.
         """
-        rows = _rows([_check(f) for f in facts])
+        checked = [_check(f) for f in facts]
         with self._db.transaction() as conn:
-            conn.executemany(_UPSERT, rows)
-        return len(rows)
+            st.overwrite(conn, checked, utc_now())
+        return len(checked)
 
     def replace_source_doc(
         self,
@@ -174,12 +168,13 @@ class FactStore(SQLiteStore):
         *,
         document: Mapping[str, object] | None = None,
     ) -> int:
-        """Atomically replace every fact of one source document; return the number written.
+        """Atomically replace every statement of one source document; return the number written.
 
-        The document's old facts are deleted and the new ones upserted in one
+        The document's old statements are deleted and the new ones written in one
         transaction, together with its ``source_document`` ledger row when
         ``document`` is given (keys: :data:`DOCUMENT_COLUMNS`), so a failure leaves the
-        previous facts and ledger in place.
+        previous facts and ledger in place. Every identity the document states (or
+        stated) is settled again: agreement, a still-valid user choice, or a conflict.
         """
         checked = [_check(f) for f in facts]
         strangers = sorted({f.source_doc_id for f in checked} - {source_doc_id})
@@ -187,7 +182,6 @@ class FactStore(SQLiteStore):
             raise InvalidRecordError(
                 f"replace_source_doc({source_doc_id!r}) got facts from other documents: {strangers}"
             )
-        rows = _rows(checked)
         ledger = None
         if document is not None:
             unknown = sorted(set(document) - set(DOCUMENT_COLUMNS))
@@ -199,11 +193,10 @@ class FactStore(SQLiteStore):
             ledger = tuple(document.get(c, utc_now() if c == "ingested_at" else "")
                            for c in DOCUMENT_COLUMNS)
         with self._db.transaction() as conn:
-            conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (source_doc_id,))
-            conn.executemany(_UPSERT, rows)
+            st.replace_document(conn, source_doc_id, checked, utc_now())
             if ledger is not None:
                 conn.execute(_LEDGER_UPSERT, ledger)
-        return len(rows)
+        return len(checked)
 
     def source_documents(self) -> list[dict[str, Any]]:
         """The ingestion ledger: one row per ingested document, ordered by doc_id."""
@@ -216,10 +209,12 @@ class FactStore(SQLiteStore):
         return dict(rows[0]) if rows else None
 
     def delete_by_source_doc(self, source_doc_id: str) -> int:
-        """Delete every fact from one source document; return the number deleted."""
+        """Delete every statement of one source document; return the number deleted.
+
+        An identity another document states too settles on what remains.
+        """
         with self._db.transaction() as conn:
-            cur = conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (source_doc_id,))
-            return cur.rowcount
+            return st.remove_document(conn, source_doc_id)
 
     # ------------------------------------------------------------------ reads
     def sql_for(
