@@ -9,6 +9,9 @@ request id, never a traceback); the stream reports failures as an ``error`` even
 
 The agent and its SQLite stores are used under one lock: the service is a single
 process serving one workspace (loopback by default), and answers take milliseconds.
+History reads take no lock: they page in SQL on a read connection of their own.
+Request bodies are capped (413 before a body over the limit is read), and text that
+cannot be stored (a lone surrogate) is a 422 before anything is written.
 """
 
 from __future__ import annotations
@@ -28,17 +31,19 @@ from ragspine_nb._optional import import_optional
 
 import_optional("fastapi", extra="service", feature="the HTTP service")
 
-from fastapi import FastAPI, HTTPException, Request  # noqa: E402
+from fastapi import FastAPI, HTTPException, Query, Request  # noqa: E402
 from fastapi.exceptions import RequestValidationError  # noqa: E402
 from fastapi.responses import JSONResponse, StreamingResponse  # noqa: E402
 
 from ragspine_nb.agent.agent import Agent, AgentResult  # noqa: E402
 from ragspine_nb.agent.conversation import HISTORY_TURNS, Conversation  # noqa: E402
+from ragspine_nb.service.body_limit import BodyLimit  # noqa: E402
 from ragspine_nb.service.models import (  # noqa: E402
     AskRequest,
     AskResponse,
     ChatRequest,
     ChatResponse,
+    ErrorResponse,
     HealthResponse,
     HistoryResponse,
     ServiceLimits,
@@ -52,6 +57,28 @@ from ragspine_nb.stores.conversations import (  # noqa: E402
 __all__ = ["create_app", "create_app_for_workspace", "sse_event", "token_chunks"]
 
 log = logging.getLogger("ragspine_nb.service")
+
+_ERROR_MEANING = {404: "No such conversation.", 413: "The request body is over the limit.",
+                  422: "A field is invalid or over its limit (detail names it).",
+                  500: "Internal error (detail and request_id; never a traceback)."}
+
+
+#: Where a request field came from; the 422 detail names the field without it.
+_WHERE = ("body", "query", "path", "header", "cookie")
+
+
+def _field_error(error: Any) -> str:
+    """One validation error as ``field.path: message`` (``question: Field required``)."""
+    loc = [str(x) for x in error.get("loc", ())]
+    if len(loc) > 1 and loc[0] in _WHERE:
+        loc = loc[1:]
+    return f"{'.'.join(loc)}: {error['msg']}" if loc else str(error["msg"])
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of the errors a route sends (all :class:`ErrorResponse`)."""
+    return {code: {"model": ErrorResponse, "description": _ERROR_MEANING[code]}
+            for code in codes}
 
 
 def sse_event(payload: dict[str, Any]) -> str:
@@ -98,7 +125,8 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
     conversations : ConversationStore, optional
         Where chats persist (in memory by default; a file keeps them across restarts).
     limits : ServiceLimits, optional
-        Question / history / message size limits (422 beyond them).
+        Question / history / message size limits (422 beyond them), the request body
+        limit (413) and the history page sizes.
     history_turns : int, default 5
         Earlier messages a chat answer may use as generation context.
     """
@@ -111,6 +139,7 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
         title="ragspine_nb", version=__version__,
         description="Cited answers over financial and operational reports: numbers from "
                     "the fact store, narrative from retrieved passages.")
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
 
     def check_text(field: str, text: str, limit: int) -> str:
         if not text.strip():
@@ -126,19 +155,14 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
 
     def chat(body: ChatRequest) -> tuple[str, AgentResult]:
         check_text("message", body.message, limits.max_message_chars)
-        try:
-            cid = check_conversation_id(body.conversation_id) if body.conversation_id \
-                else None
-        except ValueError as exc:
-            raise HTTPException(422, str(exc)) from exc
-        with lock:
-            conv = Conversation(agent, store, cid, history_turns=history_turns)
+        with lock:  # the request model has already checked the id and the text
+            conv = Conversation(agent, store, body.conversation_id or None,
+                                history_turns=history_turns)
             return conv.conversation_id, conv.ask(body.message, reference_date=body.reference_date)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = [f"{'.'.join(str(x) for x in e['loc'] if x != 'body')}: {e['msg']}"
-                 for e in exc.errors()]
+        parts = [_field_error(e) for e in exc.errors()]
         return JSONResponse({"detail": "; ".join(parts) or "invalid request"}, status_code=422)
 
     @app.exception_handler(Exception)
@@ -154,9 +178,9 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
         with lock:
             chunks = agent.index.store.count() if agent.index is not None else 0
             return {"status": "ok", "facts": agent.store.count(), "chunks": chunks,
-                    "conversations": len(store.ids()), "version": __version__}
+                    "conversations": store.count(), "version": __version__}
 
-    @app.post("/v1/ask", response_model=AskResponse)
+    @app.post("/v1/ask", response_model=AskResponse, responses=_errors(413, 422, 500))
     def v1_ask(body: AskRequest) -> dict[str, Any]:
         """Answer one question (history, if any, is generation context only)."""
         check_text("question", body.question, limits.max_question_chars)
@@ -174,7 +198,7 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
                 "citations": result.citations, "tool_status": result.tool_status,
                 "retrieval": _retrieval(result)}
 
-    @app.post("/chat", response_model=ChatResponse)
+    @app.post("/chat", response_model=ChatResponse, responses=_errors(413, 422, 500))
     def chat_once(body: ChatRequest) -> dict[str, Any]:
         """Send a message in a conversation (created when no id is given)."""
         cid, result = chat(body)
@@ -184,18 +208,14 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
                 "clarification": _clarification(result),
                 "retrieval_metadata": _retrieval(result)}
 
-    @app.post("/chat/stream", responses={200: {"content": {"text/event-stream": {}}}})
+    @app.post("/chat/stream", responses={200: {"content": {"text/event-stream": {}}},
+                                         **_errors(413, 422, 500)})
     def chat_stream(body: ChatRequest) -> StreamingResponse:
         """The chat answer as Server-Sent Events: metadata → citations → tokens → done.
 
         A failure while answering is an ``error`` event (never a traceback).
         """
         check_text("message", body.message, limits.max_message_chars)
-        if body.conversation_id:
-            try:
-                check_conversation_id(body.conversation_id)
-            except ValueError as exc:
-                raise HTTPException(422, str(exc)) from exc
 
         def events() -> Iterator[str]:
             started = time.perf_counter()
@@ -223,25 +243,39 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
 
-    @app.get("/chat/history/{conversation_id}", response_model=HistoryResponse)
-    def history(conversation_id: str) -> dict[str, Any]:
-        """Every message of a conversation, in order, with its sources."""
+    _add_history_route(app, store, limits)
+    app.state.agent = agent
+    app.state.conversations = store
+    app.state.limits = limits
+    return app
+
+
+def _add_history_route(app: FastAPI, store: ConversationStore, limits: ServiceLimits) -> None:
+    """``GET /chat/history/{id}``: pages in SQL and takes no lock (see ``store.page``)."""
+
+    @app.get("/chat/history/{conversation_id}", response_model=HistoryResponse,
+             responses=_errors(404, 422, 500))
+    def history(conversation_id: str,
+                after: int = Query(0, ge=0, description="Messages after this seq (the "
+                                   "previous page's next_after)."),
+                limit: int = Query(limits.history_page_size, ge=1,
+                                   le=limits.max_history_page, description="Page size.")
+                ) -> dict[str, Any]:
+        """A page of a conversation's messages, oldest first, with their sources.
+
+        Read in SQL outside the agent's lock: a long conversation never delays answers.
+        """
         try:
             check_conversation_id(conversation_id)
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from exc
         try:
-            with lock:
-                messages = store.messages(conversation_id)
+            page = store.page(conversation_id, after=after, limit=limit)
         except ConversationNotFoundError as exc:
             raise HTTPException(404, f"no conversation {conversation_id!r}") from exc
-        return {"conversation_id": conversation_id,
-                "messages": [m.to_dict() for m in messages]}
-
-    app.state.agent = agent
-    app.state.conversations = store
-    app.state.limits = limits
-    return app
+        return {"conversation_id": conversation_id, "total": page.total, "limit": limit,
+                "next_after": page.next_after,
+                "messages": [m.to_dict() for m in page.messages]}
 
 
 def create_app_for_workspace(workspace: str | Path, **kwargs: Any) -> FastAPI:

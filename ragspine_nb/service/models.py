@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo
+
+from ragspine_nb.stores.conversations import check_conversation_id, check_storable_text
 
 __all__ = [
     "ServiceLimits",
+    "ErrorResponse",
+    "Text",
     "HistoryMessage",
     "AskRequest",
     "AskResponse",
@@ -25,29 +29,66 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ServiceLimits:
-    """Input limits; a request over any of them gets a 422 naming the limit."""
+    """Input limits; a request over any of them gets a 422 (413 for the body) naming it.
+
+    ``max_body_bytes`` caps a request body (checked against ``Content-Length`` before
+    reading, and counted while a chunked body arrives); ``history_page_size`` and
+    ``max_history_page`` are the default and largest page of ``/chat/history``.
+    """
 
     max_question_chars: int = 2000
     max_history_messages: int = 20
     max_history_chars: int = 8000
     max_message_chars: int = 4000
+    max_body_bytes: int = 1 << 20
+    history_page_size: int = 100
+    max_history_page: int = 1000
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"ServiceLimits.{name} must be a positive integer, got "
+                                 f"{value!r}")
+        if self.history_page_size > self.max_history_page:
+            raise ValueError(f"ServiceLimits.history_page_size ({self.history_page_size}) "
+                             f"must not exceed max_history_page ({self.max_history_page})")
+
+
+def _storable(value: str, info: ValidationInfo) -> str:
+    return check_storable_text(value, info.field_name or "text")
+
+
+def _conversation_id(value: str | None) -> str | None:
+    return check_conversation_id(value) if value else value
+
+
+#: Text the service stores or answers: a lone surrogate is a 422, never a 500.
+Text = Annotated[str, AfterValidator(_storable)]
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ErrorResponse(_Model):
+    """Every 4xx / 5xx body: ``detail`` is one sentence naming the field or the limit."""
+
+    detail: str = Field(description="What was wrong, e.g. 'question must not be empty'.")
+    request_id: str | None = Field(
+        default=None, description="On a 500: the id under which the server logged it.")
+
+
 class HistoryMessage(_Model):
     """One earlier message (generation context only; never parsed or retrieved on)."""
 
     role: Literal["user", "assistant"]
-    content: str
+    content: Text
 
 
 class AskRequest(_Model):
     """``POST /v1/ask``."""
 
-    question: str = Field(description="The user's question (Chinese or English).")
+    question: Text = Field(description="The user's question (Chinese or English).")
     reference_date: date | None = Field(
         default=None, description="ISO date relative periods resolve against (default today).")
     history: list[HistoryMessage] = Field(
@@ -102,9 +143,10 @@ class AskResponse(_Model):
 class ChatRequest(_Model):
     """``POST /chat`` and ``POST /chat/stream``."""
 
-    message: str = Field(description="The new user message.")
-    conversation_id: str | None = Field(
-        default=None, description="Continue this conversation; a new one when omitted.")
+    message: Text = Field(description="The new user message.")
+    conversation_id: Annotated[str | None, AfterValidator(_conversation_id)] = Field(
+        default=None, description="Continue this conversation (1-64 letters, digits, '-' "
+                                  "or '_'); a new one when omitted.")
     reference_date: date | None = None
 
 
@@ -127,10 +169,15 @@ class ChatResponse(_Model):
 
 
 class HistoryResponse(_Model):
-    """``GET /chat/history/{conversation_id}``."""
+    """``GET /chat/history/{conversation_id}``: one page, oldest first."""
 
     conversation_id: str
-    messages: list[dict[str, Any]]
+    messages: list[dict[str, Any]] = Field(
+        description="Messages with seq > after, oldest first, at most limit of them.")
+    total: int = Field(description="How many messages the conversation holds.")
+    limit: int = Field(description="The page size used.")
+    next_after: int | None = Field(
+        description="Pass as ?after= for the next page; null when this page is the last.")
 
 
 class HealthResponse(_Model):

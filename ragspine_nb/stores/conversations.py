@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,12 +21,21 @@ from typing import Any
 from ragspine_nb.errors import StoreError
 from ragspine_nb.stores._sqlite import Database
 
-__all__ = ["ConversationStore", "Message", "ConversationNotFoundError", "ROLES",
-           "CONVERSATION_ID"]
+__all__ = ["ConversationStore", "Message", "MessagePage", "ConversationNotFoundError",
+           "ROLES", "CONVERSATION_ID", "check_conversation_id", "check_storable_text"]
 
 ROLES = ("user", "assistant")
-#: What a conversation id may look like (letters, digits, ``-``, ``_``; 1–64 characters).
-CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+#: What a conversation id may look like (letters, digits, ``-``, ``_``; 1–64 characters);
+#: anchored with ``\A`` / ``\Z`` and used with ``fullmatch``: ``"abc\n"`` is not an id
+#: (``$`` would match before a trailing newline).
+CONVERSATION_ID = re.compile(r"\A[A-Za-z0-9_-]{1,64}\Z")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_ALL = ("SELECT role, content, seq, created_at, sources, meta FROM message "
+        "WHERE conversation_id = ? ORDER BY seq")
+_LAST = ("SELECT role, content, seq, created_at, sources, meta FROM message "
+         "WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?")
+_PAGE = ("SELECT role, content, seq, created_at, sources, meta FROM message "
+         "WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversation (
@@ -66,13 +78,67 @@ class Message:
                 "meta": dict(self.meta)}
 
 
+@dataclass(frozen=True)
+class MessagePage:
+    """One page of a conversation: messages with ``seq > after``, oldest first.
+
+    Attributes
+    ----------
+    messages : tuple of Message
+        At most the requested number of messages.
+    total : int
+        How many messages the conversation holds.
+    next_after : int or None
+        The cursor for the next page (the last ``seq`` here), ``None`` at the end.
+    """
+
+    messages: tuple[Message, ...]
+    total: int
+    next_after: int | None
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def _message(row: sqlite3.Row) -> Message:
+    return Message(row["role"], row["content"], row["seq"], row["created_at"],
+                   tuple(json.loads(row["sources"])), json.loads(row["meta"]))
+
+
+def check_storable_text(text: str, field_name: str = "text") -> str:
+    r"""Return ``text`` if it can be stored as UTF-8, else raise ``ValueError``.
+
+    A lone surrogate (``"\ud800"`` sent as a JSON escape) is a valid Python string
+    but not encodable text; it is refused before anything is written.
+
+    Examples
+    --------
+    >>> check_storable_text("营收 FY2025")
+    '营收 FY2025'
+    >>> check_storable_text("ab\udc80", "message")
+    Traceback (most recent call last):
+    ValueError: message contains a lone surrogate at character 2 (U+DC80); send valid UTF-8 text
+    """
+    bad = _SURROGATE.search(text)
+    if bad is not None:
+        raise ValueError(f"{field_name} contains a lone surrogate at character {bad.start()} "
+                         f"(U+{ord(bad.group()):04X}); send valid UTF-8 text")
+    return text
+
+
 def check_conversation_id(conversation_id: object) -> str:
-    """Return the id if valid, else raise ``ValueError`` saying what is allowed."""
-    if not isinstance(conversation_id, str) or not CONVERSATION_ID.match(conversation_id):
+    r"""Return the id if valid, else raise ``ValueError`` saying what is allowed.
+
+    Examples
+    --------
+    >>> check_conversation_id("chat-1")
+    'chat-1'
+    >>> check_conversation_id("chat-1\n")
+    Traceback (most recent call last):
+    ValueError: conversation_id must be 1-64 letters, digits, '-' or '_', got 'chat-1\n'
+    """
+    if not isinstance(conversation_id, str) or not CONVERSATION_ID.fullmatch(conversation_id):
         raise ValueError(f"conversation_id must be 1-64 letters, digits, '-' or '_', got "
                          f"{conversation_id!r}")
     return conversation_id
@@ -107,6 +173,7 @@ class ConversationStore:
     def create(self, conversation_id: str | None = None, title: str = "") -> str:
         """Create a conversation (a new random id by default); an existing id is kept."""
         cid = check_conversation_id(conversation_id or uuid.uuid4().hex)
+        check_storable_text(title, "title")
         with self.db.transaction() as conn:
             conn.execute("INSERT OR IGNORE INTO conversation VALUES (?, ?, ?)",
                          (cid, _now(), title[:200]))
@@ -116,6 +183,10 @@ class ConversationStore:
         """Whether the conversation exists."""
         return bool(self.db.fetchall("SELECT 1 FROM conversation WHERE conversation_id = ?",
                                      (conversation_id,)))
+
+    def count(self) -> int:
+        """How many conversations there are."""
+        return int(self.db.fetchall("SELECT COUNT(*) FROM conversation")[0][0])
 
     def ids(self) -> list[str]:
         """Every conversation id, oldest first."""
@@ -131,6 +202,7 @@ class ConversationStore:
             raise ValueError(f"role must be one of {list(ROLES)}, got {role!r}")
         if not isinstance(content, str):
             raise ValueError("content must be a string")
+        check_storable_text(content, "content")
         created = _now()
         with self.db.transaction() as conn:
             conn.execute("INSERT OR IGNORE INTO conversation VALUES (?, ?, '')", (cid, created))
@@ -144,16 +216,60 @@ class ConversationStore:
                        dict(meta or {}))
 
     def messages(self, conversation_id: str, last: int | None = None) -> list[Message]:
-        """The messages in order (only the ``last`` n when given)."""
+        """The messages in order (only the ``last`` n when given, read as n rows in SQL)."""
         if not self.exists(conversation_id):
             raise ConversationNotFoundError(f"no conversation {conversation_id!r}")
-        rows = self.db.fetchall(
-            "SELECT role, content, seq, created_at, sources, meta FROM message "
-            "WHERE conversation_id = ? ORDER BY seq", (conversation_id,))
-        if last is not None:
-            rows = rows[-last:] if last > 0 else []
-        return [Message(r["role"], r["content"], r["seq"], r["created_at"],
-                        tuple(json.loads(r["sources"])), json.loads(r["meta"])) for r in rows]
+        if last is None:
+            rows = self.db.fetchall(_ALL, (conversation_id,))
+        else:
+            rows = self.db.fetchall(_LAST, (conversation_id, max(last, 0)))[::-1]
+        return [_message(r) for r in rows]
+
+    def page(self, conversation_id: str, after: int = 0, limit: int = 100) -> MessagePage:
+        """Up to ``limit`` messages with ``seq > after``, oldest first, and the total.
+
+        Read in SQL on a connection of its own (a WAL snapshot for a file store), so a
+        page of a long conversation neither waits for nor blocks the writers.
+
+        Raises
+        ------
+        ConversationNotFoundError
+            No conversation with that id.
+        """
+        if limit < 1 or after < 0:
+            raise ValueError(f"limit must be >= 1 and after >= 0, got limit={limit}, "
+                             f"after={after}")
+        with self._reading() as fetch:
+            if not fetch("SELECT 1 FROM conversation WHERE conversation_id = ?",
+                         (conversation_id,)):
+                raise ConversationNotFoundError(f"no conversation {conversation_id!r}")
+            rows = fetch(_PAGE, (conversation_id, after, limit + 1))
+            total = fetch("SELECT COUNT(*) FROM message WHERE conversation_id = ?",
+                          (conversation_id,))[0][0]
+        kept = [_message(r) for r in rows[:limit]]
+        return MessagePage(tuple(kept), int(total),
+                           kept[-1].seq if len(rows) > limit else None)
+
+    @contextmanager
+    def _reading(self) -> Iterator[Callable[[str, Sequence[Any]], list[sqlite3.Row]]]:
+        """A fetch function for one consistent read that takes no store lock.
+
+        A file store is read on a fresh read-only connection inside one transaction
+        (WAL readers see a snapshot while a write is in progress); an in-memory store
+        has a single connection and is read through it.
+        """
+        if self.db.is_memory:
+            yield self.db.fetchall
+            return
+        self.db.conn  # noqa: B018 - the file and its schema exist before a reader opens
+        uri = Path(self.db.path).resolve().as_uri() + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        try:
+            conn.execute("BEGIN")
+            yield lambda sql, params: conn.execute(sql, tuple(params)).fetchall()
+        finally:
+            conn.close()
 
     def delete(self, conversation_id: str) -> None:
         """Remove a conversation and its messages."""
