@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ragspine_nb.competitors import parse_competitors
 from ragspine_nb.errors import ProfileError
 from ragspine_nb.types import DEFAULT_SENSITIVITY, RESTRICTED
 
@@ -235,11 +236,7 @@ class DomainProfile:
                 code=code, synonyms=_str_list(f"channels.{code}.synonyms", spec.get("synonyms"))
             )
 
-        competitors: dict[str, str] = {}
-        for alias, display in _table("competitors", data.get("competitors")).items():
-            competitors[_text("competitor alias", alias)] = _text(
-                f"competitors.{alias!r}", display
-            )
+        competitors = parse_competitors(_table("competitors", data.get("competitors")))
 
         sens = _table("sensitivity", data.get("sensitivity"))
         policy = SensitivityPolicy(

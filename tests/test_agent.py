@@ -265,14 +265,16 @@ def test_out_of_scope_refuses_before_anything_runs(demo_facts: FactStore,
 def test_history_is_generation_context_only(agent: Agent) -> None:
     spy = Scripted(lambda msgs: ProviderResponse("Commissions were capped [1]."))
     a = Agent(agent.store, agent.index, spy, agent.profile)
-    history = [("user", "Tell me about 竞安 and Hong Kong revenue 9999"), ("assistant", "ok")]
+    # (a history turn naming a competitor is dropped first: tests/test_gate_attacks.py)
+    history = [("user", "Tell me about Hong Kong revenue 9999"), ("assistant", "ok")]
     r = a.ask("What happened to bancassurance sales?", REF, history=history)
-    assert r.clarification.mode == "none" and r.route == "narrative"  # gate saw no 竞安
+    assert r.clarification.mode == "none" and r.route == "narrative"
     (paraphrase,) = [c for c in spy.calls if c["system"] == PARAPHRASE_SYSTEM]
     (synthesis,) = [c for c in spy.calls if c["system"] != PARAPHRASE_SYSTEM]
     assert synthesis["messages"][0]["content"].startswith("Tell me about")
-    assert "竞安" not in json.dumps(paraphrase, ensure_ascii=False)  # retrieval: no history
+    assert "9999" not in json.dumps(paraphrase, ensure_ascii=False)  # retrieval: no history
     assert r.trace["entity"] is None  # history never reached intent parsing
+    assert r.trace["history_turns_dropped"] == 0
 
 
 def test_faq_short_circuit_and_exclusions(agent: Agent) -> None:

@@ -291,7 +291,8 @@ def answer_question(
     """Answer one question; see the module docstring for the guarantees.
 
     ``history`` (``(role, text)`` turns) is generation context for narrative synthesis
-    only: it is never fed to intent parsing, the security gate or retrieval.
+    only: it is never fed to intent parsing or retrieval. Turns naming a competitor are
+    dropped first (the trace counts them); the question is judged on its own text.
     """
     if profile is None:
         raise ProfileError("answer_question needs profile= (a DomainProfile)")
@@ -304,6 +305,8 @@ def answer_question(
     parser = intent_parser or RuleIntentParser(profile)
     gate = parser.gate if isinstance(parser, RuleIntentParser) else \
         SecurityGate.from_profile(profile)
+    history, dropped = gate.screen_history(history)  # before anything uses the history
+    trace.record(history_turns_dropped=dropped)
     intent = parser.parse(question, ref)
     if intent.raw_question != question:
         raise ValueError("an IntentParser must fill raw_question with the exact question")

@@ -11,9 +11,17 @@ Steps, applied identically to questions and to aliases:
 4. traditional → simplified Chinese, character by character (OpenCC's dictionary
    from ``opencc-python-reimplemented``).
 
-Clause punctuation (``，。！？；：`` and ``, ; ! ?``, ``.``/``:`` before a space) is not
+Clause punctuation (``，。！？；：…`` and ``, ; ! ?``, ``.``/``:`` before a space) is not
 dropped but becomes a boundary that a match may not cross, so a benign question that
-merely has an alias's characters on both sides of a comma is not refused.
+merely has an alias's characters on both sides of a comma (``参与竞，安排``) is not
+refused. One exception, structural: a boundary right after a character that stands
+alone between separators (``竞，安``, ``R, i, v``, the ``E`` of ``A.C.M.E. Capital``) is
+spelling, not a clause, and is bridged. The cost: a lone character that really ends a
+clause and happens to start an alias (``竞，安排``) reads as the alias.
+
+:func:`leet_overrides` gives a second view in which digits (and ``@``, ``$``) stand for
+letters, only inside tokens of at least two letters whose digit runs are all leet digits,
+so ``FY2025``, ``Q3``, ``2025H1`` and ``1H2025`` never change.
 """
 
 from __future__ import annotations
@@ -22,11 +30,12 @@ import html
 import json
 import re
 import unicodedata
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 from urllib.parse import unquote
 
-__all__ = ["decode_escapes", "fold_for_gate", "BOUNDARY"]
+__all__ = ["decode_escapes", "fold_for_gate", "leet_overrides", "BOUNDARY", "LEET"]
 
 BOUNDARY = "\u241e"  # a symbol no alias can contain after folding
 _DROP = ("Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Mc", "Zs", "Zl", "Zp",
@@ -34,6 +43,11 @@ _DROP = ("Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Mc", "Zs", "Zl", "Zp",
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
 _CLAUSE = frozenset("，。！？；：,;!?…")
 _SOFT_CLAUSE = frozenset(".:")  # a boundary only when followed by whitespace or the end
+_TRANSPARENT = ("Cf", "Mn", "Me")  # invisible inside a token: neither a letter nor a gap
+#: What a digit or symbol stands for inside a mixed token (1 is also l: see the gate).
+LEET: dict[str, str] = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t",
+                        "@": "a", "$": "s"}
+_MAY_LEET = re.compile(r"[\d@$\uff20\uff04]")
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|\\x([0-9a-fA-F]{2})")
 
 
@@ -98,6 +112,7 @@ def _t2s_map() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=65536)
 def _fold_char(ch: str) -> str:
     skel, t2s = _skeleton_map(), _t2s_map()
     nfkc = unicodedata.normalize("NFKC", ch)
@@ -116,21 +131,104 @@ def _fold_char(ch: str) -> str:
     return "".join(out)
 
 
-def fold_for_gate(text: str) -> tuple[str, list[int]]:
+@lru_cache(maxsize=65536)
+def _clause_kind(ch: str) -> int:
+    """2: clause punctuation, 1: clause punctuation when a space follows, 0: neither."""
+    nfkc = unicodedata.normalize("NFKC", ch)
+    return 2 if ch in _CLAUSE or nfkc in _CLAUSE else 1 if nfkc in _SOFT_CLAUSE else 0
+
+
+def _is_clause(text: str, i: int) -> bool:
+    kind = _clause_kind(text[i])
+    return kind == 2 or (kind == 1 and (i + 1 == len(text) or text[i + 1].isspace()))
+
+
+def _folds(text: str, overrides: Mapping[int, str]) -> list[str | None]:
+    """Per character: its folded form (``""`` when dropped), ``None`` for clause punctuation."""
+    return [overrides[i] if i in overrides else None if _is_clause(text, i) else _fold_char(ch)
+            for i, ch in enumerate(text)]
+
+
+def _lone(folds: list[str | None], i: int) -> bool:
+    """Whether character ``i`` stands alone: no character of a word on either side."""
+    return (bool(folds[i]) and (i == 0 or not folds[i - 1])
+            and (i + 1 == len(folds) or not folds[i + 1]))
+
+
+def fold_for_gate(text: str, overrides: Mapping[int, str] | None = None
+                  ) -> tuple[str, list[int]]:
     """The folded view of ``text`` and, per folded character, its index in ``text``.
 
-    Clause punctuation becomes :data:`BOUNDARY` so that no match crosses it.
+    Clause punctuation becomes :data:`BOUNDARY` so that no match crosses it, except
+    right after a lone character (spelling: ``竞，安``). ``overrides`` replaces the
+    folded form of some characters (source index → text), e.g. :func:`leet_overrides`.
     """
+    folds = _folds(text, overrides or {})
     view: list[str] = []
     index: list[int] = []
-    n = len(text)
-    for i, ch in enumerate(text):
-        nfkc = unicodedata.normalize("NFKC", ch)
-        if nfkc in _CLAUSE or (nfkc in _SOFT_CLAUSE and (i + 1 == n or text[i + 1].isspace())):
-            view.append(BOUNDARY)
-            index.append(i)
+    last = -1  # the last character that folds to something
+    for i, f in enumerate(folds):
+        if f is None:
+            if last < 0 or not _lone(folds, last):  # after a lone character: spelling
+                view.append(BOUNDARY)
+                index.append(i)
             continue
-        for c in _fold_char(ch):
+        if f:
+            last = i
+        for c in f:
             view.append(c)
             index.append(i)
     return "".join(view), index
+
+
+@lru_cache(maxsize=65536)
+def _word_char(ch: str) -> str:
+    """The ASCII letter, digit, ``@`` or ``$`` a character is, or ``""``."""
+    nfkc = unicodedata.normalize("NFKC", ch)
+    if nfkc in ("@", "$"):
+        return nfkc
+    f = _fold_char(ch)
+    return f if len(f) == 1 and f.isascii() and f.isalnum() else ""
+
+
+def _tokens(text: str) -> list[list[int]]:
+    """Runs of word characters (source indices); invisible characters join, lone ones merge."""
+    tokens: list[list[int]] = [[]]
+    for i, ch in enumerate(text):
+        if _word_char(ch):
+            tokens[-1].append(i)
+        elif unicodedata.category(ch) not in _TRANSPARENT and tokens[-1]:
+            tokens.append([])
+    merged: list[list[int]] = []
+    lone = False
+    for tok in filter(None, tokens):  # "R 1 v 4 l 1 s" is one token
+        if len(tok) == 1 and lone:
+            merged[-1].append(tok[0])
+        else:
+            merged.append(list(tok))
+        lone = len(tok) == 1
+    return merged
+
+
+def leet_overrides(text: str) -> dict[int, str]:
+    """Source index → letter for each digit, ``@`` or ``$`` that stands for a letter.
+
+    Only in tokens with at least two letters, and only digit runs made wholly of leet
+    digits: ``R1v4l1s`` and ``4CM3`` map, ``FY2025``, ``Q3``, ``2025H1``, ``1H2025`` do not.
+    """
+    if not _MAY_LEET.search(text):
+        return {}
+    out: dict[int, str] = {}
+    for tok in _tokens(text):
+        chars = [_word_char(text[i]) for i in tok]
+        if sum(c.isalpha() for c in chars) < 2:
+            continue
+        run: list[int] = []
+        for k, c in enumerate([*chars, "x"]):  # a letter closes the last run
+            if c.isalpha():
+                if run and all(chars[j] in LEET for j in run):
+                    out.update({tok[j]: LEET[chars[j]] for j in run})
+                run = []
+            else:
+                run.append(k)
+    return out
