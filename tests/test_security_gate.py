@@ -30,6 +30,12 @@ BYPASSES: dict[str, list[str]] = {
     "escapes": ["&#31454;&#23433;的营收", "&#x7ade;&#x5b89;的营收", "%E7%AB%9E%E5%AE%89的营收",
                 "\\u7ade\\u5b89的营收", "&amp;#31454;&amp;#23433;", "Riv&#97;lis revenue"],
     "stacked": [f"競{ZWSP}安證券", "ＲＩＶ\u0301ＡＬＩＳ", f"&#31454;{ZWSP}安", "Rіv ālis"],
+    # issue 14 item 11 (more in tests/test_gate_attacks.py)
+    "spelled_across_clause_punctuation": ["竞，安的营收", "竞。安的营收",
+                                          "R, i, v, a, l, i, s revenue",
+                                          "R. i. v. a. l. i. s. revenue"],
+    "digits_for_letters": ["R1v4l1s revenue", "Riv@lis revenue", "Rivalis2025 revenue"],
+    "declared_aliases": ["jingan zhengquan revenue", "Jing'an Securities ROE"],
 }
 
 BENIGN = [
@@ -40,6 +46,8 @@ BENIGN = [
     "中国内地2024年的营业收入是多少？", "rivalry between agents", "Securities lending revenue",
     "集团2025年上半年营收多少？", "香港代理人渠道表现如何", "How did competition affect margins?",
     "Rival. Is it cheaper?", "安，竞", "Jingan", "竞争、安全与合规",
+    "Our main rival—is it gaining share?", "Our main rival (is it gaining share?)",
+    "参与竞…安排如何？", "Revenue in Q3 FY2025", "What was revenue in 1H2025?",
 ]
 
 

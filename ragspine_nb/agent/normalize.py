@@ -35,7 +35,7 @@ from functools import lru_cache
 from importlib import resources
 from urllib.parse import unquote
 
-__all__ = ["decode_escapes", "fold_for_gate", "leet_overrides", "BOUNDARY", "LEET"]
+__all__ = ["decode_escapes", "fold_for_gate", "leet_overrides", "BOUNDARY"]
 
 BOUNDARY = "\u241e"  # a symbol no alias can contain after folding
 _DROP = ("Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Mc", "Zs", "Zl", "Zp",
@@ -44,9 +44,9 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
 _CLAUSE = frozenset("，。！？；：,;!?…")
 _SOFT_CLAUSE = frozenset(".:")  # a boundary only when followed by whitespace or the end
 _TRANSPARENT = ("Cf", "Mn", "Me")  # invisible inside a token: neither a letter nor a gap
-#: What a digit or symbol stands for inside a mixed token (1 is also l: see the gate).
-LEET: dict[str, str] = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t",
-                        "@": "a", "$": "s"}
+# what a digit or symbol stands for inside a mixed token (1 is also l: see the gate)
+_LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t",
+         "@": "a", "$": "s"}
 _MAY_LEET = re.compile(r"[\d@$\uff20\uff04]")
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|\\x([0-9a-fA-F]{2})")
 
@@ -215,6 +215,11 @@ def leet_overrides(text: str) -> dict[int, str]:
 
     Only in tokens with at least two letters, and only digit runs made wholly of leet
     digits: ``R1v4l1s`` and ``4CM3`` map, ``FY2025``, ``Q3``, ``2025H1``, ``1H2025`` do not.
+
+    Examples
+    --------
+    >>> sorted(leet_overrides("R1v4l1s in FY2025, Q3 and 1H2025").items())
+    [(1, 'i'), (3, 'a'), (5, 'i')]
     """
     if not _MAY_LEET.search(text):
         return {}
@@ -226,8 +231,8 @@ def leet_overrides(text: str) -> dict[int, str]:
         run: list[int] = []
         for k, c in enumerate([*chars, "x"]):  # a letter closes the last run
             if c.isalpha():
-                if run and all(chars[j] in LEET for j in run):
-                    out.update({tok[j]: LEET[chars[j]] for j in run})
+                if run and all(chars[j] in _LEET for j in run):
+                    out.update({tok[j]: _LEET[chars[j]] for j in run})
                 run = []
             else:
                 run.append(k)

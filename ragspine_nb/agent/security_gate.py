@@ -3,9 +3,19 @@
 Not pluggable and model-free: aliases come from the profile, matching happens on a
 folded view (:mod:`ragspine_nb.agent.normalize`) that undoes escapes, invisible and
 format characters, full-width forms, case, inserted separators, combining marks,
-look-alike letters and traditional characters. The longest alias wins, and every hit
+look-alike letters and traditional characters, and spells out characters separated
+one by one (``竞，安``, ``R. i. v.``); a second, leet view reads digits as letters inside
+mixed tokens (``R1v4l1s``). Display names and the aliases a profile declares (romanised
+or English spellings) are matched the same way. The longest alias wins, and every hit
 is masked in the text later stages parse, so no fragment of a competitor's name (e.g.
 中国 inside a longer name) can be read as a home entity.
+
+Two structural exceptions keep ordinary questions answerable: an alias whose last words
+begin a longer metric name of the home company that follows it ("ACME Capital" in "ACME
+capital expenditure") is not a hit, nor is a one-word alias split into a word and a short
+English word by a space, dash, bracket or quote ("our rival—is it ..."). The conversation
+history is screened too: :meth:`SecurityGate.screen_history` drops every turn that names
+a competitor before anything uses the history.
 """
 
 from __future__ import annotations
