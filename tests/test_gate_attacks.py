@@ -54,7 +54,7 @@ BYPASSES: dict[str, list[str]] = {
         "R1v4l1s revenue", "R1V4L1S revenue in FY2025", "Riv4lis revenue", "4CM3 C4p1t4l revenue",
         "4CM3 C4p1741 revenue", "Riv@lis revenue", "Riva1i5 revenue", "RIV4LIS H0LDINGS revenue",
         "Rival1s revenue in 2025H1", "R１v４l１s revenue", "Riv4l1s Holdings", "R1v@l1$ revenue",
-        "R 1 v 4 l 1 s revenue",
+        "R 1 v 4 l 1 s revenue", "R¹v⁴l¹s revenue", "Riv＠lis revenue", "R-1-v-4-l-1-s revenue",
     ],
     "declared_romanised_aliases": [
         "jingan zhengquan revenue", "Jing'an Zhengquan ROE", "JingAn Securities revenue",

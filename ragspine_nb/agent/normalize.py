@@ -47,7 +47,7 @@ _TRANSPARENT = ("Cf", "Mn", "Me")  # invisible inside a token: neither a letter 
 # what a digit or symbol stands for inside a mixed token (1 is also l: see the gate)
 _LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t",
          "@": "a", "$": "s"}
-_MAY_LEET = re.compile(r"[\d@$\uff20\uff04]")
+_LEET_SYMBOLS = frozenset("@$\uff20\uff04\ufe6b\ufe69")  # and their full-width/small forms
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|\\x([0-9a-fA-F]{2})")
 
 
@@ -221,7 +221,7 @@ def leet_overrides(text: str) -> dict[int, str]:
     >>> sorted(leet_overrides("R1v4l1s in FY2025, Q3 and 1H2025").items())
     [(1, 'i'), (3, 'a'), (5, 'i')]
     """
-    if not _MAY_LEET.search(text):
+    if not any(ch.isdigit() or ch in _LEET_SYMBOLS for ch in text):  # superscripts too
         return {}
     out: dict[int, str] = {}
     for tok in _tokens(text):
