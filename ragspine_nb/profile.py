@@ -16,7 +16,7 @@ from typing import Any
 
 from ragspine_nb.competitors import parse_competitors
 from ragspine_nb.errors import ProfileError
-from ragspine_nb.types import DEFAULT_SENSITIVITY, RESTRICTED
+from ragspine_nb.sensitivity_policy import SensitivityPolicy, policy_from_table
 
 __all__ = [
     "DomainProfile",
@@ -65,16 +65,6 @@ class ChannelSpec:
 
     code: str
     synonyms: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class SensitivityPolicy:
-    """How unlabelled documents are classified."""
-
-    default: str = DEFAULT_SENSITIVITY
-    restricted_filename_patterns: tuple[str, ...] = ()
-    restricted_keywords: tuple[str, ...] = ()
-    restricted_label: str = RESTRICTED
 
 
 def find_profile(folder: str | Path) -> Path | None:
@@ -238,17 +228,7 @@ class DomainProfile:
 
         competitors = parse_competitors(_table("competitors", data.get("competitors")))
 
-        sens = _table("sensitivity", data.get("sensitivity"))
-        policy = SensitivityPolicy(
-            default=_text("sensitivity.default", sens.get("default", DEFAULT_SENSITIVITY)),
-            restricted_filename_patterns=_str_list(
-                "sensitivity.restricted_filename_patterns",
-                sens.get("restricted_filename_patterns"),
-            ),
-            restricted_keywords=_str_list(
-                "sensitivity.restricted_keywords", sens.get("restricted_keywords")
-            ),
-        )
+        policy = policy_from_table(_table("sensitivity", data.get("sensitivity")))
         extra = {k: v for k, v in data.items() if k not in _SECTIONS}
         return cls(
             company_name=company,
@@ -307,11 +287,7 @@ class DomainProfile:
                 c: {"synonyms": list(ch.synonyms)} for c, ch in self.channels.items()
                 if c != self.default_channel}},
             "competitors": dict(self.competitors),
-            "sensitivity": {
-                "default": self.sensitivity.default,
-                "restricted_filename_patterns": list(self.sensitivity.restricted_filename_patterns),
-                "restricted_keywords": list(self.sensitivity.restricted_keywords),
-            },
+            "sensitivity": self.sensitivity.to_dict(),
             **{k: v for k, v in self.extra.items()},
         }
 

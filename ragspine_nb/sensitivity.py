@@ -1,51 +1,256 @@
-"""Deterministic sensitivity classification for documents without an explicit label."""
+"""Deterministic sensitivity classification of a document; it fails closed.
+
+Every signal proposes a level and the most restrictive one wins, so nothing can lower
+what another signal says:
+
+1. the explicit label (metadata ``sensitivity``): a known level, else RESTRICTED
+   (one that mentions restricted/confidential/board, or an unknown one: fail closed,
+   with a warning);
+2. labels stated in the document: a ``Classification: ...`` line, or a marking line
+   such as ``RESTRICTED — Board only`` in the body, a header, a footer or the notes;
+3. a restricted filename pattern anywhere in the path (folded: case, spaces, ``_``,
+   ``-``, dots, look-alike hyphens and full-width forms ignored);
+4. a restricted keyword anywhere in the text: body, headers, footers, tables, text
+   boxes, notes, cells and document properties (folded, whitespace included).
+
+With no signal at all the document gets the profile's default level.
+"""
 
 from __future__ import annotations
 
-from pathlib import PurePath
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ragspine_nb.profile import DomainProfile
-from ragspine_nb.types import RESTRICTED, is_blank, is_restricted
+from ragspine_nb.sensitivity_policy import (
+    RESTRICTED_LABEL_WORDS,
+    SensitivityPolicy,
+    fold_label,
+    fold_path,
+    fold_text,
+)
+from ragspine_nb.types import RESTRICTED, is_blank
 
-__all__ = ["classify_sensitivity"]
+if TYPE_CHECKING:
+    from ragspine_nb.profile import DomainProfile
+
+__all__ = [
+    "ScreenText",
+    "Signal",
+    "SensitivityDecision",
+    "label_signal",
+    "filename_signal",
+    "keyword_signal",
+    "stated_label_signals",
+    "most_restrictive",
+    "decide_sensitivity",
+    "classify_sensitivity",
+]
+
+#: Words a marking line may consist of ("Strictly confidential — for board use only").
+_MARKING_WORDS = frozenset({
+    "restricted", "confidential", "strictly", "highly", "secret", "top", "board", "only",
+    "use", "eyes", "for", "internal", "public", "not", "distribution", "circulation",
+    "limited", "members", "do", "copy", "forward", "external", "sensitive", "private",
+    "and", "of", "the",
+})
+#: A marking line needs one of these, or "board" with a qualifier ("Board only").
+_STRONG_WORDS = frozenset({"restricted", "confidential", "secret"})
+_BOARD_QUALIFIERS = frozenset({"only", "use", "eyes", "distribution", "circulation"})
+#: Whole-line markings in Chinese (folded), e.g. 机密 (confidential), 董事会专用 (board use).
+_CJK_MARKINGS = frozenset({"机密", "绝密", "秘密", "严格保密", "受限", "董事会专用", "仅限董事会",
+                           "仅供董事会", "董事会机密", "限董事会"})
+_KEYED_LABEL = re.compile(
+    r"^\s*(?:(?:security|data|document|information)\s+)?"
+    r"(?:classification|sensitivity(?:\s+label)?|protective\s+marking|文件密级|密级)"
+    r"\s*[:：]\s*(?P<label>\S.{0,58}?)\s*$", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+")
+_MAX_MARKING_CHARS = 80
 
 
-def classify_sensitivity(
-    profile: DomainProfile,
+@dataclass(frozen=True)
+class ScreenText:
+    """Text a reader found beside the narrative: a header, footer, table, notes, cells.
+
+    ``markings=False`` for table cells: a short cell ("Restricted", a column of
+    restricted cash) is searched for keywords only, never read as a label.
+    """
+
+    where: str
+    text: str
+    markings: bool = True
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One piece of evidence for a level: where it came from and what it said."""
+
+    level: str
+    source: str
+    detail: str
+    warning: str = ""
+
+
+@dataclass(frozen=True)
+class SensitivityDecision:
+    """The level of a document with every signal that spoke and the warnings."""
+
+    label: str
+    signals: tuple[Signal, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def restricted(self) -> bool:
+        """Whether the document is RESTRICTED."""
+        return self.label == RESTRICTED
+
+    def notes(self) -> tuple[str, ...]:
+        """Lines for the ingest report: warnings, then why the level is what it is."""
+        deciding = [s.detail for s in self.signals if s.level == self.label]
+        lowered = [s for s in self.signals if s.source == "label" and s.level != self.label]
+        why = (f"sensitivity {self.label}: " + "; ".join(dict.fromkeys(deciding))
+               if deciding and (self.restricted or lowered) else "")
+        return tuple(filter(None, (*self.warnings, why)))
+
+
+def _mentions(folded: str) -> str:
+    return next((w for w in RESTRICTED_LABEL_WORDS if w in folded), "")
+
+
+def label_signal(policy: SensitivityPolicy, label: str | None, source: str = "label"
+                 ) -> Signal | None:
+    """What a label says: a known level, else RESTRICTED (fail closed); blank → None."""
+    if not isinstance(label, str) or is_blank(label) or not fold_label(label):
+        return None
+    known = policy.level_of(label)
+    if known is not None:
+        return Signal(RESTRICTED if known == policy.levels[-1] else known, source,
+                      f"{source} {label.strip()!r}")
+    word = _mentions(fold_label(label))
+    if word:
+        return Signal(RESTRICTED, source, f"{source} {label.strip()!r} mentions {word!r}")
+    return Signal(RESTRICTED, source, f"{source} {label.strip()!r} is not a known level",
+                  warning=f"unknown sensitivity label {label.strip()!r} treated as RESTRICTED "
+                          f"(fail closed); valid levels: {list(policy.levels)}")
+
+
+def filename_signal(policy: SensitivityPolicy, filename: str) -> Signal | None:
+    """RESTRICTED when a restricted pattern occurs in the folded path, else None."""
+    if not filename:
+        return None
+    path = fold_path(filename)
+    for pattern in policy.restricted_filename_patterns:
+        if fold_path(pattern) and fold_path(pattern) in path:
+            return Signal(RESTRICTED, "filename",
+                          f"file name {filename!r} matches the restricted pattern {pattern!r}")
+    return None
+
+
+def keyword_signal(policy: SensitivityPolicy, texts: Iterable[ScreenText]) -> Signal | None:
+    """RESTRICTED when a restricted keyword occurs in one of the texts (folded), else None."""
+    keywords = [(k, fold_text(k)) for k in policy.restricted_keywords]
+    if not keywords:
+        return None
+    for piece in texts:
+        folded = fold_text(piece.text)
+        for keyword, fk in keywords:
+            if fk and fk in folded:
+                return Signal(RESTRICTED, "keyword",
+                              f"restricted keyword {keyword!r} in the {piece.where}")
+    return None
+
+
+def _marking(line: str) -> bool:
+    """Whether a short line is a sensitivity marking ("RESTRICTED – Board only")."""
+    norm = unicodedata.normalize("NFKC", line).casefold()
+    if fold_label(norm) in _CJK_MARKINGS:
+        return True
+    words = _WORD.findall(norm)
+    if not words or len(words) > 10 or not set(words) <= _MARKING_WORDS:
+        return False
+    return bool(_STRONG_WORDS & set(words)) or (
+        "board" in words and bool(_BOARD_QUALIFIERS & set(words)))
+
+
+def stated_label_signals(policy: SensitivityPolicy, texts: Iterable[ScreenText]
+                         ) -> list[Signal]:
+    """Labels the document states: ``Classification: X`` lines and marking lines."""
+    out: list[Signal] = []
+    for piece in texts:
+        if not piece.markings:
+            continue
+        for line in piece.text.splitlines():
+            if len(line) > _MAX_MARKING_CHARS or not line.strip():
+                continue
+            keyed = _KEYED_LABEL.match(unicodedata.normalize("NFKC", line))
+            stated = keyed.group("label") if keyed else (line if _marking(line) else "")
+            signal = label_signal(policy, stated, f"label stated in the {piece.where}")
+            if signal is not None:
+                out.append(signal)
+    return out
+
+
+def most_restrictive(policy: SensitivityPolicy, signals: Sequence[Signal]) -> str:
+    """The highest level any signal proposes; the profile's default when none spoke."""
+    if not signals:
+        return policy.level_of(policy.default) or policy.default
+    top = max(signals, key=lambda s: policy.rank(s.level))
+    return RESTRICTED if policy.rank(top.level) == len(policy.levels) - 1 else top.level
+
+
+def decide_sensitivity(
+    profile: DomainProfile | SensitivityPolicy,
     filename: str = "",
     text: str = "",
     explicit: str | None = None,
-) -> str:
-    """Return the sensitivity label of a document.
-
-    Order: an explicit label wins (any spelling of RESTRICTED becomes ``"RESTRICTED"``;
-    other labels are upper-cased); else a restricted filename pattern anywhere in the
-    path → RESTRICTED; else a restricted keyword in the text → RESTRICTED; else the
-    profile's default. Every comparison is case-insensitive.
+    screen: Sequence[ScreenText] = (),
+) -> SensitivityDecision:
+    """Classify a document from every signal (see the module docstring).
 
     Parameters
     ----------
-    profile : DomainProfile
-        Supplies the patterns, keywords and default.
+    profile : DomainProfile or SensitivityPolicy
+        Supplies the levels, patterns, keywords and default.
     filename : str
-        File name or path of the document.
+        File name or path (document id) of the document.
     text : str
-        Its extracted text.
+        Its narrative text.
     explicit : str, optional
-        A label given by the user or the document's metadata.
+        The label given by the user or the document's metadata.
+    screen : sequence of ScreenText
+        Text outside the narrative (headers, footers, tables, notes, cells, properties).
 
     Returns
     -------
-    str
-        The label, e.g. ``"RESTRICTED"`` or ``"INTERNAL"``.
+    SensitivityDecision
+        The level (a known level's canonical spelling or ``"RESTRICTED"``), the
+        signals and the warnings (e.g. an unknown label).
     """
-    if isinstance(explicit, str) and not is_blank(explicit):
-        return RESTRICTED if is_restricted(explicit) else explicit.strip().upper()
-    policy = profile.sensitivity
-    path = PurePath(filename).as_posix().casefold() if filename else ""
-    if any(p.casefold() in path for p in policy.restricted_filename_patterns):
-        return RESTRICTED
-    body = text.casefold()
-    if any(k.casefold() in body for k in policy.restricted_keywords):
-        return RESTRICTED
-    return policy.default
+    policy = profile if isinstance(profile, SensitivityPolicy) else profile.sensitivity
+    texts = (ScreenText("body", text), *screen)
+    signals = [s for s in (label_signal(policy, explicit), filename_signal(policy, filename),
+                           keyword_signal(policy, texts)) if s is not None]
+    signals += stated_label_signals(policy, texts)
+    warnings = tuple(dict.fromkeys(s.warning for s in signals if s.warning))
+    return SensitivityDecision(most_restrictive(policy, signals), tuple(signals), warnings)
+
+
+def classify_sensitivity(
+    profile: DomainProfile | SensitivityPolicy,
+    filename: str = "",
+    text: str = "",
+    explicit: str | None = None,
+    screen: Sequence[ScreenText] = (),
+) -> str:
+    """Return the sensitivity label of a document (:func:`decide_sensitivity`'s level).
+
+    >>> from ragspine_nb.sensitivity_policy import SensitivityPolicy
+    >>> policy = SensitivityPolicy(restricted_filename_patterns=("board_minutes",))
+    >>> classify_sensitivity(policy, "Board Minutes Jan 2026.md", explicit="public")
+    'RESTRICTED'
+    >>> classify_sensitivity(policy, "results.md", "The board approved the dividend.")
+    'INTERNAL'
+    """
+    return decide_sensitivity(profile, filename, text, explicit, screen).label

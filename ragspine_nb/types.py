@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_SENSITIVITY",
     "is_blank",
     "is_restricted",
+    "RESTRICTED_MENTIONS",
     "INGEST_STATUSES",
     "SkippedItem",
     "FileReport",
@@ -55,17 +56,30 @@ def is_blank(value: object) -> bool:
     return not isinstance(value, str) or not value.strip()
 
 
+#: A label mentioning one of these (folded) means RESTRICTED, whatever else it says.
+RESTRICTED_MENTIONS: tuple[str, ...] = ("restricted", "board", "secret", "机密", "绝密", "秘密",
+                                        "董事会", "受限")
+
+
 def is_restricted(label: object) -> bool:
     r"""Return True when a sensitivity label means RESTRICTED, in any spelling.
 
-    Case, surrounding whitespace and invisible format characters (e.g. a zero-width
-    space) are ignored, so ``" restricted\\u200b"`` is RESTRICTED too.
+    This is the final guard of retrieval, prompts and answers, so it fails closed:
+    case, whitespace, punctuation and invisible format characters are ignored
+    (``" restricted\\u200b"``), a label that mentions restricted, board or secret
+    (``"Restricted - Board only"``, ``"UNRESTRICTED"``, :data:`RESTRICTED_MENTIONS`) is
+    RESTRICTED, and so is a qualified confidential (``"Strictly confidential"``); plain
+    ``CONFIDENTIAL``, ``INTERNAL`` and ``PUBLIC`` are not.
     """
     if not isinstance(label, str):
         return False
-    folded = unicodedata.normalize("NFKC", label)
-    kept = "".join(c for c in folded if unicodedata.category(c)[0] not in ("C", "Z"))
-    return kept.casefold() == RESTRICTED.casefold()
+    folded = unicodedata.normalize("NFKC", label).casefold()
+    kept = "".join(c for c in folded if unicodedata.category(c)[0] not in ("C", "Z", "P"))
+    if any(word in kept for word in RESTRICTED_MENTIONS):
+        return True
+    return any(word in kept for word in ("confidential", "保密")) and kept != "confidential"
+
+
 
 
 def _require_text(record: str, name: str, value: object, *, lineage: bool = False) -> None:

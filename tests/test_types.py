@@ -65,13 +65,16 @@ def test_stored_chunk_is_a_chunk_with_version() -> None:
 
 
 @pytest.mark.parametrize("label", ["RESTRICTED", "restricted", "Restricted", " RESTRICTED ",
-                                   "RESTRICTED\u200b", "ＲＥＳＴＲＩＣＴＥＤ", "\u00a0restricted"])
+                                   "RESTRICTED\u200b", "ＲＥＳＴＲＩＣＴＥＤ", "\u00a0restricted",
+                                   # fail closed: any label that mentions restricted or board
+                                   "UNRESTRICTED", "RESTRICTED-ish", "Restricted - Board only",
+                                   "CONFIDENTIAL \u2013 BOARD", "Strictly confidential"])
 def test_every_spelling_of_restricted_is_restricted(label: str) -> None:
     assert is_restricted(label)
     assert make_chunk(sensitivity=label).restricted
 
 
-@pytest.mark.parametrize("label", ["INTERNAL", "PUBLIC", "UNRESTRICTED", "RESTRICTED-ish", ""])
+@pytest.mark.parametrize("label", ["INTERNAL", "PUBLIC", "CONFIDENTIAL", " confidential ", ""])
 def test_other_labels_are_not_restricted(label: str) -> None:
     assert not is_restricted(label)
 

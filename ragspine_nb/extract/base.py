@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.extract.tables import Skip
+from ragspine_nb.sensitivity import ScreenText
 from ragspine_nb.types import Fact
 
 __all__ = [
@@ -57,6 +58,9 @@ class Extraction:
     skipped: list[Skip] = field(default_factory=list)
     title: str = ""
     warnings: list[str] = field(default_factory=list)
+    #: text beside the narrative (headers, footers, tables, notes, cells, properties),
+    #: searched only by the sensitivity classifier
+    screen: list[ScreenText] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from ragspine_nb.extract.tables import Skip
 from ragspine_nb.glossary import normalize_entity, normalize_period, period_label
 from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.sensitivity import classify_sensitivity
+from ragspine_nb.sensitivity import decide_sensitivity
 from ragspine_nb.types import Chunk, Fact, is_restricted
 
 __all__ = [
@@ -115,8 +115,10 @@ def read_document(
                       mapping_version=mapping_version, valid_as_of=meta.get("valid_as_of", ""))
     extraction = READERS[p.suffix.lower()](p, profile, ctx)
     body = "\n".join(s.text for s in extraction.segments)
-    sensitivity = classify_sensitivity(profile, doc_id, body, meta.get("sensitivity"))
-    warnings = list(extraction.warnings)
+    decision = decide_sensitivity(profile, doc_id, body, meta.get("sensitivity"),
+                                  extraction.screen)
+    sensitivity = decision.label
+    warnings = [*extraction.warnings, *decision.notes()]
     facts = extraction.facts
     if is_restricted(sensitivity) and facts:
         warnings.append(f"RESTRICTED document: {len(facts)} table value(s) not extracted")

@@ -21,6 +21,13 @@ from ragspine_nb.extract.base import (
     Segment,
 )
 from ragspine_nb.extract.plain import column_letter
+from ragspine_nb.extract.screen import (
+    RowScreen,
+    docx_screen,
+    pptx_screen,
+    properties_screen,
+    table_screen,
+)
 from ragspine_nb.extract.tables import (
     TableContext,
     cell_text,
@@ -28,6 +35,7 @@ from ragspine_nb.extract.tables import (
     find_table_blocks,
 )
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.sensitivity import ScreenText
 
 __all__ = ["read_pptx", "read_xlsx", "read_docx"]
 
@@ -71,7 +79,8 @@ def read_pptx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
         prs = pptx.Presentation(str(path))
     except Exception as exc:  # python-pptx raises several unrelated types for bad packages
         raise ExtractionError(f"cannot open the deck: {exc}") from exc
-    out = Extraction(READER_VERSIONS[".pptx"], title=str(prs.core_properties.title or ""))
+    out = Extraction(READER_VERSIONS[".pptx"], title=str(prs.core_properties.title or ""),
+                     screen=pptx_screen(prs))
     for s, slide in enumerate(prs.slides, start=1):
         title_shape = slide.shapes.title
         title = title_shape.text_frame.text.strip() if title_shape is not None else ""
@@ -84,6 +93,7 @@ def read_pptx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
                 tables += 1
                 rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
                 prefix = f"slide={s},table={tables}"
+                out.screen.append(table_screen(f"table {tables} of slide {s}", rows))
 
                 def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
                     return _cell_locator(p, ("row", "col"), r, c, rk, cl)
@@ -111,6 +121,8 @@ def read_pptx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
                     texts.append(text)
         if texts:
             out.segments.append(Segment("\n".join([title, *texts]).strip(), f"slide={s}"))
+        elif title:
+            out.screen.append(ScreenText(f"title of slide {s}", title))
         if slide.has_notes_slide:
             notes = slide.notes_slide.notes_text_frame.text.strip()
             if notes:
@@ -134,9 +146,13 @@ def read_xlsx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
         wb = openpyxl.load_workbook(str(path), data_only=True, read_only=False)
     except Exception as exc:  # openpyxl raises KeyError/InvalidFileException/... on bad files
         raise ExtractionError(f"cannot open the workbook: {exc}") from exc
-    out = Extraction(READER_VERSIONS[".xlsx"], title=str(wb.properties.title or path.stem))
+    out = Extraction(READER_VERSIONS[".xlsx"], title=str(wb.properties.title or path.stem),
+                     screen=properties_screen(wb.properties))
+    cells = RowScreen(profile, "cells")
     for sheet in wb.worksheets:
-        grid = [[_cell_value(c) for c in row] for row in sheet.iter_rows()]
+        out.screen.append(ScreenText("sheet name", str(sheet.title)))
+        grid = list(cells.tap([[_cell_value(c) for c in row] for row in sheet.iter_rows()],
+                              f"sheet {sheet.title}"))
         for block in find_table_blocks(profile, grid):
             rows = [row[block.label_col:] for row in grid[block.header_row:block.end_row]]
 
@@ -147,6 +163,7 @@ def read_xlsx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
             _merge(out, extract_table(profile, rows, _context(
                 ctx, out.extractor_version, (block.title, sheet.title), locate)))
     wb.close()
+    out.screen += cells.found
     return out
 
 
@@ -163,7 +180,8 @@ def read_docx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
     heading = next((p.text.strip() for p in document.paragraphs
                     if p.style is not None and str(p.style.name).startswith(("Heading", "Title"))
                     and p.text.strip()), "")
-    out = Extraction(READER_VERSIONS[".docx"], title=str(document.core_properties.title or heading))
+    out = Extraction(READER_VERSIONS[".docx"], title=str(document.core_properties.title or heading),
+                     screen=docx_screen(document))
     if paragraphs:
         out.segments.append(Segment("\n".join(paragraphs)))
     for t, table in enumerate(document.tables, start=1):

@@ -13,8 +13,17 @@ from ragspine_nb.extract.base import (
     Segment,
 )
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.sensitivity import ScreenText
 
 __all__ = ["read_pdf"]
+
+
+def _properties(meta: object) -> list[ScreenText]:
+    """Title, subject and keywords of the PDF's document information, as screen text."""
+    get = getattr(meta, "get", None)
+    values = [str(get(key) or "") for key in ("/Title", "/Subject", "/Keywords")] if get else []
+    text = "\n".join(v for v in values if v.strip())
+    return [ScreenText("document properties", text)] if text else []
 
 
 def read_pdf(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
@@ -35,7 +44,8 @@ def read_pdf(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
         raise
     except Exception as exc:  # pypdf raises PdfReadError and friends on broken files
         raise ExtractionError(f"cannot read the PDF: {exc}") from exc
-    out = Extraction(READER_VERSIONS[".pdf"], title=str((meta.title if meta else "") or path.stem))
+    out = Extraction(READER_VERSIONS[".pdf"], title=str((meta.title if meta else "") or path.stem),
+                     screen=_properties(meta))
     empty = 0
     for n, text in enumerate(pages, start=1):
         if text.strip():

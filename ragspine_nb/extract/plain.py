@@ -13,6 +13,7 @@ from ragspine_nb.extract.base import (
     ReadContext,
     Segment,
 )
+from ragspine_nb.extract.screen import RowScreen
 from ragspine_nb.extract.tables import TableContext, extract_table, find_table_blocks
 from ragspine_nb.profile import DomainProfile
 
@@ -44,7 +45,8 @@ def read_csv(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
     """
     out = Extraction(READER_VERSIONS[".csv"], title=path.stem)
     try:
-        grid = list(csv.reader(io.StringIO(_decode(path))))
+        cells = RowScreen(profile, "cells")
+        grid = list(cells.tap(csv.reader(io.StringIO(_decode(path)))))
     except csv.Error as exc:
         raise ExtractionError(f"malformed CSV: {exc}") from exc
     blocks = find_table_blocks(profile, grid)
@@ -64,6 +66,7 @@ def read_csv(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
             valid_as_of=ctx.valid_as_of))
         out.facts += result.facts
         out.skipped += result.skipped
+    out.screen += cells.found
     return out
 
 
