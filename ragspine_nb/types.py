@@ -80,8 +80,6 @@ def is_restricted(label: object) -> bool:
     return any(word in kept for word in ("confidential", "保密")) and kept != "confidential"
 
 
-
-
 def _require_text(record: str, name: str, value: object, *, lineage: bool = False) -> None:
     if is_blank(value):
         error = LineageError if lineage else InvalidRecordError
