@@ -18,6 +18,8 @@ With no signal at all the document gets the profile's default level.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -47,7 +49,12 @@ __all__ = [
     "most_restrictive",
     "decide_sensitivity",
     "classify_sensitivity",
+    "CLASSIFIER_VERSION",
+    "policy_fingerprint",
 ]
+
+#: Version of the classification rules; part of :func:`policy_fingerprint`.
+CLASSIFIER_VERSION = "sensitivity@2"
 
 #: Words a marking line may consist of ("Strictly confidential — for board use only").
 _MARKING_WORDS = frozenset({
@@ -254,3 +261,14 @@ def classify_sensitivity(
     'INTERNAL'
     """
     return decide_sensitivity(profile, filename, text, explicit, screen).label
+
+
+def policy_fingerprint(profile: DomainProfile | SensitivityPolicy) -> str:
+    """``sensitivity@2:<12 hex>``: changes when the policy or the classifier rules change.
+
+    An ingestion whose document fingerprint includes it re-reads (re-classifies) files
+    whose bytes did not change when a pattern, keyword or level is added.
+    """
+    policy = profile if isinstance(profile, SensitivityPolicy) else profile.sensitivity
+    blob = json.dumps(policy.to_dict(), sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return f"{CLASSIFIER_VERSION}:{hashlib.sha256(blob).hexdigest()[:12]}"

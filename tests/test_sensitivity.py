@@ -214,3 +214,14 @@ def test_streamed_rows_are_searched_even_when_the_reader_stops_early(
     rows.close()  # type: ignore[attr-defined]
     (found,) = screen.found
     assert found.where == "cells rows 1-12" and "strictlyconfidential" in found.text
+
+
+def test_the_policy_fingerprint_changes_with_the_policy() -> None:
+    from ragspine_nb.sensitivity import policy_fingerprint
+
+    base = SensitivityPolicy(restricted_filename_patterns=("board_minutes",))
+    more = SensitivityPolicy(restricted_filename_patterns=("board_minutes", "strategy_pack"))
+    assert policy_fingerprint(base) == policy_fingerprint(SensitivityPolicy(
+        restricted_filename_patterns=("board_minutes",)))
+    assert policy_fingerprint(base) != policy_fingerprint(more)
+    assert policy_fingerprint(base).startswith("sensitivity@2:")
