@@ -32,6 +32,7 @@ from ragspine_nb._optional import import_optional
 import_optional("fastapi", extra="service", feature="the HTTP service")
 
 from fastapi import FastAPI, HTTPException, Query, Request  # noqa: E402
+from fastapi import Path as PathParam  # noqa: E402
 from fastapi.exceptions import RequestValidationError  # noqa: E402
 from fastapi.responses import JSONResponse, StreamingResponse  # noqa: E402
 
@@ -39,6 +40,7 @@ from ragspine_nb.agent.agent import Agent, AgentResult  # noqa: E402
 from ragspine_nb.agent.conversation import HISTORY_TURNS, Conversation  # noqa: E402
 from ragspine_nb.service.body_limit import BodyLimit  # noqa: E402
 from ragspine_nb.service.models import (  # noqa: E402
+    ID_SCHEMA,
     AskRequest,
     AskResponse,
     ChatRequest,
@@ -58,10 +60,14 @@ __all__ = ["create_app", "create_app_for_workspace", "sse_event", "token_chunks"
 
 log = logging.getLogger("ragspine_nb.service")
 
-_ERROR_MEANING = {404: "No such conversation.", 413: "The request body is over the limit.",
+_ERROR_MEANING = {400: "The body is not JSON text (e.g. not UTF-8).",
+                  404: "No such conversation.", 413: "The request body is over the limit.",
                   422: "A field is invalid or over its limit (detail names it).",
                   500: "Internal error (detail and request_id; never a traceback)."}
 
+
+#: The largest seq SQLite can hold (a larger ``after`` is a 422, not an overflow).
+_MAX_SEQ = 2**63 - 1
 
 #: Where a request field came from; the 422 detail names the field without it.
 _WHERE = ("body", "query", "path", "header", "cookie")
@@ -180,7 +186,7 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
             return {"status": "ok", "facts": agent.store.count(), "chunks": chunks,
                     "conversations": store.count(), "version": __version__}
 
-    @app.post("/v1/ask", response_model=AskResponse, responses=_errors(413, 422, 500))
+    @app.post("/v1/ask", response_model=AskResponse, responses=_errors(400, 413, 422, 500))
     def v1_ask(body: AskRequest) -> dict[str, Any]:
         """Answer one question (history, if any, is generation context only)."""
         check_text("question", body.question, limits.max_question_chars)
@@ -198,7 +204,7 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
                 "citations": result.citations, "tool_status": result.tool_status,
                 "retrieval": _retrieval(result)}
 
-    @app.post("/chat", response_model=ChatResponse, responses=_errors(413, 422, 500))
+    @app.post("/chat", response_model=ChatResponse, responses=_errors(400, 413, 422, 500))
     def chat_once(body: ChatRequest) -> dict[str, Any]:
         """Send a message in a conversation (created when no id is given)."""
         cid, result = chat(body)
@@ -209,7 +215,7 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
                 "retrieval_metadata": _retrieval(result)}
 
     @app.post("/chat/stream", responses={200: {"content": {"text/event-stream": {}}},
-                                         **_errors(413, 422, 500)})
+                                         **_errors(400, 413, 422, 500)})
     def chat_stream(body: ChatRequest) -> StreamingResponse:
         """The chat answer as Server-Sent Events: metadata → citations → tokens → done.
 
@@ -255,9 +261,9 @@ def _add_history_route(app: FastAPI, store: ConversationStore, limits: ServiceLi
 
     @app.get("/chat/history/{conversation_id}", response_model=HistoryResponse,
              responses=_errors(404, 422, 500))
-    def history(conversation_id: str,
-                after: int = Query(0, ge=0, description="Messages after this seq (the "
-                                   "previous page's next_after)."),
+    def history(conversation_id: str = PathParam(json_schema_extra=ID_SCHEMA),
+                after: int = Query(0, ge=0, le=_MAX_SEQ, description="Messages after this "
+                                   "seq (the previous page's next_after)."),
                 limit: int = Query(limits.history_page_size, ge=1,
                                    le=limits.max_history_page, description="Page size.")
                 ) -> dict[str, Any]:

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+)
+from pydantic_core import PydanticCustomError
 
 from ragspine_nb.stores.conversations import check_conversation_id, check_storable_text
 
@@ -14,6 +23,9 @@ __all__ = [
     "ServiceLimits",
     "ErrorResponse",
     "Text",
+    "IsoDate",
+    "NON_BLANK",
+    "ID_SCHEMA",
     "HistoryMessage",
     "AskRequest",
     "AskResponse",
@@ -64,6 +76,24 @@ def _conversation_id(value: str | None) -> str | None:
 
 #: Text the service stores or answers: a lone surrogate is a 422, never a 500.
 Text = Annotated[str, AfterValidator(_storable)]
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _date_text(value: Any) -> Any:
+    """Only ``"YYYY-MM-DD"`` text (or a date) is a date: not ``0`` read as 1970-01-01."""
+    if isinstance(value, date) or (isinstance(value, str) and _ISO_DATE.fullmatch(value)):
+        return value
+    raise PydanticCustomError("date_type", "Input should be a valid date (YYYY-MM-DD)")
+
+
+#: A date sent as ISO text (the schema's ``format: date``); numbers and datetimes are 422.
+IsoDate = Annotated[date, BeforeValidator(_date_text)]
+#: What the schema promises about a question or message (the app checks it and its length).
+NON_BLANK: dict[str, Any] = {"minLength": 1, "pattern": r"\S"}
+#: The schema of a conversation id (``check_conversation_id`` enforces it).
+ID_SCHEMA: dict[str, Any] = {"pattern": "^[A-Za-z0-9_-]{1,64}$"}
+#: A chat request's id: an id, or empty for a new conversation (as when it is omitted).
+_ID_OR_EMPTY: dict[str, Any] = {"pattern": "^[A-Za-z0-9_-]{0,64}$"}
 
 
 class _Model(BaseModel):
@@ -88,8 +118,9 @@ class HistoryMessage(_Model):
 class AskRequest(_Model):
     """``POST /v1/ask``."""
 
-    question: Text = Field(description="The user's question (Chinese or English).")
-    reference_date: date | None = Field(
+    question: Text = Field(description="The user's question (Chinese or English).",
+                           json_schema_extra=NON_BLANK)
+    reference_date: IsoDate | None = Field(
         default=None, description="ISO date relative periods resolve against (default today).")
     history: list[HistoryMessage] = Field(
         default_factory=list, description="Earlier turns, used only as generation context.")
@@ -143,11 +174,13 @@ class AskResponse(_Model):
 class ChatRequest(_Model):
     """``POST /chat`` and ``POST /chat/stream``."""
 
-    message: Text = Field(description="The new user message.")
+    message: Text = Field(description="The new user message.", json_schema_extra=NON_BLANK)
     conversation_id: Annotated[str | None, AfterValidator(_conversation_id)] = Field(
         default=None, description="Continue this conversation (1-64 letters, digits, '-' "
-                                  "or '_'); a new one when omitted.")
-    reference_date: date | None = None
+                                  "or '_'); a new one when omitted or empty.",
+        json_schema_extra=_ID_OR_EMPTY)
+    reference_date: IsoDate | None = Field(
+        default=None, description="ISO date relative periods resolve against (default today).")
 
 
 class ChatMessageOut(_Model):
