@@ -17,9 +17,9 @@ process and measures, with real HTTP clients in threads:
   ``/v1/ask`` with a ``Content-Length`` and again chunked (no length): status and time.
 
 Prints a table (and the raw figures as JSON with ``--json PATH``). Every file it writes
-lives under a temporary folder. To measure an older version, run it from outside the
-checkout with ``PYTHONPATH`` pointing at that version's source, e.g.
-``git archive <commit> ragspine_nb | tar -x -C /tmp/old`` then
+lives under a temporary folder, removed at the end. To measure an older version, run
+it from outside the checkout with ``PYTHONPATH`` pointing at that version's source,
+e.g. ``git archive <commit> ragspine_nb data | tar -x -C /tmp/old`` then
 ``cd /tmp && PYTHONPATH=/tmp/old /path/to/.venv/bin/python /path/to/bench/service_history.py``
 (the server process inherits it).
 """
@@ -230,8 +230,13 @@ def body_memory(pid: int, base: str, mb: int, chunked: bool) -> dict[str, Any]:
 
 
 def run(messages: int, body_mb: int) -> dict[str, Any]:
-    """Every measurement on one fresh workspace and server."""
-    ws = Path(tempfile.mkdtemp(prefix="svc-history-")) / "ws"
+    """Every measurement on one fresh workspace and server (removed afterwards)."""
+    with tempfile.TemporaryDirectory(prefix="svc-history-") as tmp:
+        return measure(Path(tmp) / "ws", messages, body_mb)
+
+
+def measure(ws: Path, messages: int, body_mb: int) -> dict[str, Any]:
+    """Build the workspace at ``ws``, start the server on it and take every figure."""
     build_demo(ws)
     t0 = time.perf_counter()
     fill_conversation(ws / "conversations.db", BIG, messages)
