@@ -310,3 +310,25 @@ def test_the_http_routes_never_return_a_canary(planted: PlantedWorkspace, tmp_pa
             raw.append("".join(resp.iter_text()))
     assert all(resp for resp in raw)
     assert [d.canary for d in planted.planted if any(d.canary in r for r in raw)] == []
+
+
+def test_comments_and_first_page_footers_are_searched(tmp_path: Path) -> None:
+    from docx import Document
+
+    from ragspine_nb.extract.document import read_document
+
+    profile = DomainProfile.from_file(DEMO / "profile.toml")
+    for n, where in enumerate(("comment", "first page footer")):
+        d = Document()
+        p = d.add_paragraph(STORY)
+        d.add_table(rows=1, cols=1).cell(0, 0).text = "plain"
+        if where == "comment":
+            d.add_comment(p.runs, text="Strictly confidential", author="secretary")
+        else:
+            d.sections[0].different_first_page_header_footer = True
+            d.sections[0].first_page_footer.paragraphs[0].text = "EXEC_COMP appendix"
+        path = tmp_path / f"note{n}.docx"
+        d.save(str(path))
+        result = read_document(path, path.name, profile)
+        assert result.sensitivity == "RESTRICTED", where
+        assert "comments" in result.warnings[-1] or "footer" in result.warnings[-1]
