@@ -17,6 +17,9 @@ __all__ = [
     "DatabaseNotFoundError",
     "StoreConnectionError",
     "ReadOnlyQueryError",
+    "QueryLimitError",
+    "ReadOnlyStoreError",
+    "DiskFullError",
     "ConflictResolutionError",
     "ProviderError",
     "TraceError",
@@ -66,6 +69,18 @@ class StoreConnectionError(StoreError, ConnectionError):
 
 class ReadOnlyQueryError(StoreError, PermissionError):
     """``execute_read`` was given a statement that would write or change the database."""
+
+
+class QueryLimitError(StoreError):
+    """``execute_read`` ran past its time limit or its result grew past its size limit."""
+
+
+class ReadOnlyStoreError(StoreError, PermissionError):
+    """A write was asked of a store that can only be read (a read-only file or folder)."""
+
+
+class DiskFullError(StoreError, OSError):
+    """The disk filled up during a write; the write was rolled back and nothing changed."""
 
 
 class ConflictResolutionError(StoreError, ValueError):

@@ -21,7 +21,7 @@ from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CH
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.bm25 import DEFAULT_B, DEFAULT_K1, BM25Index
 from ragspine_nb.retrieval.fusion import DEFAULT_RRF_K, rrf_fuse
-from ragspine_nb.retrieval.pg_engine import PgVectorStore, SqlBM25
+from ragspine_nb.retrieval.pg_engine import PgEmbeddingCache, PgVectorStore, SqlBM25
 from ragspine_nb.retrieval.rerank import (
     DEFAULT_TOP_N,
     ListwiseJudge,
@@ -83,7 +83,8 @@ class NarrativeIndex:
     rerank_top_n : int, default 10
         How many fused hits the judge sees.
     embedding_cache : path or EmbeddingCache, optional
-        Defaults to ``embeddings.db`` beside a file store, else in memory.
+        Defaults to ``embeddings.db`` beside a file store, a table of a PostgreSQL
+        store's database, else in memory.
 
     Examples
     --------
@@ -145,6 +146,8 @@ class NarrativeIndex:
             cache = embedding_cache
         elif embedding_cache is not None:
             cache = EmbeddingCache(embedding_cache)
+        elif on_postgres:  # the team's cache lives in the team's database
+            cache = PgEmbeddingCache(self.store._db)
         elif self.store.path != ":memory:":
             cache = EmbeddingCache(Path(self.store.path).with_name("embeddings.db"))
         else:

@@ -12,15 +12,18 @@ bypass the index, which is how its recall is measured.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ragspine_nb._optional import import_optional
+from ragspine_nb.errors import StoreError
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
+from ragspine_nb.retrieval.vectors import EmbeddingCache
 
-__all__ = ["SqlBM25", "PgVectorStore", "BM25_SQL", "BULK_ROWS"]
+__all__ = ["SqlBM25", "PgVectorStore", "PgEmbeddingCache", "BM25_SQL", "BULK_ROWS"]
 
 #: An upsert of at least this many rows into a smaller table rebuilds the HNSW index once.
 BULK_ROWS = 2000
@@ -61,6 +64,67 @@ def _copy(tx: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, .
             f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row(row)
+
+
+def _no_pgvector(conn: Any, where: str) -> str:
+    role = conn.info.user
+    return (f"pgvector is not installed in {where} and the role {role!r} may not install it "
+            "(CREATE EXTENSION vector needs a superuser, as pgvector is not a trusted "
+            "extension). Ask an administrator to run `CREATE EXTENSION vector;` once in "
+            "this database, or search without vectors (embedding_backend=None). Nothing "
+            "was changed.")
+
+
+class PgEmbeddingCache(EmbeddingCache):
+    """The embedding cache of a PostgreSQL-backed index: a table in the same database.
+
+    The team's vectors are cached once, beside the chunks (never in a local folder named
+    after the URL). Same interface as :class:`~ragspine_nb.retrieval.vectors.EmbeddingCache`.
+
+    Parameters
+    ----------
+    db : PostgresDatabase
+        The database of the chunk store (``ChunkStore(url)._db``).
+    """
+
+    def __init__(self, db: Any) -> None:  # noqa: D107 - no SQLite file behind this one
+        self.db = db
+        self.path = f"{db.path} (table embedding_cache)"
+        self._ready = False
+        self._lock = threading.Lock()
+
+    def _table(self) -> None:
+        if not self._ready:
+            with self.db.transaction() as tx:
+                tx.execute("CREATE TABLE IF NOT EXISTS embedding_cache (model TEXT NOT NULL, "
+                           "key TEXT NOT NULL, dim INTEGER NOT NULL, vector BYTEA NOT NULL, "
+                           "PRIMARY KEY (model, key))")
+            self._ready = True
+
+    def get_many(self, model: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        """Cached vectors for the keys that are present."""
+        self._table()
+        rows = self.db.fetchall("SELECT key, dim, vector FROM embedding_cache WHERE model = ? "
+                                "AND key = ANY(?)", (model, list(keys)))
+        return {str(k): np.frombuffer(bytes(blob), dtype=np.float32, count=int(dim))
+                for k, dim, blob in rows}
+
+    def put_many(self, model: str, items: dict[str, np.ndarray]) -> None:
+        """Store vectors (one transaction; a vector stored meanwhile is replaced)."""
+        if not items:
+            return
+        self._table()
+        with self.db.transaction() as tx:
+            tx.executemany("INSERT INTO embedding_cache VALUES (?, ?, ?, ?) ON CONFLICT "
+                           "(model, key) DO UPDATE SET dim = EXCLUDED.dim, "
+                           "vector = EXCLUDED.vector",
+                           [(model, k, int(v.size), np.asarray(v, np.float32).tobytes())
+                            for k, v in items.items()])
+
+    def count(self) -> int:
+        """Number of cached vectors."""
+        self._table()
+        return int(self.db.fetchall("SELECT count(*) FROM embedding_cache")[0][0])
 
 
 class SqlBM25:
@@ -156,9 +220,13 @@ class PgVectorStore:
             return
         from pgvector.psycopg import register_vector
 
+        psycopg = import_optional("psycopg", extra="team", feature="pgvector search")
         with self.db._lock:
             conn = self.db.conn
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            try:
+                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            except psycopg.errors.InsufficientPrivilege as exc:
+                raise StoreError(_no_pgvector(conn, self.db.path)) from exc
             register_vector(conn)
             conn.execute(f"CREATE TABLE IF NOT EXISTS chunk_vector (chunk_id TEXT PRIMARY KEY, "
                          f"embedding vector({int(dim)}) NOT NULL)")

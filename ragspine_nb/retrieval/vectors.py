@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
-import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +20,7 @@ import numpy as np
 
 from ragspine_nb._optional import import_optional
 from ragspine_nb.errors import MissingExtraError
+from ragspine_nb.retrieval.embedding_cache import EmbeddingCache
 from ragspine_nb.retrieval.tokenize import tokenize
 
 __all__ = [
@@ -291,58 +291,6 @@ def make_embedding_backend(spec: str | None = None) -> EmbeddingBackend | None:
 
 
 # ---------------------------------------------------------------------------- cache
-class EmbeddingCache:
-    """Vectors keyed by (model name, kind, sha256 of the text), in SQLite (or memory)."""
-
-    def __init__(self, path: str | Path = ":memory:") -> None:
-        self.path = str(path)
-        self._conn: sqlite3.Connection | None = None
-        self._lock = threading.Lock()
-
-    def _c(self) -> sqlite3.Connection:
-        if self._conn is None:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, check_same_thread=False)
-            self._conn.execute("CREATE TABLE IF NOT EXISTS embedding (model TEXT NOT NULL, "
-                               "key TEXT NOT NULL, dim INTEGER NOT NULL, vector BLOB NOT NULL, "
-                               "PRIMARY KEY (model, key))")
-        return self._conn
-
-    @staticmethod
-    def key(kind: str, text: str) -> str:
-        """Cache key of one text."""
-        return kind + ":" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-    def get_many(self, model: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
-        """Cached vectors for the keys that are present."""
-        out: dict[str, np.ndarray] = {}
-        with self._lock:
-            conn = self._c()
-            for start in range(0, len(keys), 500):
-                part = list(keys[start:start + 500])
-                marks = ",".join("?" for _ in part)
-                for k, dim, blob in conn.execute(
-                        f"SELECT key, dim, vector FROM embedding WHERE model = ? "  # noqa: S608
-                        f"AND key IN ({marks})", [model, *part]):
-                    out[k] = np.frombuffer(blob, dtype=np.float32, count=dim)
-        return out
-
-    def put_many(self, model: str, items: dict[str, np.ndarray]) -> None:
-        """Store vectors (one transaction)."""
-        with self._lock:
-            conn = self._c()
-            with conn:
-                conn.executemany("INSERT OR REPLACE INTO embedding VALUES (?, ?, ?, ?)",
-                                 [(model, k, int(v.size), np.asarray(v, np.float32).tobytes())
-                                  for k, v in items.items()])
-
-    def count(self) -> int:
-        """Number of cached vectors."""
-        with self._lock:
-            return int(self._c().execute("SELECT COUNT(*) FROM embedding").fetchone()[0])
-
-
 class CachedEmbedder:
     """A backend behind the cache: only texts never seen by this model are embedded."""
 

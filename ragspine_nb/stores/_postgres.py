@@ -4,10 +4,17 @@ A store given a ``postgresql://`` URL uses this instead of a SQLite file: the sa
 schema (types mapped: ``REAL`` → ``DOUBLE PRECISION``), the same statements (``?``
 placeholders become ``%s``; ``INSERT OR IGNORE`` / ``INSERT OR REPLACE`` become
 ``ON CONFLICT``), the same guarantees — every write in one transaction that rolls back
-on any error (raised as :class:`~ragspine_nb.errors.StoreError`), values always bound,
-and :meth:`execute_read` inside a ``READ ONLY`` transaction. A server that is down or a
-wrong URL raises :class:`~ragspine_nb.errors.StoreConnectionError`; nothing ever falls
-back to SQLite. Requires the ``team`` extra (psycopg 3).
+on any error (raised as :class:`~ragspine_nb.errors.StoreError`), values always bound.
+A server that is down or a wrong URL raises
+:class:`~ragspine_nb.errors.StoreConnectionError`; nothing ever falls back to SQLite.
+Requires the ``team`` extra (psycopg 3).
+
+:meth:`PostgresDatabase.execute_read` (a user's statement) has three fences: the text
+check of :mod:`ragspine_nb.stores._pg_guard` (one read statement, allowed functions
+only); the extended protocol (``Cursor.stream``), which refuses several statements; and
+a connection of its own that is ``default_transaction_read_only`` with a
+``statement_timeout``, so even a statement that got past the text check cannot write,
+run past its time or change the store's own session.
 """
 
 from __future__ import annotations
@@ -20,8 +27,20 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ragspine_nb._optional import import_optional
-from ragspine_nb.errors import ReadOnlyQueryError, StoreConnectionError, StoreError
+from ragspine_nb.errors import (
+    QueryLimitError,
+    ReadOnlyQueryError,
+    StoreConnectionError,
+    StoreError,
+)
 from ragspine_nb.stores._connection import LazyConnection
+from ragspine_nb.stores._pg_guard import checked_read_sql
+from ragspine_nb.stores.limits import (
+    DEFAULT_READ_LIMITS,
+    ReadLimits,
+    ResultBudget,
+    timeout_message,
+)
 
 __all__ = ["PostgresDatabase", "is_postgres_url", "masked_url"]
 
@@ -30,7 +49,6 @@ _SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
 _PRIMARY_KEYS: dict[str, tuple[str, ...]] = {"source_document": ("doc_id",)}
 _OR_REPLACE = re.compile(r"^\s*INSERT OR REPLACE INTO (\w+) \(([^)]*)\) (VALUES .*)$", re.S)
 _OR_IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO (.*)$", re.S)
-_READ_START = re.compile(r"^\s*(?:\(\s*)*(?:SELECT|WITH|VALUES|TABLE|EXPLAIN)\b", re.I)
 
 
 def is_postgres_url(path: object) -> bool:
@@ -103,6 +121,21 @@ def _row_factory(cursor: Any) -> Any:
     return make
 
 
+def _stream(conn: Any, query: str, params: tuple[Any, ...],
+            limits: ReadLimits) -> list[dict[str, Any]]:
+    """Rows of one statement sent with the extended protocol, counted as they arrive."""
+    budget = ResultBudget(limits)
+    out: list[dict[str, Any]] = []
+    rows = conn.cursor().stream(query, params)
+    try:
+        for row in rows:
+            budget.take(row)
+            out.append(dict(zip(row.keys(), row, strict=True)))
+    finally:
+        rows.close()  # past a limit: cancel the query now, before the rollback
+    return out
+
+
 class _Tx:
     """What a store sees inside :meth:`PostgresDatabase.transaction` (sqlite3-like)."""
 
@@ -116,6 +149,45 @@ class _Tx:
         cur = self._conn.cursor()
         cur.executemany(translate(sql), [tuple(r) for r in rows])
         return cur
+
+
+def _connect(url: str, shown: str) -> Any:
+    psycopg = import_optional("psycopg", extra="team", feature="PostgreSQL stores")
+    try:
+        return psycopg.connect(url, autocommit=True, row_factory=_row_factory,
+                               connect_timeout=10)
+    except psycopg.Error as exc:
+        raise StoreConnectionError(
+            f"cannot connect to {shown}: {str(exc).strip()}. Is the server running "
+            "and the URL right? (Nothing falls back to SQLite.)") from exc
+
+
+class _ReadSession(LazyConnection[Any]):
+    """The connection of :meth:`PostgresDatabase.execute_read`: read-only, with a timeout."""
+
+    def __init__(self, url: str, shown: str, timeout_s: float) -> None:
+        super().__init__()
+        self._url, self._shown, self._timeout_ms = url, shown, _ms(timeout_s)
+
+    def _open(self) -> Any:
+        conn = _connect(self._url, self._shown)
+        try:
+            conn.execute(
+                "SELECT set_config('default_transaction_read_only', 'on', false), "
+                "set_config('statement_timeout', %s, false), "
+                "set_config('standard_conforming_strings', 'on', false), "
+                "set_config('idle_in_transaction_session_timeout', '60000', false)",
+                (str(self._timeout_ms),))
+            if conn.execute("SHOW default_transaction_read_only").fetchone()[0] != "on":
+                raise StoreError(f"{self._shown}: could not make the read session read-only")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
 
 
 class PostgresDatabase(LazyConnection[Any]):
@@ -143,16 +215,14 @@ class PostgresDatabase(LazyConnection[Any]):
         self._schema = _schema(schema)
         self._table = table
         self._create = create
+        #: never read-only (the server decides); here for the same interface as SQLite
+        self.read_only = False
+        #: limits of :meth:`execute_read` when the call gives none
+        self.read_limits: ReadLimits = DEFAULT_READ_LIMITS
+        self._reader = _ReadSession(url, self.path, DEFAULT_READ_LIMITS.timeout_s)
 
     def _open(self) -> Any:
-        psycopg = import_optional("psycopg", extra="team", feature="PostgreSQL stores")
-        try:
-            conn = psycopg.connect(self.url, autocommit=True, row_factory=_row_factory,
-                                   connect_timeout=10)
-        except psycopg.Error as exc:
-            raise StoreConnectionError(
-                f"cannot connect to {self.path}: {str(exc).strip()}. Is the server running "
-                "and the URL right? (Nothing falls back to SQLite.)") from exc
+        conn = _connect(self.url, self.path)
         exists = conn.execute("SELECT to_regclass(%s)", (self._table,)).fetchone()[0]
         if exists is None and not self._create:
             conn.close()
@@ -183,20 +253,28 @@ class PostgresDatabase(LazyConnection[Any]):
         with self._lock:
             return list(self.conn.execute(translate(sql), tuple(params)).fetchall())
 
-    def execute_read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        """Run one read-only statement with bound parameters (a ``READ ONLY`` transaction)."""
+    def execute_read(self, sql: str, params: Sequence[Any] = (),
+                     limits: ReadLimits | None = None) -> list[dict[str, Any]]:
+        """Run one user-supplied read-only statement with bound parameters.
+
+        See the module docstring for the three fences; a refused statement raises
+        :class:`ReadOnlyQueryError`, a time or size limit :class:`QueryLimitError`, and
+        nothing changes either way.
+        """
         psycopg = import_optional("psycopg", extra="team", feature="PostgreSQL stores")
         if not isinstance(sql, str):
             raise ReadOnlyQueryError(f"sql must be a string, got {type(sql).__name__}")
-        if not _READ_START.match(sql):
-            raise ReadOnlyQueryError("execute_read only runs read-only statements (SELECT / "
-                                     "WITH ... SELECT); this one was refused")
-        with self._lock:
-            conn = self.conn
+        limits = limits or self.read_limits
+        query = checked_read_sql(sql)
+        with self._reader._lock:
+            conn = self._reader.conn
             try:
                 with conn.transaction():
-                    conn.execute("SET TRANSACTION READ ONLY")
-                    rows = conn.execute(sql.replace("?", "%s"), tuple(params)).fetchall()
+                    conn.execute("SELECT set_config('statement_timeout', %s, true)",
+                                 (str(_ms(limits.timeout_s)),))
+                    return _stream(conn, query, tuple(params), limits)
+            except psycopg.errors.QueryCanceled as exc:
+                raise QueryLimitError(timeout_message(limits)) from exc
             except (psycopg.errors.ReadOnlySqlTransaction,
                     psycopg.errors.InsufficientPrivilege) as exc:
                 raise ReadOnlyQueryError(f"execute_read only runs read-only statements; this "
@@ -206,7 +284,11 @@ class PostgresDatabase(LazyConnection[Any]):
                                          f"{str(exc).strip()}") from exc
             except psycopg.Error as exc:
                 raise StoreError(f"query failed: {str(exc).strip()}") from exc
-        return [dict(zip(r.keys(), r, strict=True)) for r in rows]
+
+    def close(self) -> None:
+        """Close both connections; the next use opens them again."""
+        self._reader.close()
+        super().close()
 
     def integrity_check(self) -> str:
         """``"ok"`` when the server answers (PostgreSQL checks integrity itself)."""
