@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ragspine_nb.errors import RagspineError
+from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits, LimitHit
 from ragspine_nb.extract.tables import Skip
 from ragspine_nb.sensitivity import ScreenText
 from ragspine_nb.types import Fact
 
 __all__ = [
-    "ExtractionError", "Segment", "Extraction", "ReadContext", "sniff", "SUFFIXES",
-    "READER_VERSIONS",
+    "ExtractionError", "IngestLimitError", "Segment", "Extraction", "ReadContext", "sniff",
+    "SUFFIXES", "READER_VERSIONS",
 ]
 
 #: Suffix → the zip part that a genuine OOXML file of that kind contains.
@@ -40,6 +41,14 @@ class ExtractionError(RagspineError, ValueError):
     """A file cannot be read; the message says why in words a user can act on."""
 
 
+class IngestLimitError(ExtractionError):
+    """A file is over an ingestion limit and was not read (``hit`` says which and where)."""
+
+    def __init__(self, hit: LimitHit) -> None:
+        self.hit = hit
+        super().__init__(hit.describe())
+
+
 @dataclass(frozen=True)
 class Segment:
     """A run of narrative text and where it sits (``"slide=4"``, ``"page=7"``; None = whole)."""
@@ -58,6 +67,7 @@ class Extraction:
     skipped: list[Skip] = field(default_factory=list)
     title: str = ""
     warnings: list[str] = field(default_factory=list)
+    limit_hits: list[LimitHit] = field(default_factory=list)
     #: text beside the narrative (headers, footers, tables, notes, cells, properties),
     #: searched only by the sensitivity classifier
     screen: list[ScreenText] = field(default_factory=list)
@@ -72,6 +82,7 @@ class ReadContext:
     source_file_hash: str = ""
     mapping_version: str = ""
     valid_as_of: str = ""
+    limits: IngestLimits = DEFAULT_LIMITS
 
 
 def sniff(path: Path) -> None:
@@ -111,6 +122,12 @@ def sniff(path: Path) -> None:
         if not head.startswith(b"%PDF"):
             raise ExtractionError("not a PDF: the file does not start with %PDF — it is corrupt "
                                   "or has the wrong extension")
-    elif b"\x00" in path.read_bytes()[:65536]:
+    elif b"\x00" in _head(path, 65536):
         raise ExtractionError(f"binary content in a {suffix} file (NUL bytes); "
                               "wrong extension?")
+
+
+def _head(path: Path, size: int) -> bytes:
+    """The first ``size`` bytes of a file (never the whole file)."""
+    with path.open("rb") as fh:
+        return fh.read(size)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 from ragspine_nb.types import DEFAULT_SENSITIVITY, Chunk
 
@@ -22,7 +24,9 @@ __all__ = [
     "chunk_document",
     "Span",
     "paragraph_spans",
+    "iter_paragraph_spans",
     "pack_spans",
+    "iter_pack_spans",
     "DEFAULT_CHUNK_CHARS",
     "DEFAULT_OVERLAP_CHARS",
 ]
@@ -47,61 +51,69 @@ class Span:
         return self.end - self.start
 
 
-def paragraph_spans(text: str) -> list[Span]:
-    """Spans of the non-blank lines of ``text``, stripped of surrounding whitespace."""
-    spans: list[Span] = []
+def iter_paragraph_spans(text: str) -> Iterator[Span]:
+    """Spans of the non-blank lines of ``text``, stripped, one at a time (linear)."""
+    n = 0
     for m in _LINE.finditer(text):
         line = m.group(0)
         stripped = line.strip()
         if not stripped:
             continue
         start = m.start() + (len(line) - len(line.lstrip()))
-        n = len(spans) + 1
-        spans.append(Span(start, start + len(stripped), n, n))
-    return spans
+        n += 1
+        yield Span(start, start + len(stripped), n, n)
 
 
-def _split_oversized(text: str, para: Span, max_chars: int) -> list[Span]:
-    """Pieces of one long paragraph: sentences packed up to ``max_chars``, then hard cuts."""
-    body = text[para.start:para.end]
-    pieces: list[tuple[int, int]] = []
-    for m in _SENTENCE.finditer(body):
+def paragraph_spans(text: str) -> list[Span]:
+    """Spans of the non-blank lines of ``text``, stripped of surrounding whitespace."""
+    return list(iter_paragraph_spans(text))
+
+
+def _sentence_pieces(text: str, para: Span, max_chars: int) -> Iterator[tuple[int, int]]:
+    """``[s, e)`` offsets in ``text``: sentences packed up to ``max_chars``, then hard cuts."""
+    last: tuple[int, int] | None = None
+    for m in _SENTENCE.finditer(text, para.start, para.end):
         s, e = m.start(), m.end()
         while e - s > max_chars:  # a sentence longer than a chunk: hard cut
-            pieces.append((s, s + max_chars))
+            if last is not None:
+                yield last
+            last = (s, s + max_chars)
             s += max_chars
-        if pieces and e - pieces[-1][0] <= max_chars and pieces[-1][1] == s:
-            pieces[-1] = (pieces[-1][0], e)
+        if last is not None and e - last[0] <= max_chars and last[1] == s:
+            last = (last[0], e)
         else:
-            pieces.append((s, e))
-    out = []
-    for k, (s, e) in enumerate(pieces, start=1):
-        seg = body[s:e]
+            if last is not None:
+                yield last
+            last = (s, e)
+    if last is not None:
+        yield last
+
+
+def _split_oversized(text: str, para: Span, max_chars: int) -> Iterator[Span]:
+    """Pieces of one long paragraph, stripped; empty pieces are dropped."""
+    k = 0
+    for s, e in _sentence_pieces(text, para, max_chars):
+        k += 1
+        seg = text[s:e]
         lead = len(seg) - len(seg.lstrip())
         trail = len(seg.rstrip())
         if trail > lead:
-            out.append(Span(para.start + s + lead, para.start + s + trail, para.first_para,
-                            para.last_para, part=k))
-    return out
+            yield Span(s + lead, s + trail, para.first_para, para.last_para, part=k)
 
 
-def pack_spans(text: str, paras: list[Span], max_chars: int, overlap_chars: int) -> list[Span]:
-    """Greedy packing of paragraph spans into chunk spans (see the module docstring)."""
-    chunks: list[Span] = []
+def iter_pack_spans(text: str, paras: Iterable[Span], max_chars: int,
+                    overlap_chars: int) -> Iterator[Span]:
+    """Greedy packing of paragraph spans into chunk spans, one at a time (linear)."""
     buf: list[Span] = []
-
-    def flush() -> None:
-        if buf:
-            chunks.append(Span(buf[0].start, buf[-1].end, buf[0].first_para, buf[-1].last_para))
-
     for para in paras:
         if len(para) > max_chars:
-            flush()
+            if buf:
+                yield Span(buf[0].start, buf[-1].end, buf[0].first_para, buf[-1].last_para)
             buf = []
-            chunks.extend(_split_oversized(text, para, max_chars))
+            yield from _split_oversized(text, para, max_chars)
             continue
         if buf and para.end - buf[0].start > max_chars:
-            flush()
+            yield Span(buf[0].start, buf[-1].end, buf[0].first_para, buf[-1].last_para)
             keep: list[Span] = []
             for prev in reversed(buf):  # trailing whole paragraphs within the overlap
                 if buf[-1].end - prev.start > overlap_chars:
@@ -111,8 +123,13 @@ def pack_spans(text: str, paras: list[Span], max_chars: int, overlap_chars: int)
                 keep.pop(0)
             buf = keep
         buf.append(para)
-    flush()
-    return chunks
+    if buf:
+        yield Span(buf[0].start, buf[-1].end, buf[0].first_para, buf[-1].last_para)
+
+
+def pack_spans(text: str, paras: list[Span], max_chars: int, overlap_chars: int) -> list[Span]:
+    """Greedy packing of paragraph spans into chunk spans (see the module docstring)."""
+    return list(iter_pack_spans(text, paras, max_chars, overlap_chars))
 
 
 def chunk_document(
@@ -130,6 +147,7 @@ def chunk_document(
     period: str = "",
     language: str = "",
     sensitivity: str = DEFAULT_SENSITIVITY,
+    max_chunks: int | None = None,
 ) -> list[Chunk]:
     r"""Split one document's text into :class:`~ragspine_nb.types.Chunk` objects.
 
@@ -150,6 +168,9 @@ def chunk_document(
         First sequence number (to chunk several segments of one document).
     title, topic, entity, geography, period, language, sensitivity : str
         Metadata copied onto every chunk.
+    max_chunks : int, optional
+        Stop after this many chunks (the rest of the text is not even split); ask for
+        one more than you keep to learn whether anything was left out.
 
     Returns
     -------
@@ -179,7 +200,8 @@ def chunk_document(
         )
     prefix = f"{source_locator_prefix}," if source_locator_prefix else ""
     chunks = []
-    for k, span in enumerate(pack_spans(text, paragraph_spans(text), max_chars, overlap_chars)):
+    spans = iter_pack_spans(text, iter_paragraph_spans(text), max_chars, overlap_chars)
+    for k, span in enumerate(islice(spans, max_chunks)):
         body = text[span.start:span.end]
         paras = (f"para={span.first_para}" if span.first_para == span.last_para
                  else f"para={span.first_para}-{span.last_para}")

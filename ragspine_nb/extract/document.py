@@ -7,8 +7,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragspine_nb.extract.base import Extraction, ExtractionError, ReadContext, sniff
+from ragspine_nb.extract.base import (
+    Extraction,
+    ExtractionError,
+    IngestLimitError,
+    ReadContext,
+    Segment,
+    sniff,
+)
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS, chunk_document
+from ragspine_nb.extract.limits import (
+    DEFAULT_LIMITS,
+    IngestLimits,
+    LimitHit,
+    cap_title,
+    file_size_hit,
+)
 from ragspine_nb.extract.office import read_docx, read_pptx, read_xlsx
 from ragspine_nb.extract.pdf import read_pdf
 from ragspine_nb.extract.plain import read_csv, read_text
@@ -54,6 +68,7 @@ class DocumentResult:
     sensitivity: str
     extractor_version: str
     warnings: tuple[str, ...] = ()
+    limit_hits: tuple[LimitHit, ...] = ()
 
 
 def period_from_filename(name: str, profile: DomainProfile) -> str:
@@ -89,6 +104,7 @@ def read_document(
     mapping_version: str = "",
     max_chars: int = DEFAULT_CHUNK_CHARS,
     overlap_chars: int = DEFAULT_OVERLAP_CHARS,
+    limits: IngestLimits = DEFAULT_LIMITS,
 ) -> DocumentResult:
     """Read one file into facts and chunks; raise :class:`ExtractionError` with the reason.
 
@@ -96,8 +112,14 @@ def read_document(
     from the document, the period from an explicit ``FY2024``/``2025H1``/``2025Q1`` in the
     file name, the language by detection, the sensitivity by the profile's classifier.
     Facts are not extracted from a RESTRICTED document (its numbers stay out of answers).
+    ``limits`` bound the file size, title, chunks, table cells and facts; a limit that is
+    reached is listed in ``limit_hits`` (a file over ``max_file_bytes`` raises
+    :class:`~ragspine_nb.extract.base.IngestLimitError` before it is read).
     """
     p = Path(path)
+    hit = file_size_hit(p.stat().st_size, limits)
+    if hit is not None:
+        raise IngestLimitError(hit)
     sniff(p)
     meta = check_metadata(metadata or {}, doc_id)
     entity = None
@@ -112,19 +134,21 @@ def read_document(
             raise ExtractionError(f"metadata period {meta['period']!r} is not a period")
         period = period_label(*found)
     ctx = ReadContext(doc_id, entity=entity, source_file_hash=file_hash,
-                      mapping_version=mapping_version, valid_as_of=meta.get("valid_as_of", ""))
+                      mapping_version=mapping_version, valid_as_of=meta.get("valid_as_of", ""),
+                      limits=limits)
     extraction = READERS[p.suffix.lower()](p, profile, ctx)
     body = "\n".join(s.text for s in extraction.segments)
     decision = decide_sensitivity(profile, doc_id, body, meta.get("sensitivity"),
                                   extraction.screen)
     sensitivity = decision.label
     warnings = [*extraction.warnings, *decision.notes()]
-    facts = extraction.facts
+    facts, hits = _capped_facts(extraction.facts, limits)
+    hits = [*extraction.limit_hits, *hits]
     if is_restricted(sensitivity) and facts:
         warnings.append(f"RESTRICTED document: {len(facts)} table value(s) not extracted")
         facts = []
     common = {
-        "title": meta.get("title") or extraction.title or p.stem,
+        "title": cap_title(meta.get("title") or extraction.title or p.stem, limits),
         "topic": meta.get("topic", ""),
         "entity": entity or "",
         "geography": meta.get("geography") or (profile.geography_of(entity) if entity else ""),
@@ -132,12 +156,39 @@ def read_document(
         "language": meta.get("language") or (detect_language(body) if body.strip() else ""),
         "sensitivity": sensitivity,
     }
-    chunks: list[Chunk] = []
-    for segment in extraction.segments:
-        chunks += chunk_document(segment.text, doc_id, max_chars=max_chars,
-                                 overlap_chars=overlap_chars,
-                                 source_locator_prefix=segment.locator_prefix,
-                                 seq_start=len(chunks), **common)
+    chunks, hit = _chunks(extraction.segments, doc_id, common, max_chars, overlap_chars, limits)
     return DocumentResult(doc_id, tuple(facts), tuple(chunks), tuple(extraction.skipped),
                           common["title"], sensitivity, extraction.extractor_version,
-                          tuple(warnings))
+                          tuple(warnings), tuple(hits) + ((hit,) if hit else ()))
+
+
+def _capped_facts(facts: list[Fact], limits: IngestLimits) -> tuple[list[Fact], list[LimitHit]]:
+    """The first ``max_facts_per_doc`` facts, and the limit hit when there were more."""
+    n = limits.max_facts_per_doc
+    if len(facts) <= n:
+        return facts, []
+    return facts[:n], [LimitHit("max_facts_per_doc", n, facts[n - 1].source_locator,
+                                f"the first {n:,} table values were kept")]
+
+
+def _chunks(segments: list[Segment], doc_id: str, common: dict[str, str], max_chars: int,
+            overlap_chars: int, limits: IngestLimits) -> tuple[list[Chunk], LimitHit | None]:
+    """Chunks of every segment, at most ``limits.max_chunks_per_doc`` of them."""
+    cap = limits.max_chunks_per_doc
+    chunks: list[Chunk] = []
+    for segment in segments:
+        room = cap - len(chunks)
+        more = chunk_document(
+            segment.text, doc_id, max_chars=max_chars, overlap_chars=overlap_chars,
+            source_locator_prefix=segment.locator_prefix, seq_start=len(chunks),
+            max_chunks=room + 1, title=common["title"], topic=common["topic"],
+            entity=common["entity"], geography=common["geography"], period=common["period"],
+            language=common["language"], sensitivity=common["sensitivity"])
+        if len(more) > room:
+            chunks += more[:room]
+            where = chunks[-1].source_locator if chunks else (segment.locator_prefix or "")
+            return chunks, LimitHit("max_chunks_per_doc", cap, where,
+                                    f"the first {cap:,} chunks were kept, the text after "
+                                    "them is not searchable")
+        chunks += more
+    return chunks, None

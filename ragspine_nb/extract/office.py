@@ -28,11 +28,17 @@ from ragspine_nb.extract.screen import (
     properties_screen,
     table_screen,
 )
+from ragspine_nb.extract.streaming import (
+    Locate,
+    TableBatch,
+    TableBudget,
+    iter_table_batches,
+    read_tables,
+)
 from ragspine_nb.extract.tables import (
     TableContext,
     cell_text,
     extract_table,
-    find_table_blocks,
 )
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import ScreenText
@@ -139,32 +145,64 @@ def _cell_value(cell: Any) -> object:
     return value
 
 
+def _sheet_rows(sheet: Any) -> Iterator[tuple[object, ...]]:
+    """The rows of a read-only sheet as stored, ignoring its ``<dimension>``.
+
+    A workbook can claim any size (one cell at ``XFD1048576`` makes the dimension 17
+    billion cells): rows missing from the file come back empty and each row ends at its
+    own last stored cell, so only cells that exist (and the gaps inside a row) are read.
+    """
+    sheet.reset_dimensions()
+    for row in sheet.iter_rows():
+        yield tuple(_cell_value(c) for c in row)
+
+
 def read_xlsx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
-    """Every table block of every sheet (cached values; percent formats become ``%``)."""
+    """Every table block of every sheet (cached values; percent formats become ``%``).
+
+    Sheets are streamed in openpyxl's read-only mode; the per-document limits of
+    ``ctx.limits`` apply. Locators are ``sheet=<name>!<A1>``.
+    """
     openpyxl = import_optional("openpyxl", extra="ingest", feature="Reading .xlsx files")
     try:
-        wb = openpyxl.load_workbook(str(path), data_only=True, read_only=False)
+        wb = openpyxl.load_workbook(str(path), data_only=True, read_only=True)
     except Exception as exc:  # openpyxl raises KeyError/InvalidFileException/... on bad files
         raise ExtractionError(f"cannot open the workbook: {exc}") from exc
     out = Extraction(READER_VERSIONS[".xlsx"], title=str(wb.properties.title or path.stem),
                      screen=properties_screen(wb.properties))
+    budget = TableBudget(ctx.limits)
     cells = RowScreen(profile, "cells")
-    for sheet in wb.worksheets:
-        out.screen.append(ScreenText("sheet name", str(sheet.title)))
-        grid = list(cells.tap([[_cell_value(c) for c in row] for row in sheet.iter_rows()],
-                              f"sheet {sheet.title}"))
-        for block in find_table_blocks(profile, grid):
-            rows = [row[block.label_col:] for row in grid[block.header_row:block.end_row]]
-
-            def locate(r: int, c: int, _rk: str, _cl: str, b: Any = block,
-                       name: str = sheet.title) -> str:
-                return f"sheet={name}!{column_letter(b.label_col + c)}{b.header_row + r + 1}"
-
-            _merge(out, extract_table(profile, rows, _context(
-                ctx, out.extractor_version, (block.title, sheet.title), locate)))
-    wb.close()
+    try:
+        for sheet in wb.worksheets:
+            out.screen.append(ScreenText("sheet name", str(sheet.title)))
+            _read_sheet(sheet, profile, ctx, out.extractor_version, budget, cells)
+            if budget.stopped:
+                break
+    finally:
+        wb.close()
+    out.facts, out.skipped, out.limit_hits = budget.facts, budget.skipped, budget.finish()
     out.screen += cells.found
     return out
+
+
+def _read_sheet(sheet: Any, profile: DomainProfile, ctx: ReadContext, version: str,
+                budget: TableBudget, cells: RowScreen) -> None:
+    name = str(sheet.title)
+
+    def cell(r: int, c: int) -> str:
+        return f"sheet={name}!{column_letter(c)}{r + 1}"
+
+    def context(batch: TableBatch, locate: Locate) -> TableContext:
+        return _context(ctx, version, (batch.title, name), locate)
+
+    rows = budget.counted(cells.tap(_sheet_rows(sheet), f"sheet {name}"), lambda r: cell(r, 0))
+    try:
+        read_tables(profile, iter_table_batches(profile, rows), cell, context, budget)
+    except MemoryError:
+        raise
+    except Exception as exc:  # the sheet's XML is parsed lazily, while it is read
+        raise ExtractionError(f"cannot read sheet {name!r}: {type(exc).__name__}: {exc}") \
+            from exc
 
 
 # ---------------------------------------------------------------------------- docx

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
-import io
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from ragspine_nb.extract.base import (
@@ -13,8 +15,16 @@ from ragspine_nb.extract.base import (
     ReadContext,
     Segment,
 )
+from ragspine_nb.extract.limits import cap_title
 from ragspine_nb.extract.screen import RowScreen
-from ragspine_nb.extract.tables import TableContext, extract_table, find_table_blocks
+from ragspine_nb.extract.streaming import (
+    Locate,
+    TableBatch,
+    TableBudget,
+    iter_table_batches,
+    read_tables,
+)
+from ragspine_nb.extract.tables import TableContext
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["read_csv", "read_text", "column_letter"]
@@ -30,50 +40,82 @@ def column_letter(index: int) -> str:
     return letters
 
 
+_FIRST_LINE = re.compile(r"[^\n]*\S[^\n]*")
+
+
+def _bad_utf8(path: Path, exc: UnicodeDecodeError) -> ExtractionError:
+    """The error for a file that is not UTF-8, naming the first bad byte's offset."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as bad:
+                offset += bad.start
+                break
+            offset += len(block)
+    return ExtractionError(f"not UTF-8 text ({exc.reason} at byte {offset}); "
+                           "save the file as UTF-8")
+
+
 def _decode(path: Path) -> str:
     try:
         return path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ExtractionError(f"not UTF-8 text ({exc.reason} at byte {exc.start}); "
-                              "save the file as UTF-8") from exc
+        raise _bad_utf8(path, exc) from exc
+
+
+def _csv_rows(path: Path) -> Iterator[list[str]]:
+    """The rows of a CSV file, read one at a time (never the whole file)."""
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            yield from csv.reader(fh)
+    except UnicodeDecodeError as exc:
+        raise _bad_utf8(path, exc) from exc
+    except csv.Error as exc:
+        raise ExtractionError(f"malformed CSV: {exc}") from exc
 
 
 def read_csv(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
     """Tables in a CSV: an optional title line, a header of periods, metric rows.
 
-    Locators are A1 cell references, e.g. ``cell=C4``.
+    Rows are streamed (memory stays bounded whatever the file's size) and the
+    per-document limits of ``ctx.limits`` apply. Locators are A1 cell references,
+    e.g. ``cell=C4``.
     """
     out = Extraction(READER_VERSIONS[".csv"], title=path.stem)
-    try:
-        cells = RowScreen(profile, "cells")
-        grid = list(cells.tap(csv.reader(io.StringIO(_decode(path)))))
-    except csv.Error as exc:
-        raise ExtractionError(f"malformed CSV: {exc}") from exc
-    blocks = find_table_blocks(profile, grid)
-    if not blocks:
-        out.warnings.append("no table with a header row of periods was found")
-    for block in blocks:
-        base_r, base_c = block.header_row, block.label_col
+    budget = TableBudget(ctx.limits)
 
-        def locate(r: int, c: int, _rk: str, _cl: str, br: int = base_r, bc: int = base_c) -> str:
-            return f"cell={column_letter(bc + c)}{br + r + 1}"
+    def cell(r: int, c: int) -> str:
+        return f"cell={column_letter(c)}{r + 1}"
 
-        rows = [row[base_c:] for row in grid[block.header_row:block.end_row]]
-        result = extract_table(profile, rows, TableContext(
-            doc_id=ctx.doc_id, titles=tuple(t for t in (block.title, path.stem) if t),
+    def context(batch: TableBatch, locate: Locate) -> TableContext:
+        return TableContext(
+            doc_id=ctx.doc_id, titles=tuple(t for t in (batch.title, path.stem) if t),
             locate=locate, entity=ctx.entity, source_file_hash=ctx.source_file_hash,
             extractor_version=out.extractor_version, mapping_version=ctx.mapping_version,
-            valid_as_of=ctx.valid_as_of))
-        out.facts += result.facts
-        out.skipped += result.skipped
+            valid_as_of=ctx.valid_as_of)
+
+    cells = RowScreen(profile, "cells")
+    rows = budget.counted(cells.tap(_csv_rows(path)), lambda r: f"row={r + 1}")
+    if not read_tables(profile, iter_table_batches(profile, rows), cell, context, budget):
+        out.warnings.append("no table with a header row of periods was found")
+    out.facts, out.skipped, out.limit_hits = budget.facts, budget.skipped, budget.finish()
     out.screen += cells.found
     return out
 
 
 def read_text(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
-    """A ``.md`` or ``.txt`` document as one narrative segment (locators ``para=a-b``)."""
-    del profile, ctx
+    """A ``.md`` or ``.txt`` document as one narrative segment (locators ``para=a-b``).
+
+    The title is the first non-blank line without its ``#`` marks, cut to
+    ``ctx.limits.max_title_chars``.
+    """
+    del profile
     text = _decode(path)
-    title = next((ln.lstrip("# ").strip() for ln in text.splitlines() if ln.strip()), path.stem)
+    first = _FIRST_LINE.search(text)
+    title = first.group(0).lstrip("# ").strip() if first else ""
     segments = [Segment(text)] if text.strip() else []
-    return Extraction(READER_VERSIONS[".md"], segments=segments, title=title)
+    return Extraction(READER_VERSIONS[".md"], segments=segments,
+                      title=cap_title(title or path.stem, ctx.limits))
