@@ -1,8 +1,10 @@
 """The ``ragspine-nb`` command line: demo, ingest, ask, eval, report, serve.
 
 Exit codes: 0 success (``ingest``: the batch ran, even if some files failed — the
-report lists them), 1 a check failed (``eval``, ``demo``), 2 bad arguments or missing
-input (e.g. a database that does not exist — nothing is created in that case).
+report lists them), 1 a check failed (``eval``, ``demo``) or ``ingest`` stopped early
+(a full disk, a read-only workspace: one ``error:`` line, and the report of what was
+done is still printed and written), 2 bad arguments or missing input (e.g. a database
+that does not exist — nothing is created in that case).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from datetime import date
 from pathlib import Path
 
 from ragspine_nb.agent.agent import Agent, AgentResult
+from ragspine_nb.cli_ingest import add_ingest_parser, print_report
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.index import NarrativeIndex
@@ -76,19 +79,6 @@ def _print_answer(ans: AgentResult) -> None:
     print(f"   [{ans.route} · {_status(ans)}]")
 
 
-def _print_report(report: IngestReport) -> None:
-    for f in report.files:
-        line = f"  {f.status:<17} {f.doc_id}  facts={f.facts} chunks={f.chunks}"
-        if f.skipped:
-            line += f" skipped_cells={f.skipped}"
-        print(line + (f"  ({f.reason})" if f.reason else ""))
-    for s in report.skipped:
-        print(f"    skipped {s.doc_id} {s.locator}: {s.reason}")
-    for w in report.warnings:
-        print(f"  warning: {w}")
-    print(f"{report!r} in {report.seconds:.2f} s")
-
-
 def build_demo(workspace: str | Path, data: str | Path | None = None,
                progress: bool = False) -> IngestReport:
     """Rebuild the demo workspace from scratch from ``data/demo`` and return the report.
@@ -113,7 +103,7 @@ def build_demo(workspace: str | Path, data: str | Path | None = None,
 def _cmd_demo(args: argparse.Namespace) -> int:
     report = build_demo(args.workspace, args.data)
     print(f"Demo workspace {args.workspace} built from scratch:")
-    _print_report(report)
+    print_report(report)
     print()
     with Workspace(args.workspace) as ws:
         print(f"{ws.facts!r}\n{ws.chunks!r}\n")
@@ -123,23 +113,6 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             _print_answer(agent.ask(q, reference_date=DEMO_REFERENCE_DATE))
             print()
     return 0 if report.count("failed") == 0 else 1
-
-
-def _cmd_ingest(args: argparse.Namespace) -> int:
-    ws_path = Path(args.workspace)
-    profile = args.profile or find_profile(ws_path)
-    if profile is None:
-        return _fail(f"no profile in {ws_path}; pass --profile FILE")
-    try:
-        report = ingest(args.paths, workspace=ws_path, profile=profile, dry_run=args.dry_run,
-                        metadata=args.metadata, progress=sys.stderr.isatty())
-    except FileNotFoundError as exc:
-        return _fail(str(exc))
-    _print_report(report)
-    if args.json:
-        Path(args.json).write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1),
-                                   encoding="utf-8")
-    return 0
 
 
 def _open_for_reading(args: argparse.Namespace) -> tuple[FactStore, DomainProfile]:
@@ -291,14 +264,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--data", help="demo data folder (default: the checkout's data/demo)")
     p.set_defaults(func=_cmd_demo)
 
-    p = sub.add_parser("ingest", help="ingest report files or folders into a workspace")
-    p.add_argument("paths", nargs="+")
-    p.add_argument("--workspace", default="ws")
-    p.add_argument("--profile", help="profile file (default: <workspace>/profile.*)")
-    p.add_argument("--metadata", help="per-document metadata (TOML/JSON/YAML)")
-    p.add_argument("--dry-run", action="store_true", help="read and report, write nothing")
-    p.add_argument("--json", metavar="OUT", help="also write the report as JSON to OUT")
-    p.set_defaults(func=_cmd_ingest)
+    add_ingest_parser(sub)
 
     p = sub.add_parser("report", help="execute the notebooks into self-contained HTML")
     p.add_argument("notebooks", nargs="*", help="default: the four notebooks in notebooks/")

@@ -430,6 +430,8 @@ class IngestReport:
     dry_run: bool = False
     warnings: tuple[str, ...] = ()
     seconds: float = field(default=0.0, compare=False)
+    #: Why the batch stopped early (a full disk, a read-only workspace); "" when it ran through.
+    error: str = ""
 
     def count(self, status: str) -> int:
         """Number of files with ``status``."""
@@ -461,6 +463,7 @@ class IngestReport:
             "files": [asdict(f) for f in self.files],
             "skipped": [asdict(s) for s in self.skipped],
             "warnings": list(self.warnings),
+            "error": self.error,
         }
 
     def _display_card(self) -> Any:
@@ -481,7 +484,7 @@ class IngestReport:
                       tuple((s.doc_id, s.locator, s.reason) for s in self.skipped[:50]),
                       total_rows=len(self.skipped)),
             ),
-            notes=self.warnings,
+            notes=((f"batch stopped early: {self.error}",) if self.error else ()) + self.warnings,
         )
 
     def __repr__(self) -> str:

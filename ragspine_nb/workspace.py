@@ -7,7 +7,7 @@ A workspace is a folder holding ``facts.db`` (:class:`FactStore`, with the
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import json
 import shutil
 import time
@@ -17,14 +17,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ragspine_nb.errors import DatabaseNotFoundError, ProfileError, RagspineError
-from ragspine_nb.extract.base import READER_VERSIONS, ExtractionError
+from ragspine_nb.errors import DatabaseNotFoundError, ProfileError, RagspineError, StoreError
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
-from ragspine_nb.extract.document import read_document
-from ragspine_nb.extract.lineage import file_sha256, profile_fingerprint
+from ragspine_nb.extract.collect import SourceFile, collect_files
+from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits
+from ragspine_nb.extract.lineage import profile_fingerprint
+from ragspine_nb.ingest_steps import Read, Settings, read_step, store_failure, write_step
 from ragspine_nb.profile import PROFILE_FORMATS, DomainProfile, find_profile
 from ragspine_nb.stores.chunks import ChunkStore
-from ragspine_nb.stores.facts import FactStore, utc_now
+from ragspine_nb.stores.facts import FactStore
+from ragspine_nb.stores.reconcile import Repair, reconcile, writer_lock
 from ragspine_nb.stores.statements import same_value
 from ragspine_nb.types import Fact, FileReport, IngestReport, SkippedItem
 
@@ -32,7 +34,6 @@ __all__ = ["Workspace", "ingest", "load_metadata", "find_profile", "FACTS_DB", "
 
 FACTS_DB = "facts.db"
 CHUNKS_DB = "chunks.db"
-_IGNORED_PREFIXES = (".", "~$")
 
 
 def _resolve_profile(profile: DomainProfile | str | Path | None, folder: Path) -> DomainProfile:
@@ -43,6 +44,10 @@ def _resolve_profile(profile: DomainProfile | str | Path | None, folder: Path) -
         raise ProfileError(f"no profile in {folder}: expected one of "
                            f"{[f'profile{s}' for s in PROFILE_FORMATS]} or pass profile=")
     return DomainProfile.from_file(path)
+
+
+def _same_file(a: Path, b: Path | None) -> bool:
+    return b is not None and a.exists() and a.resolve() == b.resolve()
 
 
 class Workspace:
@@ -82,6 +87,8 @@ class Workspace:
     def _save_profile(self, source: DomainProfile | str | Path | None) -> None:
         if source is None and find_profile(self.path) is not None:
             return
+        if isinstance(source, str | Path) and _same_file(Path(source), find_profile(self.path)):
+            return  # already this workspace's profile (deleting it first would lose it)
         for old in PROFILE_FORMATS:
             (self.path / f"profile{old}").unlink(missing_ok=True)
         if isinstance(source, str | Path):
@@ -113,6 +120,15 @@ class Workspace:
         for doc in self.chunks.doc_ids():
             chunks.replace_doc_chunks(doc, self.chunks.iter_chunks(doc_id=doc))
         return facts, chunks
+
+    def reconcile(self) -> list[Repair]:
+        """Settle chunk versions an interrupted ingestion left staged; return what was done.
+
+        A version whose facts and ledger row were written is activated; any other is
+        dropped, so each document is whole in its previous or its new version (see
+        :mod:`ragspine_nb.stores.reconcile`). :func:`ingest` runs this first.
+        """
+        return reconcile(self.facts, self.chunks)
 
     def close(self) -> None:
         """Close both stores."""
@@ -156,28 +172,6 @@ def load_metadata(source: Mapping[str, Mapping[str, Any]] | str | Path | None
     return {str(k): dict(v) for k, v in data.items()}
 
 
-def _collect(paths: Iterable[Path]) -> list[tuple[Path, str]]:
-    """Files with their document ids (path relative to the folder given, or the name)."""
-    out: list[tuple[Path, str]] = []
-    for p in paths:
-        if p.is_dir():
-            for f in sorted(p.rglob("*")):
-                rel = f.relative_to(p)
-                if f.is_file() and not any(part.startswith(_IGNORED_PREFIXES)
-                                           for part in rel.parts):
-                    out.append((f, rel.as_posix()))
-        else:
-            out.append((p, p.name))
-    return out
-
-
-def _fingerprint(file_hash: str, suffix: str, mapping: str, meta: Mapping[str, Any],
-                 max_chars: int, overlap_chars: int) -> str:
-    blob = json.dumps([file_hash, READER_VERSIONS.get(suffix, ""), mapping, dict(meta),
-                       max_chars, overlap_chars], sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
 def ingest(
     paths: str | Path | Iterable[str | Path],
     workspace: str | Path = "ws",
@@ -188,15 +182,22 @@ def ingest(
     progress: bool = True,
     max_chars: int = DEFAULT_CHUNK_CHARS,
     overlap_chars: int = DEFAULT_OVERLAP_CHARS,
+    limits: IngestLimits | None = None,
 ) -> IngestReport:
     """Ingest report files and folders into a workspace.
 
     One bad file never aborts the batch: each file ends ``ingested``,
     ``skipped_unchanged`` (same bytes, profile, metadata and extractor as last time:
-    nothing is written), ``failed`` (with the reason) or ``no_text``. A changed file
-    replaces its previous facts and chunks atomically (new chunk version active, old
-    inactive). ``dry_run=True`` writes nothing — no folder, no database — and returns
-    the same report.
+    nothing is written), ``failed`` (with the reason: unreadable, over a limit, out of
+    memory, a symbolic link leaving the folder, control characters in its name, a
+    store error) or ``no_text``. A changed file replaces its previous facts and chunks
+    without ever being half-written: its chunks are staged, its facts and ledger row
+    written in one transaction, then the chunks activated; an interrupted document is
+    settled by :meth:`Workspace.reconcile` at the start of the next ingestion. A full
+    disk or a read-only workspace stops the batch: that file and the later ones end
+    ``failed`` and :attr:`IngestReport.error` says why; what was written before stays.
+    ``dry_run=True`` writes nothing — no folder, no database — and returns the same
+    report.
 
     Parameters
     ----------
@@ -216,6 +217,11 @@ def ingest(
         Show a progress bar for folders.
     max_chars, overlap_chars : int
         Chunk size and overlap (see :func:`~ragspine_nb.extract.chunking.chunk_document`).
+    limits : IngestLimits, optional
+        Per-document bounds: file size, title length, chunks, table cells, facts and
+        skipped cells listed (:class:`~ragspine_nb.extract.limits.IngestLimits`; its
+        defaults when omitted). A limit reached is named in the file's reason and the
+        report's warnings, with its value and the locator where reading stopped.
 
     Returns
     -------
@@ -236,40 +242,90 @@ def ingest(
     ws_path = Path(workspace)
     prof = _resolve_profile(profile, ws_path)
     meta_by_doc = load_metadata(metadata)
-    mapping = profile_fingerprint(prof)
-    ws: Workspace | None = None
-    if not dry_run:
-        ws = Workspace(ws_path, profile, create=True)
-    elif (ws_path / FACTS_DB).is_file() and (ws_path / CHUNKS_DB).is_file():
-        ws = Workspace(ws_path, prof)
-    files = _collect(items)
-    folder_given = any(p.is_dir() for p in items)
-    iterator: Iterable[tuple[Path, str]] = files
-    if progress and folder_given:
-        from tqdm.auto import tqdm
-
-        iterator = tqdm(files, desc="ingest", unit="file")
-    reports: list[FileReport] = []
-    skipped: list[SkippedItem] = []
-    seen: set[str] = set()
+    settings = Settings(prof, profile_fingerprint(prof), dry_run, max_chars, overlap_chars,
+                        limits or DEFAULT_LIMITS)
+    files = collect_files(items)
+    ws, error = _open_for_ingest(ws_path, profile, prof, dry_run)
+    show = progress and any(p.is_dir() for p in items)
     try:
-        for path, doc_id in iterator:
-            if doc_id in seen:
-                reports.append(FileReport(str(path), doc_id, "failed",
-                                          reason=f"duplicate document id {doc_id!r} in this batch"))
-                continue
-            seen.add(doc_id)
-            report, cells = _ingest_one(path, doc_id, prof, ws, meta_by_doc.get(doc_id, {}),
-                                        mapping, dry_run, max_chars, overlap_chars)
-            reports.append(report)
-            skipped += cells
+        writing = ws is not None and not dry_run
+        with writer_lock(ws_path) if writing else contextlib.nullcontext(False):
+            repairs, error = _reconciled(ws) if writing and ws is not None else ([], error)
+            reports, skipped, error = _run_batch(files, ws, settings, meta_by_doc, show, error)
     finally:
         if ws is not None:
             ws.close()
-    unused = sorted(set(meta_by_doc) - seen)
-    warnings = (f"metadata given for documents not in this batch: {unused}",) if unused else ()
-    return IngestReport(tuple(reports), tuple(skipped), str(ws_path), dry_run, warnings,
-                        seconds=time.perf_counter() - started)
+    unused = sorted(set(meta_by_doc) - {f.doc_id for f in files})
+    warnings = [r.describe() for r in repairs]
+    warnings += [f"{r.doc_id}: {part}" for r in reports for part in r.reason.split("; ")
+                 if part.startswith("limit ")]
+    if unused:
+        warnings.append(f"metadata given for documents not in this batch: {unused}")
+    return IngestReport(tuple(reports), tuple(skipped), str(ws_path), dry_run, tuple(warnings),
+                        seconds=time.perf_counter() - started, error=error)
+
+
+def _open_for_ingest(ws_path: Path, profile: DomainProfile | str | Path | None,
+                     prof: DomainProfile, dry_run: bool) -> tuple[Workspace | None, str]:
+    """The workspace to write (or, for a dry run, to compare with), or why it cannot be."""
+    if dry_run:
+        if (ws_path / FACTS_DB).is_file() and (ws_path / CHUNKS_DB).is_file():
+            return Workspace(ws_path, prof), ""
+        return None, ""
+    try:
+        return Workspace(ws_path, profile, create=True), ""
+    except (StoreError, OSError) as exc:
+        return None, f"cannot write the workspace {ws_path}: {exc}"
+
+
+def _reconciled(ws: Workspace) -> tuple[list[Repair], str]:
+    """Reconcile before writing; a store that cannot be written stops the batch."""
+    try:
+        return ws.reconcile(), ""
+    except StoreError as exc:
+        return [], str(exc)
+
+
+def _progress(files: list[SourceFile], show: bool) -> Iterable[SourceFile]:
+    if not show:
+        return files
+    from tqdm.auto import tqdm
+
+    return tqdm(files, desc="ingest", unit="file")  # type: ignore[no-any-return]
+
+
+def _run_batch(files: list[SourceFile], ws: Workspace | None, s: Settings,
+               meta_by_doc: Mapping[str, Mapping[str, Any]], show: bool, error: str
+               ) -> tuple[list[FileReport], list[SkippedItem], str]:
+    """Every file in order; after a fatal store error the rest are not attempted."""
+    reports: list[FileReport] = []
+    skipped: list[SkippedItem] = []
+    seen: set[str] = set()
+    for item in _progress(files, show):
+        report, cells, error = _batch_item(item, ws, s, meta_by_doc, seen, error)
+        reports.append(report)
+        skipped += cells
+    return reports, skipped, error
+
+
+def _batch_item(item: SourceFile, ws: Workspace | None, s: Settings,
+                meta_by_doc: Mapping[str, Mapping[str, Any]], seen: set[str], error: str
+                ) -> tuple[FileReport, list[SkippedItem], str]:
+    path, doc_id = item.path, item.doc_id
+    why = (f"not attempted: {error}" if error else item.refused
+           or (f"duplicate document id {doc_id!r} in this batch" if doc_id in seen else ""))
+    if why:
+        return FileReport(str(path), doc_id, "failed", reason=why), [], error
+    seen.add(doc_id)
+    try:
+        report, cells = _ingest_one(path, doc_id, s.profile, ws, meta_by_doc.get(doc_id, {}),
+                                    s.mapping, s.dry_run, s.max_chars, s.overlap_chars,
+                                    s.limits)
+        return report, cells, error
+    except (StoreError, MemoryError) as exc:  # one file's write; the batch goes on
+        reason, fatal = store_failure(exc)
+        stop = str(exc) if fatal else ""
+    return FileReport(str(path), doc_id, "failed", reason=reason), [], stop
 
 
 def _one_statement_each(facts: Iterable[Fact], doc_id: str, store: FactStore | None
@@ -308,46 +364,32 @@ def _one_statement_each(facts: Iterable[Fact], doc_id: str, store: FactStore | N
 
 def _ingest_one(path: Path, doc_id: str, profile: DomainProfile, ws: Workspace | None,
                 meta: Mapping[str, Any], mapping: str, dry_run: bool, max_chars: int,
-                overlap_chars: int) -> tuple[FileReport, list[SkippedItem]]:
-    try:
-        file_hash = file_sha256(path)
-        fingerprint = _fingerprint(file_hash, path.suffix.lower(), mapping, meta, max_chars,
-                                   overlap_chars)
-        previous = ws.facts.source_document(doc_id) if ws is not None else None
-        if previous is not None and previous["fingerprint"] == fingerprint:
-            return FileReport(str(path), doc_id, "skipped_unchanged",
-                              reason="same bytes, profile and metadata as the last ingestion",
-                              facts=previous["facts"], chunks=previous["chunks"],
-                              extractor=previous["extractor_version"],
-                              sensitivity=previous["sensitivity"], file_hash=file_hash), []
-        result = read_document(path, doc_id, profile, metadata=meta, file_hash=file_hash,
-                               mapping_version=mapping, max_chars=max_chars,
-                               overlap_chars=overlap_chars)
-    except (ExtractionError, OSError) as exc:
-        return FileReport(str(path), doc_id, "failed", reason=str(exc)), []
-    except Exception as exc:  # a reader bug must not abort the batch; report it
-        return FileReport(str(path), doc_id, "failed",
-                          reason=f"unexpected {type(exc).__name__}: {exc}"), []
+                overlap_chars: int, limits: IngestLimits = DEFAULT_LIMITS
+                ) -> tuple[FileReport, list[SkippedItem]]:
+    settings = Settings(profile, mapping, dry_run, max_chars, overlap_chars, limits)
+    read = read_step(path, doc_id, ws.facts if ws is not None else None, meta, settings)
+    if not isinstance(read, Read):
+        return read, []
+    result = read.result
     cells = [SkippedItem(doc_id, s.locator, s.reason) for s in result.skipped]
     facts, duplicates = _one_statement_each(result.facts, doc_id, ws.facts if ws else None)
     cells += duplicates
     result = replace(result, facts=tuple(facts))
     status = "ingested" if (result.facts or result.chunks) else "no_text"
-    reason = "; ".join(result.warnings)
+    counted = len(cells)
+    hits = [h.describe() for h in result.limit_hits]
+    if counted > limits.max_skipped_per_doc:
+        cells = cells[:limits.max_skipped_per_doc]
+        hits.append(f"limit max_skipped_per_doc={limits.max_skipped_per_doc} reached: "
+                    f"{counted - len(cells):,} more skipped cells were counted but not listed")
+    reason = "; ".join([*result.warnings, *hits])
     if status == "no_text":
         reason = "; ".join(filter(None, ["no text and no table values found", reason]))
     if not dry_run and ws is not None:
-        if result.chunks or ws.chunks.iter_chunks(doc_id=doc_id):
-            ws.chunks.replace_doc_chunks(doc_id, list(result.chunks),
-                                         valid_as_of=str(meta.get("valid_as_of", "")))
-        ws.facts.replace_source_doc(doc_id, result.facts, document={
-            "doc_id": doc_id, "path": str(path), "file_hash": file_hash,
-            "fingerprint": fingerprint, "extractor_version": result.extractor_version,
-            "title": result.title, "sensitivity": result.sensitivity,
-            "facts": len(result.facts), "chunks": len(result.chunks), "ingested_at": utc_now(),
-        })
+        write_step(ws.facts, ws.chunks, path, replace(read, result=result),
+                   str(meta.get("valid_as_of", "")))
     return FileReport(str(path), doc_id, status, reason=reason, facts=len(result.facts),
-                      chunks=len(result.chunks), skipped=len(cells),
+                      chunks=len(result.chunks), skipped=counted,
                       extractor=result.extractor_version, sensitivity=result.sensitivity,
-                      file_hash=file_hash), cells
+                      file_hash=read.file_hash), cells
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ragspine_nb.errors import InvalidRecordError, LineageError
+from ragspine_nb.errors import InvalidRecordError, LineageError, StoreError
 from ragspine_nb.stores._base import SQLiteStore, open_database
 from ragspine_nb.stores.facts import utc_now
 from ragspine_nb.types import Chunk, StoredChunk, is_blank, is_restricted
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
     from ragspine_nb.display.render import Card
 
-__all__ = ["ChunkStore", "CHUNK_COLUMNS", "CHUNK_FILTERS"]
+__all__ = ["ChunkStore", "StagedVersion", "CHUNK_COLUMNS", "CHUNK_FILTERS"]
 
 _CHUNK_FIELDS = (
     "doc_id", "chunk_id", "seq", "text", "title", "topic", "entity", "geography", "period",
@@ -51,6 +52,14 @@ CREATE TABLE IF NOT EXISTS narrative_chunk (
     UNIQUE (chunk_id, version)
 );
 CREATE INDEX IF NOT EXISTS narrative_chunk_active ON narrative_chunk (active, doc_id, seq);
+CREATE TABLE IF NOT EXISTS chunk_version (
+    doc_id TEXT NOT NULL CHECK (length(trim(doc_id)) > 0),
+    version INTEGER NOT NULL CHECK (version >= 1),
+    fingerprint TEXT NOT NULL DEFAULT '',
+    staged INTEGER NOT NULL CHECK (staged IN (0, 1)),
+    written_at TEXT NOT NULL,
+    PRIMARY KEY (doc_id, version)
+);
 """
 _INSERT = (
     f"INSERT INTO narrative_chunk ({', '.join(CHUNK_COLUMNS)}) "  # noqa: S608
@@ -87,6 +96,50 @@ def _check_chunks(doc_id: str, chunks: Sequence[object]) -> list[Chunk]:
     return out
 
 
+@dataclass(frozen=True)
+class StagedVersion:
+    """A version of a document's chunks that was written but not (yet) made active."""
+
+    doc_id: str
+    version: int
+    fingerprint: str
+
+
+def _next_version(conn: Any, doc_id: str) -> int:
+    """One more than the highest version with rows or still staged."""
+    row = conn.execute(
+        "SELECT MAX(v) FROM (SELECT MAX(version) AS v FROM narrative_chunk WHERE doc_id = ? "
+        "UNION ALL SELECT MAX(version) AS v FROM chunk_version WHERE doc_id = ? AND staged = 1"
+        ") AS versions", (doc_id, doc_id)).fetchone()
+    return int(row[0] or 0) + 1
+
+
+def _write_version(conn: Any, doc_id: str, chunks: list[Chunk], valid_as_of: str,
+                   fingerprint: str, active: bool) -> int:
+    version = _next_version(conn, doc_id)
+    stamp = utc_now()
+    if active:
+        conn.execute(
+            "UPDATE narrative_chunk SET active = 0 WHERE doc_id = ? AND active = 1", (doc_id,))
+    conn.executemany(_INSERT, [
+        tuple(getattr(c, f) for f in _CHUNK_FIELDS) + (valid_as_of, stamp, version, int(active))
+        for c in chunks
+    ])
+    conn.execute("DELETE FROM chunk_version WHERE doc_id = ? AND version = ?", (doc_id, version))
+    conn.execute("INSERT INTO chunk_version (doc_id, version, fingerprint, staged, written_at) "
+                 "VALUES (?, ?, ?, ?, ?)", (doc_id, version, fingerprint, int(not active), stamp))
+    return version
+
+
+def _check_args(doc_id: str, chunks: Sequence[object], valid_as_of: object,
+                fingerprint: object) -> list[Chunk]:
+    checked = _check_chunks(doc_id, list(chunks))
+    for name, value in (("valid_as_of", valid_as_of), ("fingerprint", fingerprint)):
+        if not isinstance(value, str):
+            raise InvalidRecordError(f"{name} must be a string, got {value!r}")
+    return checked
+
+
 def _row_to_chunk(row: Any) -> StoredChunk:
     data = {c: row[c] for c in CHUNK_COLUMNS}
     data["active"] = bool(data["active"])
@@ -109,6 +162,13 @@ class ChunkStore(SQLiteStore):
     :meth:`replace_doc_chunks` is atomic: the new version is ``max(version) + 1``,
     the old rows become inactive and the new rows active in one transaction, so a
     crash in the middle leaves the previous version active.
+
+    Ingestion writes in two steps so that chunks and the fact store's ledger (another
+    database) can never disagree for long: :meth:`stage_doc_chunks` writes the new
+    version inactive, the facts and ledger are written, then :meth:`activate_version`
+    switches to it. A version left staged by a crash is listed by
+    :meth:`staged_versions` and either activated or dropped (:meth:`drop_version`) by
+    the workspace's reconciliation.
     """
 
     def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
@@ -116,7 +176,7 @@ class ChunkStore(SQLiteStore):
 
     # ----------------------------------------------------------------- writes
     def replace_doc_chunks(
-        self, doc_id: str, chunks: Sequence[Chunk], valid_as_of: str = ""
+        self, doc_id: str, chunks: Sequence[Chunk], valid_as_of: str = "", fingerprint: str = ""
     ) -> int:
         """Replace a document's chunks with a new version; return the rows written.
 
@@ -124,23 +184,65 @@ class ChunkStore(SQLiteStore):
         chunks (blank lineage, another doc_id, duplicate ids) reject the call before
         anything is written.
         """
-        checked = _check_chunks(doc_id, list(chunks))
-        if not isinstance(valid_as_of, str):
-            raise InvalidRecordError(f"valid_as_of must be a string, got {valid_as_of!r}")
-        stamp = utc_now()
+        checked = _check_args(doc_id, chunks, valid_as_of, fingerprint)
         with self._db.transaction() as conn:
-            current = conn.execute(
-                "SELECT COALESCE(MAX(version), 0) FROM narrative_chunk WHERE doc_id = ?", (doc_id,)
-            ).fetchone()[0]
-            conn.execute(
-                "UPDATE narrative_chunk SET active = 0 WHERE doc_id = ? AND active = 1", (doc_id,)
-            )
-            version = int(current) + 1
-            conn.executemany(_INSERT, [
-                tuple(getattr(c, f) for f in _CHUNK_FIELDS) + (valid_as_of, stamp, version, 1)
-                for c in checked
-            ])
+            _write_version(conn, doc_id, checked, valid_as_of, fingerprint, active=True)
         return len(checked)
+
+    def stage_doc_chunks(self, doc_id: str, chunks: Sequence[Chunk], valid_as_of: str = "",
+                         fingerprint: str = "") -> int:
+        """Write a new version of a document's chunks *inactive*; return its number.
+
+        Readers keep seeing the previous version until :meth:`activate_version`.
+        ``fingerprint`` names what the version was built from (the ingestion
+        fingerprint recorded in the fact store's ledger), so a reconciliation can tell
+        whether the rest of the document's ingestion was written.
+        """
+        checked = _check_args(doc_id, chunks, valid_as_of, fingerprint)
+        with self._db.transaction() as conn:
+            return _write_version(conn, doc_id, checked, valid_as_of, fingerprint, active=False)
+
+    def activate_version(self, doc_id: str, version: int) -> int:
+        """Make a staged version the document's active one; return its chunk count.
+
+        Raises :class:`~ragspine_nb.errors.StoreError` (and changes nothing) when that
+        version is not staged.
+        """
+        with self._db.transaction() as conn:
+            if conn.execute("SELECT 1 FROM chunk_version WHERE doc_id = ? AND version = ? "
+                            "AND staged = 1", (doc_id, version)).fetchone() is None:
+                raise StoreError(f"version {version} of {doc_id!r} is not staged; "
+                                 f"staged: {[v.version for v in self.staged_versions(doc_id)]}")
+            conn.execute("UPDATE narrative_chunk SET active = 0 WHERE doc_id = ? AND active = 1",
+                         (doc_id,))
+            n = conn.execute("UPDATE narrative_chunk SET active = 1 WHERE doc_id = ? AND "
+                             "version = ?", (doc_id, version)).rowcount
+            conn.execute("UPDATE chunk_version SET staged = 0 WHERE doc_id = ? AND version = ?",
+                         (doc_id, version))
+        return int(n)
+
+    def drop_version(self, doc_id: str, version: int) -> int:
+        """Delete a staged (never active) version; return the chunks deleted.
+
+        Active and previously active versions are history and are never deleted here.
+        """
+        with self._db.transaction() as conn:
+            if conn.execute("SELECT 1 FROM chunk_version WHERE doc_id = ? AND version = ? "
+                            "AND staged = 1", (doc_id, version)).fetchone() is None:
+                return 0
+            n = conn.execute("DELETE FROM narrative_chunk WHERE doc_id = ? AND version = ? "
+                             "AND active = 0", (doc_id, version)).rowcount
+            conn.execute("DELETE FROM chunk_version WHERE doc_id = ? AND version = ?",
+                         (doc_id, version))
+        return int(n)
+
+    def staged_versions(self, doc_id: str | None = None) -> list[StagedVersion]:
+        """Versions written by :meth:`stage_doc_chunks` and not activated (oldest first)."""
+        where, params = ("AND doc_id = ? ", (doc_id,)) if doc_id is not None else ("", ())
+        rows = self._db.fetchall(
+            "SELECT doc_id, version, fingerprint FROM chunk_version WHERE staged = 1 "  # noqa: S608
+            f"{where}ORDER BY doc_id, version", params)
+        return [StagedVersion(str(r[0]), int(r[1]), str(r[2])) for r in rows]
 
     # ------------------------------------------------------------------ reads
     def iter_chunks(

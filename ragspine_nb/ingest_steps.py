@@ -1,0 +1,162 @@
+"""The steps of ingesting one file: read it within limits, write it without half-writes.
+
+:func:`read_step` checks the file against the limits, hashes it, skips it when the
+ledger records the same ingestion, and reads it; every reading problem becomes a
+``failed`` :class:`~ragspine_nb.types.FileReport` with its reason (memory included).
+:func:`write_step` writes what was read in the order that keeps the two databases in
+agreement (chunks staged, facts and ledger in one transaction, chunks activated; see
+:mod:`ragspine_nb.stores.reconcile`). :func:`store_failure` turns a store error into a
+file's reason and says whether the batch must stop (a full disk, a read-only store).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ragspine_nb.errors import DiskFullError, ReadOnlyStoreError, StoreError
+from ragspine_nb.extract.base import READER_VERSIONS, ExtractionError
+from ragspine_nb.extract.document import DocumentResult, read_document
+from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits, file_size_hit
+from ragspine_nb.extract.lineage import file_sha256
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.stores.chunks import ChunkStore
+from ragspine_nb.stores.facts import FactStore, utc_now
+from ragspine_nb.types import FileReport
+
+__all__ = ["Settings", "Read", "read_step", "write_step", "store_failure", "fingerprint",
+           "FATAL_ERRORS"]
+
+#: Store errors after which no later file of the batch can be written either.
+FATAL_ERRORS: tuple[type[StoreError], ...] = (DiskFullError, ReadOnlyStoreError)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every file of one batch is read and written with."""
+
+    profile: DomainProfile
+    mapping: str
+    dry_run: bool
+    max_chars: int
+    overlap_chars: int
+    limits: IngestLimits = DEFAULT_LIMITS
+
+
+@dataclass(frozen=True)
+class Read:
+    """A file read and ready to be written."""
+
+    result: DocumentResult
+    file_hash: str
+    fingerprint: str
+
+
+def fingerprint(file_hash: str, suffix: str, mapping: str, meta: Mapping[str, Any],
+                max_chars: int, overlap_chars: int, limits: IngestLimits = DEFAULT_LIMITS
+                ) -> str:
+    """What an ingestion depends on; the same fingerprint means nothing to redo.
+
+    Non-default limits are part of it (raising a limit re-reads a file that hit it);
+    the default limits are not, so existing ledgers stay valid.
+    """
+    parts: list[Any] = [file_hash, READER_VERSIONS.get(suffix, ""), mapping, dict(meta),
+                        max_chars, overlap_chars]
+    if limits != DEFAULT_LIMITS:
+        parts.append(limits.as_dict())
+    blob = json.dumps(parts, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _failed(path: Path, doc_id: str, reason: str) -> FileReport:
+    return FileReport(str(path), doc_id, "failed", reason=reason)
+
+
+def _unchanged(path: Path, doc_id: str, previous: Mapping[str, Any], file_hash: str
+               ) -> FileReport:
+    return FileReport(str(path), doc_id, "skipped_unchanged",
+                      reason="same bytes, profile and metadata as the last ingestion",
+                      facts=previous["facts"], chunks=previous["chunks"],
+                      extractor=previous["extractor_version"],
+                      sensitivity=previous["sensitivity"], file_hash=file_hash)
+
+
+def read_step(path: Path, doc_id: str, facts: FactStore | None, meta: Mapping[str, Any],
+              s: Settings) -> Read | FileReport:
+    """Read one file, or the report that says why it is not read (or needs no reading).
+
+    Store errors (reading the ledger) propagate: the batch decides what they mean.
+    """
+    out_of_memory = False
+    try:
+        hit = file_size_hit(path.stat().st_size, s.limits)
+        if hit is not None:
+            return _failed(path, doc_id, hit.describe())
+        file_hash = file_sha256(path)
+        key = fingerprint(file_hash, path.suffix.lower(), s.mapping, meta, s.max_chars,
+                          s.overlap_chars, s.limits)
+        previous = facts.source_document(doc_id) if facts is not None else None
+        if previous is not None and previous["fingerprint"] == key:
+            return _unchanged(path, doc_id, previous, file_hash)
+        result = read_document(path, doc_id, s.profile, metadata=meta, file_hash=file_hash,
+                               mapping_version=s.mapping, max_chars=s.max_chars,
+                               overlap_chars=s.overlap_chars, limits=s.limits)
+    except StoreError:
+        raise
+    except (ExtractionError, OSError) as exc:
+        return _failed(path, doc_id, str(exc))
+    except MemoryError:  # what was allocated is freed when this block ends
+        out_of_memory = True
+    except Exception as exc:  # a reader bug must not abort the batch; report it
+        return _failed(path, doc_id, f"unexpected {type(exc).__name__}: {exc}")
+    if out_of_memory:
+        return _failed(path, doc_id, "out of memory while reading this file; nothing was "
+                       "written (lower the limits or split the file)")
+    return Read(result, file_hash, key)
+
+
+def _drop_quietly(chunks: ChunkStore, doc_id: str, version: int) -> None:
+    try:
+        chunks.drop_version(doc_id, version)
+    except Exception:  # noqa: S110 - the next ingestion's reconcile drops it
+        pass
+
+
+def write_step(facts: FactStore, chunks: ChunkStore, path: Path, read: Read,
+               valid_as_of: str) -> None:
+    """Write one document: chunks staged, facts with the ledger row (last), chunks activated.
+
+    If the facts write fails the staged chunks are dropped (or left for the next
+    reconcile) and the previous version of the document stays whole.
+    """
+    result, doc_id = read.result, read.result.doc_id
+    version = None
+    if result.chunks or chunks.iter_chunks(doc_id=doc_id):
+        version = chunks.stage_doc_chunks(doc_id, list(result.chunks), valid_as_of=valid_as_of,
+                                          fingerprint=read.fingerprint)
+    try:
+        facts.replace_source_doc(doc_id, result.facts, document={
+            "doc_id": doc_id, "path": str(path), "file_hash": read.file_hash,
+            "fingerprint": read.fingerprint, "extractor_version": result.extractor_version,
+            "title": result.title, "sensitivity": result.sensitivity,
+            "facts": len(result.facts), "chunks": len(result.chunks), "ingested_at": utc_now(),
+        })
+    except BaseException:
+        if version is not None:
+            _drop_quietly(chunks, doc_id, version)
+        raise
+    if version is not None:
+        chunks.activate_version(doc_id, version)
+
+
+def store_failure(exc: BaseException) -> tuple[str, bool]:
+    """The reason a file failed on a store error or memory, and whether the batch must stop."""
+    if isinstance(exc, MemoryError):
+        return ("out of memory while writing this file; it was rolled back and the "
+                "previous version is kept"), False
+    fatal = isinstance(exc, FATAL_ERRORS)
+    return f"not written: {exc}", fatal
