@@ -279,11 +279,11 @@ def _open_for_ingest(ws_path: Path, profile: DomainProfile | str | Path | None,
 
 
 def _reconciled(ws: Workspace) -> tuple[list[Repair], str]:
-    """Reconcile before writing; a store that cannot be written stops the batch."""
+    """Reconcile before writing; if that fails nothing is written (the batch stops)."""
     try:
         return ws.reconcile(), ""
-    except StoreError as exc:
-        return [], str(exc)
+    except Exception as exc:  # a store that cannot be written, or cannot be read
+        return [], f"cannot reconcile the workspace before writing: {exc}"
 
 
 def _progress(files: list[SourceFile], show: bool) -> Iterable[SourceFile]:
@@ -325,6 +325,8 @@ def _batch_item(item: SourceFile, ws: Workspace | None, s: Settings,
     except (StoreError, MemoryError) as exc:  # one file's write; the batch goes on
         reason, fatal = store_failure(exc)
         stop = str(exc) if fatal else ""
+    except Exception as exc:  # a bug in one file's path must not abort the batch; report it
+        reason, stop = f"unexpected {type(exc).__name__}: {exc}", ""
     return FileReport(str(path), doc_id, "failed", reason=reason), [], stop
 
 

@@ -27,8 +27,11 @@ from ragspine_nb.extract.limits import IngestLimits, doc_id_problem
 from ragspine_nb.stores.chunks import StagedVersion
 from ragspine_nb.stores.reconcile import reconcile
 from ragspine_nb.workspace import Workspace
+from tests import test_store_contract
 from tests.conftest import DEMO, make_chunk
-from tests.test_store_contract import pg_server, url  # noqa: F401 - fixtures (SQLite, PostgreSQL)
+
+pg_server = test_store_contract.pg_server  # the contract tests' fixtures: SQLite and PostgreSQL
+url = test_store_contract.url
 
 PROFILE = DEMO / "profile.toml"
 
@@ -289,6 +292,44 @@ def test_an_activation_lost_after_the_ledger_was_written_is_completed(
             "a.md: chunk version 2 activated (its facts and ledger had been written before "
             "the previous ingestion stopped)"]
     assert _state(ws)[:2] == (["Version two of a."], [])
+
+
+def test_a_bug_while_writing_one_file_fails_that_file_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragspine_nb import workspace
+
+    write = workspace.write_step
+
+    def buggy(facts: Any, chunks: Any, path: Path, read: Any, valid_as_of: str) -> None:
+        if path.name == "a.md":
+            raise RuntimeError("a bug")
+        write(facts, chunks, path, read, valid_as_of)
+
+    folder, ws = _two_docs(tmp_path)
+    monkeypatch.setattr(workspace, "write_step", buggy)
+    (folder / "b.md").write_text("Document b, changed.", encoding="utf-8")
+    rows = _by_doc(_ingest(folder, ws))
+    assert (rows["a.md"].status, rows["a.md"].reason) == ("failed",
+                                                          "unexpected RuntimeError: a bug")
+    assert rows["b.md"].status == "ingested"
+
+
+def test_a_workspace_that_cannot_be_reconciled_is_not_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, ws = _two_docs(tmp_path)
+    before = _state(ws)
+
+    def unreadable(*_: object) -> list[Any]:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(ChunkStore, "staged_versions", unreadable)
+    report = _ingest(folder, ws)
+    assert report.error == ("cannot reconcile the workspace before writing: database disk "
+                            "image is malformed")
+    assert {f.status for f in report.files} == {"failed"}
+    assert report.files[0].reason.startswith("not attempted: cannot reconcile")
+    monkeypatch.undo()
+    assert _state(ws) == before
 
 
 def _ledger(doc: str, fingerprint: str) -> dict[str, Any]:
