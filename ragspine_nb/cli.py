@@ -18,6 +18,7 @@ from datetime import date
 from pathlib import Path
 
 from ragspine_nb.agent.agent import Agent, AgentResult
+from ragspine_nb.cli_conflicts import add_conflicts_parser
 from ragspine_nb.cli_ingest import add_ingest_parser, print_report
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.profile import DomainProfile
@@ -280,6 +281,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=_cmd_serve)
+    add_conflicts_parser(sub)
 
     ev = sub.add_parser("eval", help="evaluate: qa (golden gates) or beir (retrieval)")
     ev_sub = ev.add_subparsers(dest="eval_command", required=True)

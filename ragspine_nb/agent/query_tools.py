@@ -13,7 +13,7 @@ from ragspine_nb.glossary import (
 )
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import FoundResult, NotFoundResult, QueryResult, UnrecognizedParamResult
+from ragspine_nb.types import QueryResult, UnrecognizedParamResult
 
 __all__ = [
     "execute_query_metric",
@@ -36,6 +36,9 @@ def execute_query_metric(store: FactStore, metric: str, entity: str, period: str
         The exact row exists; value and lineage come from the store.
     NotFoundResult
         Every parameter normalised but no row matches; nothing is inferred.
+    ConflictResult
+        Documents state this fact with different values and no user choice settles it:
+        every value with its source, and no single number.
     UnrecognizedParamResult
         ``metric``, ``entity`` or ``period`` did not normalise (named, with its raw
         value). A present-but-unknown channel is passed through literally, so a typo
@@ -51,10 +54,7 @@ def execute_query_metric(store: FactStore, metric: str, entity: str, period: str
     if key is None:
         return UnrecognizedParamResult("period", str(period))
     channel_code = normalize_channel(profile, channel) or str(channel).strip()
-    fact = store.query(metric_code, entity_code, key[0], key[1], channel_code)
-    if fact is None:
-        return NotFoundResult(metric_code, entity_code, key[0], key[1], channel_code)
-    return FoundResult(fact)
+    return store.lookup(metric_code, entity_code, key[0], key[1], channel_code)
 
 
 def _properties(profile: DomainProfile) -> dict[str, Any]:
@@ -76,8 +76,9 @@ def _properties(profile: DomainProfile) -> dict[str, Any]:
 
 
 _DESCRIPTION = ("Look up one reported number in the fact store. Returns found (value, unit, "
-                "source), not_found or unrecognized_param. It never estimates: a miss is "
-                "reported as not_found — do not invent a number.")
+                "source), conflict (documents disagree: every value with its source — state "
+                "no single number), not_found or unrecognized_param. It never estimates: a "
+                "miss is reported as not_found — do not invent a number.")
 
 
 def build_query_metric_tool_anthropic(profile: DomainProfile) -> dict[str, Any]:

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from ragspine_nb.glossary import period_label
-from ragspine_nb.types import Fact, NotFoundResult, UnrecognizedParamResult
+from ragspine_nb.types import (
+    ConflictResult,
+    Fact,
+    NotFoundResult,
+    Resolution,
+    UnrecognizedParamResult,
+)
 
-__all__ = ["format_value", "period_label", "found_line", "miss_line", "TEXT"]
+__all__ = ["format_value", "period_label", "found_line", "miss_line", "conflict_line",
+           "not_computed_line", "statement_text", "TEXT"]
 
 
 def format_value(value: float) -> str:
@@ -32,21 +39,70 @@ TEXT = {
     "comparison": {"zh": "对比结果：", "en": "Comparison:"},
     "stated_change": {"zh": "（报告中直接列示的变动，非计算所得）",
                       "en": "(The change as the report states it, not computed.)"},
+    "withheld": {"zh": "（已略去 {n} 句与事实表不符或涉及数据冲突的内容。）",
+                 "en": "({n} sentence(s) contradicting the fact store or stating a figure in "
+                       "conflict were withheld.)"},
 }
 
 
-def found_line(fact: Fact, entity_label: str, default_channel: str, lang: str) -> str:
-    """One answer line rebuilt from the stored fact (never from model prose)."""
-    channel = "" if fact.channel == default_channel else f" ({fact.channel})"
-    where = f"{fact.source_doc_id} · {fact.source_locator}"
+def _as_of(fact: Fact, lang: str) -> str:
+    if not fact.valid_as_of:
+        return ""
+    return f" · 截至 {fact.valid_as_of}" if lang == "zh" else f" · as of {fact.valid_as_of}"
+
+
+def statement_text(fact: Fact, lang: str) -> str:
+    """``1,405 USD_M (source: deck.pptx · slide=3)``: one stated value with its source."""
+    where = f"{fact.source_doc_id} · {fact.source_locator}{_as_of(fact, lang)}"
     value = f"{format_value(fact.value)} {fact.unit}"
-    plabel = period_label(fact.period_type, fact.period)
-    as_of = f" · as of {fact.valid_as_of}" if fact.valid_as_of and lang == "en" else (
-        f" · 截至 {fact.valid_as_of}" if fact.valid_as_of else "")
+    return f"{value}（来源：{where}）" if lang == "zh" else f"{value} (source: {where})"
+
+
+def _resolved(resolution: Resolution, lang: str) -> str:
+    day = resolution.resolved_at[:10]
+    note = f": {resolution.note}" if resolution.note else ""
     if lang == "zh":
-        return (f"{entity_label} {plabel} {fact.metric_code}{channel}：{value}"
-                f"（来源：{where}{as_of}）")
-    return f"{entity_label} {plabel} {fact.metric_code}{channel}: {value} (source: {where}{as_of})"
+        return f"（数据冲突已由用户选择解决：{day}，{resolution.resolved_by}{note}）"
+    return f" — resolved by user choice on {day} by {resolution.resolved_by}{note}"
+
+
+def found_line(fact: Fact, entity_label: str, default_channel: str, lang: str,
+               resolution: Resolution | None = None) -> str:
+    """One answer line rebuilt from the stored fact (never from model prose).
+
+    A fact documents disagreed on says who chose it, when and why (``resolution``).
+    """
+    channel = "" if fact.channel == default_channel else f" ({fact.channel})"
+    plabel = period_label(fact.period_type, fact.period)
+    sep = "：" if lang == "zh" else ": "
+    line = f"{entity_label} {plabel} {fact.metric_code}{channel}{sep}{statement_text(fact, lang)}"
+    return line + (_resolved(resolution, lang) if resolution is not None else "")
+
+
+def conflict_line(result: ConflictResult, entity_label: str, default_channel: str,
+                  lang: str) -> str:
+    """A fact documents state differently: every value with its source, no single number."""
+    channel = "" if result.channel == default_channel else f" ({result.channel})"
+    what = (f"{entity_label} {period_label(result.period_type, result.period)} "
+            f"{result.metric_code}{channel}")
+    n = len(result.statements)
+    if lang == "zh":
+        stated = "；".join(statement_text(f, lang) for f in result.statements)
+        return (f"数据冲突：{what} 在 {n} 份文件中的数值不一致：{stated}。冲突解决前未给出单一"
+                "数字（可用 `ragspine-nb conflicts` 记录选择，或更新有误的文件）。")
+    stated = "; ".join(statement_text(f, lang) for f in result.statements)
+    return (f"Conflict: {what} is stated differently by {n} documents: {stated}. No single "
+            "figure is given until it is resolved (record a choice with `ragspine-nb "
+            "conflicts`, or correct the document).")
+
+
+def not_computed_line(kind: str, operands: list[str], lang: str) -> str:
+    """A change (``kind="change"``) or difference not computed: the operands in conflict."""
+    names = "、".join(operands) if lang == "zh" else " and ".join(operands)
+    if lang == "zh":
+        return f"未计算{'变动' if kind == 'change' else '差额'}：{names} 数据冲突。"
+    verb = "is" if len(operands) == 1 else "are"
+    return f"{kind.capitalize()} not computed: {names} {verb} in conflict."
 
 
 def miss_line(result: NotFoundResult | UnrecognizedParamResult, lang: str) -> str:

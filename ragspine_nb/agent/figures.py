@@ -1,0 +1,198 @@
+"""Figures a sentence states: which metric, which number, in which unit and scale.
+
+Pure reading, no store: the metric, entity, period and channel names come from the
+profile's glossary (the intent parser's vocabulary matcher and period pattern), the
+number from :func:`~ragspine_nb.extract.values.parse_number` and its unit and scale
+from :func:`~ragspine_nb.extract.values.detect_unit` on the words around it. A figure
+is the first number after a metric's name in the same clause, unless the words between
+say it is a change ("grew 6.4%", "up by 85", "增长6.4%") rather than a level.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragspine_nb.agent.intent import _PERIOD, _compile, _find_all
+from ragspine_nb.extract.values import detect_unit, parse_number
+from ragspine_nb.glossary import (
+    channel_vocabulary,
+    entity_vocabulary,
+    fold,
+    metric_vocabulary,
+    normalize_period,
+)
+from ragspine_nb.profile import DomainProfile
+
+__all__ = ["Stated", "Mentions", "FigureReader", "UnitParts", "unit_parts", "SCALES"]
+
+#: Scale factors of the unit codes :func:`detect_unit` and the fact store use.
+SCALES: dict[str, float] = {"K": 1e3, "10K": 1e4, "M": 1e6, "100M": 1e8, "BN": 1e9}
+_NUMBER = re.compile(r"(?<![a-z0-9_.,])[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d])")
+_CLAUSE_END = re.compile(r"[;。!?！？]|\.(?:\s|$)")
+_CHANGE = re.compile(r"(?<![a-z])(?:up|down|by|rose|rises?|rising|fell|falls?|grew|grows?|"
+                     r"growth|increas\w*|decreas\w*|declin\w*|drop\w*|gain\w*|chang\w*|from|"
+                     r"compared|versus|vs|against|prior|previous|last)(?![a-z])"
+                     r"|增长|下降|增加|减少|同比|上升|变动|增幅|降幅|较|相比|上年|去年")
+_LEVEL_END = re.compile(r"(?:\bto|\bat|\bof|\bwas|\bwere|\bis|\breached|\btotal(?:l)?ed|"
+                        r"\bstood at|[:=为达至是])\s*(?:us\$|hk\$|rmb|usd|hkd|cny|人民币|\$)?\s*$")
+_POINTS = re.compile(r"^\s?(?:percentage points?|pp\b|ppt|个百分点|百分点|bps?\b|basis points?)")
+_CURRENCY_BEFORE = re.compile(r"(us\$|hk\$|rmb|usd|hkd|cny|人民币|美元|港元|港币)\s?$")
+_LETTER_SCALE = {"m": "million", "mn": "million", "bn": "billion", "b": "billion",
+                 "k": "thousand"}
+_MAX_GAP = 120
+#: how far before a metric's name a channel or entity may qualify it ("agency new
+#: sales", "ACME Hong Kong's revenue")
+_CHANNEL_REACH = 24
+_ENTITY_REACH = 40
+
+
+@dataclass(frozen=True)
+class UnitParts:
+    """A unit code split into what makes two figures comparable."""
+
+    currency: str = ""
+    factor: float | None = None
+    percent: bool = False
+
+
+def unit_parts(code: str | None) -> UnitParts:
+    """``"USD_M"`` → USD, 1e6; ``"PCT"`` → percent; ``"100M"`` → scale only; None → nothing.
+
+    Examples
+    --------
+    >>> unit_parts("CNY_100M")
+    UnitParts(currency='CNY', factor=100000000.0, percent=False)
+    >>> unit_parts("PCT").percent, unit_parts("100M").factor, unit_parts(None).factor
+    (True, 100000000.0, None)
+    """
+    if not code:
+        return UnitParts()
+    if code == "PCT":
+        return UnitParts(percent=True)
+    head, _, tail = code.partition("_")
+    if tail:
+        return UnitParts(head, SCALES.get(tail))
+    return UnitParts(factor=SCALES[head]) if head in SCALES else UnitParts(currency=head)
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A number a sentence states for a metric, as written."""
+
+    metric: str
+    #: the channel named with it (between the name and the number or just before the
+    #: name); ``""`` none named (the default channel), ``None`` several (ambiguous)
+    channel: str | None
+    #: the entity named with it, the same way; ``""`` none named there, ``None`` several
+    entity: str | None
+    token: str
+    value: float
+    unit: UnitParts
+    #: half a unit of the token's last significant digit, at most 5% of it (written scale)
+    tolerance: float
+    start: int
+
+
+@dataclass(frozen=True)
+class Mentions:
+    """The entities, periods and (non-default) channels a text names."""
+
+    entities: frozenset[str] = frozenset()
+    periods: frozenset[tuple[str, str]] = frozenset()
+    channels: frozenset[str] = frozenset()
+
+
+def _tolerance(token: str, value: float) -> float:
+    digits = token.lstrip("+-").replace(",", "")
+    if "." in digits:
+        half = 0.5 * 10 ** -len(digits.split(".")[1])
+    else:
+        half = 0.5 * 10 ** (len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0)
+    return float(max(min(half, 0.05 * abs(value)), 1e-9))
+
+
+def _unit_of(before: str, after: str) -> UnitParts:
+    """The unit written around a number: ``US$`` before, ``million`` / ``亿元`` / ``%`` after."""
+    currency = _CURRENCY_BEFORE.search(before)
+    prefix = currency.group(1) if currency else ""
+    word = re.match(r"\s?([^\s\d,.;:()（）\[\]]*)", after)
+    suffix = word.group(1) if word else ""
+    suffix = _LETTER_SCALE.get(suffix, suffix)
+    parts = unit_parts(detect_unit(f"{prefix} {suffix}"))
+    if parts.factor is not None and not parts.currency and re.match(r"[亿万]", suffix):
+        return UnitParts("CNY", parts.factor)  # 亿 / 万 without a currency: yuan
+    return parts
+
+
+def _near(spans: list[tuple[int, int, str, str]], start: int, end: int) -> str | None:
+    """The one code named within ``[start, end)``: ``""`` none, ``None`` several."""
+    named = {code for s, e, code, _ in spans if start <= s and e <= end}
+    return "" if not named else next(iter(named)) if len(named) == 1 else None
+
+
+class FigureReader:
+    """Reads figures and mentions with one profile's vocabulary (compiled once)."""
+
+    def __init__(self, profile: DomainProfile) -> None:
+        self.profile = profile
+        self._metrics = _compile(metric_vocabulary(profile))
+        self._entities = _compile(entity_vocabulary(profile))
+        self._channels = _compile(channel_vocabulary(profile))
+
+    def mentions(self, text: str) -> Mentions:
+        """What ``text`` names: entities, explicit periods and non-default channels."""
+        folded = fold(text)
+        entities = {e[2] for e in _find_all(folded, self._entities)}
+        periods = {p for m in _PERIOD.finditer(folded)
+                   if (p := normalize_period(self.profile, m.group(0), relative=False))}
+        channels = {c[2] for c in _find_all(folded, self._channels)
+                    if c[2] != self.profile.default_channel}
+        return Mentions(frozenset(entities), frozenset(periods), frozenset(channels))
+
+    def figures(self, sentence: str) -> list[Stated]:
+        """The levels the sentence states, one per metric name followed by a number."""
+        text = fold(re.sub(r"\[\d+\]", " ", sentence))
+        taken = [False] * len(text)
+        for m in _PERIOD.finditer(text):
+            taken[m.start():m.end()] = [True] * (m.end() - m.start())
+        numbers = [m for m in _NUMBER.finditer(text) if not taken[m.start()]]
+        metrics = _find_all(text, self._metrics)
+        channels = [c for c in _find_all(text, self._channels)
+                    if c[2] != self.profile.default_channel]
+        entities = _find_all(text, self._entities)
+        out = []
+        for i, (start, end, code, _term) in enumerate(metrics):
+            limit = metrics[i + 1][0] if i + 1 < len(metrics) else len(text)
+            number = self._level(text, end, [n for n in numbers if end <= n.start() < limit])
+            if number is None:
+                continue
+            channel = _near(channels, start - _CHANNEL_REACH, number.start())
+            entity = _near(entities, start - _ENTITY_REACH, number.start())
+            parsed = parse_number(number.group(0))
+            if parsed.value is not None:
+                out.append(Stated(code, channel, entity, number.group(0), parsed.value,
+                                  _unit_of(text[:number.start()], text[number.end():]),
+                                  _tolerance(number.group(0), parsed.value), number.start()))
+        return out
+
+    @staticmethod
+    def _level(text: str, end: int, numbers: list[re.Match[str]]) -> re.Match[str] | None:
+        """The first number after a metric's name that states its level, in its clause.
+
+        Numbers the words before them mark as a change or a reference ("grew 6.4%",
+        "up by 85", "from 1,320", "同比增长6.4%") are passed over; the clause ends at
+        ``;`` / ``。`` / a full stop.
+        """
+        prev = end
+        for number in numbers:
+            gap = text[prev:number.start()]
+            if _CLAUSE_END.search(gap) or number.start() - end > _MAX_GAP:
+                return None
+            prev = number.end()
+            if _CHANGE.search(gap) and not _LEVEL_END.search(gap):
+                continue
+            if _POINTS.match(text[number.end():]):
+                continue
+            return number
+        return None

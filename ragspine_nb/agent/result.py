@@ -1,0 +1,77 @@
+"""What :func:`~ragspine_nb.agent.agent.answer_question` returns: the answer and its evidence."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragspine_nb.agent.clarify import ClarificationResult
+from ragspine_nb.agent.templates import format_value
+
+__all__ = ["AgentResult"]
+
+
+@dataclass
+class AgentResult:
+    """An answer with its route, clarification, tool results, sources and trace."""
+
+    question: str
+    answer: str
+    route: str
+    clarification: ClarificationResult
+    tool_results: list[dict[str, Any]] = field(default_factory=list)
+    sources: list[dict[str, str]] = field(default_factory=list)
+    trace: dict[str, Any] = field(default_factory=dict)
+    answer_plain: str = ""
+    language: str = "en"
+    sql: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    #: the narrative channel's query plan and evidence loop (empty when not run)
+    retrieval: dict[str, Any] = field(default_factory=dict)
+    #: citation objects (index, kind, doc_id, title, locator, excerpt) for every source
+    citations: list[dict[str, Any]] = field(default_factory=list)
+    #: narrative sentences left out, with why (``reason``) and the fact concerned
+    dropped: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def tool_status(self) -> dict[str, int]:
+        """How many ``query_metric`` results had each status (``found``, ``not_found``…)."""
+        statuses = [str(t["status"]) for t in self.tool_results if t.get("status")]
+        return {s: statuses.count(s) for s in sorted(set(statuses))}
+
+    def _display_card(self) -> Any:
+        from ragspine_nb.display.render import Card, Table
+
+        tables = [Table("Sources", ("doc", "locator"),
+                        tuple((s["doc"], s["locator"]) for s in self.sources))]
+        if self.tool_results:
+            tables.append(Table("query_metric results", ("status", "value", "unit", "detail"),
+                                tuple((r["status"], "" if r.get("value") is None
+                                       else format_value(r["value"]), r.get("unit", ""),
+                                       json.dumps(r.get("statements") or r.get("normalized")
+                                                  or r.get("source") or
+                                                  {k: r[k] for k in ("param", "raw") if k in r},
+                                                  ensure_ascii=False))
+                                      for r in self.tool_results)))
+        if self.sql:
+            tables.append(Table("SQL run on the fact store (values bound as parameters)",
+                                ("sql", "params"),
+                                tuple((sql, json.dumps(list(p), ensure_ascii=False))
+                                      for sql, p in self.sql)))
+        notes = [f"clarification: {self.clarification.mode}"]
+        if self.clarification.narrowing_options:
+            notes.append("narrowing options: " + ", ".join(self.clarification.narrowing_options))
+        return Card(title="AgentResult", subtitle=self.question,
+                    stats=(("route", self.route), ("clarification", self.clarification.mode),
+                           ("sources", str(len(self.sources))),
+                           ("tool calls", str(len(self.tool_results)))),
+                    tables=tuple(tables), notes=(self.answer, *notes))
+
+    def __repr__(self) -> str:
+        return (f"AgentResult(route={self.route!r}, clarification={self.clarification.mode!r}, "
+                f"sources={len(self.sources)}, answer={self.answer[:80]!r})")
+
+    def _repr_html_(self) -> str:
+        from ragspine_nb.display.render import render_html
+
+        return render_html(self._display_card())
