@@ -109,6 +109,8 @@ def _check(fact: object) -> Fact:
 
 
 _row_to_fact = st.row_to_fact
+#: Insert-or-overwrite of one settled fact (what bench/bench_fact_store.py's raw peer runs).
+_UPSERT = st.UPSERT_FACT
 
 
 class FactStore(ConflictMixin, SQLiteStore):

@@ -34,7 +34,7 @@ __all__ = ["KEY", "COLUMNS", "statement_schema", "same_value", "disagree", "sign
            "Settled", "settle", "conflict_of", "key_of", "row_to_fact", "replace_document",
            "overwrite", "remove_document", "settle_keys", "RESOLUTION_COLUMNS", "utc_now",
            "statements_sql", "write_resolution", "resolutions_sql", "parse_resolutions",
-           "conflicted_sql"]
+           "conflicted_sql", "UPSERT_FACT"]
 
 #: The identity of a fact (``fact_metric``'s primary key).
 KEY: tuple[str, ...] = ("metric_code", "entity", "channel", "period_type", "period")
@@ -57,6 +57,8 @@ _INSERT_FACT = (
     f"INSERT INTO fact_metric ({_COLS}) VALUES ({', '.join('?' for _ in COLUMNS)}) "  # noqa: S608
     f"ON CONFLICT ({', '.join(KEY)}) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c not in KEY))
+#: Insert-or-overwrite of one settled fact in ``fact_metric``.
+UPSERT_FACT = _INSERT_FACT
 _SHARED = (  # the other documents' statements of the identities one document states
     f"SELECT {', '.join(f'o.{c}' for c in COLUMNS)} FROM fact_statement o "  # noqa: S608
     f"JOIN fact_statement d ON {_JOIN} WHERE d.source_doc_id = ? AND o.source_doc_id <> ?")
