@@ -298,3 +298,16 @@ def test_the_service_payload_cites_both_statements(both_orders: dict[str, Path])
     assert body["tool_status"] == {"conflict": 1}
     excerpts = [c["excerpt"] for c in body["citations"] if c["kind"] == "fact"]
     assert any("999 USD_M" in e for e in excerpts) and any("1,405 USD_M" in e for e in excerpts)
+
+
+def test_the_ask_widget_shows_both_statements(both_orders: dict[str, Path]) -> None:
+    pytest.importorskip("ipywidgets")
+    from ragspine_nb.widgets import AskWidget
+
+    w = AskWidget(_agent(both_orders["last"]), REF)
+    result = w.ask(QUESTIONS["structured"])
+    assert result.tool_status == {"conflict": 1}
+    assert "999 USD_M" in w.answer.value and "1,405 USD_M" in w.answer.value
+    assert f"<li>{RESTATED} · cell=B3</li>" in w.answer.value
+    assert f"<li>{DECK} · {DECK_LOC}</li>" in w.answer.value
+    assert "&quot;conflict&quot;: 1" in w.trace.value  # the trace records it
