@@ -311,3 +311,15 @@ def test_the_ask_widget_shows_both_statements(both_orders: dict[str, Path]) -> N
     assert f"<li>{RESTATED} · cell=B3</li>" in w.answer.value
     assert f"<li>{DECK} · {DECK_LOC}</li>" in w.answer.value
     assert "&quot;conflict&quot;: 1" in w.trace.value  # the trace records it
+
+
+def test_every_statement_can_be_copied_to_another_store(url: str) -> None:
+    local = FactStore(":memory:")
+    local.replace_source_doc(DECK, [_fact(1405.0, DECK, DECK_LOC)])
+    local.replace_source_doc(RESTATED, [_fact(999.0, RESTATED)])
+    assert local.iter_facts() == []  # the conflict is in no document's settled facts
+    team = FactStore(url)
+    for doc in (RESTATED, DECK):
+        team.replace_source_doc(doc, [f for f in local.iter_statements()
+                                      if f.source_doc_id == doc])
+    assert isinstance(team.lookup(*HK_FY2025), ConflictResult)

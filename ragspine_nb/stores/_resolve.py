@@ -44,6 +44,15 @@ class ConflictMixin:
                                  (metric, entity, channel, period_type, period))
         return [st.row_to_fact(r) for r in rows]
 
+    def iter_statements(self) -> list[Fact]:
+        """Every document's statement of every fact, ordered by document id then identity.
+
+        What a copy of the store must carry (``iter_facts`` holds only settled facts:
+        an open conflict is in neither of its documents' settled facts).
+        """
+        rows = self._db.fetchall(st.all_statements_sql())
+        return [st.row_to_fact(r) for r in rows]
+
     def _resolution(self, key: st.Key) -> Resolution | None:
         rows = self._db.fetchall(st.resolutions_sql())
         return st.parse_resolutions(rows, {key}).get(key)

@@ -34,7 +34,7 @@ __all__ = ["KEY", "COLUMNS", "statement_schema", "same_value", "disagree", "sign
            "Settled", "settle", "conflict_of", "key_of", "row_to_fact", "replace_document",
            "overwrite", "remove_document", "settle_keys", "RESOLUTION_COLUMNS", "utc_now",
            "statements_sql", "write_resolution", "resolutions_sql", "parse_resolutions",
-           "conflicted_sql", "UPSERT_FACT"]
+           "conflicted_sql", "UPSERT_FACT", "all_statements_sql"]
 
 #: The identity of a fact (``fact_metric``'s primary key).
 KEY: tuple[str, ...] = ("metric_code", "entity", "channel", "period_type", "period")
@@ -57,6 +57,8 @@ _INSERT_FACT = (
     f"INSERT INTO fact_metric ({_COLS}) VALUES ({', '.join('?' for _ in COLUMNS)}) "  # noqa: S608
     f"ON CONFLICT ({', '.join(KEY)}) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c not in KEY))
+_ALL = (f"SELECT {_COLS} FROM fact_statement "  # noqa: S608
+        f"ORDER BY source_doc_id, {', '.join(KEY)}, source_locator")
 #: Insert-or-overwrite of one settled fact in ``fact_metric``.
 UPSERT_FACT = _INSERT_FACT
 _SHARED = (  # the other documents' statements of the identities one document states
@@ -271,3 +273,8 @@ def write_resolution(conn: Any, key: Key, resolution: Resolution) -> None:
 def conflicted_sql() -> str:
     """Every statement of the identities that several documents state."""
     return _CONFLICTED
+
+
+def all_statements_sql() -> str:
+    """Every statement, by document id then identity."""
+    return _ALL
