@@ -28,6 +28,8 @@ from ragspine_nb.errors import ReadOnlyQueryError
 __all__ = ["ALLOWED_PG_FUNCTIONS", "DENIED_PG_NAMES", "Token", "tokens", "checked_read_sql"]
 
 #: Functions a user's read may call (aggregates, window, math, string, date, JSON, arrays).
+#: Not ``repeat``, ``lpad``, ``rpad`` or ``format``: each builds a value of up to 1 GB
+#: from a few bytes of SQL (``repeat('x', 5e8)``).
 ALLOWED_PG_FUNCTIONS: frozenset[str] = frozenset("""
 count sum avg min max string_agg array_agg bool_and bool_or every stddev stddev_pop
 stddev_samp variance var_pop var_samp percentile_cont percentile_disc mode json_agg
@@ -38,8 +40,8 @@ coalesce nullif greatest least
 abs round trunc ceil ceiling floor sign sqrt cbrt power pow exp ln log log10 mod div pi
 degrees radians width_bucket random sin cos tan asin acos atan atan2 gcd lcm factorial
 length char_length character_length octet_length bit_length lower upper initcap trim btrim
-ltrim rtrim substr substring position strpos replace translate left right lpad rpad repeat
-concat concat_ws split_part reverse starts_with format regexp_replace regexp_match
+ltrim rtrim substr substring position strpos replace translate left right
+concat concat_ws split_part reverse starts_with regexp_replace regexp_match
 regexp_matches regexp_split_to_array regexp_split_to_table regexp_like regexp_count
 regexp_substr regexp_instr md5 to_char to_number to_date to_timestamp ascii chr encode
 decode overlay normalize string_to_array array_to_string unistr
