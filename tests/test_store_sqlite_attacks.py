@@ -252,6 +252,9 @@ def test_a_read_only_store_is_queried_read_only(tmp_path: Path, locked: str) -> 
     assert _digest(path) == digest
     assert FactStore(path, create=False).query("NEW_SALES", "ACME_HK", "FY", "2025").value \
         == 310.5
+    assert store.read_only is False  # writable again: chosen anew when it reopens
+    store.upsert([_fact("NEW_SALES", 312.0)])
+    assert store.query("NEW_SALES", "ACME_HK", "FY", "2025").value == 312.0
 
 
 def test_a_store_opened_read_only_on_request(tmp_path: Path) -> None:

@@ -143,7 +143,7 @@ class Database(LazyConnection[sqlite3.Connection]):
         self._table = table
         self._create = create
         #: True once the file was opened read-only (asked for, or not writable)
-        self.read_only = bool(read_only) and not self.is_memory
+        self.read_only = self._asked_read_only = bool(read_only) and not self.is_memory
         #: limits of :meth:`execute_read` when the call gives none
         self.read_limits: ReadLimits = DEFAULT_READ_LIMITS
         self._read_conn: sqlite3.Connection | None = None
@@ -218,7 +218,10 @@ class Database(LazyConnection[sqlite3.Connection]):
             )
 
     def _open_error(self, exc: sqlite3.Error) -> StoreError:
-        if _code(exc) in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY):
+        if _code(exc) == sqlite3.SQLITE_FULL:
+            return DiskFullError(f"disk full while writing {self.path} (opening the store); "
+                                 "nothing changed. Free some disk space and run it again.")
+        if _code(exc) in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY):
             return write_error(exc, self.path)
         return StoreError(f"cannot open {self.path}: {exc}. Is it a SQLite file in a folder "
                           "that exists?")
@@ -301,7 +304,9 @@ class Database(LazyConnection[sqlite3.Connection]):
             if self._read_conn is not None:
                 self._read_conn.close()
                 self._read_conn = None
-        super().close()
+        with self._lock:
+            super().close()
+            self.read_only = self._asked_read_only  # chosen again at the next open
 
     def integrity_check(self) -> str:
         """Return SQLite's ``PRAGMA integrity_check`` verdict (``"ok"`` when sound)."""
