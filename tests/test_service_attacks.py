@@ -12,6 +12,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,10 @@ def _drive(app: Any, headers: list[tuple[bytes, bytes]], chunks: list[bytes]
              "query_string": b"", "root_path": "", "client": ("127.0.0.1", 5000),
              "server": ("127.0.0.1", 8000),
              "headers": [(b"content-type", b"application/json"), *headers]}
-    asyncio.run(asyncio.wait_for(app(scope, receive, send), timeout=30))
+    # a loop of its own in a thread of its own: another test (Playwright's sync API) may
+    # have left an event loop running in this one
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, asyncio.wait_for(app(scope, receive, send), 30)).result()
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], json.loads(body), pulled
