@@ -304,3 +304,34 @@ def test_workspace_push_copies_facts_ledger_and_chunks(url: str, demo_ws: Path) 
     facts, chunks = ws.push(url)  # again: replaced per document, nothing doubled
     assert facts.count() == 83 and chunks.count() == ws.chunks.count()
     assert chunks.doc_versions(chunks.doc_ids()[0])[-1][0] == 2
+
+
+def _chunk(text: str) -> Chunk:
+    return Chunk(doc_id="a.md", chunk_id="a.md#0", seq=0, text=text, source_locator="para=1")
+
+
+def test_a_store_made_before_tables_were_added_gains_them_on_open(url: str) -> None:
+    """An older database (no fact_statement / fact_resolution / chunk_version) is upgraded."""
+    FactStore(url).upsert([_fact()])
+    ChunkStore(url).replace_doc_chunks("a.md", [_chunk("text")])
+    drop = ["fact_resolution", "fact_statement", "chunk_version"]
+    if url.startswith("postgresql"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            for table in drop:
+                conn.execute(f"DROP TABLE {table}")
+    else:
+        import sqlite3
+
+        with sqlite3.connect(url) as conn:
+            for table in drop:
+                conn.execute(f"DROP TABLE {table}")
+    facts = FactStore(url, create=False)
+    assert facts.query("REVENUE", "ACME_HK", "FY", "2024").value == 1320.0
+    assert facts.conflicts() == []
+    facts.replace_source_doc("deck.pptx", [_fact(value=1321.0)])
+    assert facts.query("REVENUE", "ACME_HK", "FY", "2024").value == 1321.0
+    chunks = ChunkStore(url, create=False)
+    assert chunks.staged_versions() == []
+    assert chunks.replace_doc_chunks("a.md", [_chunk("new")]) == 1

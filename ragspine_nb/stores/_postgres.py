@@ -93,6 +93,21 @@ def _schema(ddl: str) -> list[str]:
     return [s.strip() for s in ddl.split(";") if s.strip()]
 
 
+_CREATED = re.compile(r"^CREATE (?:UNIQUE )?(?:TABLE|INDEX) IF NOT EXISTS (\w+)", re.I)
+
+
+def schema_objects(statements: Sequence[str]) -> tuple[str, ...]:
+    """The tables and indexes a schema creates, in order.
+
+    Examples
+    --------
+    >>> schema_objects(["CREATE TABLE IF NOT EXISTS t (a INT)",
+    ...                 "CREATE INDEX IF NOT EXISTS t_a ON t (a)"])
+    ('t', 't_a')
+    """
+    return tuple(m.group(1) for s in statements if (m := _CREATED.match(s)))
+
+
 class _Row(tuple):  # type: ignore[type-arg]
     """A row readable by position and by column name, like ``sqlite3.Row``."""
 
@@ -222,18 +237,34 @@ class PostgresDatabase(LazyConnection[Any]):
         self._reader = _ReadSession(url, self.path, DEFAULT_READ_LIMITS.timeout_s)
 
     def _open(self) -> Any:
+        psycopg = import_optional("psycopg", extra="team", feature="PostgreSQL stores")
         conn = _connect(self.url, self.path)
         exists = conn.execute("SELECT to_regclass(%s)", (self._table,)).fetchone()[0]
         if exists is None and not self._create:
             conn.close()
             raise StoreConnectionError(f"{self.path} has no table {self._table!r}; build the "
                                        "store first (nothing was created)")
-        if exists is None:
-            with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._table,))
-                for statement in self._schema:
-                    conn.execute(statement)
+        missing = self._missing(conn)
+        if missing:  # a new store, or one made by an older version (tables added since)
+            try:
+                with conn.transaction():
+                    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._table,))
+                    for statement in self._schema:
+                        conn.execute(statement)
+            except psycopg.errors.InsufficientPrivilege as exc:
+                conn.close()
+                raise StoreError(
+                    f"{self.path} lacks {list(missing)} and this role may not create them: "
+                    f"{str(exc).strip()}. Ask the database's owner to open the store once "
+                    "(nothing was changed).") from exc
         return conn
+
+    def _missing(self, conn: Any) -> tuple[str, ...]:
+        """The schema's tables and indexes that the database does not have yet."""
+        names = list(schema_objects(self._schema))
+        rows = conn.execute("SELECT n FROM unnest(%s::text[]) AS n WHERE to_regclass(n) IS NULL",
+                            (names,)).fetchall()
+        return tuple(r[0] for r in rows)
 
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
