@@ -105,18 +105,26 @@ class Workspace:
     def push(self, url: str) -> tuple[FactStore, ChunkStore]:
         """Copy this workspace into a shared database (e.g. ``postgresql://...``).
 
-        Every document's facts go in with its ledger row (one transaction per document),
-        and its active chunks as a new version, so pushing again after re-ingesting a
-        file replaces that file's facts and chunks atomically, as ingestion does.
-        Returns the two stores on ``url``.
+        Every document's statements go in with its ledger row (one transaction per
+        document), so facts two documents state differently arrive as the same open
+        conflict, and the choices users recorded here follow them (with who, when and
+        the note). Each document's active chunks go in as a new version, so pushing again
+        after re-ingesting a file replaces that file's facts and chunks atomically, as
+        ingestion does. Returns the two stores on ``url``.
         """
         facts, chunks = FactStore(url), ChunkStore(url)
         ledger = {d["doc_id"]: d for d in self.facts.source_documents()}
         by_doc: dict[str, list[Any]] = {}
-        for f in self.facts.iter_facts():
+        for f in self.facts.iter_statements():
             by_doc.setdefault(f.source_doc_id, []).append(f)
         for doc in sorted(set(by_doc) | set(ledger)):
             facts.replace_source_doc(doc, by_doc.get(doc, []), document=ledger.get(doc))
+        for found in self.facts.resolved_conflicts():
+            f, choice = found.fact, found.resolution
+            if choice is not None:
+                facts.resolve_conflict(f.metric_code, f.entity, f.period_type, f.period,
+                                       f.channel, keep=choice.keep_doc_id, note=choice.note,
+                                       by=choice.resolved_by, at=choice.resolved_at)
         for doc in self.chunks.doc_ids():
             chunks.replace_doc_chunks(doc, self.chunks.iter_chunks(doc_id=doc))
         return facts, chunks

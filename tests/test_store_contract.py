@@ -24,6 +24,7 @@ from ragspine_nb.errors import (
 )
 from ragspine_nb.stores import ChunkStore
 from ragspine_nb.types import Chunk, Fact
+from tests.conftest import DEMO
 
 BACKENDS = ["sqlite", "postgres"]
 
@@ -335,3 +336,22 @@ def test_a_store_made_before_tables_were_added_gains_them_on_open(url: str) -> N
     chunks = ChunkStore(url, create=False)
     assert chunks.staged_versions() == []
     assert chunks.replace_doc_chunks("a.md", [_chunk("new")]) == 1
+
+
+def test_workspace_push_carries_open_conflicts_and_recorded_choices(url: str, tmp_path: Path
+                                                                     ) -> None:
+    from ragspine_nb import Workspace
+
+    ws = Workspace(tmp_path / "ws", DEMO / "profile.toml", create=True)
+    ws.facts.replace_source_doc("deck.pptx", [_fact(), _fact(period="2025", value=1405.0)])
+    ws.facts.replace_source_doc("AAA_restatement.csv", [
+        _fact(doc="AAA_restatement.csv", value=1000.0),
+        _fact(doc="AAA_restatement.csv", period="2025", value=999.0)])
+    ws.facts.resolve_conflict("REVENUE", "ACME_HK", "FY", "2024", keep="deck.pptx",
+                              note="the deck is audited", by="analyst")
+    facts, _ = ws.push(url)
+    assert facts.conflicts() == ws.facts.conflicts() != []
+    assert facts.resolved_conflicts() == ws.facts.resolved_conflicts() != []
+    assert facts.query("REVENUE", "ACME_HK", "FY", "2025") is None  # open: no single number
+    assert facts.query("REVENUE", "ACME_HK", "FY", "2024").value == 1320.0
+    assert facts.iter_statements() == ws.facts.iter_statements()

@@ -107,13 +107,14 @@ class ConflictMixin:
 
     def resolve_conflict(self, metric: str, entity: str, period_type: str, period: str,
                          channel: str = "TOTAL", *, keep: str, note: str = "",
-                         by: str | None = None) -> FoundResult:
+                         by: str | None = None, at: str | None = None) -> FoundResult:
         """Record a user's choice: answer ``keep``'s statement of this identity.
 
         The choice is stored with who (``by``, default the login name), when and
         ``note``, shown in every answer's derivation, and holds while the statements
         it was made among keep their values (a document re-ingested with the same
-        value keeps it; a changed value reopens the conflict).
+        value keeps it; a changed value reopens the conflict). ``at`` (default now)
+        keeps the original time when a recorded choice is copied to another store.
 
         Raises
         ------
@@ -133,7 +134,8 @@ class ConflictMixin:
             if keep not in docs:
                 raise ConflictResolutionError(
                     f"{keep!r} does not state {_label(key)}; keep one of {docs}")
-            choice = Resolution(keep, by or _whoami(), st.utc_now(), note, st.signature(stmts))
+            choice = Resolution(keep, by or _whoami(), at or st.utc_now(), note,
+                                st.signature(stmts))
             st.write_resolution(conn, key, choice)
             st.settle_keys(conn, {key: stmts})
         found = self.lookup(metric, entity, period_type, period, channel)
