@@ -24,6 +24,7 @@ from ragspine_nb.extract.document import DocumentResult, read_document
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits, file_size_hit
 from ragspine_nb.extract.lineage import file_sha256
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.sensitivity import policy_fingerprint
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore, utc_now
 from ragspine_nb.types import FileReport
@@ -57,15 +58,17 @@ class Read:
 
 
 def fingerprint(file_hash: str, suffix: str, mapping: str, meta: Mapping[str, Any],
-                max_chars: int, overlap_chars: int, limits: IngestLimits = DEFAULT_LIMITS
-                ) -> str:
+                max_chars: int, overlap_chars: int, limits: IngestLimits = DEFAULT_LIMITS,
+                policy: str = "") -> str:
     """What an ingestion depends on; the same fingerprint means nothing to redo.
 
     Non-default limits are part of it (raising a limit re-reads a file that hit it);
-    the default limits are not, so existing ledgers stay valid.
+    the default limits are not, so existing ledgers stay valid. ``policy`` (the
+    sensitivity policy and classifier version, :func:`policy_fingerprint`) is part of
+    it, so a new restricted pattern, keyword or level re-classifies unchanged files.
     """
     parts: list[Any] = [file_hash, READER_VERSIONS.get(suffix, ""), mapping, dict(meta),
-                        max_chars, overlap_chars]
+                        max_chars, overlap_chars, policy]
     if limits != DEFAULT_LIMITS:
         parts.append(limits.as_dict())
     blob = json.dumps(parts, sort_keys=True, ensure_ascii=False)
@@ -98,7 +101,7 @@ def read_step(path: Path, doc_id: str, facts: FactStore | None, meta: Mapping[st
             return _failed(path, doc_id, hit.describe())
         file_hash = file_sha256(path)
         key = fingerprint(file_hash, path.suffix.lower(), s.mapping, meta, s.max_chars,
-                          s.overlap_chars, s.limits)
+                          s.overlap_chars, s.limits, policy_fingerprint(s.profile))
         previous = facts.source_document(doc_id) if facts is not None else None
         if previous is not None and previous["fingerprint"] == key:
             return _unchanged(path, doc_id, previous, file_hash)

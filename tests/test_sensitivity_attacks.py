@@ -332,3 +332,18 @@ def test_comments_and_first_page_footers_are_searched(tmp_path: Path) -> None:
         result = read_document(path, path.name, profile)
         assert result.sensitivity == "RESTRICTED", where
         assert "comments" in result.warnings[-1] or "footer" in result.warnings[-1]
+
+
+def test_a_new_restricted_pattern_reclassifies_files_already_ingested(tmp_path: Path) -> None:
+    """Unchanged bytes are re-read when the policy changes: the label is not kept stale."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "Strategy Pack 2026.md").write_text("CANARY-strategy plans for 2026.\n", "utf-8")
+    data = DomainProfile.from_file(DEMO / "profile.toml").to_dict()
+    first = ingest(folder, tmp_path / "ws", DomainProfile.from_dict(data), progress=False)
+    assert [r.sensitivity for r in first.files] == ["INTERNAL"]
+    patterns = data["sensitivity"]["restricted_filename_patterns"]
+    data["sensitivity"]["restricted_filename_patterns"] = [*patterns, "strategy_pack"]
+    again = ingest(folder, tmp_path / "ws", DomainProfile.from_dict(data), progress=False)
+    assert [(r.status, r.sensitivity) for r in again.files] == [("ingested", "RESTRICTED")]
+    assert ChunkStore(tmp_path / "ws" / "chunks.db").iter_chunks()[0].sensitivity == "RESTRICTED"
