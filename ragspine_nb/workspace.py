@@ -28,7 +28,7 @@ from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.stores.reconcile import Repair, reconcile, writer_lock
 from ragspine_nb.stores.statements import same_value
-from ragspine_nb.types import Fact, FileReport, IngestReport, SkippedItem
+from ragspine_nb.types import Fact, FileReport, IngestReport, SkippedItem, is_restricted
 
 __all__ = ["Workspace", "ingest", "load_metadata", "find_profile", "FACTS_DB", "CHUNKS_DB"]
 
@@ -394,7 +394,9 @@ def _ingest_one(path: Path, doc_id: str, profile: DomainProfile, ws: Workspace |
                     f"{counted - len(cells):,} more skipped cells were counted but not listed")
     reason = "; ".join([*result.warnings, *hits])
     if status == "no_text":
-        reason = "; ".join(filter(None, ["no text and no table values found", reason]))
+        lead = ("no text, and a RESTRICTED document's table values are not extracted"
+                if is_restricted(result.sensitivity) else "no text and no table values found")
+        reason = "; ".join(filter(None, [lead, reason]))
     if not dry_run and ws is not None:
         write_step(ws.facts, ws.chunks, path, replace(read, result=result),
                    str(meta.get("valid_as_of", "")))

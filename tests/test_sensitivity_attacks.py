@@ -221,6 +221,10 @@ def test_every_escape_route_is_restricted_with_no_facts(planted: PlantedWorkspac
     tables_only = doc_id.endswith((".xlsx", ".csv"))  # no narrative: nothing is written
     assert (row.status, row.sensitivity, row.facts) == (
         "no_text" if tables_only else "ingested", "RESTRICTED", 0), row
+    if tables_only:  # honest: the values were withheld, not absent
+        assert row.reason.startswith("no text, and a RESTRICTED document's table values are "
+                                     "not extracted; sensitivity RESTRICTED: "), row.reason
+        assert row.reason.endswith("RESTRICTED document: 2 table value(s) not extracted")
     chunks = ChunkStore(planted.ws / "chunks.db", create=False).iter_chunks(doc_id=doc_id)
     assert all(c.sensitivity == "RESTRICTED" for c in chunks)
 
