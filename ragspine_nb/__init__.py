@@ -6,19 +6,26 @@ store; the narrative channel answers "why?" from cited passages.
 
 from ragspine_nb.agent import Agent, AgentResult, Conversation, MockProvider, answer_question
 from ragspine_nb.errors import (
+    ConflictResolutionError,
     DatabaseNotFoundError,
+    DiskFullError,
     LineageError,
     MissingExtraError,
     ProfileError,
+    QueryLimitError,
     RagspineError,
     ReadOnlyQueryError,
+    ReadOnlyStoreError,
 )
+from ragspine_nb.extract.limits import IngestLimits
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval import NarrativeIndex, SearchResults
 from ragspine_nb.stores import ChunkStore, FactStore
 from ragspine_nb.stores.conversations import ConversationStore
+from ragspine_nb.stores.limits import ReadLimits
 from ragspine_nb.types import (
     Chunk,
+    ConflictResult,
     Fact,
     FileReport,
     FoundResult,
@@ -46,6 +53,8 @@ __all__ = [
     "SearchResults",
     "Workspace",
     "ingest",
+    "IngestLimits",
+    "ReadLimits",
     "IngestReport",
     "FileReport",
     "Fact",
@@ -54,6 +63,7 @@ __all__ = [
     "Source",
     "FoundResult",
     "NotFoundResult",
+    "ConflictResult",
     "UnrecognizedParamResult",
     "RagspineError",
     "MissingExtraError",
@@ -61,5 +71,9 @@ __all__ = [
     "ProfileError",
     "DatabaseNotFoundError",
     "ReadOnlyQueryError",
+    "ReadOnlyStoreError",
+    "DiskFullError",
+    "QueryLimitError",
+    "ConflictResolutionError",
     "__version__",
 ]
