@@ -323,3 +323,36 @@ def test_every_statement_can_be_copied_to_another_store(url: str) -> None:
         team.replace_source_doc(doc, [f for f in local.iter_statements()
                                       if f.source_doc_id == doc])
     assert isinstance(team.lookup(*HK_FY2025), ConflictResult)
+
+
+def test_a_settled_row_that_disagrees_with_the_statements_is_never_answered(url: str) -> None:
+    """Defence in depth: the statements decide, even if a stale row slipped into fact_metric."""
+    store = FactStore(url)
+    store.replace_source_doc(DECK, [_fact(1405.0, DECK, DECK_LOC)])
+    store.replace_source_doc(RESTATED, [_fact(999.0, RESTATED)])
+    with store._db.transaction() as conn:  # what a lost race between two writers would leave
+        conn.execute("INSERT INTO fact_metric SELECT * FROM fact_statement "
+                     "WHERE source_doc_id = ?", (RESTATED,))
+    assert store.query(*HK_FY2025).value == 999.0  # type: ignore[union-attr]
+    got = store.lookup(*HK_FY2025)
+    assert isinstance(got, ConflictResult) and len(got.statements) == 2
+
+
+def test_concurrent_writers_on_postgres_always_leave_the_conflict(pg_server: Any) -> None:
+    """Two documents written at the same moment: each write sees the other's statement."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    for round_ in range(8):
+        url = fresh_database(pg_server)
+        FactStore(url).count()  # the schema, once
+
+        def write(doc: str, value: float, url: str = url) -> None:
+            store = FactStore(url)
+            store.replace_source_doc(doc, [_fact(value, doc)])
+            store.close()
+
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(write, [DECK, RESTATED], [1405.0, 999.0]))
+        store = FactStore(url)
+        assert store.query(*HK_FY2025) is None, round_
+        assert isinstance(store.lookup(*HK_FY2025), ConflictResult), round_

@@ -268,12 +268,19 @@ class PostgresDatabase(LazyConnection[Any]):
 
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
-        """One transaction; any exception rolls everything back."""
+        """One transaction; any exception rolls everything back.
+
+        Writers of one store take turns (a transaction-scoped advisory lock on the store's
+        table), as SQLite's ``BEGIN IMMEDIATE`` makes them: a write that reads other
+        documents' statements to settle a fact never races another such write.
+        """
         psycopg = import_optional("psycopg", extra="team", feature="PostgreSQL stores")
         with self._lock:
             conn = self.conn
             try:
                 with conn.transaction():
+                    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
+                                 (f"ragspine write {self._table}",))
                     yield _Tx(conn)
             except psycopg.Error as exc:
                 raise StoreError(f"write failed and was rolled back, nothing changed: "

@@ -74,19 +74,17 @@ class ConflictMixin:
         key = (metric, entity, channel, period_type, period)
         fact = self.query(metric, entity, period_type, period, channel)
         stmts = self.statements(metric, entity, period_type, period, channel)
-        if fact is not None:
-            others = tuple(s.source for s in stmts
-                           if s.source_doc_id != fact.source_doc_id and st.same_value(s, fact))
-            chosen = None
-            if len(stmts) > 1 and st.disagree(stmts):
-                settled = st.settle(stmts, self._resolution(key))
-                chosen = settled.resolution if settled.fact == fact else None
-            return FoundResult(fact, also_stated_by=others, resolution=chosen)
-        if len(stmts) > 1 and st.disagree(stmts):
+        chosen = None
+        if len(stmts) > 1 and st.disagree(stmts):  # the statements decide, not the settled row
             settled = st.settle(stmts, self._resolution(key))
             if settled.conflict:
                 return st.conflict_of(settled)
-        return NotFoundResult(metric, entity, period_type, period, channel)
+            fact, chosen = settled.fact, settled.resolution
+        if fact is None:
+            return NotFoundResult(metric, entity, period_type, period, channel)
+        others = tuple(s.source for s in stmts
+                       if s.source_doc_id != fact.source_doc_id and st.same_value(s, fact))
+        return FoundResult(fact, also_stated_by=others, resolution=chosen)
 
     def conflicts(self) -> list[ConflictResult]:
         """Every open conflict (documents disagree, no recorded choice applies)."""
