@@ -338,12 +338,14 @@ def test_a_settled_row_that_disagrees_with_the_statements_is_never_answered(url:
     assert isinstance(got, ConflictResult) and len(got.statements) == 2
 
 
-def test_concurrent_writers_on_postgres_always_leave_the_conflict(pg_server: Any) -> None:
+def test_concurrent_writers_on_postgres_always_leave_the_conflict(
+        request: pytest.FixtureRequest) -> None:
     """Two documents written at the same moment: each write sees the other's statement."""
     from concurrent.futures import ThreadPoolExecutor
 
+    server = request.getfixturevalue("pg_server")
     for round_ in range(8):
-        url = fresh_database(pg_server)
+        url = fresh_database(server)
         FactStore(url).count()  # the schema, once
 
         def write(doc: str, value: float, url: str = url) -> None:
