@@ -90,3 +90,32 @@ def test_history_cannot_change_a_number_or_bypass_the_gate(
     assert r.clarification.mode == "none"
     with pytest.raises(ValueError, match="history_turns"):
         Conversation(agent, history_turns=-1)
+
+
+def test_a_failed_answer_leaves_no_conversation_and_no_half_turn(demo_ws: Path, tmp_path: Path
+                                                                 ) -> None:
+    from dataclasses import replace
+
+    profile = DomainProfile.from_file(demo_ws / "profile.toml")
+    facts = FactStore(demo_ws / "facts.db", create=False)
+
+    class Broken(Agent):
+        def ask(self, question: str, reference_date: Any = None, history: Any = None) -> Any:
+            raise RuntimeError("the provider went away")
+
+    class Garbled(Agent):  # an answer that cannot be stored (a lone surrogate)
+        def ask(self, question: str, reference_date: Any = None, history: Any = None) -> Any:
+            return replace(super().ask(question, reference_date, history), answer="x\ud800")
+
+    store = ConversationStore(tmp_path / "c.db")
+    with pytest.raises(RuntimeError):
+        Conversation(Broken(facts, profile=profile), store, "c-1").ask("Revenue FY2025?")
+    assert store.ids() == []  # no empty conversation left behind
+    chat = Conversation(Garbled(facts, profile=profile), store, "c-2")
+    assert chat.messages == [] and chat.history() == []
+    with pytest.raises(ValueError, match="lone surrogate"):
+        chat.ask("What was ACME Hong Kong's revenue in FY2025?")
+    assert store.ids() == []  # neither the question nor a conversation was written
+    ok = Conversation(Agent(facts, profile=profile), store, "c-2")
+    ok.ask("What was ACME Hong Kong's revenue in FY2025?")
+    assert [(m.seq, m.role) for m in ok.messages] == [(1, "user"), (2, "assistant")]

@@ -1,21 +1,24 @@
 """Conversations: follow-up questions with the last messages as generation context.
 
 The last ``history_turns`` messages (default 5) are handed to the agent as *generation
-context only*: the security gate, intent parsing, the fact lookups and retrieval all
-see the new question alone, exactly as in a fresh :meth:`Agent.ask`. So a follow-up
-can never smuggle a competitor name, a RESTRICTED label or a different metric in
-through the history, and a number in an answer still comes from the fact store.
-Messages persist in a :class:`~ragspine_nb.stores.conversations.ConversationStore`.
+context only*: intent parsing, the fact lookups and retrieval see the new question alone,
+exactly as in a fresh :meth:`Agent.ask`, and the security gate drops every history turn
+that names a competitor before anything uses the history. So a follow-up can never
+smuggle a competitor name, a RESTRICTED label or a different metric in through the
+history, and a number in an answer still comes from the fact store. Messages persist in
+a :class:`~ragspine_nb.stores.conversations.ConversationStore`; a question and its answer
+are written together, and a conversation exists once its first turn is answered.
 """
 
 from __future__ import annotations
 
 import html
+import uuid
 from datetime import date
 from typing import Any
 
 from ragspine_nb.agent.agent import Agent, AgentResult
-from ragspine_nb.stores.conversations import ConversationStore, Message
+from ragspine_nb.stores.conversations import ConversationStore, Message, check_conversation_id
 
 __all__ = ["Conversation", "HISTORY_TURNS"]
 
@@ -54,28 +57,31 @@ class Conversation:
             raise ValueError(f"history_turns must be >= 0, got {history_turns}")
         self.agent = agent
         self.store = store or ConversationStore()
-        self.conversation_id = self.store.create(conversation_id)
+        # created with its first answered turn: a failed answer leaves no empty conversation
+        self.conversation_id = check_conversation_id(conversation_id or uuid.uuid4().hex)
         self.history_turns = history_turns
 
     @property
     def messages(self) -> list[Message]:
         """Every message so far, in order."""
+        if not self.store.exists(self.conversation_id):
+            return []
         return self.store.messages(self.conversation_id)
 
     def history(self) -> list[tuple[str, str]]:
         """The ``(role, text)`` pairs the next answer may use as context."""
-        if self.history_turns == 0:
+        if self.history_turns == 0 or not self.store.exists(self.conversation_id):
             return []
         return [(m.role, m.content)
                 for m in self.store.messages(self.conversation_id, last=self.history_turns)]
 
     def ask(self, question: str, reference_date: date | None = None) -> AgentResult:
-        """Answer a question in this conversation and store both messages."""
+        """Answer a question in this conversation and store both messages (in one write)."""
         result = self.agent.ask(question, reference_date=reference_date,
                                 history=self.history())
-        self.store.append(self.conversation_id, "user", question)
-        self.store.append(self.conversation_id, "assistant", result.answer, result.sources,
-                          meta=result_meta(result))
+        self.store.append_many(self.conversation_id, [
+            ("user", question, (), None),
+            ("assistant", result.answer, result.sources, result_meta(result))])
         return result
 
     def widget(self, reference_date: date | None = None) -> Any:

@@ -197,23 +197,38 @@ class ConversationStore:
                sources: list[dict[str, str]] | tuple[dict[str, str], ...] = (),
                meta: dict[str, Any] | None = None) -> Message:
         """Add a message at the end (the conversation is created if needed)."""
+        return self.append_many(conversation_id, [(role, content, sources, meta)])[0]
+
+    def append_many(self, conversation_id: str,
+                    messages: Sequence[tuple[str, str, Sequence[dict[str, str]],
+                                             dict[str, Any] | None]]) -> list[Message]:
+        """Add ``(role, content, sources, meta)`` messages at the end in one transaction.
+
+        Everything is checked before anything is written, so a question and its answer
+        are stored together or not at all (the conversation is created if needed).
+        """
         cid = check_conversation_id(conversation_id)
-        if role not in ROLES:
-            raise ValueError(f"role must be one of {list(ROLES)}, got {role!r}")
-        if not isinstance(content, str):
-            raise ValueError("content must be a string")
-        check_storable_text(content, "content")
+        for role, content, _, _ in messages:
+            if role not in ROLES:
+                raise ValueError(f"role must be one of {list(ROLES)}, got {role!r}")
+            if not isinstance(content, str):
+                raise ValueError("content must be a string")
+            check_storable_text(content, "content")
         created = _now()
+        out: list[Message] = []
         with self.db.transaction() as conn:
             conn.execute("INSERT OR IGNORE INTO conversation VALUES (?, ?, '')", (cid, created))
-            seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM message "
+            seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM message "
                                "WHERE conversation_id = ?", (cid,)).fetchone()[0]
-            conn.execute("INSERT INTO message VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (cid, seq, role, content,
-                          json.dumps([dict(s) for s in sources], ensure_ascii=False),
-                          json.dumps(meta or {}, ensure_ascii=False, default=str), created))
-        return Message(role, content, int(seq), created, tuple(dict(s) for s in sources),
-                       dict(meta or {}))
+            for role, content, sources, meta in messages:
+                seq += 1
+                conn.execute("INSERT INTO message VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (cid, seq, role, content,
+                              json.dumps([dict(s) for s in sources], ensure_ascii=False),
+                              json.dumps(meta or {}, ensure_ascii=False, default=str), created))
+                out.append(Message(role, content, int(seq), created,
+                                   tuple(dict(s) for s in sources), dict(meta or {})))
+        return out
 
     def messages(self, conversation_id: str, last: int | None = None) -> list[Message]:
         """The messages in order (only the ``last`` n when given, read as n rows in SQL)."""
