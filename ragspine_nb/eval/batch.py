@@ -93,13 +93,13 @@ def run_partitions(func: Callable[[T], R], partitions: Sequence[T], *,
 
 # ---------------------------------------------------------------------------- embedding
 def _embed_part(args: tuple[str, list[str]]) -> np.ndarray:
-    from ragspine_nb.retrieval.vectors import _normalize, make_embedding_backend
+    from ragspine_nb.retrieval.embedders import make_embedding_backend, unit_rows
 
     spec, texts = args
     backend = make_embedding_backend(spec)
     if backend is None:
         raise ValueError("embed_corpus needs an embedding backend spec, e.g. 'e5'")
-    return _normalize(backend.embed_texts(list(texts)))  # passages, as CachedEmbedder does
+    return unit_rows(backend.embed_texts(list(texts)))  # passages, as CachedEmbedder does
 
 
 def embed_corpus(texts: Sequence[str], spec: str, *, partition_size: int = 256,

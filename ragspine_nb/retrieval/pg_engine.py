@@ -296,11 +296,11 @@ class PgVectorStore:
     def query(self, vector: Any, top_k: int = 10, ids: Sequence[str] | None = None,
               exact: bool = False) -> list[tuple[str, float]]:
         """Top-k by cosine similarity (HNSW; ``exact=True`` scans), ties by id."""
-        from ragspine_nb.retrieval.vectors import _normalize
+        from ragspine_nb.retrieval.embedders import unit_rows
 
         if self._known_dim() is None or top_k <= 0:
             return []
-        q = _normalize(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
+        q = unit_rows(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         where = "WHERE chunk_id = ANY(%s)" if ids is not None else ""
         params: list[Any] = [q] + ([list(ids)] if ids is not None else []) + [q, int(top_k)]
         sql = (f"SELECT chunk_id, 1 - (embedding <=> %s) AS score FROM chunk_vector {where} "  # noqa: S608
