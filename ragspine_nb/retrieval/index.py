@@ -19,19 +19,15 @@ import numpy as np
 
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS, chunk_document
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.retrieval.assemble import fuse, ranked_hits
 from ragspine_nb.retrieval.bm25 import DEFAULT_B, DEFAULT_K1, BM25Index
-from ragspine_nb.retrieval.fusion import DEFAULT_RRF_K, rrf_fuse
+from ragspine_nb.retrieval.fusion import DEFAULT_RRF_K
+from ragspine_nb.retrieval.index_views import IndexViews
 from ragspine_nb.retrieval.pg_engine import PgEmbeddingCache, PgVectorStore, SqlBM25
-from ragspine_nb.retrieval.rerank import (
-    DEFAULT_TOP_N,
-    ListwiseJudge,
-    build_listwise_prompt,
-    listwise_rerank,
-)
-from ragspine_nb.retrieval.results import Hit, SearchResults
+from ragspine_nb.retrieval.rerank import DEFAULT_TOP_N, ListwiseJudge
+from ragspine_nb.retrieval.results import SearchResults
 from ragspine_nb.retrieval.rewrite import GlossaryQueryRewriter, QueryRewriter
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
-from ragspine_nb.retrieval.topology import Node, PipelineGraph
 from ragspine_nb.retrieval.vectors import (
     CachedEmbedder,
     EmbeddingBackend,
@@ -60,7 +56,7 @@ def _check_filters(filters: Mapping[str, Any] | None) -> dict[str, str]:
     return {k: str(v) for k, v in filters.items() if v not in (None, "")}
 
 
-class NarrativeIndex:
+class NarrativeIndex(IndexViews):
     r"""Hybrid narrative retrieval over a versioned chunk store.
 
     Parameters
@@ -209,7 +205,7 @@ class NarrativeIndex:
     # ---------------------------------------------------------------- indexing
     def _store_signature(self) -> tuple[Any, ...]:
         # portable (SQLite and PostgreSQL): every replace inserts rows or deactivates some
-        row = self.store.execute_read(
+        row = self.store._db.fetchall(  # our own read: not a user's guarded execute_read
             "SELECT COALESCE(SUM(active), 0) AS n, COALESCE(SUM(version * active), 0) AS v, "
             "COUNT(*) AS r FROM narrative_chunk")[0]
         return (int(row["n"]), int(row["v"]), int(row["r"]))
@@ -267,18 +263,14 @@ class NarrativeIndex:
         """
         return self.search_many([query], top_k, filters, rerank, **overrides)[0]
 
-    def search_many(self, queries: Sequence[str], top_k: int = 50,
-                    filters: Mapping[str, Any] | None = None, rerank: bool = False,
-                    **overrides: Any) -> list[SearchResults]:
-        """Search several queries at once (BM25 and vector scoring are batched)."""
+    def _options(self, overrides: Mapping[str, Any], rerank: bool
+                 ) -> tuple[float, float, float, tuple[str, ...]]:
+        """k1, b, rrf_k and the channels of one search, checked (named errors)."""
         unknown = sorted(set(overrides) - {"k1", "b", "rrf_k", "channels", "variants"})
         if unknown:
             raise ValueError(f"unknown search option(s) {unknown}. Valid: "
                              "['k1', 'b', 'rrf_k', 'channels', 'variants']")
-        if top_k < 1:
-            raise ValueError(f"top_k must be >= 1, got {top_k}")
-        k1 = overrides.get("k1", self.k1)
-        b = overrides.get("b", self.b)
+        k1, b = overrides.get("k1", self.k1), overrides.get("b", self.b)
         rrf_k = overrides.get("rrf_k", self.rrf_k)
         self._check(k1=k1, b=b, rrf_k=rrf_k)
         channels = tuple(overrides.get("channels") or
@@ -292,6 +284,15 @@ class NarrativeIndex:
         if rerank and self.judge is None:
             raise ValueError("rerank=True needs a judge (e.g. NarrativeIndex(..., "
                              "judge=CrossEncoderJudge()))")
+        return k1, b, rrf_k, channels
+
+    def search_many(self, queries: Sequence[str], top_k: int = 50,
+                    filters: Mapping[str, Any] | None = None, rerank: bool = False,
+                    **overrides: Any) -> list[SearchResults]:
+        """Search several queries at once (BM25 and vector scoring are batched)."""
+        if top_k < 1:
+            raise ValueError(f"top_k must be >= 1, got {top_k}")
+        k1, b, rrf_k, channels = self._options(overrides, rerank)
         flt = _check_filters(filters)
         t0 = time.perf_counter()
         index = self.refresh()
@@ -325,127 +326,22 @@ class NarrativeIndex:
             bm = bm25_flat[pos:pos + len(variants)]
             vc = vec_flat[pos:pos + len(variants)]
             pos += len(variants)
-            out.append(self._assemble(query, variants, bm, vc, channels, rrf_k, top_k, rerank,
-                                      flt, len(candidate_ids), dict(k1=k1, b=b, rrf_k=rrf_k)))
+            fused = fuse(bm, vc, channels, rrf_k)
+            hits, rerank_info = ranked_hits(
+                query, fused, bm, vc, self._by_id, top_k,
+                (self.judge, self.rerank_top_n) if rerank else None)
+            out.append(SearchResults(
+                query=query, hits=hits, variants=tuple(variants), filters=flt,
+                params=dict(k1=k1, b=b, rrf_k=rrf_k), candidates=len(candidate_ids),
+                bm25=tuple(tuple(x) for x in bm) if "bm25" in channels else (),
+                vector=tuple(tuple(x) for x in vc) if "vector" in channels else (),
+                fused=tuple(fused), rerank=rerank_info))
         t_end = time.perf_counter()
         timings = {"filter": (t_filter - t0) * 1e3, "bm25": (t_bm25 - t_filter) * 1e3,
                    "vector": (t_vec - t_bm25) * 1e3, "fuse+rerank": (t_end - t_vec) * 1e3}
         for r in out:
             r.timings_ms.update(timings)
         return out
-
-    def _assemble(self, query: str, variants: list[str],
-                  bm: list[list[tuple[str, float]]], vc: list[list[tuple[str, float]]],
-                  channels: tuple[str, ...], rrf_k: float, top_k: int, rerank: bool,
-                  flt: dict[str, str], n_candidates: int, params: dict[str, Any]
-                  ) -> SearchResults:
-        lists = [r for r, use in ((x, "bm25" in channels) for x in bm) if use]
-        lists += [r for r, use in ((x, "vector" in channels) for x in vc) if use]
-        fused = rrf_fuse([lst for lst in lists if lst], k=int(rrf_k) if float(rrf_k).is_integer()
-                         else rrf_k)  # type: ignore[arg-type]
-        depth = max(top_k, self.rerank_top_n if rerank else 0)
-
-        def best(rankings: list[list[tuple[str, float]]]) -> dict[str, tuple[int, float]]:
-            found: dict[str, tuple[int, float]] = {}
-            for ranking in rankings:  # the original query's list first, then variants
-                for r, (cid, score) in enumerate(ranking, start=1):
-                    found.setdefault(cid, (r, score))
-            return found
-
-        bm_best, vc_best = best(bm), best(vc)
-        fused_head = fused[:depth]
-
-        def make(i: int, cid: str, score: float, rank: int, judge: float | None) -> Hit:
-            b_rank, b_score = bm_best.get(cid, (None, None))
-            v_rank, v_score = vc_best.get(cid, (None, None))
-            return Hit(chunk=self._by_id[cid], rank=rank, fused_score=score, fused_rank=i + 1,
-                       bm25_score=b_score, bm25_rank=b_rank, vector_score=v_score,
-                       vector_rank=v_rank, judge_score=judge)
-
-        hits = [make(i, cid, s, i + 1, None) for i, (cid, s) in enumerate(fused_head)]
-        rerank_info: dict[str, Any] = {}
-        if rerank:
-            outcome = listwise_rerank(query, hits, self.judge, top_n=self.rerank_top_n)
-            hits = [make(i, fused_head[i][0], fused_head[i][1], new_rank,
-                         outcome.scores.get(i))
-                    for new_rank, i in enumerate(outcome.order, start=1)]
-            rerank_info = {"judge": getattr(self.judge, "name", type(self.judge).__name__),
-                           "called": outcome.judge_called, "fell_back": outcome.fell_back,
-                           "reason": outcome.reason, "top_n": self.rerank_top_n,
-                           "prompt_preview": (build_listwise_prompt(query, outcome.prompt_texts)
-                                              if outcome.judge_called else "")}
-        return SearchResults(
-            query=query, hits=tuple(hits[:top_k]), variants=tuple(variants), filters=flt,
-            params=params, candidates=n_candidates,
-            bm25=tuple(tuple(x) for x in bm) if "bm25" in channels else (),
-            vector=tuple(tuple(x) for x in vc) if "vector" in channels else (),
-            fused=tuple(fused), rerank=rerank_info)
-
-    # ------------------------------------------------------------ inspection
-    def topology(self) -> PipelineGraph:
-        """The configured wiring (only components that are really wired appear)."""
-        nodes = [Node("query", "query")]
-        edges: list[tuple[str, str]] = []
-        last = "query"
-        nodes.append(Node("filter", "metadata pre-filter", (("pushed down to", "ChunkStore"),)))
-        edges.append((last, "filter"))
-        last = "filter"
-        if self.rewriter is not None:
-            nodes.append(Node("rewrite", "query variants",
-                              (("rewriter", type(self.rewriter).__name__),)))
-            edges.append((last, "rewrite"))
-            last = "rewrite"
-        nodes.append(Node("bm25", "BM25", (("k1", f"{self.k1:g}"), ("b", f"{self.b:g}"))))
-        edges.append((last, "bm25"))
-        branches = ["bm25"]
-        if self.embedding_backend is not None:
-            nodes.append(Node("vector", "vectors",
-                              (("model", self.embedding_backend.name),)))
-            edges.append((last, "vector"))
-            branches.append("vector")
-        nodes.append(Node("rrf", "RRF", (("k", f"{self.rrf_k:g}"),)))
-        edges += [(br, "rrf") for br in branches]
-        last = "rrf"
-        if self.judge is not None:
-            nodes.append(Node("rerank", "rerank",
-                              (("judge", getattr(self.judge, "name", type(self.judge).__name__)),
-                               ("top_n", str(self.rerank_top_n)),
-                               ("RESTRICTED", "never shown to the judge"))))
-            edges.append((last, "rerank"))
-            last = "rerank"
-        nodes.append(Node("hits", "cited hits"))
-        edges.append((last, "hits"))
-        return PipelineGraph(tuple(nodes), tuple(edges), title="NarrativeIndex")
-
-    def inspect(self, query: str = "", top_k: int = 10,
-                filters: Mapping[str, Any] | None = None) -> Any:
-        """A :class:`~ragspine_nb.widgets.RerankInspector`: fused vs reranked order."""
-        from ragspine_nb.widgets.inspector import RerankInspector
-
-        return RerankInspector(self, query, top_k, dict(filters) if filters else None)
-
-    def tune(self, queries: Mapping[str, str], qrels: Mapping[str, Mapping[str, int]],
-             vector_runs: Mapping[str, list[str]] | None = None) -> Any:
-        """A :class:`~ragspine_nb.widgets.TuningPanel` over this index (qrels keyed by chunk id).
-
-        ``vector_runs`` (query id → ranked ids) enables the vectors / hybrid channels;
-        with an embedding backend they are computed here (once) when not given.
-        """
-        from ragspine_nb.widgets.tuning import TuningEngine, TuningPanel
-
-        bm25 = self.refresh()
-        if vector_runs is None and self._embedder is not None:
-            ids = [c.chunk_id for c in self._chunks]
-            self._ensure_vectors(ids)
-            vecs = self._embedder.queries(list(queries.values()))
-            vector_runs = {q: [cid for cid, _ in self._vectors.query(v, self.candidate_k)]
-                           for q, v in zip(queries, vecs, strict=True)}
-        return TuningPanel(TuningEngine(bm25, queries, qrels, vector_runs), k1=self.k1,
-                           b=self.b, rrf_k=int(self.rrf_k))
-
-    def to_frame(self, include_inactive: bool = False) -> Any:
-        """The chunk store as a DataFrame."""
-        return self.store.to_frame(include_inactive=include_inactive)
 
     def retriever(self, retry_without_filters: bool = True, **options: Any) -> Any:
         """Adapt this index to the agent's ``NarrativeRetriever`` contract.
@@ -457,23 +353,3 @@ class NarrativeIndex:
 
         return NarrativeIndexRetriever(self, retry_without_filters=retry_without_filters,
                                        **options)
-
-    def _display_card(self) -> Any:
-        card = self.store._display_card()
-        from ragspine_nb.display.render import Card
-
-        stats = (("pipeline", repr(self.topology())),
-                 ("embedding", self.embedding_backend.name if self.embedding_backend
-                  else "none (pure BM25 + RRF)"),
-                 ("judge", getattr(self.judge, "name", "none") if self.judge else "none"))
-        return Card(title="NarrativeIndex", subtitle=self.store.path,
-                    stats=card.stats + stats, tables=card.tables)
-
-    def __repr__(self) -> str:
-        return (f"NarrativeIndex(store={self.store.path!r}, chunks={self.store.count()}, "
-                f"pipeline={self.topology()!r})")
-
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return self.topology()._repr_html_() + render_html(self._display_card())

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PipelineGraph", "Node"]
+__all__ = ["PipelineGraph", "Node", "index_graph"]
 
 
 @dataclass(frozen=True)
@@ -71,3 +71,42 @@ class PipelineGraph:
 
     def __repr__(self) -> str:
         return " → ".join(" ∥ ".join(n.label for n in col) for col in self._stages())
+
+
+def index_graph(*, rewriter: str | None, k1: float, b: float, rrf_k: float,
+                embedding: str | None, judge: str | None, rerank_top_n: int) -> PipelineGraph:
+    """The wiring of a :class:`~ragspine_nb.retrieval.NarrativeIndex` (wired stages only).
+
+    Examples
+    --------
+    >>> g = index_graph(rewriter=None, k1=1.2, b=0.75, rrf_k=60, embedding=None, judge=None,
+    ...                 rerank_top_n=20)
+    >>> [n.id for n in g.nodes]
+    ['query', 'filter', 'bm25', 'rrf', 'hits']
+    """
+    nodes = [Node("query", "query"),
+             Node("filter", "metadata pre-filter", (("pushed down to", "ChunkStore"),))]
+    edges: list[tuple[str, str]] = [("query", "filter")]
+    last = "filter"
+    if rewriter is not None:
+        nodes.append(Node("rewrite", "query variants", (("rewriter", rewriter),)))
+        edges.append((last, "rewrite"))
+        last = "rewrite"
+    nodes.append(Node("bm25", "BM25", (("k1", f"{k1:g}"), ("b", f"{b:g}"))))
+    edges.append((last, "bm25"))
+    branches = ["bm25"]
+    if embedding is not None:
+        nodes.append(Node("vector", "vectors", (("model", embedding),)))
+        edges.append((last, "vector"))
+        branches.append("vector")
+    nodes.append(Node("rrf", "RRF", (("k", f"{rrf_k:g}"),)))
+    edges += [(br, "rrf") for br in branches]
+    last = "rrf"
+    if judge is not None:
+        nodes.append(Node("rerank", "rerank", (("judge", judge), ("top_n", str(rerank_top_n)),
+                                               ("RESTRICTED", "never shown to the judge"))))
+        edges.append((last, "rerank"))
+        last = "rerank"
+    nodes.append(Node("hits", "cited hits"))
+    edges.append((last, "hits"))
+    return PipelineGraph(tuple(nodes), tuple(edges), title="NarrativeIndex")

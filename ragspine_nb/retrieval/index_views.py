@@ -1,0 +1,109 @@
+"""How a :class:`~ragspine_nb.retrieval.NarrativeIndex` is looked at: its wiring, widgets, display.
+
+Mixed into the index; everything here reads the index's configuration and state and
+never changes how a search ranks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ragspine_nb.retrieval.topology import PipelineGraph, index_graph
+
+if TYPE_CHECKING:
+    from ragspine_nb.retrieval.bm25 import BM25Index
+    from ragspine_nb.retrieval.pg_engine import PgVectorStore
+    from ragspine_nb.retrieval.rerank import ListwiseJudge
+    from ragspine_nb.retrieval.rewrite import QueryRewriter
+    from ragspine_nb.retrieval.vectors import CachedEmbedder, EmbeddingBackend, InProcessVectorStore
+    from ragspine_nb.stores.chunks import ChunkStore
+    from ragspine_nb.types import StoredChunk
+
+__all__ = ["IndexViews"]
+
+
+class IndexViews:
+    """Topology, inspector and tuning widgets, frames and displays of an index."""
+
+    store: ChunkStore
+    rewriter: QueryRewriter | None
+    embedding_backend: EmbeddingBackend | None
+    judge: ListwiseJudge | None
+    k1: float
+    b: float
+    rrf_k: float
+    candidate_k: int
+    rerank_top_n: int
+    _embedder: CachedEmbedder | None
+    _vectors: InProcessVectorStore | PgVectorStore
+    _chunks: list[StoredChunk]
+
+    refresh: Callable[[], BM25Index]
+    _ensure_vectors: Callable[[Sequence[str]], None]
+
+    def topology(self) -> PipelineGraph:
+        """The configured wiring (only components that are really wired appear)."""
+        return index_graph(
+            rewriter=type(self.rewriter).__name__ if self.rewriter is not None else None,
+            k1=self.k1, b=self.b, rrf_k=self.rrf_k,
+            embedding=self.embedding_backend.name if self.embedding_backend else None,
+            judge=(getattr(self.judge, "name", type(self.judge).__name__)
+                   if self.judge is not None else None),
+            rerank_top_n=self.rerank_top_n)
+
+    def inspect(self, query: str = "", top_k: int = 10,
+                filters: Mapping[str, Any] | None = None) -> Any:
+        """A :class:`~ragspine_nb.widgets.RerankInspector`: fused vs reranked order."""
+        from ragspine_nb.widgets.inspector import RerankInspector
+
+        return RerankInspector(self, query, top_k, dict(filters) if filters else None)
+
+    def tune(self, queries: Mapping[str, str], qrels: Mapping[str, Mapping[str, int]],
+             vector_runs: Mapping[str, list[str]] | None = None) -> Any:
+        """A :class:`~ragspine_nb.widgets.TuningPanel` over this index (qrels keyed by chunk id).
+
+        ``vector_runs`` (query id → ranked ids) enables the vectors / hybrid channels;
+        with an embedding backend they are computed here (once) when not given.
+        """
+        from ragspine_nb.widgets.tuning import TuningEngine, TuningPanel
+
+        bm25 = self.refresh()
+        if vector_runs is None and self._embedder is not None:
+            vector_runs = self.vector_runs(queries)
+        return TuningPanel(TuningEngine(bm25, queries, qrels, vector_runs), k1=self.k1,
+                           b=self.b, rrf_k=int(self.rrf_k))
+
+    def vector_runs(self, queries: Mapping[str, str]) -> dict[str, list[str]]:
+        """Each query's vector ranking over every active chunk (query id → chunk ids)."""
+        if self._embedder is None:
+            raise ValueError("vector_runs needs an embedding_backend")
+        self.refresh()
+        self._ensure_vectors([c.chunk_id for c in self._chunks])
+        vecs = self._embedder.queries(list(queries.values()))
+        return {q: [cid for cid, _ in self._vectors.query(v, self.candidate_k)]
+                for q, v in zip(queries, vecs, strict=True)}
+
+    def to_frame(self, include_inactive: bool = False) -> Any:
+        """The chunk store as a DataFrame."""
+        return self.store.to_frame(include_inactive=include_inactive)
+
+    def _display_card(self) -> Any:
+        card = self.store._display_card()
+        from ragspine_nb.display.render import Card
+
+        stats = (("pipeline", repr(self.topology())),
+                 ("embedding", self.embedding_backend.name if self.embedding_backend
+                  else "none (pure BM25 + RRF)"),
+                 ("judge", getattr(self.judge, "name", "none") if self.judge else "none"))
+        return Card(title="NarrativeIndex", subtitle=self.store.path,
+                    stats=card.stats + stats, tables=card.tables)
+
+    def __repr__(self) -> str:
+        return (f"NarrativeIndex(store={self.store.path!r}, chunks={self.store.count()}, "
+                f"pipeline={self.topology()!r})")
+
+    def _repr_html_(self) -> str:
+        from ragspine_nb.display.render import render_html
+
+        return self.topology()._repr_html_() + render_html(self._display_card())
