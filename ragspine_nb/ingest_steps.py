@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +27,11 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import policy_fingerprint
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore, utc_now
-from ragspine_nb.types import FileReport
+from ragspine_nb.stores.statements import same_value
+from ragspine_nb.types import Fact, FileReport, SkippedItem, is_restricted
 
 __all__ = ["Settings", "Read", "read_step", "write_step", "store_failure", "fingerprint",
-           "FATAL_ERRORS"]
+           "statements_step", "ingest_file", "FATAL_ERRORS"]
 
 #: Store errors after which no later file of the batch can be written either.
 FATAL_ERRORS: tuple[type[StoreError], ...] = (DiskFullError, ReadOnlyStoreError)
@@ -163,3 +164,83 @@ def store_failure(exc: BaseException) -> tuple[str, bool]:
                 "previous version is kept"), False
     fatal = isinstance(exc, FATAL_ERRORS)
     return f"not written: {exc}", fatal
+
+
+def statements_step(facts: Iterable[Fact], doc_id: str, store: FactStore | None
+                    ) -> tuple[list[Fact], list[SkippedItem]]:
+    """One statement per fact identity from this document; report every disagreement.
+
+    Inside the document a repeated identity stating the same amount keeps its first
+    cell; one stating another amount is withheld altogether (both cells reported: the
+    document gives no single number, so none is answered). Across documents every
+    statement is kept and file order decides nothing: another document stating the
+    identity differently makes a conflict, reported here and answered with both values
+    and sources until a user resolves it (``ragspine-nb conflicts``).
+    """
+    first_of: dict[tuple[str, ...], Fact] = {}
+    withheld: set[tuple[str, ...]] = set()
+    notes: list[SkippedItem] = []
+    for f in facts:
+        key = (f.metric_code, f.entity, f.channel, f.period_type, f.period)
+        first = first_of.setdefault(key, f)
+        if first is f:
+            continue
+        if same_value(first, f):
+            notes.append(SkippedItem(doc_id, f.source_locator, "same fact already stated in "
+                                     f"this document at {first.source_locator}; kept that cell"))
+            continue
+        withheld.add(key)
+        notes.append(SkippedItem(doc_id, f.source_locator, (
+            f"CONFLICT inside this document: {first.source_locator} states {first.value:g} "
+            f"{first.unit}, this cell {f.value:g} {f.unit}; neither is answered, check the "
+            "document")))
+    kept = [f for k, f in first_of.items() if k not in withheld]
+    for f in kept:
+        others = store.statements(f.metric_code, f.entity, f.period_type, f.period,
+                                  f.channel) if store is not None else []
+        notes += [SkippedItem(doc_id, f.source_locator, (
+            f"CONFLICT (kept, not skipped): {o.source_doc_id} ({o.source_locator}) states "
+            f"{o.value:g} {o.unit}, this cell {f.value:g} {f.unit}; answered as a conflict "
+            "with both sources until resolved (ragspine-nb conflicts)"))
+            for o in others if o.source_doc_id != doc_id and not same_value(o, f)]
+    return kept, notes
+
+
+def _reason(result: DocumentResult, status: str, hits: list[str]) -> str:
+    reason = "; ".join([*result.warnings, *hits])
+    if status != "no_text":
+        return reason
+    lead = ("no text, and a RESTRICTED document's table values are not extracted"
+            if is_restricted(result.sensitivity) else "no text and no table values found")
+    return "; ".join(filter(None, [lead, reason]))
+
+
+def ingest_file(path: Path, doc_id: str, facts: FactStore | None, chunks: ChunkStore | None,
+                meta: Mapping[str, Any], s: Settings) -> tuple[FileReport, list[SkippedItem]]:
+    """Read, check and (unless a dry run) write one file; its report and skipped cells.
+
+    ``facts`` and ``chunks`` are the workspace's stores (``None`` in a dry run without
+    a workspace). Store errors propagate: the batch decides what they mean.
+    """
+    read = read_step(path, doc_id, facts, meta, s)
+    if not isinstance(read, Read):
+        return read, []
+    result = read.result
+    cells = [SkippedItem(doc_id, k.locator, k.reason) for k in result.skipped]
+    kept, notes = statements_step(result.facts, doc_id, facts)
+    cells += notes
+    result = replace(result, facts=tuple(kept))
+    status = "ingested" if (result.facts or result.chunks) else "no_text"
+    counted = len(cells)
+    hits = [h.describe() for h in result.limit_hits]
+    if counted > s.limits.max_skipped_per_doc:
+        cells = cells[:s.limits.max_skipped_per_doc]
+        hits.append(f"limit max_skipped_per_doc={s.limits.max_skipped_per_doc} reached: "
+                    f"{counted - len(cells):,} more skipped cells were counted but not listed")
+    if not s.dry_run and facts is not None and chunks is not None:
+        write_step(facts, chunks, path, replace(read, result=result),
+                   str(meta.get("valid_as_of", "")))
+    return FileReport(str(path), doc_id, status, reason=_reason(result, status, hits),
+                      facts=len(result.facts), chunks=len(result.chunks), skipped=counted,
+                      extractor=result.extractor_version, sensitivity=result.sensitivity,
+                      file_hash=read.file_hash), cells

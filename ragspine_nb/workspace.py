@@ -13,7 +13,6 @@ import shutil
 import time
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +21,12 @@ from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CH
 from ragspine_nb.extract.collect import SourceFile, collect_files
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits
 from ragspine_nb.extract.lineage import profile_fingerprint
-from ragspine_nb.ingest_steps import Read, Settings, read_step, store_failure, write_step
+from ragspine_nb.ingest_steps import Settings, ingest_file, store_failure
 from ragspine_nb.profile import PROFILE_FORMATS, DomainProfile, find_profile
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.stores.reconcile import Repair, reconcile, writer_lock
-from ragspine_nb.stores.statements import same_value
-from ragspine_nb.types import Fact, FileReport, IngestReport, SkippedItem, is_restricted
+from ragspine_nb.types import FileReport, IngestReport, SkippedItem
 
 __all__ = ["Workspace", "ingest", "load_metadata", "find_profile", "FACTS_DB", "CHUNKS_DB"]
 
@@ -326,9 +324,8 @@ def _batch_item(item: SourceFile, ws: Workspace | None, s: Settings,
         return FileReport(str(path), doc_id, "failed", reason=why), [], error
     seen.add(doc_id)
     try:
-        report, cells = _ingest_one(path, doc_id, s.profile, ws, meta_by_doc.get(doc_id, {}),
-                                    s.mapping, s.dry_run, s.max_chars, s.overlap_chars,
-                                    s.limits)
+        report, cells = ingest_file(path, doc_id, ws.facts if ws else None,
+                                    ws.chunks if ws else None, meta_by_doc.get(doc_id, {}), s)
         return report, cells, error
     except (StoreError, MemoryError) as exc:  # one file's write; the batch goes on
         reason, fatal = store_failure(exc)
@@ -336,72 +333,3 @@ def _batch_item(item: SourceFile, ws: Workspace | None, s: Settings,
     except Exception as exc:  # a bug in one file's path must not abort the batch; report it
         reason, stop = f"unexpected {type(exc).__name__}: {exc}", ""
     return FileReport(str(path), doc_id, "failed", reason=reason), [], stop
-
-
-def _one_statement_each(facts: Iterable[Fact], doc_id: str, store: FactStore | None
-                        ) -> tuple[list[Fact], list[SkippedItem]]:
-    """One statement per fact identity from this document; report disagreements.
-
-    Inside the document a repeated identity keeps its first cell (a later one is
-    reported, as a CONFLICT when the value or unit differs). Across documents every
-    statement is kept and file order decides nothing: another document stating the
-    identity with a different value makes a conflict, reported here and answered with
-    both values and sources until a user resolves it (``ragspine-nb conflicts``).
-    """
-    kept: dict[tuple[str, ...], Fact] = {}
-    notes: list[SkippedItem] = []
-    for f in facts:
-        key = (f.metric_code, f.entity, f.channel, f.period_type, f.period)
-        first = kept.get(key)
-        if first is not None:
-            notes.append(SkippedItem(doc_id, f.source_locator, (
-                f"same fact already stated in this document at {first.source_locator}; "
-                "kept that cell") if same_value(first, f) else (
-                f"CONFLICT inside this document: {first.source_locator} states "
-                f"{first.value:g} {first.unit}, this cell {f.value:g} {f.unit}; kept the "
-                "first, check the report")))
-            continue
-        kept[key] = f
-        others = store.statements(f.metric_code, f.entity, f.period_type, f.period,
-                                  f.channel) if store is not None else []
-        notes += [SkippedItem(doc_id, f.source_locator, (
-            f"CONFLICT (kept, not skipped): {o.source_doc_id} ({o.source_locator}) states "
-            f"{o.value:g} {o.unit}, this cell {f.value:g} {f.unit}; answered as a conflict "
-            "with both sources until resolved (ragspine-nb conflicts)"))
-            for o in others if o.source_doc_id != doc_id and not same_value(o, f)]
-    return list(kept.values()), notes
-
-
-def _ingest_one(path: Path, doc_id: str, profile: DomainProfile, ws: Workspace | None,
-                meta: Mapping[str, Any], mapping: str, dry_run: bool, max_chars: int,
-                overlap_chars: int, limits: IngestLimits = DEFAULT_LIMITS
-                ) -> tuple[FileReport, list[SkippedItem]]:
-    settings = Settings(profile, mapping, dry_run, max_chars, overlap_chars, limits)
-    read = read_step(path, doc_id, ws.facts if ws is not None else None, meta, settings)
-    if not isinstance(read, Read):
-        return read, []
-    result = read.result
-    cells = [SkippedItem(doc_id, s.locator, s.reason) for s in result.skipped]
-    facts, duplicates = _one_statement_each(result.facts, doc_id, ws.facts if ws else None)
-    cells += duplicates
-    result = replace(result, facts=tuple(facts))
-    status = "ingested" if (result.facts or result.chunks) else "no_text"
-    counted = len(cells)
-    hits = [h.describe() for h in result.limit_hits]
-    if counted > limits.max_skipped_per_doc:
-        cells = cells[:limits.max_skipped_per_doc]
-        hits.append(f"limit max_skipped_per_doc={limits.max_skipped_per_doc} reached: "
-                    f"{counted - len(cells):,} more skipped cells were counted but not listed")
-    reason = "; ".join([*result.warnings, *hits])
-    if status == "no_text":
-        lead = ("no text, and a RESTRICTED document's table values are not extracted"
-                if is_restricted(result.sensitivity) else "no text and no table values found")
-        reason = "; ".join(filter(None, [lead, reason]))
-    if not dry_run and ws is not None:
-        write_step(ws.facts, ws.chunks, path, replace(read, result=result),
-                   str(meta.get("valid_as_of", "")))
-    return FileReport(str(path), doc_id, status, reason=reason, facts=len(result.facts),
-                      chunks=len(result.chunks), skipped=counted,
-                      extractor=result.extractor_version, sensitivity=result.sensitivity,
-                      file_hash=read.file_hash), cells
-

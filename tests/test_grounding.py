@@ -153,6 +153,17 @@ def _planted() -> list[str]:
     return [f"{p}\n{PASSAGE}" for p in payloads[:10]]
 
 
+def _strings(value: object) -> list[str]:
+    """Every string inside a JSON-like value (keys and values)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
 @pytest.mark.parametrize("provider", [MockProvider, Obedient])
 def test_planted_passages_never_put_999_in_an_answer(profile: DomainProfile,
                                                      provider: type[MockProvider]) -> None:
@@ -174,7 +185,7 @@ def test_planted_passages_never_put_999_in_an_answer(profile: DomainProfile,
             assert ans.answer.startswith("ACME Hong Kong FY2025 REVENUE: 1,405 USD_M")
         for d in ans.dropped:
             assert d["reason"] in ("not_in_snippets", "contradicts_fact", "contradicts_answer")
-        trace = json.dumps(ans.trace)
+        trace = json.dumps(_strings(ans.trace))  # timings are numbers and may read "…999…"
         assert "999" not in trace and "Revenue was" not in trace  # identities only
     composite = agent.ask("Why did Hong Kong revenue grow in FY2025?", REF)
     if provider is Obedient:

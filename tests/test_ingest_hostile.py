@@ -296,9 +296,9 @@ def test_an_activation_lost_after_the_ledger_was_written_is_completed(
 
 def test_a_bug_while_writing_one_file_fails_that_file_only(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ragspine_nb import workspace
+    from ragspine_nb import ingest_steps
 
-    write = workspace.write_step
+    write = ingest_steps.write_step
 
     def buggy(facts: Any, chunks: Any, path: Path, read: Any, valid_as_of: str) -> None:
         if path.name == "a.md":
@@ -306,7 +306,7 @@ def test_a_bug_while_writing_one_file_fails_that_file_only(
         write(facts, chunks, path, read, valid_as_of)
 
     folder, ws = _two_docs(tmp_path)
-    monkeypatch.setattr(workspace, "write_step", buggy)
+    monkeypatch.setattr(ingest_steps, "write_step", buggy)
     (folder / "b.md").write_text("Document b, changed.", encoding="utf-8")
     rows = _by_doc(_ingest(folder, ws))
     assert (rows["a.md"].status, rows["a.md"].reason) == ("failed",

@@ -23,11 +23,10 @@ from ragspine_nb.glossary import (
     normalize_period,
 )
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.units import SCALES, UnitParts, unit_parts
 
 __all__ = ["Stated", "Mentions", "FigureReader", "UnitParts", "unit_parts", "SCALES"]
 
-#: Scale factors of the unit codes :func:`detect_unit` and the fact store use.
-SCALES: dict[str, float] = {"K": 1e3, "10K": 1e4, "M": 1e6, "100M": 1e8, "BN": 1e9}
 _NUMBER = re.compile(r"(?<![a-z0-9_.,])[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d])")
 _CLAUSE_END = re.compile(r"[;。!?！？]|\.(?:\s|$)")
 _CHANGE = re.compile(r"(?<![a-z])(?:up|down|by|rose|rises?|rising|fell|falls?|grew|grows?|"
@@ -45,35 +44,6 @@ _MAX_GAP = 120
 #: sales", "ACME Hong Kong's revenue")
 _CHANNEL_REACH = 24
 _ENTITY_REACH = 40
-
-
-@dataclass(frozen=True)
-class UnitParts:
-    """A unit code split into what makes two figures comparable."""
-
-    currency: str = ""
-    factor: float | None = None
-    percent: bool = False
-
-
-def unit_parts(code: str | None) -> UnitParts:
-    """``"USD_M"`` → USD, 1e6; ``"PCT"`` → percent; ``"100M"`` → scale only; None → nothing.
-
-    Examples
-    --------
-    >>> unit_parts("CNY_100M")
-    UnitParts(currency='CNY', factor=100000000.0, percent=False)
-    >>> unit_parts("PCT").percent, unit_parts("100M").factor, unit_parts(None).factor
-    (True, 100000000.0, None)
-    """
-    if not code:
-        return UnitParts()
-    if code == "PCT":
-        return UnitParts(percent=True)
-    head, _, tail = code.partition("_")
-    if tail:
-        return UnitParts(head, SCALES.get(tail))
-    return UnitParts(factor=SCALES[head]) if head in SCALES else UnitParts(currency=head)
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,13 @@ every value bound).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from ragspine_nb.types import ConflictResult, Fact, Resolution
+from ragspine_nb.units import same_amount
 
 __all__ = ["KEY", "COLUMNS", "statement_schema", "same_value", "disagree", "signature",
            "Settled", "settle", "conflict_of", "key_of", "row_to_fact", "replace_document",
@@ -119,8 +119,11 @@ def row_to_fact(row: Any) -> Fact:
 
 
 def same_value(a: Fact, b: Fact) -> bool:
-    """Whether two statements agree: same unit and the same value (float noise aside)."""
-    return a.unit == b.unit and math.isclose(a.value, b.value, rel_tol=1e-9, abs_tol=1e-12)
+    """Whether two statements agree: the same amount, in the same unit or another scale.
+
+    1,405 ``USD_M`` and 1,405,123 ``USD_K`` agree (see :func:`~ragspine_nb.units.same_amount`).
+    """
+    return same_amount(a.value, a.unit, b.value, b.unit)
 
 
 def disagree(statements: Sequence[Fact]) -> bool:

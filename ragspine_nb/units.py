@@ -1,0 +1,81 @@
+"""Unit codes of the fact store: currency, scale and percent, and when two amounts agree.
+
+``USD_M`` is US dollars in millions, ``CNY_100M`` yuan in 亿 (1e8), ``PCT`` a percentage,
+a bare currency (``USD``) units of it, a bare scale (``M``) a plain number in millions and
+``""`` a plain number. Two statements of one fact agree when they name the same thing
+in the same currency and their amounts match to the precision of the coarser scale.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["SCALES", "UnitParts", "unit_parts", "same_amount"]
+
+#: Scale factors of the unit codes :func:`detect_unit` and the fact store use.
+SCALES: dict[str, float] = {"K": 1e3, "10K": 1e4, "M": 1e6, "100M": 1e8, "BN": 1e9}
+
+@dataclass(frozen=True)
+class UnitParts:
+    """A unit code split into what makes two figures comparable."""
+
+    currency: str = ""
+    factor: float | None = None
+    percent: bool = False
+
+
+def unit_parts(code: str | None) -> UnitParts:
+    """``"USD_M"`` → USD, 1e6; ``"PCT"`` → percent; ``"100M"`` → scale only; None → nothing.
+
+    Examples
+    --------
+    >>> unit_parts("CNY_100M")
+    UnitParts(currency='CNY', factor=100000000.0, percent=False)
+    >>> unit_parts("PCT").percent, unit_parts("100M").factor, unit_parts(None).factor
+    (True, 100000000.0, None)
+    """
+    if not code:
+        return UnitParts()
+    if code == "PCT":
+        return UnitParts(percent=True)
+    head, _, tail = code.partition("_")
+    if tail:
+        return UnitParts(head, SCALES.get(tail))
+    return UnitParts(factor=SCALES[head]) if head in SCALES else UnitParts(currency=head)
+
+
+def same_amount(value_a: float, unit_a: str, value_b: float, unit_b: str) -> bool:
+    """Whether two stated amounts are the same figure, written in the same or another scale.
+
+    The same unit compares exactly (float noise aside). Scales of one currency (or two
+    plain scaled numbers) compare in base units, within half a unit of the coarser
+    figure's last written place: 1,405 ``USD_M`` is 1,405,123 ``USD_K`` (rounded), not
+    1,450,000 ``USD_K``. Anything else (another currency, a percentage against an amount,
+    an unscaled unit) differs.
+
+    Examples
+    --------
+    >>> same_amount(1405, "USD_M", 1405123, "USD_K"), same_amount(1405, "USD_M", 1450000, "USD_K")
+    (True, False)
+    >>> same_amount(14.05, "CNY_100M", 1405, "CNY_M"), same_amount(14.05, "CNY_100M", 1420, "CNY_M")
+    (True, False)
+    >>> same_amount(1405, "USD_M", 1405, "CNY_M"), same_amount(5.2, "PCT", 5.2, "")
+    (False, False)
+    """
+    if unit_a == unit_b:
+        return math.isclose(value_a, value_b, rel_tol=1e-9, abs_tol=1e-12)
+    a, b = unit_parts(unit_a), unit_parts(unit_b)
+    if a.percent or b.percent or a.currency != b.currency or not (a.factor and b.factor):
+        return False
+    step = max(_step(value_a) * a.factor, _step(value_b) * b.factor)
+    return abs(value_a * a.factor - value_b * b.factor) <= 0.5 * step * (1 + 1e-9)
+
+
+def _step(value: float) -> float:
+    """The last written decimal place of a value (1 for 1405.0, 0.01 for 14.05)."""
+    text = repr(float(value))
+    if "e" in text or "." not in text:
+        return 1.0
+    decimals = text.split(".")[1].rstrip("0")
+    return 10.0 ** -len(decimals)
