@@ -287,7 +287,8 @@ def main() -> None:
             for b, r in configs for a in found[(b, r, codes[0])]]
     print(table(rows, [Path(c).name or c for c in codes]))
     if args.out:
-        Path(args.out).write_text(json.dumps({"codes": codes, "kill_after_s": args.kill_after,
+        shown = [Path(c).name or c for c in codes]  # no machine paths in committed results
+        Path(args.out).write_text(json.dumps({"codes": shown, "kill_after_s": args.kill_after,
                                               "rows": rows}, indent=1) + "\n")
 
 

@@ -157,9 +157,14 @@ def run_case(name: str, mem: int, fsize: int, time_s: float) -> dict[str, object
                 "status": _status(code, killed, report, stderr), "seconds": round(seconds, 2),
                 "ingest_s": _ingest_seconds(stdout),
                 "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
-                "db_bytes": _size(ws), "stderr_tail": stderr.strip()[-300:]}
+                "db_bytes": _size(ws), "stderr_tail": _no_paths(stderr.strip()[-300:])}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _no_paths(text: str) -> str:
+    """A traceback without this machine's folders (results are committed)."""
+    return re.sub(r'(?:/[\w.+-]+)+/(?=[\w.-]+\.py")', "…/", text)
 
 
 def main() -> None:
