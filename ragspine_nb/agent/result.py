@@ -8,6 +8,7 @@ from typing import Any
 
 from ragspine_nb.agent.clarify import ClarificationResult
 from ragspine_nb.agent.templates import format_value
+from ragspine_nb.types import Figure
 
 __all__ = ["AgentResult"]
 
@@ -32,6 +33,9 @@ class AgentResult:
     citations: list[dict[str, Any]] = field(default_factory=list)
     #: narrative sentences left out, with why (``reason``) and the fact concerned
     dropped: list[dict[str, str]] = field(default_factory=list)
+    #: the numbers the answer asserts (headline figures), each with its operands and
+    #: sources; empty when the answer asserts no number
+    figures: tuple[Figure, ...] = ()
 
     @property
     def tool_status(self) -> dict[str, int]:

@@ -6,6 +6,7 @@ dataclasses: :mod:`~ragspine_nb.types.records` (facts and chunks with lineage, l
 :mod:`~ragspine_nb.types.reports` (what ingestion reports).
 """
 
+from ragspine_nb.types.figures import COMPUTED_OPERATIONS, OPERATIONS, Figure
 from ragspine_nb.types.records import (
     CHANGE_PCT_CHANNEL,
     DEFAULT_SENSITIVITY,
@@ -35,6 +36,9 @@ from ragspine_nb.types.results import (
 )
 
 __all__ = [
+    "Figure",
+    "OPERATIONS",
+    "COMPUTED_OPERATIONS",
     "Fact",
     "Chunk",
     "StoredChunk",
