@@ -214,22 +214,16 @@ def _cmd_eval_tatqa(args: argparse.Namespace) -> int:
     from ragspine_nb.eval.tatqa import evaluate_tatqa
     from ragspine_nb.retrieval.vectors import make_embedding_backend
 
+    if not Path(args.path).is_file():
+        return _fail(f"TAT-QA split not found: {args.path}")
+    if args.workers < 1:
+        return _fail(f"--workers must be at least 1, got {args.workers}")
     result = evaluate_tatqa(args.path, embedding_backend=make_embedding_backend(args.embedding),
-                            limit=args.limit)
-    for key in ("single_cell", "difference"):
-        m = result[key]
-        print(f"{key:<12} asked {m['asked']:>4}  answered {m['answered']:>4}  correct "
-              f"{m['correct']:>4}  precision {m['precision']:.3f}  coverage {m['coverage']:.3f}")
-    ts = result["text_span"]
-    print(f"text_span    asked {ts['asked']:>4}  R@1 {ts['recall@1']:.3f}  R@3 {ts['recall@3']:.3f}"
-          f"  R@10 {ts['recall@10']:.3f}")
-    ex = result["extraction"]
-    print(f"extraction   cells {ex['cells']:>4}  located {ex['located_rate']:.3f}  value "
-          f"{ex['cell_value_rate']:.3f}  unit/scale {ex['unit_scale_rate']:.3f} (wrong scale "
-          f"{ex['wrong_scale']}, none found {ex['no_scale']}, unannotated "
-          f"{ex['scaled_unannotated']})")
+                            limit=args.limit, workers=args.workers)
+    print("\n".join(result.lines()))
     if args.json:
-        Path(args.json).write_text(json.dumps(result.to_dict(), indent=1), encoding="utf-8")
+        Path(args.json).write_text(json.dumps(result.to_dict(), indent=1, ensure_ascii=False),
+                                   encoding="utf-8")
         Path(args.json).with_suffix(".html").write_text(result._repr_html_(), encoding="utf-8")
     return 0
 
@@ -293,12 +287,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="OUT")
     p.set_defaults(func=_cmd_eval_beir)
 
-    p = ev_sub.add_parser("tatqa", help="table + text QA on a TAT-QA split file")
+    p = ev_sub.add_parser("tatqa", help="every question of a TAT-QA split through ingestion "
+                                        "and the Agent, scored from the figures answers assert")
     p.add_argument("path")
     p.add_argument("--embedding", default="none",
                    help="embedding backend spec for hybrid text-span retrieval (e.g. e5)")
     p.add_argument("--limit", type=int, default=0, help="only the first N contexts")
-    p.add_argument("--json", metavar="OUT")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes answering contexts at once (the figures do not depend on it)")
+    p.add_argument("--json", metavar="OUT", help="write the report as JSON (and OUT.html)")
     p.set_defaults(func=_cmd_eval_tatqa)
 
     for name, func, helptext, parent in (("ask", _cmd_ask, "answer one question", sub),

@@ -170,29 +170,25 @@ def test_reports_are_values_with_a_table_a_card_and_a_plot(demo_ws: Path) -> Non
     matplotlib.use("Agg")
     from ragspine_nb.eval import evaluate_extraction
     from ragspine_nb.eval.retrieval import BeirReport
-    from ragspine_nb.eval.tatqa import TatqaReport
+    from ragspine_nb.eval.tatqa import summarize
+    from ragspine_nb.eval.tatqa_run import ContextRun, Outcome
+    from ragspine_nb.eval.tatqa_score import Verdict
 
-    tatqa = TatqaReport({
-        "single_cell": {"asked": 10, "answered": 9, "correct": 9, "precision": 1.0,
-                        "coverage": 0.9},
-        "difference": {"asked": 4, "answered": 2, "correct": 1, "precision": 0.5,
-                       "coverage": 0.5},
-        "text_span": {"asked": 5, "recall@1": 0.4, "recall@3": 0.6, "recall@10": 0.8},
-        "extraction": {"cells": 8, "located": 8, "cell_value": 8, "unit_scale": 6,
-                       "wrong_scale": 1, "no_scale": 1, "scaled_unannotated": 0,
-                       "located_rate": 1.0, "cell_value_rate": 1.0, "unit_scale_rate": 0.75},
-        "mistakes": [{"kind": "difference", "question": "<b>Q</b>?", "gold": ["r1"],
-                      "got": ["r2"]}]})
-    assert "mistakes" not in tatqa.to_dict() and set(tatqa.to_dict()) == {
-        "single_cell", "difference", "text_span", "extraction"}
+    def asked(category: str, answer_type: str) -> Outcome:
+        return Outcome("c", "u", "<b>Q</b>?", answer_type, "table", ("1",), "", "", "",
+                       Verdict(category, "false_figure" if category == "wrong_number" else ""),
+                       (), "", 0.001)
+
+    tatqa = summarize([ContextRun("c", (asked("correct", "span"), asked("wrong_number", "span"),
+                                        asked("correct", "count")), 0.01, 0.003, 3)])
+    assert json.loads(json.dumps(tatqa.to_dict())) == tatqa.to_dict()
     frame = tatqa.to_frame()
-    assert list(frame.index) == ["single_cell", "difference", "text_span", "extraction"]
-    assert frame.loc["difference", "precision"] == 0.5
+    assert frame.loc["correct", "count"] == 2 and frame.loc["wrong_number", "rate"] == 0.333333
     html = tatqa._repr_html_()
     assert "&lt;b&gt;Q&lt;/b&gt;?" in html and "<b>Q</b>" not in html  # escaped
-    assert "precision ≥ 0.99, coverage ≥ 0.9" in html
-    # the bars are the report's figures, in order; absent series draw nothing
-    assert _bar_heights(tatqa.plot()) == [1.0, 0.5, 0.9, 0.5, 0.6, 0.75]
+    assert "≤ 0.01" in html
+    # the bars are the report's figures, in order (all, then per answer type)
+    assert _bar_heights(tatqa.plot())[:3] == [0.666667, 1.0, 0.5]
 
     beir = BeirReport({"bm25": {"ndcg@10": 0.66, "recall@100": 0.9, "mrr@10": 0.62,
                                 "queries": 300}}, name="scifact")
