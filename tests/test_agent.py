@@ -156,7 +156,7 @@ def test_a_model_asking_for_something_else_is_ignored(demo_facts: FactStore,
     p = Scripted(ProviderResponse("", (call("REVENUE", "ACME_CN", "FY2025"),), "tool_use"),
                  ProviderResponse("done"))
     r = answer_question("ACME Hong Kong revenue FY2025", demo_facts, p, profile=profile)
-    assert "ACME Hong Kong FY2025 REVENUE" in r.answer and "1,530" not in r.answer
+    assert "ACME Hong Kong Revenue, FY2025" in r.answer and "1,530" not in r.answer
 
 
 def test_an_endless_tool_loop_is_capped(demo_facts: FactStore, profile: DomainProfile) -> None:
@@ -207,7 +207,7 @@ def test_multi_value_questions_run_without_the_llm(agent: Agent) -> None:
     r = a.ask("香港2024年和2025年的营业收入对比", REF)
     assert sentinel.calls == [] and r.trace["llm_calls"] == 0
     assert "1,320" in r.answer and "1,405" in r.answer
-    assert "对比：FY2025 较 FY2024 +85 USD_M (+6.4%)" in r.answer
+    assert "ACME Hong Kong Revenue，FY2025较FY2024变动：85 USD_M" in r.answer
     assert len(r.sources) == 2
     en = a.ask("ACME Hong Kong and Mainland China revenue FY2025", REF)
     assert [t["status"] for t in en.tool_results] == ["found", "found"]
@@ -361,7 +361,8 @@ def test_a_change_question_never_returns_a_level(agent: Agent) -> None:
     assert r.clarification.mode == "answer_with_assumptions"
     assert r.clarification.assumed_slots["periods"] == "FY2024,FY2025"
     assert "the comparison is FY2025 against FY2024" in r.answer
-    assert "Change: FY2025 vs FY2024: +85 USD_M (+6.4%)" in r.answer
+    assert "percentage change from FY2024 to FY2025: 6.44 PCT" in r.answer
+    assert [(f.operation, f.value) for f in r.figures] == [("percent_change", 6.44)]
     assert len(r.tool_results) == 2
     # no period: the latest two complete fiscal years, stated
     r = agent.ask("How did ACME Hong Kong revenue change?", REF)
@@ -372,7 +373,8 @@ def test_a_change_question_never_returns_a_level(agent: Agent) -> None:
     assert "two periods" in r.answer
     both = agent.ask("What was the change in ACME Hong Kong revenue between FY2024 and FY2025?",
                      REF)
-    assert "Change: FY2025 vs FY2024: +85 USD_M (+6.4%)" in both.answer
+    assert "change from FY2024 to FY2025: 85 USD_M" in both.answer
+    assert [f.operation for f in both.figures] == ["difference"]
 
 
 def test_several_metrics_without_a_list_ask_back(agent: Agent) -> None:

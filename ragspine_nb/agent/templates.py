@@ -10,9 +10,12 @@ from ragspine_nb.types import (
     Resolution,
     UnrecognizedParamResult,
 )
+from ragspine_nb.units import unit_parts
 
-__all__ = ["format_value", "period_label", "found_line", "miss_line", "conflict_line",
-           "not_computed_line", "statement_text", "TEXT"]
+__all__ = ["format_value", "value_text", "period_label", "miss_line", "conflict_line",
+           "not_computed_line", "missing_text", "conflicted_text", "NOT_COMPUTED",
+           "statement_text", "where_text", "figure_line", "resolved_note", "TEXT",
+           "SCALE_NOT_STATED"]
 
 
 def format_value(value: float) -> str:
@@ -20,6 +23,26 @@ def format_value(value: float) -> str:
     if float(value).is_integer():
         return f"{int(value):,}"
     return f"{value:,.6f}".rstrip("0").rstrip(".")
+
+
+#: What an amount in a currency with no stated scale says beside its unit.
+SCALE_NOT_STATED = {"en": "scale not stated", "zh": "未注明数量级"}
+
+
+def value_text(value: float, unit: str, lang: str) -> str:
+    """A value with its unit: ``"1,405 USD_M"``; a bare currency says its scale is not stated.
+
+    Examples
+    --------
+    >>> value_text(1405, "USD_M", "en"), value_text(27069, "USD", "en"), value_text(12, "", "en")
+    ('1,405 USD_M', '27,069 USD (scale not stated)', '12')
+    """
+    text = f"{format_value(value)} {unit}".rstrip()
+    parts = unit_parts(unit)
+    if parts.currency and parts.factor is None and not parts.percent:
+        note = SCALE_NOT_STATED[lang]
+        text += f"（{note}）" if lang == "zh" else f" ({note})"
+    return text
 
 
 TEXT = {
@@ -39,6 +62,8 @@ TEXT = {
     "comparison": {"zh": "对比结果：", "en": "Comparison:"},
     "stated_change": {"zh": "（报告中直接列示的变动，非计算所得）",
                       "en": "(The change as the report states it, not computed.)"},
+    "derivation": {"zh": "计算：{d}，其中：", "en": "Derivation: {d}, from:"},
+    "input_found": {"zh": "已找到的输入：", "en": "Input found: "},
     "withheld": {"zh": "（已略去 {n} 句与事实表不符或涉及数据冲突的内容。）",
                  "en": "({n} sentence(s) contradicting the fact store or stating a figure in "
                        "conflict were withheld.)"},
@@ -51,32 +76,31 @@ def _as_of(fact: Fact, lang: str) -> str:
     return f" · 截至 {fact.valid_as_of}" if lang == "zh" else f" · as of {fact.valid_as_of}"
 
 
+def where_text(fact: Fact, lang: str) -> str:
+    """``deck.pptx · slide=3 · as of 2026-03-20``: a fact's document, locator and date."""
+    return f"{fact.source_doc_id} · {fact.source_locator}{_as_of(fact, lang)}"
+
+
+def figure_line(label: str, value: str, where: str, lang: str) -> str:
+    """``label: value (source: where)`` in the question's language."""
+    return f"{label}：{value}（来源：{where}）" if lang == "zh" else \
+        f"{label}: {value} (source: {where})"
+
+
 def statement_text(fact: Fact, lang: str) -> str:
     """``1,405 USD_M (source: deck.pptx · slide=3)``: one stated value with its source."""
-    where = f"{fact.source_doc_id} · {fact.source_locator}{_as_of(fact, lang)}"
-    value = f"{format_value(fact.value)} {fact.unit}"
+    value = value_text(fact.value, fact.unit, lang)
+    where = where_text(fact, lang)
     return f"{value}（来源：{where}）" if lang == "zh" else f"{value} (source: {where})"
 
 
-def _resolved(resolution: Resolution, lang: str) -> str:
+def resolved_note(resolution: Resolution, lang: str) -> str:
+    """Who chose a fact documents disagreed on, when and why."""
     day = resolution.resolved_at[:10]
     note = f": {resolution.note}" if resolution.note else ""
     if lang == "zh":
         return f"（数据冲突已由用户选择解决：{day}，{resolution.resolved_by}{note}）"
     return f" — resolved by user choice on {day} by {resolution.resolved_by}{note}"
-
-
-def found_line(fact: Fact, entity_label: str, default_channel: str, lang: str,
-               resolution: Resolution | None = None) -> str:
-    """One answer line rebuilt from the stored fact (never from model prose).
-
-    A fact documents disagreed on says who chose it, when and why (``resolution``).
-    """
-    channel = "" if fact.channel == default_channel else f" ({fact.channel})"
-    plabel = period_label(fact.period_type, fact.period)
-    sep = "：" if lang == "zh" else ": "
-    line = f"{entity_label} {plabel} {fact.metric_code}{channel}{sep}{statement_text(fact, lang)}"
-    return line + (_resolved(resolution, lang) if resolution is not None else "")
 
 
 def conflict_line(result: ConflictResult, entity_label: str, default_channel: str,
@@ -96,13 +120,55 @@ def conflict_line(result: ConflictResult, entity_label: str, default_channel: st
             "conflicts`, or correct the document).")
 
 
-def not_computed_line(kind: str, operands: list[str], lang: str) -> str:
-    """A change (``kind="change"``) or difference not computed: the operands in conflict."""
-    names = "、".join(operands) if lang == "zh" else " and ".join(operands)
+#: Why an operation was not computed (:class:`~ragspine_nb.agent.operations.NotComputed`).
+NOT_COMPUTED: dict[str, dict[str, str]] = {
+    "en": {"units": "the operands are in different units ({0}, {1})",
+           "zero_base": "the base value is zero",
+           "negative_base": "the base value is negative ({0})",
+           "operands": "it needs two operands, {0} given",
+           "periods": "the periods are of different kinds ({0}, {1})",
+           "unsupported": "{0} is not computed yet"},
+    "zh": {"units": "各输入的单位不同（{0}、{1}）",
+           "zero_base": "基数为零",
+           "negative_base": "基数为负（{0}）",
+           "operands": "需要两个输入，现有 {0} 个",
+           "periods": "两个期间的类型不同（{0}、{1}）",
+           "unsupported": "暂不支持 {0} 运算"},
+}
+
+
+def not_computed_line(kind: str, why: str, lang: str) -> str:
+    """A change (``kind="change"``) or difference (``"difference"``) not computed, and why."""
     if lang == "zh":
-        return f"未计算{'变动' if kind == 'change' else '差额'}：{names} 数据冲突。"
-    verb = "is" if len(operands) == 1 else "are"
-    return f"{kind.capitalize()} not computed: {names} {verb} in conflict."
+        return f"未计算{'变动' if kind == 'change' else '差额'}：{why}。"
+    return f"{kind.capitalize()} not computed: {why}."
+
+
+def conflicted_text(names: list[str], lang: str) -> str:
+    """``"FY2025 is in conflict"``: the operands documents disagree on."""
+    if lang == "zh":
+        return f"{'、'.join(names)} 数据冲突"
+    return f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} in conflict"
+
+
+def missing_text(results: list[NotFoundResult | UnrecognizedParamResult], lang: str) -> str:
+    """The operands not found or not recognised (no digits but the periods asked about)."""
+    zh = lang == "zh"
+    found = [f"{r.metric_code} / {r.entity} / {period_label(r.period_type, r.period)} / "
+             f"{r.channel}" for r in results if isinstance(r, NotFoundResult)]
+    unknown = [f"{r.param}“{r.raw}”" if zh else f"{r.param} {r.raw!r}"
+               for r in results if isinstance(r, UnrecognizedParamResult)]
+    clauses = []
+    if found and zh:
+        clauses.append(f"{'、'.join(found)} 未在事实表中找到，不提供任何推测数字")
+    elif found:
+        verb = "is" if len(found) == 1 else "are"
+        clauses.append(f"{' and '.join(found)} {verb} not in the fact store; no estimate is "
+                       "given")
+    if unknown:
+        clauses.append(f"无法识别参数 {'、'.join(unknown)}" if zh
+                       else f"unrecognized {' and '.join(unknown)}")
+    return ("；" if zh else "; ").join(clauses)
 
 
 def miss_line(result: NotFoundResult | UnrecognizedParamResult, lang: str) -> str:

@@ -1,0 +1,257 @@
+"""Structured answers: the headline figures of the fact channel's results, and their text.
+
+A found fact is one ``lookup`` figure (``stated_change`` when it is a change the report
+states). An operation the question asks for (a change, a difference, a percentage
+change: :mod:`ragspine_nb.agent.operations`) is computed over two found cells of one row
+and is one figure with both operands and its derivation. What is not a figure is said
+as such: a conflict lists every document's value, a miss names what was asked, an
+operation not computed says why and lists the inputs found — one operand is never the
+answer. The text of every figure is rendered from the figure (:func:`render_figures`),
+so what is scored is what is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ragspine_nb.agent.operations import NotComputed, Operation, compute
+from ragspine_nb.agent.render import entity_label, result_sources
+from ragspine_nb.agent.templates import (
+    TEXT,
+    conflict_line,
+    conflicted_text,
+    figure_line,
+    miss_line,
+    missing_text,
+    not_computed_line,
+    resolved_note,
+    statement_text,
+    value_text,
+    where_text,
+)
+from ragspine_nb.glossary import normalize_period, period_label
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.types import (
+    ConflictResult,
+    Fact,
+    Figure,
+    FoundResult,
+    NotFoundResult,
+    QueryResult,
+    UnrecognizedParamResult,
+)
+
+__all__ = ["StructuredAnswer", "structured_answer", "figure_label", "figure_text",
+           "render_figures", "layout"]
+
+
+@dataclass(frozen=True)
+class StructuredAnswer:
+    """The figures a structured answer asserts, its text and the sources it cites."""
+
+    figures: tuple[Figure, ...]
+    text: str
+    sources: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Block:
+    """One item of an answer: a figure's text, or a line that asserts no figure."""
+
+    text: str
+    figure: Figure | None = None
+
+
+# ------------------------------------------------------------------ labels
+def _sep(lang: str) -> str:
+    return "，" if lang == "zh" else ", "
+
+
+def _what(profile: DomainProfile, metric: str, entity: str, channel: str) -> str:
+    """``ACME Hong Kong New sales (AGENCY)``: entity, metric and a non-default channel."""
+    spec = profile.metrics.get(metric)
+    name = spec.label if spec is not None and spec.label else metric
+    chan = "" if channel == profile.default_channel else f" ({channel})"
+    return f"{entity_label(profile, entity)} {name}{chan}"
+
+
+def figure_label(fact: Fact, profile: DomainProfile, lang: str) -> str:
+    """What a stored level is, in words: ``ACME Hong Kong Revenue, FY2025``."""
+    what = _what(profile, fact.metric_code, fact.entity, fact.channel)
+    return f"{what}{_sep(lang)}{period_label(fact.period_type, fact.period)}"
+
+
+def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,
+                     profile: DomainProfile, lang: str) -> str:
+    """``ACME Hong Kong Revenue, change from FY2024 to FY2025`` (a is the later / first)."""
+    pct = operation.kind == "percent_change"
+    if axis == "period":
+        what = _what(profile, a.metric_code, a.entity, a.channel)
+        early, late = period_label(b.period_type, b.period), period_label(a.period_type,
+                                                                          a.period)
+        if lang == "zh":
+            return f"{what}，{late}较{early}{'变动率' if pct else '变动'}"
+        return f"{what}, {'percentage change' if pct else 'change'} from {early} to {late}"
+    what = _what(profile, a.metric_code, a.entity, profile.default_channel)
+    period = period_label(a.period_type, a.period)
+    if lang == "zh":
+        return f"{what}，{a.channel} − {b.channel}{'（变动率）' if pct else ''}，{period}"
+    return (f"{what}, {a.channel} − {b.channel}{' (percentage difference)' if pct else ''}, "
+            f"{period}")
+
+
+# ----------------------------------------------------------------- rendering
+def _operand_name(fact: Fact, operands: Sequence[Fact], lang: str) -> str:
+    """What tells one operand from the others: its period, and its column when they differ."""
+    period = period_label(fact.period_type, fact.period)
+    if len({f.channel for f in operands}) > 1:
+        return f"{fact.channel}{_sep(lang)}{period}"
+    return period
+
+
+def figure_text(figure: Figure, lang: str) -> str:
+    """One figure as text: label, value with its unit, source; then how it was computed.
+
+    A computed figure is followed by its derivation and each operand's value with its
+    document and locator (continuation lines are indented).
+    """
+    value = value_text(figure.value, figure.unit, lang)
+    if not figure.derivation and len(figure.operands) == 1:
+        return figure_line(figure.label, value, where_text(figure.operands[0], lang), lang)
+    docs = "; ".join(dict.fromkeys(s.doc for s in figure.sources))
+    lines = [figure_line(figure.label, value, docs, lang)]
+    if figure.derivation:
+        lines.append("  " + TEXT["derivation"][lang].format(d=figure.derivation))
+    sep = "：" if lang == "zh" else ": "
+    lines += [f"  - {_operand_name(f, figure.operands, lang)}{sep}{statement_text(f, lang)}"
+              for f in figure.operands]
+    return "\n".join(lines)
+
+
+def layout(blocks: Sequence[str], lang: str) -> str:
+    """One block as it is; several under a header, one bullet each."""
+    if len(blocks) == 1:
+        return blocks[0]
+    out = [TEXT["comparison"][lang]] if blocks else []
+    for block in blocks:
+        first, *rest = block.split("\n")
+        out += [f"- {first}", *(f"  {line}" for line in rest)]
+    return "\n".join(out)
+
+
+def render_figures(figures: Sequence[Figure], lang: str) -> str:
+    """The text of an answer that asserts exactly these figures (and nothing else)."""
+    return layout([figure_text(f, lang) for f in figures], lang)
+
+
+# ------------------------------------------------------------------ results
+def _level(result: QueryResult, profile: DomainProfile, lang: str,
+           operation: str = "lookup") -> _Block:
+    """A result on its own: a found fact is a figure; a conflict or a miss is not."""
+    if isinstance(result, FoundResult):
+        f = result.fact
+        figure = Figure(f.value, f.unit, figure_label(f, profile, lang), operation, (f,),
+                        (f.source, *result.also_stated_by))
+        note = resolved_note(result.resolution, lang) if result.resolution else ""
+        return _Block(figure_text(figure, lang) + note, figure)
+    if isinstance(result, ConflictResult):
+        return _Block(conflict_line(result, entity_label(profile, result.entity),
+                                    profile.default_channel, lang))
+    return _Block(miss_line(result, lang))
+
+
+def _axis(tasks: Sequence[dict[str, str]]) -> tuple[str, tuple[str, ...]]:
+    """What varies between an operation's operands and the task keys that must agree."""
+    if len({t["period"] for t in tasks}) > 1:
+        return "period", ("metric", "entity", "channel")
+    if len({t["channel"] for t in tasks}) > 1:
+        return "channel", ("metric", "entity", "period")
+    return "period", ("metric", "entity", "channel", "period")
+
+
+def _groups(tasks: Sequence[dict[str, str]], profile: DomainProfile
+            ) -> tuple[str, list[list[int]]]:
+    """The operands of each operation (task indices).
+
+    Two periods of one row (the later first), or two columns of one period (in the
+    question's order).
+    """
+    axis, keys = _axis(tasks)
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, t in enumerate(tasks):
+        groups.setdefault(tuple(t[k] for k in keys), []).append(i)
+    if axis == "period":
+        def later(i: int) -> tuple[str, str]:
+            return normalize_period(profile, tasks[i]["period"]) or ("", tasks[i]["period"])
+        return axis, [sorted(g, key=later, reverse=True) for g in groups.values()]
+    return axis, list(groups.values())
+
+
+def _why_not(rs: Sequence[QueryResult], axis: str, lang: str) -> str:
+    """Why operands that are not two found cells give no figure."""
+    if len(rs) != 2:
+        return NotComputed("operands", (str(len(rs)),)).text(lang)
+    parts = []
+    missing = [r for r in rs if isinstance(r, NotFoundResult | UnrecognizedParamResult)]
+    if missing:
+        parts.append(missing_text(missing, lang))
+    conflicted = [r for r in rs if isinstance(r, ConflictResult)]
+    if conflicted:
+        parts.append(conflicted_text([period_label(r.period_type, r.period)
+                                      if axis == "period" else r.channel
+                                      for r in conflicted], lang))
+    return ("；" if lang == "zh" else "; ").join(parts)
+
+
+def _operation(rs: Sequence[QueryResult], operation: Operation, axis: str,
+               profile: DomainProfile, lang: str, list_inputs: bool) -> list[_Block]:
+    """One operation over its operands: a computed figure, or why not and what was found."""
+    found = [r.fact for r in rs if isinstance(r, FoundResult)]
+    why = _why_not(rs, axis, lang)
+    if len(rs) == 2 and len(found) == 2:
+        a, b = found
+        outcome = NotComputed("periods", (period_label(a.period_type, a.period),
+                                          period_label(b.period_type, b.period))) \
+            if axis == "period" and a.period_type != b.period_type else compute(operation, found)
+        if not isinstance(outcome, NotComputed):
+            figure = Figure(outcome.value, outcome.unit,
+                            _operation_label(a, b, operation, axis, profile, lang),
+                            operation.kind, (a, b), tuple(dict.fromkeys((a.source, b.source))),
+                            outcome.derivation)
+            return [_Block(figure_text(figure, lang), figure)]
+        why = outcome.text(lang)
+    lines = [not_computed_line("change" if axis == "period" else "difference", why, lang)]
+    if list_inputs:  # what was found is listed as an input, never as the answer
+        lines += [f"  {TEXT['input_found'][lang]}{_level(r, profile, lang).text}"
+                  if isinstance(r, FoundResult) else f"  {_level(r, profile, lang).text}"
+                  for r in rs if isinstance(r, FoundResult | ConflictResult)]
+    return [_Block("\n".join(lines))]
+
+
+def structured_answer(tasks: Sequence[dict[str, str]], results: Sequence[QueryResult],
+                      operation: Operation | None, profile: DomainProfile, lang: str,
+                      level_operation: str = "lookup") -> StructuredAnswer:
+    """The figures and text of the fact channel's results (``results[i]`` answers ``tasks[i]``).
+
+    Without an operation every found fact is a figure (``level_operation``: ``lookup``,
+    or ``stated_change`` for a change the report states). With one, the operands are
+    grouped (two periods of one row, or two columns of one period) and each group is one
+    computed figure or a line saying why not; a comparison (``with_levels``) also
+    asserts the levels.
+    """
+    if len(tasks) != len(results):
+        raise ValueError(f"{len(results)} results for {len(tasks)} tasks")
+    blocks: list[_Block] = []
+    if operation is None or operation.with_levels:
+        blocks += [_level(r, profile, lang, level_operation) for r in results]
+    if operation is not None:
+        axis, groups = _groups(tasks, profile)
+        for group in groups:
+            blocks += _operation([results[i] for i in group], operation, axis, profile, lang,
+                                 list_inputs=not operation.with_levels)
+    sources: list[dict[str, str]] = []
+    for r in results:
+        sources += [s for s in result_sources(r) if s not in sources]
+    return StructuredAnswer(tuple(b.figure for b in blocks if b.figure is not None),
+                            layout([b.text for b in blocks], lang), sources)

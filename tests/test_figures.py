@@ -1,0 +1,266 @@
+"""Issue 15 items 1 and 8: the numbers an answer asserts are data, and the text shows them.
+
+Every route that states a number fills ``AgentResult.figures``: a found fact is one
+``lookup``, a change the report states is ``stated_change``, a change computed today
+from two found cells of one row is ``difference`` / ``percent_change`` with both
+operands and its derivation. Conflicts, misses, ask-backs and refusals assert no
+figure, nor does a change question with one operand missing (the operand found is
+listed as an input, never as the answer). The answer text is rendered from the
+figures. ``Agent.from_workspace`` is the one way to build an agent from a folder.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import Agent, DomainProfile, Fact, FactStore
+from ragspine_nb.agent.answer import render_figures
+from ragspine_nb.agent.operations import NotComputed, Operation, compute
+from ragspine_nb.errors import DatabaseNotFoundError, InvalidRecordError
+from ragspine_nb.types import Figure, Source
+
+REF = date(2026, 3, 31)
+DECK = "ACME_FY2025_Results.pptx"
+
+
+def _loc(col: str, slide: int = 3, row: str = "REVENUE") -> str:
+    return f"slide={slide},table=1,row={row},col={col}"
+
+
+@pytest.fixture(scope="module")
+def agent(demo_ws: Path) -> Agent:
+    return Agent.from_workspace(demo_ws)
+
+
+def _fact(value: float, period: str = "2025", doc: str = "t.xlsx", locator: str = "B3",
+          unit: str = "USD_M", channel: str = "TOTAL", metric: str = "REVENUE") -> Fact:
+    return Fact(metric, "ACME_HK", "HK", channel, "FY", period, value, unit, doc, locator)
+
+
+def _store(*docs: tuple[str, list[Fact]]) -> FactStore:
+    store = FactStore(":memory:")
+    for doc, facts in docs:
+        store.replace_source_doc(doc, facts)
+    return store
+
+
+# ------------------------------------------------------------------ lookups
+def test_a_found_fact_is_one_lookup_figure(agent: Agent) -> None:
+    r = agent.ask("What was ACME Hong Kong's revenue in FY2025?", REF)
+    (fig,) = r.figures
+    assert (fig.value, fig.unit, fig.operation) == (1405.0, "USD_M", "lookup")
+    assert fig.label == "ACME Hong Kong Revenue, FY2025"
+    assert fig.sources == (Source(DECK, _loc("FY2025")),)
+    assert [(f.metric_code, f.period) for f in fig.operands] == [("REVENUE", "2025")]
+    assert fig.derivation == ""
+    assert r.answer == render_figures(r.figures, "en")
+    assert r.answer.startswith("ACME Hong Kong Revenue, FY2025: 1,405 USD_M (source: "
+                               f"{DECK} · {_loc('FY2025')}")
+
+
+def test_a_non_default_channel_is_named_in_the_label(agent: Agent) -> None:
+    r = agent.ask("ACME Hong Kong agency new sales FY2025", REF)
+    assert [(f.label, f.value) for f in r.figures] == [
+        ("ACME Hong Kong New sales (AGENCY), FY2025", 835.0)]
+
+
+def test_chinese_questions_get_chinese_text_from_the_same_figures(agent: Agent) -> None:
+    r = agent.ask("中国内地2024年的营业收入是多少？", REF)
+    (fig,) = r.figures
+    assert (fig.value, fig.label) == (1580.0, "ACME Mainland China Revenue，FY2024")
+    assert r.answer == render_figures(r.figures, "zh")
+    assert "1,580 USD_M（来源：ACME_FY2025_Results.pptx" in r.answer
+
+
+def test_a_list_asserts_one_figure_per_sub_task(agent: Agent) -> None:
+    r = agent.ask("ACME Hong Kong and Mainland China revenue FY2025", REF)
+    assert [(f.operation, f.value) for f in r.figures] == [("lookup", 1405.0),
+                                                           ("lookup", 1530.0)]
+    assert r.answer == render_figures(r.figures, "en")
+    assert r.answer.startswith("Comparison:\n- ACME Hong Kong Revenue, FY2025: 1,405 USD_M")
+
+
+def test_an_assumption_is_stated_before_the_figures(agent: Agent) -> None:
+    r = agent.ask("营运利润是多少？", REF)
+    note = "（假设：主体为ACME Group，期间为FY2025（最近完整财年））"
+    assert r.answer == note + render_figures(r.figures, "zh")
+    assert [f.value for f in r.figures] == [1105.0]
+
+
+# -------------------------------------------------------------- operations
+def test_a_change_between_two_years_is_one_computed_difference(agent: Agent) -> None:
+    r = agent.ask("What was the change in ACME Hong Kong revenue between FY2024 and FY2025?",
+                  REF)
+    (fig,) = r.figures
+    assert (fig.operation, fig.value, fig.unit) == ("difference", 85.0, "USD_M")
+    assert fig.label == "ACME Hong Kong Revenue, change from FY2024 to FY2025"
+    assert fig.derivation == "(1,405 − 1,320) = 85"
+    assert [f.value for f in fig.operands] == [1405.0, 1320.0]
+    assert fig.sources == (Source(DECK, _loc("FY2025")), Source(DECK, _loc("FY2024")))
+    assert r.answer == render_figures(r.figures, "en")
+    assert r.answer.splitlines() == [
+        f"ACME Hong Kong Revenue, change from FY2024 to FY2025: 85 USD_M (source: {DECK})",
+        "  Derivation: (1,405 − 1,320) = 85, from:",
+        f"  - FY2025: 1,405 USD_M (source: {DECK} · {_loc('FY2025')} · as of 2026-03-20)",
+        f"  - FY2024: 1,320 USD_M (source: {DECK} · {_loc('FY2024')} · as of 2026-03-20)"]
+
+
+def test_a_percentage_change_is_computed_with_its_derivation(agent: Agent) -> None:
+    r = agent.ask("What was the percentage change in ACME Hong Kong revenue in FY2025?", REF)
+    (fig,) = r.figures
+    assert (fig.operation, fig.value, fig.unit) == ("percent_change", 6.44, "PCT")
+    assert fig.derivation == "(1,405 − 1,320) / 1,320 = 6.44%"
+    assert fig.label == "ACME Hong Kong Revenue, percentage change from FY2024 to FY2025"
+    assert r.answer == r.clarification.assumption_note + " " + render_figures(r.figures, "en")
+    assert "the comparison is FY2025 against FY2024" in r.answer
+
+
+def test_a_fall_is_a_negative_difference(agent: Agent) -> None:
+    r = agent.ask("What was the change in Mainland China revenue from FY2024 to FY2025?", REF)
+    assert [(f.value, f.derivation) for f in r.figures] == [(-50.0, "(1,530 − 1,580) = -50")]
+
+
+def test_a_chinese_comparison_asserts_both_levels_and_their_difference(agent: Agent) -> None:
+    r = agent.ask("香港2024年和2025年的营业收入对比", REF)
+    assert [(f.operation, f.value) for f in r.figures] == [
+        ("lookup", 1320.0), ("lookup", 1405.0), ("difference", 85.0)]
+    assert r.figures[2].label == "ACME Hong Kong Revenue，FY2025较FY2024变动"
+    assert r.answer == render_figures(r.figures, "zh")
+    assert "计算：(1,405 − 1,320) = 85" in r.answer
+
+
+def test_a_change_with_one_operand_missing_asserts_no_figure(agent: Agent) -> None:
+    r = agent.ask("What was the change in ACME Hong Kong revenue between FY2024 and FY2030?",
+                  REF)
+    assert r.figures == ()
+    assert [t["status"] for t in r.tool_results] == ["found", "not_found"]
+    assert r.answer.startswith("Change not computed: REVENUE / ACME_HK / FY2030 / TOTAL is "
+                               "not in the fact store; no estimate is given.")
+    # the operand found is listed as an input with its source, never as the answer
+    assert f"Input found: ACME Hong Kong Revenue, FY2024: 1,320 USD_M (source: {DECK}" \
+        in r.answer
+    zh = agent.ask("香港2024年到2030年营业收入的变化", REF)
+    assert zh.figures == () and zh.answer.startswith("未计算变动：")
+    assert "已找到的输入：ACME Hong Kong Revenue，FY2024：1,320 USD_M" in zh.answer
+
+
+def test_a_change_with_both_operands_missing_asserts_no_figure(agent: Agent) -> None:
+    r = agent.ask("What was the change in ACME Hong Kong revenue between FY2029 and FY2030?",
+                  REF)
+    assert r.figures == () and "Input found" not in r.answer
+    assert "FY2029" in r.answer and "FY2030" in r.answer
+
+
+def test_a_composite_asserts_its_structured_figures_only(agent: Agent) -> None:
+    r = agent.ask("Why did Mainland China revenue fall in FY2025?", REF)
+    assert r.route == "composite" and "Attribution:" in r.answer
+    assert [(f.operation, f.value) for f in r.figures] == [("lookup", 1530.0)]
+    assert r.answer.split("\n\n")[0] == render_figures(r.figures, "en")
+
+
+@pytest.mark.parametrize("question", [
+    "竞安2025年的营收是多少？",                          # refusal
+    "What was our number for 2025?",                    # ask back
+    "What was Mainland China's ROE in FY2025?",         # miss
+    "What happened to bancassurance sales in Mainland China?",  # narrative
+    "What was the change in ACME Hong Kong revenue in 2025H1?",  # which two periods?
+])
+def test_refusals_asks_misses_and_narratives_assert_no_figure(agent: Agent,
+                                                              question: str) -> None:
+    assert agent.ask(question, REF).figures == ()
+
+
+def test_a_stated_change_is_its_own_figure() -> None:
+    pct = _fact(6.4, unit="PCT", channel="CHANGE_PCT", doc="deck.pptx", locator="col=change")
+    store = _store(("deck.pptx", [pct, _fact(1320.0, "2024", "deck.pptx", "col=2024"),
+                                  _fact(1405.0, "2025", "deck.pptx", "col=2025")]))
+    prof = _profile_with_change_channel()
+    r = Agent(store, profile=prof).ask(
+        "What was the percentage change in Hong Kong revenue in FY2025?", REF)
+    (fig,) = r.figures
+    assert (fig.operation, fig.value, fig.unit) == ("stated_change", 6.4, "PCT")
+    assert fig.sources == (Source("deck.pptx", "col=change"),) and fig.derivation == ""
+    assert r.answer.startswith("(The change as the report states it, not computed.) ")
+    assert r.answer.endswith(render_figures(r.figures, "en"))
+
+
+def _profile_with_change_channel() -> DomainProfile:
+    base = DomainProfile.from_file(Path(__file__).resolve().parents[1] / "data" / "demo"
+                                   / "profile.toml").to_dict()
+    return DomainProfile.from_dict({**base, "channels": {
+        **base["channels"], "CHANGE_PCT": {"synonyms": ["% change"]}}})
+
+
+def test_a_conflict_asserts_no_figure_and_no_change(profile: DomainProfile) -> None:
+    store = _store(("a.xlsx", [_fact(999.0, doc="a.xlsx"), _fact(1320.0, "2024", "a.xlsx")]),
+                   ("deck.pptx", [_fact(1405.0, doc="deck.pptx", locator="s3")]))
+    a = Agent(store, profile=profile)
+    level = a.ask("ACME Hong Kong revenue FY2025", REF)
+    assert level.figures == () and level.answer.startswith("Conflict:")
+    change = a.ask("What was the change in ACME Hong Kong revenue between FY2024 and FY2025?",
+                   REF)
+    assert change.figures == ()
+    assert "Change not computed: FY2025 is in conflict" in change.answer
+    assert "Input found: ACME Hong Kong Revenue, FY2024: 1,320 USD_M" in change.answer
+
+
+def test_operands_in_different_units_are_not_computed(profile: DomainProfile) -> None:
+    store = _store(("a.xlsx", [_fact(1.4, doc="a.xlsx", unit="USD_BN"),
+                               _fact(1320.0, "2024", "a.xlsx", "B4")]))
+    r = Agent(store, profile=profile).ask(
+        "What was the change in ACME Hong Kong revenue between FY2024 and FY2025?", REF)
+    assert r.figures == ()
+    assert "Change not computed: the operands are in different units (USD_BN, USD_M)" \
+        in r.answer
+
+
+def test_an_amount_without_a_scale_says_so(profile: DomainProfile) -> None:
+    store = _store(("a.csv", [_fact(27069.0, doc="a.csv", unit="USD")]))
+    r = Agent(store, profile=profile).ask("ACME Hong Kong revenue FY2025", REF)
+    assert [(f.value, f.unit) for f in r.figures] == [(27069.0, "USD")]
+    assert "27,069 USD (scale not stated)" in r.answer
+    assert not re.search(r"\bunit\b", r.answer)
+
+
+# ---------------------------------------------------------------- compute
+def test_compute_is_pure_and_refuses_what_it_cannot_do() -> None:
+    a, b = _fact(1.1, "2025"), _fact(1.0, "2024")
+    done = compute(Operation("difference"), (a, b))
+    assert not isinstance(done, NotComputed)
+    assert (done.value, done.unit, done.derivation) == (0.1, "USD_M", "(1.1 − 1) = 0.1")
+    pct = compute(Operation("percent_change"), (a, b))
+    assert not isinstance(pct, NotComputed) and (pct.value, pct.unit) == (10.0, "PCT")
+    assert isinstance(compute(Operation("percent_change"), (a, _fact(0.0))), NotComputed)
+    refused = compute(Operation("percent_change"), (a, _fact(-2.0)))
+    assert refused == NotComputed("negative_base", ("-2",))
+    assert isinstance(refused, NotComputed)
+    assert refused.text() == "the base value is negative (-2)"
+    assert refused.text("zh") == "基数为负（-2）"
+    assert compute(Operation("average"), (a, b)).reason == "unsupported"  # type: ignore[union-attr]
+    assert compute(Operation("difference"), (a,)).reason == "operands"  # type: ignore[union-attr]
+    with pytest.raises(InvalidRecordError, match="Valid"):
+        Operation("lookup")
+
+
+def test_figure_to_dict_is_stable(agent: Agent) -> None:
+    r = agent.ask("What was the change in ACME Hong Kong revenue between FY2024 and FY2025?",
+                  REF)
+    d = r.figures[0].to_dict()
+    assert set(d) == {"value", "unit", "label", "operation", "derivation", "operands",
+                      "sources"}
+    assert [o["period"] for o in d["operands"]] == ["2025", "2024"]
+    assert isinstance(r.figures[0], Figure)
+
+
+# ------------------------------------------------------------ from_workspace
+def test_from_workspace_builds_the_agent_of_a_folder(demo_ws: Path) -> None:
+    a = Agent.from_workspace(demo_ws)
+    assert a.index is not None and "ACME_HK" in a.profile.entities
+    assert a.ask("What happened to bancassurance sales?", REF).route == "narrative"
+    assert a.ask("What happened to bancassurance sales?", REF).sources
+    with pytest.raises(DatabaseNotFoundError):
+        Agent.from_workspace(demo_ws / "nope")
