@@ -303,20 +303,31 @@ for t in truth:
                 "attribution": f is not None and (f.metric_code, f.entity, f.channel, f.period)
                 == (t["metric_code"], t["entity"], t["channel"], t["period"])})
 pd.DataFrame(acc).groupby("doc").mean().round(3)'''),
-        md("## Table + text QA on TAT-QA (real annual reports, CC BY 4.0)\nEach question is "
-           "asked through the Agent, scoped to its own table and paragraphs. A wrong number is "
-           "far worse than an ask-back: precision first, then coverage. The extraction row "
-           "checks the cells the questions are about, including the scale (thousands / "
-           "millions) — a wrong scale is a thousandfold error."),
+        md("## Table + text QA on TAT-QA (real annual reports, CC BY 4.0)\nEvery question "
+           "goes through the product's own path: each context's table is written as "
+           "`table.csv` and its paragraphs as `notes.md`, ingested into a fresh workspace with "
+           "no profile, and asked to that workspace's agent. Each answer is scored from the "
+           "numbers it asserts (its headline figures): correct, **wrong number** (the worst "
+           "outcome), abstained (ask-back, refusal, nothing found), a figure on a text "
+           "question, or the text answer found. Rates are over all questions. Here the first "
+           "50 contexts; `ragspine-nb eval tatqa SPLIT.json` runs a whole split."),
         code('''from ragspine_nb.eval.tatqa import evaluate_tatqa
 from ragspine_nb.extract.beir import data_root
 
 tatqa_path = data_root() / "tatqa" / "tatqa_dataset_dev.json"
-tatqa = evaluate_tatqa(tatqa_path) if tatqa_path.is_file() else "not available: set RAGSPINE_DATA"
+tatqa = (evaluate_tatqa(tatqa_path, limit=50, workers=2) if tatqa_path.is_file()
+         else "not available: set RAGSPINE_DATA")
 tatqa''', IGNORE),
         code('''if not isinstance(tatqa, str):
     tatqa.plot()
     plt.tight_layout()''', IGNORE),
+        code('''tatqa.breakdown("answer_from") if not isinstance(tatqa, str) else tatqa''', IGNORE),
+        md("The whole dev split, before and after issue 15, as `bench/tatqa_eval.py` measured "
+           "it (`bench/results/tatqa_dev.json`; *before* = the earlier TAT-QA-only loader "
+           "scored the same way):"),
+        code('''runs = json.loads(Path("bench/results/tatqa_dev.json").read_text(encoding="utf-8"))
+pd.DataFrame({label: {**r["categories"], "questions": r["questions"]}
+              for label, r in runs.items()})''', IGNORE),
         md("## Retrieval on public data (BM25, CJK tokenizer)"),
         code('''from ragspine_nb.extract.beir import data_root, load_beir
 from ragspine_nb.retrieval import BM25Index, evaluate_run
