@@ -82,14 +82,7 @@ def abstain_kind(result: AgentResult) -> str:
 
 def agent_for(workspace: Path) -> Agent:
     """The agent of a workspace, built as every user-facing entry point builds it."""
-    from_workspace: Callable[[Path], Agent] | None = getattr(Agent, "from_workspace", None)
-    if from_workspace is not None:
-        return from_workspace(workspace)
-    from ragspine_nb.retrieval.index import NarrativeIndex  # until Agent.from_workspace
-    from ragspine_nb.workspace import Workspace
-
-    ws = Workspace(workspace)
-    return Agent(ws.facts, NarrativeIndex(ws.chunks, profile=ws.profile), profile=ws.profile)
+    return Agent.from_workspace(workspace)
 
 
 def _close(agent: Agent) -> None:
