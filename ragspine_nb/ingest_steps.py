@@ -134,6 +134,8 @@ def write_step(facts: FactStore, chunks: ChunkStore, path: Path, read: Read,
                valid_as_of: str) -> None:
     """Write one document: chunks staged, facts with the ledger row (last), chunks activated.
 
+    The document's derived vocabulary is written with its facts, in their transaction.
+
     If the facts write fails the staged chunks are dropped (or left for the next
     reconcile) and the previous version of the document stays whole.
     """
@@ -148,7 +150,7 @@ def write_step(facts: FactStore, chunks: ChunkStore, path: Path, read: Read,
             "fingerprint": read.fingerprint, "extractor_version": result.extractor_version,
             "title": result.title, "sensitivity": result.sensitivity,
             "facts": len(result.facts), "chunks": len(result.chunks), "ingested_at": utc_now(),
-        })
+        }, vocabulary=result.vocabulary)
     except BaseException:
         if version is not None:
             _drop_quietly(chunks, doc_id, version)

@@ -11,6 +11,8 @@ import json
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +29,14 @@ __all__ = [
     "SensitivityPolicy",
     "PROFILE_FORMATS",
     "parts_reach",
+    "BUILTIN_PROFILE",
 ]
 
 #: File suffixes :meth:`DomainProfile.from_file` understands.
 PROFILE_FORMATS: tuple[str, ...] = (".toml", ".yaml", ".yml", ".json")
 _SECTIONS = ("home", "entities", "metrics", "channels", "competitors", "sensitivity")
+#: The package data file of :meth:`DomainProfile.builtin`.
+BUILTIN_PROFILE = "financial.toml"
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ class EntitySpec:
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """One metric with its default unit.
+    """One metric with its default unit (``""``: none, the table states it).
 
     ``parts`` names the metrics this one is the sum of ("Total revenue" of its segment
     rows): a question naming both an aggregate and one of its parts asks for the part.
@@ -204,9 +209,10 @@ class DomainProfile:
         metrics: dict[str, MetricSpec] = {}
         for code, spec in _table("metrics", data.get("metrics")).items():
             spec = _table(f"metrics.{code}", spec)
+            unit = spec.get("unit")
             metrics[code] = MetricSpec(
                 code=_text("metric code", code),
-                unit=_text(f"metrics.{code}.unit", spec.get("unit")),
+                unit="" if unit == "" else _text(f"metrics.{code}.unit", unit),
                 label=str(spec.get("label") or ""),
                 synonyms=_str_list(f"metrics.{code}.synonyms", spec.get("synonyms")),
                 parts=_str_list(f"metrics.{code}.parts", spec.get("parts")),
@@ -241,6 +247,29 @@ class DomainProfile:
             sensitivity=policy,
             extra=extra,
         )
+
+    @classmethod
+    @lru_cache(maxsize=1)
+    def builtin(cls) -> DomainProfile:
+        """The built-in financial profile (package data ``data/financial.toml``).
+
+        Statement line items in English and Chinese with their usual synonyms (amounts
+        without a default unit: tables state it), the home entity "the company"
+        (``COMPANY``), no competitors, the default sensitivity policy. A workspace with
+        no profile starts from it; it is one cached object (glossary caches per profile).
+
+        >>> p = DomainProfile.builtin()
+        >>> p.home_entity_code, p.is_builtin, p.unit_of("REVENUE"), p is DomainProfile.builtin()
+        ('COMPANY', True, '', True)
+        """
+        text = resources.files("ragspine_nb").joinpath("data", BUILTIN_PROFILE).read_text("utf-8")
+        return cls.from_dict(tomllib.loads(text))
+
+    @property
+    def is_builtin(self) -> bool:
+        """Whether this is the built-in profile (or a saved copy of it)."""
+        about = self.extra.get("about")
+        return isinstance(about, Mapping) and about.get("name") == "financial"
 
     @classmethod
     def from_file(cls, path: str | Path) -> DomainProfile:

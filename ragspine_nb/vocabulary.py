@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -18,7 +18,7 @@ from ragspine_nb.errors import ProfileError
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import ChannelSpec, DomainProfile, EntitySpec, MetricSpec, parts_reach
 
-__all__ = ["Vocabulary", "merge_vocabulary", "code_from_label"]
+__all__ = ["Vocabulary", "merge_vocabulary", "combine", "code_from_label", "home_company"]
 
 _NON_WORD = re.compile(r"[^0-9A-Z\u3400-\u9fff]+")
 
@@ -84,6 +84,17 @@ class Vocabulary:
             raise ProfileError(
                 f"not a stored vocabulary ({exc!r}); expected sections 'metrics', "
                 "'channels', 'entities' of objects with a 'code'") from exc
+
+
+def combine(*vocabularies: Vocabulary) -> Vocabulary:
+    """All entries of several vocabularies, in order (merging happens under a profile).
+
+    >>> combine(Vocabulary(channels=(ChannelSpec("A"),)), Vocabulary()).channels
+    (ChannelSpec(code='A', synonyms=()),)
+    """
+    return Vocabulary(tuple(m for v in vocabularies for m in v.metrics),
+                      tuple(c for v in vocabularies for c in v.channels),
+                      tuple(e for v in vocabularies for e in v.entities))
 
 
 def _strs(value: object) -> tuple[str, ...]:
@@ -182,3 +193,38 @@ def merge_vocabulary(profile: DomainProfile, *vocabularies: Vocabulary) -> Domai
                          first.geography, tuple(terms))
         for code, (first, terms) in en_found.items()}}
     return replace(profile, metrics=metrics, channels=channels, entities=entities)
+
+
+def home_company(profile: DomainProfile, documents: Sequence[Vocabulary | None]) -> DomainProfile:
+    """The profile with the documents' one company as its home entity, when there is one.
+
+    ``documents`` holds each document's vocabulary (``None``: it brought none). When every
+    document brings exactly one entity (its metadata ``company``) and it is the same one,
+    the questions that name no company ("the company", or none) are about it: it becomes
+    the home entity and takes the home's synonyms; the unused placeholder home goes.
+    Otherwise the profile is returned unchanged.
+
+    Examples
+    --------
+    >>> p = DomainProfile.builtin()
+    >>> acme = Vocabulary(entities=(EntitySpec("ACME", "Acme Corp.", "UNSPECIFIED", ("acme",)),))
+    >>> q = home_company(merge_vocabulary(p, acme), [acme, acme])
+    >>> q.home_entity_code, q.company_name, "COMPANY" in q.entities
+    ('ACME', 'Acme Corp.', False)
+    >>> "the company" in q.home_entity.synonyms
+    True
+    >>> home_company(p, [acme, None]) is p
+    True
+    """
+    codes = {tuple(dict.fromkeys(e.code for e in v.entities)) if v else () for v in documents}
+    if len(codes) != 1:
+        return profile
+    (found,) = codes
+    if len(found) != 1 or found[0] not in profile.entities or found[0] == profile.home_entity_code:
+        return profile
+    old, new = profile.home_entity, profile.entities[found[0]]
+    home = replace(new, synonyms=tuple(dict.fromkeys(
+        (*new.synonyms, old.label, *old.synonyms, profile.company_name))))
+    entities = {c: e for c, e in profile.entities.items() if c != old.code}
+    entities[home.code] = home
+    return replace(profile, company_name=new.label, home_entity_code=new.code, entities=entities)

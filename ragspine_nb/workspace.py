@@ -1,8 +1,9 @@
 """Workspaces and batch ingestion: a folder of reports into a fact store and a chunk store.
 
 A workspace is a folder holding ``facts.db`` (:class:`FactStore`, with the
-``source_document`` ledger of what was ingested from which bytes), ``chunks.db``
-(:class:`ChunkStore`) and the profile (``profile.toml``/``.yaml``/``.json``).
+``source_document`` ledger of what was ingested from which bytes and each document's
+derived vocabulary), ``chunks.db`` (:class:`ChunkStore`) and the profile
+(``profile.toml``/``.yaml``/``.json``; the built-in financial profile when none is given).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ragspine_nb.errors import DatabaseNotFoundError, ProfileError, RagspineError, StoreError
+from ragspine_nb.errors import DatabaseNotFoundError, RagspineError, StoreError
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
 from ragspine_nb.extract.collect import SourceFile, collect_files
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits
@@ -27,6 +28,7 @@ from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.stores.reconcile import Repair, reconcile, writer_lock
 from ragspine_nb.types import FileReport, IngestReport, SkippedItem
+from ragspine_nb.vocabulary import home_company, merge_vocabulary
 
 __all__ = ["Workspace", "ingest", "load_metadata", "find_profile", "FACTS_DB", "CHUNKS_DB"]
 
@@ -38,9 +40,8 @@ def _resolve_profile(profile: DomainProfile | str | Path | None, folder: Path) -
     if isinstance(profile, DomainProfile):
         return profile
     path = Path(profile) if profile is not None else find_profile(folder)
-    if path is None:
-        raise ProfileError(f"no profile in {folder}: expected one of "
-                           f"{[f'profile{s}' for s in PROFILE_FORMATS]} or pass profile=")
+    if path is None:  # no handwritten profile needed
+        return DomainProfile.builtin()
     return DomainProfile.from_file(path)
 
 
@@ -56,7 +57,8 @@ class Workspace:
     path : str or Path
         The folder.
     profile : DomainProfile or str or Path, optional
-        The profile or its file; defaults to the one stored in the folder.
+        The profile or its file; defaults to the one stored in the folder, else the
+        built-in financial profile (:meth:`DomainProfile.builtin`).
     create : bool, default False
         Create the folder, the stores and a copy of the profile when absent. When
         False a missing store raises :class:`~ragspine_nb.errors.DatabaseNotFoundError`
@@ -96,6 +98,20 @@ class Workspace:
             (self.path / "profile.json").write_text(
                 json.dumps(self.profile.to_dict(), ensure_ascii=False, indent=1), "utf-8")
 
+    def effective_profile(self) -> DomainProfile:
+        """The profile the agent uses: :attr:`profile` with every document's derived vocabulary.
+
+        The profile wins wherever it speaks (:func:`~ragspine_nb.vocabulary.merge_vocabulary`).
+        On the built-in profile, when every document that states facts names one and the
+        same company (metadata ``company``), that company is the home entity ("the company").
+        """
+        stored = self.facts.vocabularies()
+        merged = merge_vocabulary(self.profile, *stored.values())
+        if not self.profile.is_builtin:
+            return merged
+        documents = [d["doc_id"] for d in self.facts.source_documents() if d["facts"]]
+        return home_company(merged, [stored.get(doc) for doc in documents])
+
     def ingest(self, paths: str | Path | Iterable[str | Path], **kwargs: Any) -> IngestReport:
         """Ingest files or folders into this workspace (see :func:`ingest`)."""
         return ingest(paths, workspace=self.path, profile=self.profile, **kwargs)
@@ -103,20 +119,22 @@ class Workspace:
     def push(self, url: str) -> tuple[FactStore, ChunkStore]:
         """Copy this workspace into a shared database (e.g. ``postgresql://...``).
 
-        Every document's statements go in with its ledger row (one transaction per
-        document), so facts two documents state differently arrive as the same open
-        conflict, and the choices users recorded here follow them (with who, when and
-        the note). Each document's active chunks go in as a new version, so pushing again
-        after re-ingesting a file replaces that file's facts and chunks atomically, as
-        ingestion does. Returns the two stores on ``url``.
+        Every document's statements go in with its ledger row and derived vocabulary
+        (one transaction per document), so facts two documents state differently arrive
+        as the same open conflict, and the choices users recorded here follow them (with
+        who, when and the note). Each document's active chunks go in as a new version, so
+        pushing again after re-ingesting a file replaces that file's facts and chunks
+        atomically, as ingestion does. Returns the two stores on ``url``.
         """
         facts, chunks = FactStore(url), ChunkStore(url)
         ledger = {d["doc_id"]: d for d in self.facts.source_documents()}
+        vocabularies = self.facts.vocabularies()
         by_doc: dict[str, list[Any]] = {}
         for f in self.facts.iter_statements():
             by_doc.setdefault(f.source_doc_id, []).append(f)
-        for doc in sorted(set(by_doc) | set(ledger)):
-            facts.replace_source_doc(doc, by_doc.get(doc, []), document=ledger.get(doc))
+        for doc in sorted(set(by_doc) | set(ledger) | set(vocabularies)):
+            facts.replace_source_doc(doc, by_doc.get(doc, []), document=ledger.get(doc),
+                                     vocabulary=vocabularies.get(doc))
         for found in self.facts.resolved_conflicts():
             f, choice = found.fact, found.resolution
             if choice is not None:
@@ -213,12 +231,14 @@ def ingest(
     workspace : str or Path, default "ws"
         The workspace folder (created unless ``dry_run``).
     profile : DomainProfile or path, optional
-        Defaults to the profile stored in the workspace.
+        Defaults to the profile stored in the workspace; a workspace without one starts
+        from the built-in financial profile (:meth:`DomainProfile.builtin`, saved there).
     dry_run : bool, default False
         Read and report only.
     metadata : mapping or path, optional
-        ``{doc_id: {title, topic, entity, geography, period, language, sensitivity,
-        valid_as_of}}``, or a TOML/JSON/YAML file of that shape.
+        ``{doc_id: {title, topic, entity, company, geography, period, language,
+        sensitivity, valid_as_of}}``, or a TOML/JSON/YAML file of that shape. ``company``
+        names the document's company (an entity of its own unless the profile knows it).
     progress : bool, default True
         Show a progress bar for folders.
     max_chars, overlap_chars : int

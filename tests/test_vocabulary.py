@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 
-from ragspine_nb.errors import ProfileError
+import ragspine_nb.stores.facts as facts_module
+from ragspine_nb import FactStore, Workspace
+from ragspine_nb.errors import ProfileError, StoreError
 from ragspine_nb.glossary import normalize_channel, normalize_entity, normalize_metric
 from ragspine_nb.profile import ChannelSpec, DomainProfile, EntitySpec, MetricSpec
+from ragspine_nb.types import Fact
 from ragspine_nb.vocabulary import Vocabulary, code_from_label, merge_vocabulary
+from tests.test_store_contract import BACKENDS, fresh_database, pg_server  # noqa: F401
 
 
 def _profile() -> DomainProfile:
@@ -127,3 +133,73 @@ def test_thousands_of_derived_metrics_merge_fast() -> None:
     elapsed = time.perf_counter() - start
     assert len(merged.metrics) == 2 + 5000
     assert elapsed < 2.0, elapsed
+
+
+# ------------------------------------------------------- the store (both backends)
+@pytest.fixture(params=BACKENDS)
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "store.db")
+    return fresh_database(request.getfixturevalue("pg_server"))
+
+
+def _fact(doc: str, value: float = 1.0) -> Fact:
+    return Fact("BACKLOG", "COMPANY", "GROUP", "TOTAL", "FY", "2019", value, "USD_M", doc,
+                "cell=B2")
+
+
+_V1 = Vocabulary(metrics=(MetricSpec("BACKLOG", "USD_M", "Backlog", ("backlog",)),))
+_V2 = Vocabulary(metrics=(MetricSpec("ORDER_BOOK", "USD_M", "Order book", ("order book",)),),
+                 entities=(EntitySpec("ACME", "Acme Corp.", "UNSPECIFIED", ("acme",)),))
+
+
+def test_the_vocabulary_is_replaced_and_removed_with_the_documents_facts(url: str) -> None:
+    store = FactStore(url)
+    store.replace_source_doc("a.csv", [_fact("a.csv")], vocabulary=_V1)
+    store.replace_source_doc("b.csv", [_fact("b.csv")], vocabulary=_V2)
+    assert store.vocabularies() == {"a.csv": _V1, "b.csv": _V2}
+    store.replace_source_doc("a.csv", [_fact("a.csv")], vocabulary=_V2)
+    assert store.vocabularies() == {"a.csv": _V2, "b.csv": _V2}
+    store.replace_source_doc("a.csv", [_fact("a.csv")])  # a version that brings none
+    assert store.vocabularies() == {"b.csv": _V2}
+    store.delete_by_source_doc("b.csv")
+    assert store.vocabularies() == {} and store.count() == 1
+
+
+def test_a_failed_write_keeps_the_previous_vocabulary(url: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    store = FactStore(url)
+    store.replace_source_doc("a.csv", [_fact("a.csv")], vocabulary=_V1)
+    monkeypatch.setattr(facts_module, "_LEDGER_UPSERT", "INSERT INTO no_such_table VALUES (?)")
+    with pytest.raises(StoreError):
+        store.replace_source_doc("a.csv", [_fact("a.csv", 2.0)], vocabulary=_V2,
+                                 document={"doc_id": "a.csv"})
+    assert store.vocabularies() == {"a.csv": _V1}
+    assert store.iter_facts()[0].value == 1.0
+
+
+def test_a_store_made_before_the_vocabulary_table_gains_it(url: str) -> None:
+    FactStore(url).replace_source_doc("a.csv", [_fact("a.csv")])
+    if url.startswith("postgresql"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("DROP TABLE vocabulary")
+    else:
+        with sqlite3.connect(url) as conn:
+            conn.execute("DROP TABLE vocabulary")
+    store = FactStore(url, create=False)
+    assert store.vocabularies() == {}
+    store.replace_source_doc("a.csv", [_fact("a.csv")], vocabulary=_V1)
+    assert store.vocabularies() == {"a.csv": _V1}
+
+
+def test_push_carries_each_documents_vocabulary(url: str, tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "ws", create=True)
+    ws.facts.replace_source_doc("a.csv", [_fact("a.csv")], vocabulary=_V1)
+    ws.facts.replace_source_doc("b.md", [], vocabulary=_V2)
+    facts, _ = ws.push(url)
+    assert facts.vocabularies() == {"a.csv": _V1, "b.md": _V2}
+    merged = ws.effective_profile()
+    assert {"BACKLOG", "ORDER_BOOK"} <= set(merged.metrics) and "ACME" in merged.entities
+    assert normalize_metric(merged, "order book") == "ORDER_BOOK"

@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ragspine_nb.company import company_entity
+from ragspine_nb.errors import ProfileError
 from ragspine_nb.extract.base import (
     Extraction,
     ExtractionError,
@@ -32,12 +34,14 @@ from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import decide_sensitivity
 from ragspine_nb.types import Chunk, Fact, is_restricted
+from ragspine_nb.vocabulary import Vocabulary, combine, merge_vocabulary
 
 __all__ = [
     "DocumentResult",
     "read_document",
     "period_from_filename",
     "check_metadata",
+    "entity_step",
     "METADATA_KEYS",
     "READERS",
 ]
@@ -50,7 +54,8 @@ READERS: dict[str, Reader] = {
 }
 #: Keys a per-document metadata mapping may set.
 METADATA_KEYS: tuple[str, ...] = (
-    "title", "topic", "entity", "geography", "period", "language", "sensitivity", "valid_as_of",
+    "title", "topic", "entity", "company", "geography", "period", "language", "sensitivity",
+    "valid_as_of",
 )
 _FILENAME_PERIOD = re.compile(r"(?<![A-Za-z0-9])(FY\d{4}|\d{4}H[12]|\d{4}Q[1-4])(?![A-Za-z0-9])",
                               re.IGNORECASE)
@@ -69,6 +74,8 @@ class DocumentResult:
     extractor_version: str
     warnings: tuple[str, ...] = ()
     limit_hits: tuple[LimitHit, ...] = ()
+    #: metrics, channels and entities this document brings beside the profile
+    vocabulary: Vocabulary = Vocabulary()
 
 
 def period_from_filename(name: str, profile: DomainProfile) -> str:
@@ -122,18 +129,16 @@ def read_document(
         raise IngestLimitError(hit)
     sniff(p)
     meta = check_metadata(metadata or {}, doc_id)
-    entity = None
-    if meta.get("entity"):
-        entity = normalize_entity(profile, meta["entity"])
-        if entity is None:
-            raise ExtractionError(f"metadata entity {meta['entity']!r} is not in the profile")
+    profile, entity, own = entity_step(profile, meta)
     period = ""
     if meta.get("period"):
         found = normalize_period(profile, meta["period"], relative=False)
         if found is None:
             raise ExtractionError(f"metadata period {meta['period']!r} is not a period")
         period = period_label(*found)
-    ctx = ReadContext(doc_id, entity=entity, source_file_hash=file_hash,
+    # a table naming no entity is the document's: its company, else the home entity
+    ctx = ReadContext(doc_id, entity=entity or profile.home_entity_code,
+                      source_file_hash=file_hash,
                       mapping_version=mapping_version, valid_as_of=meta.get("valid_as_of", ""),
                       limits=limits)
     extraction = READERS[p.suffix.lower()](p, profile, ctx)
@@ -157,9 +162,43 @@ def read_document(
         "sensitivity": sensitivity,
     }
     chunks, hit = _chunks(extraction.segments, doc_id, common, max_chars, overlap_chars, limits)
+    derived = getattr(extraction, "vocabulary", None) or Vocabulary()
     return DocumentResult(doc_id, tuple(facts), tuple(chunks), tuple(extraction.skipped),
                           common["title"], sensitivity, extraction.extractor_version,
-                          tuple(warnings), tuple(hits) + ((hit,) if hit else ()))
+                          tuple(warnings), tuple(hits) + ((hit,) if hit else ()),
+                          combine(own, derived))
+
+
+def entity_step(profile: DomainProfile, meta: Mapping[str, str]
+                ) -> tuple[DomainProfile, str | None, Vocabulary]:
+    """The document's entity from metadata ``entity`` (a profile entity) or ``company``.
+
+    Returns the profile the readers use (with the company's entity when the profile
+    lacks it), the entity code (``None``: readers find it, else the home entity) and the
+    vocabulary the document brings for it.
+    """
+    if meta.get("entity") and meta.get("company"):
+        raise ExtractionError("metadata gives both 'entity' and 'company'; give one: 'entity' "
+                              "names an entity of the profile, 'company' any company")
+    if meta.get("entity"):
+        entity = normalize_entity(profile, meta["entity"])
+        if entity is None:
+            raise ExtractionError(f"metadata entity {meta['entity']!r} is not in the profile")
+        return profile, entity, Vocabulary()
+    if not meta.get("company"):
+        return profile, None, Vocabulary()
+    try:
+        code, spec = company_entity(profile, meta["company"])
+    except ProfileError as exc:
+        raise ExtractionError(str(exc)) from exc
+    if spec is None:
+        return profile, code, Vocabulary()
+    own = Vocabulary(entities=(spec,))
+    merged = merge_vocabulary(profile, own)
+    if code not in merged.entities:  # its code reads as a term the profile uses
+        raise ExtractionError(f"metadata company {meta['company']!r} clashes with the "
+                              "profile's names; name one of its entities with 'entity'")
+    return merged, code, own
 
 
 def _capped_facts(facts: list[Fact], limits: IngestLimits) -> tuple[list[Fact], list[LimitHit]]:

@@ -7,6 +7,7 @@ conflict until a user resolves it (see :mod:`ragspine_nb.stores.statements`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,7 @@ from ragspine_nb.stores._base import SQLiteStore, open_database
 from ragspine_nb.stores._resolve import ConflictMixin
 from ragspine_nb.stores.statements import utc_now
 from ragspine_nb.types import PERIOD_TYPES, Fact, is_blank
+from ragspine_nb.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,6 +78,11 @@ CREATE TABLE IF NOT EXISTS source_document (
     chunks INTEGER NOT NULL,
     ingested_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS vocabulary (
+    doc_id TEXT PRIMARY KEY CHECK (length(trim(doc_id)) > 0),
+    format INTEGER NOT NULL,
+    body TEXT NOT NULL
+);
 {st.statement_schema(_COLUMNS_DDL)}"""
 #: Columns of the ``source_document`` ledger (what was ingested, from which bytes).
 DOCUMENT_COLUMNS: tuple[str, ...] = (
@@ -89,6 +96,10 @@ _LEDGER_UPSERT = (
     f"VALUES ({', '.join('?' for _ in DOCUMENT_COLUMNS)})"
 )
 _LEDGER_SELECT = f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM source_document"  # noqa: S608
+_VOCABULARY_DELETE = "DELETE FROM vocabulary WHERE doc_id = ?"
+_VOCABULARY_INSERT = "INSERT INTO vocabulary (doc_id, format, body) VALUES (?, ?, ?)"
+#: The shape of a stored vocabulary's JSON body (:meth:`Vocabulary.to_dict`).
+_VOCABULARY_FORMAT = 1
 _QUERY = (
     f"SELECT {', '.join(FACT_COLUMNS)} FROM fact_metric "  # noqa: S608
     "WHERE metric_code = ? AND entity = ? AND channel = ? AND period_type = ? AND period = ?"
@@ -169,14 +180,17 @@ class FactStore(ConflictMixin, SQLiteStore):
         facts: Iterable[Fact],
         *,
         document: Mapping[str, object] | None = None,
+        vocabulary: Vocabulary | None = None,
     ) -> int:
         """Atomically replace every statement of one source document; return the number written.
 
         The document's old statements are deleted and the new ones written in one
         transaction, together with its ``source_document`` ledger row when
-        ``document`` is given (keys: :data:`DOCUMENT_COLUMNS`), so a failure leaves the
-        previous facts and ledger in place. Every identity the document states (or
-        stated) is settled again: agreement, a still-valid user choice, or a conflict.
+        ``document`` is given (keys: :data:`DOCUMENT_COLUMNS`) and its derived
+        ``vocabulary`` (which replaces the stored one; none given = none kept), so a
+        failure leaves the previous facts, vocabulary and ledger in place. Every identity
+        the document states (or stated) is settled again: agreement, a still-valid user
+        choice, or a conflict.
         """
         checked = [_check(f) for f in facts]
         strangers = sorted({f.source_doc_id for f in checked} - {source_doc_id})
@@ -194,11 +208,20 @@ class FactStore(ConflictMixin, SQLiteStore):
                     f"unknown={unknown}")
             ledger = tuple(document.get(c, utc_now() if c == "ingested_at" else "")
                            for c in DOCUMENT_COLUMNS)
+        body = json.dumps(vocabulary.to_dict(), ensure_ascii=False) if vocabulary else None
         with self._db.transaction() as conn:
             st.replace_document(conn, source_doc_id, checked, utc_now())
+            conn.execute(_VOCABULARY_DELETE, (source_doc_id,))
+            if body is not None:
+                conn.execute(_VOCABULARY_INSERT, (source_doc_id, _VOCABULARY_FORMAT, body))
             if ledger is not None:
                 conn.execute(_LEDGER_UPSERT, ledger)
         return len(checked)
+
+    def vocabularies(self) -> dict[str, Vocabulary]:
+        """Each document's derived vocabulary (documents with none are left out), by doc_id."""
+        rows = self._db.fetchall("SELECT doc_id, body FROM vocabulary ORDER BY doc_id")
+        return {str(r[0]): Vocabulary.from_dict(json.loads(r[1])) for r in rows}
 
     def source_documents(self) -> list[dict[str, Any]]:
         """The ingestion ledger: one row per ingested document, ordered by doc_id."""
@@ -213,9 +236,11 @@ class FactStore(ConflictMixin, SQLiteStore):
     def delete_by_source_doc(self, source_doc_id: str) -> int:
         """Delete every statement of one source document; return the number deleted.
 
-        An identity another document states too settles on what remains.
+        An identity another document states too settles on what remains; the
+        document's derived vocabulary goes with its statements.
         """
         with self._db.transaction() as conn:
+            conn.execute(_VOCABULARY_DELETE, (source_doc_id,))
             return st.remove_document(conn, source_doc_id)
 
     # ------------------------------------------------------------------ reads

@@ -1,0 +1,175 @@
+"""No handwritten profile needed: the built-in financial profile and per-document companies."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import Agent, DomainProfile, Workspace, ingest
+from ragspine_nb.company import company_entity, company_forms
+from ragspine_nb.extract.document import METADATA_KEYS
+from ragspine_nb.glossary import normalize_entity, normalize_metric
+from tests.conftest import DEMO
+
+
+@pytest.mark.parametrize("term, code", [
+    ("Revenue", "REVENUE"), ("Net sales", "REVENUE"), ("营业收入", "REVENUE"),
+    ("Cost of sales", "COST_OF_REVENUE"), ("营业成本", "COST_OF_REVENUE"),
+    ("Gross profit", "GROSS_PROFIT"), ("毛利", "GROSS_PROFIT"),
+    ("Income from operations", "OPERATING_INCOME"), ("营业利润", "OPERATING_INCOME"),
+    ("Net income", "NET_INCOME"), ("净利润", "NET_INCOME"),
+    ("Diluted earnings per share", "EPS_DILUTED"), ("每股收益", "EPS"),
+    ("Total assets", "TOTAL_ASSETS"), ("资产总计", "TOTAL_ASSETS"),
+    ("Total liabilities", "TOTAL_LIABILITIES"), ("Total shareholders' equity", "TOTAL_EQUITY"),
+    ("Cash and cash equivalents", "CASH"), ("现金及现金等价物", "CASH"),
+    ("Capital expenditures", "CAPEX"), ("Net cash provided by operating activities",
+                                        "OPERATING_CASH_FLOW"),
+    ("Free cash flow", "FREE_CASH_FLOW"), ("Depreciation and amortization",
+                                           "DEPRECIATION_AMORTIZATION"),
+    ("Research and development", "RD_EXPENSES"), ("研发费用", "RD_EXPENSES"),
+    ("SG&A", "SGA_EXPENSES"), ("Provision for income taxes", "INCOME_TAX"),
+    ("Dividends paid", "DIVIDENDS_PAID"), ("毛利率", "GROSS_MARGIN"),
+])
+def test_builtin_profile_names_the_statement_line_items(term: str, code: str) -> None:
+    assert normalize_metric(DomainProfile.builtin(), term) == code
+
+
+def test_builtin_profile_shape() -> None:
+    p = DomainProfile.builtin()
+    assert (p.home_entity_code, p.company_name, list(p.entities)) == \
+        ("COMPANY", "the company", ["COMPANY"])
+    assert normalize_entity(p, "the company") == "COMPANY"
+    assert dict(p.competitors) == {} and list(p.channels) == ["TOTAL"]
+    assert p.sensitivity.default == "INTERNAL"
+    assert {m.unit for m in p.metrics.values()} == {"", "PCT", "shares"}
+    assert p.unit_of("REVENUE") == "" and p.unit_of("ROE") == "PCT"
+    assert p.is_builtin and not DomainProfile.from_file(DEMO / "profile.toml").is_builtin
+    # a term claimed by two line items would resolve to neither: none is
+    terms = [t.casefold() for m in p.metrics.values() for t in (m.label, *m.synonyms)]
+    owners: dict[str, set[str]] = {}
+    for m in p.metrics.values():
+        for t in (m.label, *m.synonyms):
+            owners.setdefault(t.casefold(), set()).add(m.code)
+    assert {t: c for t, c in owners.items() if len(c) > 1} == {}
+    assert len(terms) > 200
+    # the saved copy reads back as the same profile
+    again = DomainProfile.from_dict(json.loads(json.dumps(p.to_dict())))
+    assert again.is_builtin and again.metrics == p.metrics
+
+
+def _docs(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir(parents=True)
+    (docs / "report.csv").write_text("USD millions,2019,2018\nRevenue,100,90\nNet income,12,9\n",
+                                   "utf-8")
+    (docs / "notes.md").write_text("# Notes\n\nRevenue grew on new orders.\n", "utf-8")
+    return docs
+
+
+def test_ingest_without_a_profile_starts_from_the_builtin_and_saves_it(tmp_path: Path) -> None:
+    report = ingest(_docs(tmp_path), workspace=tmp_path / "ws", progress=False)
+    assert [(f.doc_id, f.status, f.facts) for f in report.files] == \
+        [("notes.md", "ingested", 0), ("report.csv", "ingested", 4)]
+    assert (tmp_path / "ws" / "profile.json").is_file()
+    ws = Workspace(tmp_path / "ws")
+    assert ws.profile.is_builtin and ws.profile.metrics == DomainProfile.builtin().metrics
+    assert {f.entity for f in ws.facts.iter_facts()} == {"COMPANY"}
+    agent = Agent(ws.facts, profile=ws.effective_profile())
+    result = agent.ask("What was revenue in 2019?", reference_date=date(2020, 1, 1))
+    assert "100" in result.answer and "report.csv" in result.answer
+    # a second batch keeps the saved profile (the ingestion is unchanged: nothing redone)
+    again = ingest(_docs(tmp_path / "b"), workspace=tmp_path / "ws", progress=False)
+    assert [f.status for f in again.files] == ["skipped_unchanged", "skipped_unchanged"]
+
+
+def test_a_users_profile_still_wins(tmp_path: Path) -> None:
+    ingest(_docs(tmp_path), workspace=tmp_path / "ws", profile=DEMO / "profile.toml",
+           progress=False)
+    ws = Workspace(tmp_path / "ws")
+    assert not ws.profile.is_builtin and ws.effective_profile().home_entity_code == "ACME_GROUP"
+
+
+def test_company_metadata_files_the_facts_under_the_company(tmp_path: Path) -> None:
+    assert "company" in METADATA_KEYS
+    meta = {"report.csv": {"company": "Acme Corp."}}
+    ingest(_docs(tmp_path), workspace=tmp_path / "ws", metadata=meta, progress=False)
+    ws = Workspace(tmp_path / "ws")
+    assert {f.entity for f in ws.facts.iter_facts()} == {"ACME"}
+    assert {f.geography for f in ws.facts.iter_facts()} == {"UNSPECIFIED"}
+    assert list(ws.facts.vocabularies()) == ["report.csv"]
+    effective = ws.effective_profile()
+    # the only document stating facts is Acme's: "the company" is Acme
+    assert (effective.home_entity_code, effective.company_name) == ("ACME", "Acme Corp.")
+    for name in ("Acme", "acme corporation", "Acme Corp", "the company"):
+        assert normalize_entity(effective, name) == "ACME", name
+    assert ws.profile.home_entity_code == "COMPANY"  # the stored profile is unchanged
+    agent = Agent(ws.facts, profile=effective)
+    for question in ("What was Acme's net income in 2019?", "What was net income in 2019?"):
+        result = agent.ask(question, reference_date=date(2020, 1, 1))
+        assert "12" in result.answer and "Acme Corp." in result.answer, result.answer
+
+
+def test_two_companies_keep_the_placeholder_home(tmp_path: Path) -> None:
+    docs = _docs(tmp_path)
+    (docs / "beta.csv").write_text("USD millions,2019\nRevenue,55\n", "utf-8")
+    meta = {"report.csv": {"company": "Acme Corp."}, "beta.csv": {"company": "Beta Holdings PLC"}}
+    ingest(docs, workspace=tmp_path / "ws", metadata=meta, progress=False)
+    ws = Workspace(tmp_path / "ws")
+    effective = ws.effective_profile()
+    assert effective.home_entity_code == "COMPANY"
+    assert normalize_entity(effective, "Beta Holdings") == "BETA_HOLDINGS"
+    agent = Agent(ws.facts, profile=effective)
+    result = agent.ask("What was Beta Holdings' revenue in 2019?", reference_date=date(2020, 1, 1))
+    assert "55" in result.answer
+    # re-ingesting a document under another company replaces its vocabulary with its facts
+    meta["beta.csv"] = {"company": "Gamma Inc."}
+    ingest(docs, workspace=tmp_path / "ws", metadata=meta, progress=False)
+    ws = Workspace(tmp_path / "ws")
+    assert [e.code for v in ws.facts.vocabularies().values() for e in v.entities] == \
+        ["GAMMA", "ACME"]
+    assert {f.entity for f in ws.facts.iter_facts(source_doc_id="beta.csv")} == {"GAMMA"}
+    ws.facts.delete_by_source_doc("beta.csv")
+    assert list(ws.facts.vocabularies()) == ["report.csv"]
+
+
+def test_company_known_to_the_profile_is_that_entity(tmp_path: Path) -> None:
+    profile = DomainProfile.from_file(DEMO / "profile.toml")
+    assert company_entity(profile, "ACME Hong Kong Ltd.") == ("ACME_HK", None)
+    meta = {"report.csv": {"company": "ACME Hong Kong Limited"}}
+    ingest(_docs(tmp_path), workspace=tmp_path / "ws", profile=profile, metadata=meta,
+           progress=False)
+    ws = Workspace(tmp_path / "ws")
+    assert {f.entity for f in ws.facts.iter_facts()} == {"ACME_HK"}
+    assert ws.facts.vocabularies() == {}
+
+
+def test_company_and_entity_together_is_a_clear_failure(tmp_path: Path) -> None:
+    meta = {"report.csv": {"company": "Acme Corp.", "entity": "the company"}}
+    report = ingest(_docs(tmp_path), workspace=tmp_path / "ws", metadata=meta, progress=False)
+    (failed,) = [f for f in report.files if f.doc_id == "report.csv"]
+    assert failed.status == "failed" and "give one" in failed.reason
+
+
+@pytest.mark.parametrize("name, forms", [
+    ("Acme Corp.", ("acme corp.", "acme corp", "acme corporation", "acme")),
+    ("Widget Co., Ltd.", ("widget co., ltd.", "widget co. ltd.", "widget co., ltd", "widget co ltd",
+                          "widget company limited", "widget")),
+    ("Koninklijke Philips N.V.", ("koninklijke philips n.v.", "koninklijke philips")),
+    ("平安银行股份有限公司", ("平安银行股份有限公司", "平安银行")),
+    ("Amco", ("amco",)),  # "co" is a legal form only as a word of its own
+    ("ACME Group", ("acme group",)),  # a Group is not a legal form: it tells companies apart
+])
+def test_company_forms(name: str, forms: tuple[str, ...]) -> None:
+    assert company_forms(name) == forms
+
+
+def test_company_codes_never_take_a_profile_entity() -> None:
+    profile = DomainProfile.from_dict({
+        "home": {"company_name": "Holding", "entity_code": "ZETA_ONE"},
+        "metrics": {"R": {"unit": "USD_M"}}})
+    assert company_entity(profile, "Zeta_One Ltd") == ("ZETA_ONE", None)  # its code: known
+    code, spec = company_entity(profile, "Zeta One Ltd")
+    assert code == "ZETA_ONE_CO" and spec is not None and spec.label == "Zeta One Ltd"
