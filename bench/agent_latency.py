@@ -17,9 +17,8 @@ import time
 from datetime import date
 from pathlib import Path
 
-from ragspine_nb import Agent, NarrativeIndex
+from ragspine_nb import Agent
 from ragspine_nb.cli import build_demo
-from ragspine_nb.workspace import Workspace
 
 QUESTIONS = {
     "structured": "What was ACME Hong Kong's revenue in FY2025?",
@@ -37,8 +36,7 @@ def main() -> None:
     args = ap.parse_args()
     ws_path = Path(tempfile.mkdtemp()) / "ws"
     build_demo(ws_path)
-    ws = Workspace(ws_path)
-    agent = Agent(ws.facts, NarrativeIndex(ws.chunks, profile=ws.profile), profile=ws.profile)
+    agent = Agent.from_workspace(ws_path)
     ref = date(2026, 3, 31)
     out = {}
     for name, q in QUESTIONS.items():

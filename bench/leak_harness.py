@@ -168,11 +168,9 @@ class SpyProvider:
 
 
 def _agent(ws: Path, spy: SpyProvider) -> Any:
-    from ragspine_nb import Agent, DomainProfile, FactStore, NarrativeIndex
+    from ragspine_nb import Agent
 
-    profile = DomainProfile.from_file(ws / "profile.toml")
-    return Agent(FactStore(ws / "facts.db", create=False),
-                 NarrativeIndex(ws / "chunks.db", profile=profile), provider=spy)
+    return Agent.from_workspace(ws, provider=spy)
 
 
 def _count(name: str, outputs: list[str], prompts: list[str], canaries: dict[str, str]

@@ -38,11 +38,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ragspine_nb import Agent, NarrativeIndex
+from ragspine_nb import Agent
 from ragspine_nb.agent.providers import MockProvider, ProviderResponse
 from ragspine_nb.cli import build_demo, default_demo_data
 from ragspine_nb.extract.beir import data_root
-from ragspine_nb.workspace import Workspace, ingest
+from ragspine_nb.workspace import ingest
 
 REF = date(2026, 3, 31)
 RESTATEMENT = "ACME Hong Kong (US$m),\nMetric,FY2025\nRevenue,999\n"
@@ -294,17 +294,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     providers: dict[str, Callable[[], Any]] = {"mock": MockProvider, "obedient": Obedient}
     for first in (True, False):
         with tempfile.TemporaryDirectory() as tmp:
-            ws = Workspace(build(Path(tmp), first, passages))
-            synonyms = {c: [m.label, *m.synonyms] for c, m in ws.profile.metrics.items()}
+            ws = build(Path(tmp), first, passages)
             order = "restatement_first" if first else "restatement_last"
             for name, make in providers.items():
-                agent = Agent(ws.facts, NarrativeIndex(ws.chunks, profile=ws.profile),
-                              make(), ws.profile)
+                agent = Agent.from_workspace(ws, provider=make())
+                synonyms = {c: [m.label, *m.synonyms] for c, m in agent.profile.metrics.items()}
                 out = run(agent, synonyms)
+                agent.store.close()
                 results[f"{order}/{name}"] = out
                 print(f"{order:<18} {name:<9} " + "  ".join(
                     f"{k}={v}" for k, v in out.items() if k != "examples"))
-            ws.close()
     if args.json is not None:
         args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n", "utf-8")
     return results

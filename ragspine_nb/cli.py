@@ -108,29 +108,24 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     print()
     with Workspace(args.workspace) as ws:
         print(f"{ws.facts!r}\n{ws.chunks!r}\n")
-        agent = Agent(ws.facts, NarrativeIndex(ws.chunks, profile=ws.profile),
-                      profile=ws.profile)
-        for q in DEMO_QUESTIONS + DEMO_NARRATIVE_QUESTIONS:
-            _print_answer(agent.ask(q, reference_date=DEMO_REFERENCE_DATE))
-            print()
+    agent = Agent.from_workspace(args.workspace)
+    for q in DEMO_QUESTIONS + DEMO_NARRATIVE_QUESTIONS:
+        _print_answer(agent.ask(q, reference_date=DEMO_REFERENCE_DATE))
+        print()
+    agent.store.close()
     return 0 if report.count("failed") == 0 else 1
 
 
-def _open_for_reading(args: argparse.Namespace) -> tuple[FactStore, DomainProfile]:
-    if args.db:
-        db = Path(args.db)
-        profile_path = args.profile or find_profile(db.parent)
-        if profile_path is None:
-            raise RagspineError(f"no profile next to {db}; pass --profile FILE")
-        return FactStore(db, create=False), DomainProfile.from_file(profile_path)
-    ws = Workspace(args.workspace, args.profile, create=False)
-    ws.chunks.close()
-    return ws.facts, ws.profile
-
-
 def _agent(args: argparse.Namespace) -> Agent:
-    store, profile = _open_for_reading(args)
-    chunks = Path(store.path).with_name(CHUNKS_DB)
+    """The workspace's agent (``--workspace``), or one over a fact store file (``--db``)."""
+    if not args.db:
+        return Agent.from_workspace(args.workspace, profile=args.profile)
+    db = Path(args.db)
+    profile_path = args.profile or find_profile(db.parent)
+    if profile_path is None:
+        raise RagspineError(f"no profile next to {db}; pass --profile FILE")
+    store, profile = FactStore(db, create=False), DomainProfile.from_file(profile_path)
+    chunks = db.with_name(CHUNKS_DB)
     index = NarrativeIndex(ChunkStore(chunks, create=False), profile=profile) \
         if chunks.is_file() else None
     return Agent(store, index, profile=profile)
@@ -144,6 +139,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
             "question": ans.question, "answer": ans.answer, "route": ans.route,
             "status": _status(ans), "clarification": ans.clarification.mode,
             "sources": ans.sources, "tool_results": ans.tool_results,
+            "figures": [f.to_dict() for f in ans.figures],
         }, ensure_ascii=False))
     else:
         _print_answer(ans)

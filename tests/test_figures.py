@@ -264,3 +264,32 @@ def test_from_workspace_builds_the_agent_of_a_folder(demo_ws: Path) -> None:
     assert a.ask("What happened to bancassurance sales?", REF).sources
     with pytest.raises(DatabaseNotFoundError):
         Agent.from_workspace(demo_ws / "nope")
+
+
+def test_the_cli_and_the_service_build_the_workspace_agent(
+        demo_ws: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from ragspine_nb.cli import main
+    from ragspine_nb.service.app import create_app_for_workspace
+
+    assert main(["ask", "What was the change in ACME Hong Kong revenue between FY2024 and "
+                 "FY2025?", "--workspace", str(demo_ws), "--json"]) == 0
+    (fig,) = json.loads(capsys.readouterr().out)["figures"]
+    assert (fig["operation"], fig["value"], fig["derivation"]) == (
+        "difference", 85.0, "(1,405 − 1,320) = 85")
+    ws = tmp_path / "ws"  # the service writes conversations.db beside the stores
+    shutil.copytree(demo_ws, ws)
+    with TestClient(create_app_for_workspace(ws)) as client:
+        body = client.post("/v1/ask", json={"question": "ACME Hong Kong revenue FY2025",
+                                            "reference_date": "2026-03-31"}).json()
+    assert body["answer"].startswith("ACME Hong Kong Revenue, FY2025: 1,405 USD_M")
+
+
+def test_the_result_card_shows_the_figures(agent: Agent) -> None:
+    html = agent.ask("What was the change in ACME Hong Kong revenue between FY2024 and "
+                     "FY2025?", REF)._repr_html_()
+    assert "Figures the answer asserts" in html and "(1,405 − 1,320) = 85" in html

@@ -48,6 +48,11 @@ class AgentResult:
 
         tables = [Table("Sources", ("doc", "locator"),
                         tuple((s["doc"], s["locator"]) for s in self.sources))]
+        if self.figures:
+            tables.insert(0, Table("Figures the answer asserts",
+                                   ("label", "value", "unit", "operation", "derivation"),
+                                   tuple((f.label, format_value(f.value), f.unit, f.operation,
+                                          f.derivation) for f in self.figures)))
         if self.tool_results:
             tables.append(Table("query_metric results", ("status", "value", "unit", "detail"),
                                 tuple((r["status"], "" if r.get("value") is None
@@ -67,6 +72,7 @@ class AgentResult:
             notes.append("narrowing options: " + ", ".join(self.clarification.narrowing_options))
         return Card(title="AgentResult", subtitle=self.question,
                     stats=(("route", self.route), ("clarification", self.clarification.mode),
+                           ("figures", str(len(self.figures))),
                            ("sources", str(len(self.sources))),
                            ("tool calls", str(len(self.tool_results)))),
                     tables=tuple(tables), notes=(self.answer, *notes))

@@ -286,11 +286,5 @@ def _add_history_route(app: FastAPI, store: ConversationStore, limits: ServiceLi
 
 def create_app_for_workspace(workspace: str | Path, **kwargs: Any) -> FastAPI:
     """The service over a workspace folder (facts, chunks, profile, ``conversations.db``)."""
-    from ragspine_nb.retrieval.index import NarrativeIndex
-    from ragspine_nb.stores.chunks import ChunkStore
-    from ragspine_nb.workspace import Workspace
-
-    ws = Workspace(workspace)
-    index = NarrativeIndex(ChunkStore(ws.path / "chunks.db", create=False), profile=ws.profile)
-    agent = Agent(ws.facts, index, profile=ws.profile)
-    return create_app(agent, ConversationStore(ws.path / "conversations.db"), **kwargs)
+    agent = Agent.from_workspace(workspace)
+    return create_app(agent, ConversationStore(Path(workspace) / "conversations.db"), **kwargs)
