@@ -2,6 +2,7 @@
 
     .venv/bin/python notebooks/build_notebooks.py            # write .ipynb files
     .venv/bin/python notebooks/build_notebooks.py --execute  # and run them in place
+    .venv/bin/python notebooks/build_notebooks.py 03_agent.ipynb --execute  # only these
 
 Cells tagged ``nbval-ignore-output`` hold widgets, timings or model downloads; every
 other output is compared by ``pytest --nbval`` with ``.ci/nbval-sanitize.cfg``.
@@ -214,13 +215,12 @@ inspector''', IGNORE),
            "Questions about competitors are refused before anything runs. The provider is the "
            "offline `MockProvider`."),
         code(SETUP + '''
-from ragspine_nb import Agent, NarrativeIndex
+from ragspine_nb import Agent
 from ragspine_nb.cli import build_demo
-from ragspine_nb.workspace import Workspace
 
-build_demo("build/notebooks/ws03")
-ws = Workspace("build/notebooks/ws03")
-agent = Agent(ws.facts, NarrativeIndex(ws.chunks, profile=ws.profile), profile=ws.profile)
+ws = Path("build/notebooks/ws03")
+build_demo(ws)
+agent = Agent.from_workspace(ws)   # facts.db, chunks.db and the workspace's profile
 agent'''),
         md("## Ask from the widget\nType a question and press **Ask**; narrowing options are "
            "buttons that re-ask."),
@@ -232,6 +232,19 @@ w''', IGNORE),
         code('''agent.ask("集团2025年上半年营收多少？", REF).answer'''),
         md("## Comparison: deterministic sub-tasks, no model call"),
         code('''print(agent.ask("香港2024年和2025年的营业收入对比", REF).answer)'''),
+        md("## What an answer asserts: its figures\nEvery number an answer states is a "
+           "`Figure` in `r.figures` (value, unit, label, operation, operands, sources, "
+           "derivation), and the answer text is rendered from them. A change is computed over "
+           "two cited cells and shows its derivation; when an operand is missing, the answer "
+           "asserts no figure and lists the input it found."),
+        code('''r = agent.ask("What was the percentage change in ACME Hong Kong revenue in FY2025?",
+              REF)
+print(r.answer)
+[f.to_dict()["derivation"] for f in r.figures]'''),
+        code('''r = agent.ask("What was the change in ACME Hong Kong revenue between FY2024 and "
+              "FY2030?", REF)
+print(r.answer)
+r.figures'''),
         md("## Narrative and composite"),
         code('''print(agent.ask("What happened to bancassurance sales in Mainland China?", REF).answer)'''),
         code('''print(agent.ask("Why did Mainland China revenue fall in FY2025?", REF).answer)'''),
@@ -250,7 +263,7 @@ r.clarification.mode, r.answer'''),
            "Messages are stored in `conversations.db` beside the workspace. The last five "
            "messages are context for writing the answer only: the security gate, the fact "
            "lookups and retrieval see the new question alone."),
-        code('''chat = agent.chat(ws.path / "conversations.db", conversation_id="notebook-03")
+        code('''chat = agent.chat(ws / "conversations.db", conversation_id="notebook-03")
 cw = chat.widget(reference_date=REF)
 cw''', IGNORE),
         code('''r = chat.ask("Why did Hong Kong agency sales change?", REF)
@@ -266,13 +279,11 @@ import json
 import matplotlib
 import matplotlib.pyplot as plt
 import pandas as pd
-from ragspine_nb import Agent, FactStore, NarrativeIndex
+from ragspine_nb import Agent
 from ragspine_nb.cli import build_demo
-from ragspine_nb.workspace import Workspace
 
 build_demo("build/notebooks/ws04")
-ws = Workspace("build/notebooks/ws04")
-agent = Agent(ws.facts, NarrativeIndex(ws.chunks, profile=ws.profile), profile=ws.profile)'''),
+agent = Agent.from_workspace("build/notebooks/ws04")'''),
         md("## QA gates on the demo golden set (63 cases, both languages)\nGates are reported "
            "separately and never merged; the fabrication count must stay 0. `tool` mode uses no "
            "LLM at all; `agent` mode uses the MockProvider with the real retriever."),
@@ -293,7 +304,7 @@ reports["tool"]'''),
 plt.tight_layout()''', IGNORE),
         md("## Extraction accuracy against the ground truth"),
         code('''truth = json.loads((demo / "ground_truth.json").read_text(encoding="utf-8"))["facts"]
-stored = {(f.source_doc_id, f.source_locator): f for f in ws.facts.iter_facts()}
+stored = {(f.source_doc_id, f.source_locator): f for f in agent.store.iter_facts()}
 acc = []
 for t in truth:
     f = stored.get((t["source"]["doc"], t["source"]["locator"]))
@@ -350,8 +361,13 @@ pd.DataFrame(table)'''),
 }
 
 
-def build(execute: bool) -> None:
+def build(execute: bool, names: list[str] | None = None) -> None:
+    unknown = sorted(set(names or ()) - set(NOTEBOOKS))
+    if unknown:
+        raise SystemExit(f"unknown notebooks {unknown}. Valid: {sorted(NOTEBOOKS)}")
     for name, cells in NOTEBOOKS.items():
+        if names and name not in names:
+            continue  # the others keep their stored outputs
         nb = nbf.v4.new_notebook()
         nb.cells = cells
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
@@ -366,5 +382,7 @@ def build(execute: bool) -> None:
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
+    ap.add_argument("names", nargs="*", help="only these notebooks (default: all)")
     ap.add_argument("--execute", action="store_true")
-    build(ap.parse_args().execute)
+    args = ap.parse_args()
+    build(args.execute, args.names)
