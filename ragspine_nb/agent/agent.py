@@ -25,6 +25,7 @@ from ragspine_nb.errors import DatabaseNotFoundError, ProfileError
 from ragspine_nb.profile import DomainProfile, find_profile
 from ragspine_nb.retrieval.planning import RuleQueryPlanner
 from ragspine_nb.stores.facts import FactStore
+from ragspine_nb.vocabulary import home_company, merge_vocabulary
 
 __all__ = ["Agent", "AgentResult", "answer_question", "NarrativeRetriever",
            "MAX_TOOL_ITERATIONS", "EXCERPT_CHARS"]
@@ -34,15 +35,24 @@ __all__ = ["Agent", "AgentResult", "answer_question", "NarrativeRetriever",
 FACTS_DB, CHUNKS_DB = "facts.db", "chunks.db"
 
 
-def _workspace_profile(folder: Path, profile: DomainProfile | str | Path | None
-                       ) -> DomainProfile:
-    """The profile given, else the one stored in the workspace folder."""
-    if isinstance(profile, DomainProfile):
-        return profile
-    path = Path(profile) if profile is not None else find_profile(folder)
-    if path is None:
-        raise ProfileError(f"no profile in {folder}; pass profile=")
-    return DomainProfile.from_file(path)
+def _workspace_profile(folder: Path, store: FactStore,
+                       profile: DomainProfile | str | Path | None) -> DomainProfile:
+    """The workspace's effective profile, as ``Workspace.effective_profile()`` reads it.
+
+    The profile given, else the one stored in the folder, else the built-in financial
+    profile; with every document's derived vocabulary merged under it (the profile wins
+    where it speaks). On the built-in profile, the one company every document names is
+    the home entity.
+    """
+    if not isinstance(profile, DomainProfile):
+        path = Path(profile) if profile is not None else find_profile(folder)
+        profile = DomainProfile.from_file(path) if path is not None else DomainProfile.builtin()
+    stored = store.vocabularies()
+    merged = merge_vocabulary(profile, *stored.values())
+    if not profile.is_builtin:
+        return merged
+    documents = [d["doc_id"] for d in store.source_documents() if d["facts"]]
+    return home_company(merged, [stored.get(doc) for doc in documents])
 
 
 class Agent:
@@ -101,7 +111,9 @@ class Agent:
         embedding_backend : EmbeddingBackend or str, optional
             The narrative index's vectors (``None``: BM25 only).
         profile : DomainProfile or path, optional
-            Overrides the workspace's own profile.
+            Overrides the workspace's own profile (its file, else the built-in financial
+            profile). Either way the documents' derived vocabulary is merged under it,
+            as ``Workspace.effective_profile()`` does.
         faq : FaqCache, optional
             Curated answers for recurring narrative questions.
         narrative : bool, default True
@@ -113,8 +125,6 @@ class Agent:
         ------
         DatabaseNotFoundError
             The folder holds no ``facts.db``.
-        ProfileError
-            No profile was given and the folder holds none.
         """
         from ragspine_nb.retrieval.index import NarrativeIndex
         from ragspine_nb.stores.chunks import ChunkStore
@@ -125,7 +135,7 @@ class Agent:
                 f"no store at {folder / FACTS_DB}. Build it first with `ragspine-nb ingest` "
                 "or `ragspine-nb demo`; nothing was created.")
         store = FactStore(folder / FACTS_DB, create=False)
-        prof = _workspace_profile(folder, profile)
+        prof = _workspace_profile(folder, store, profile)
         index = None
         if narrative and (folder / CHUNKS_DB).is_file():
             index = NarrativeIndex(ChunkStore(folder / CHUNKS_DB, create=False), profile=prof,
