@@ -20,11 +20,11 @@ from ragspine_nb.eval.tatqa_gold import (
     load_split,
     parse_amount,
     reference_date,
-    subset_of,
     write_context,
 )
 from ragspine_nb.eval.tatqa_run import ContextRun, Outcome
 from ragspine_nb.eval.tatqa_score import CATEGORIES, Verdict, classify
+from ragspine_nb.eval.tatqa_subsets import subset_of
 from ragspine_nb.types import Fact, Figure
 
 

@@ -22,6 +22,7 @@ from ragspine_nb.eval.tatqa_gold import TatqaContext, load_split
 from ragspine_nb.eval.tatqa_report import TARGETS, TatqaReport
 from ragspine_nb.eval.tatqa_run import ContextRun, Outcome, run_contexts
 from ragspine_nb.eval.tatqa_score import ABSTAIN_KINDS, CATEGORIES, WRONG_KINDS
+from ragspine_nb.eval.tatqa_subsets import extraction_summary
 from ragspine_nb.retrieval.bm25 import BM25Index
 from ragspine_nb.retrieval.fusion import rrf_fuse
 
@@ -86,6 +87,7 @@ def summarize(runs: Iterable[ContextRun], split: str = "", workers: int = 1,
         "by_answer_type": _by(outcomes, "answer_type"),
         "by_answer_from": _by(outcomes, "answer_from"),
         "subsets": {s: _subset(outcomes, s) for s in ("single_cell", "difference")},
+        "extraction": extraction_summary(c for r in runs for c in r.cells),
         "ingest_errors": {r.uid: r.error for r in runs if r.error},
         "timings": {"workers": workers, "wall_s": round(wall_s, 3),
                     "ingest_s": round(ingest_s, 3), "ask_s": round(ask_s, 3),

@@ -25,8 +25,8 @@ from typing import Any
 
 __all__ = [
     "TatqaQuestion", "TatqaContext", "GoldNumber", "Gold", "Amount", "load_split",
-    "parse_amount", "is_year", "gold_of", "reference_date", "write_context", "subset_of",
-    "SCALE_FACTORS", "TABLE_FILE", "NOTES_FILE",
+    "parse_amount", "is_year", "gold_of", "reference_date", "write_context", "SCALE_FACTORS",
+    "TABLE_FILE", "NOTES_FILE",
 ]
 
 TABLE_FILE = "table.csv"
@@ -245,42 +245,3 @@ def write_context(ctx: TatqaContext, folder: str | Path) -> Path:
     (out / NOTES_FILE).write_text("\n\n".join(ctx.paragraphs) + "\n", encoding="utf-8")
     return out
 
-
-# ------------------------------------------------------- the project's old subsets
-_DIFFERENCE = re.compile(r"^\s*\(?\s*([\d,.]+)\s*-\s*([\d,.]+)\s*\)?\s*$")
-
-
-def _cells(ctx: TatqaContext) -> dict[tuple[int, int], float]:
-    """Every amount in a data column of the raw table (years left out), by (row, col)."""
-    out = {}
-    for r, row in enumerate(ctx.table):
-        for c, cell in enumerate(row[1:], start=1):
-            amount = None if is_year(cell) else parse_amount(cell)
-            if amount is not None:
-                out[(r, c)] = amount.value
-    return out
-
-
-def subset_of(ctx: TatqaContext, q: TatqaQuestion) -> str:
-    """``single_cell``, ``difference`` or ``""``: the project's earlier scored subsets.
-
-    Chosen from the gold and the raw table only (never from what extraction found):
-    a ``single_cell`` question's gold is one number equal to exactly one data cell; a
-    ``difference`` question's derivation is ``a - b`` over two cells of one row.
-    """
-    cells = _cells(ctx)
-    gold = gold_of(q)
-    if q.answer_type == "span" and q.answer_from in ("table", "table-text") \
-            and len(gold.numbers) == 1:
-        target = abs(gold.numbers[0].value)
-        if sum(abs(abs(v) - target) < 1e-9 for v in cells.values()) == 1:
-            return "single_cell"
-    m = _DIFFERENCE.match(q.derivation) if q.answer_type == "arithmetic" else None
-    if m is not None:
-        a, b = (float(x.replace(",", "")) for x in m.groups())
-        at_a = [k for k, v in cells.items() if abs(abs(v) - a) < 1e-9]
-        at_b = [k for k, v in cells.items() if abs(abs(v) - b) < 1e-9]
-        pairs = [(x, y) for x in at_a for y in at_b if x[0] == y[0] and x[1] != y[1]]
-        if len(pairs) == 1:
-            return "difference"
-    return ""

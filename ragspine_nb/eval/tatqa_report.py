@@ -38,9 +38,11 @@ class TatqaReport(dict[str, Any]):
     ``wrong_kinds``, ``abstain_kinds``, ``sign_flipped``, ``stated_wrong`` (wrong numbers
     plus figures on text questions: every answer stating a number that is not the
     answer), ``by_answer_type`` and ``by_answer_from``, ``subsets`` (the earlier
-    single-cell and difference sets, scored the same way), ``text_span`` (paragraph
-    recall), ``ingest_errors``, ``timings`` and ``wrong`` (every wrong number and every
-    figure on a text question, with the gold and the figures with their sources).
+    single-cell and difference sets, scored the same way), ``extraction`` (their gold
+    cells: a fact at the cell's locator, with its value in the question's scale),
+    ``text_span`` (paragraph recall), ``ingest_errors``, ``timings`` and ``wrong`` (every
+    wrong number and every figure on a text question, with the gold and the figures with
+    their sources).
     """
 
     def to_dict(self) -> dict[str, Any]:
@@ -75,6 +77,9 @@ class TatqaReport(dict[str, Any]):
             out.append(f"{s:<12} asked {m['asked']:>4}  answered {m['answered']:>4}  correct "
                        f"{m['correct']:>4}  precision {m['precision']:.3f}  coverage "
                        f"{m['coverage']:.3f}")
+        ex = self["extraction"]
+        out.append(f"extraction   cells {ex['cells']:>4}  located {ex['located']:>4}  value and "
+                   f"scale {ex['value_and_scale']:>4}  scale differs {ex['scale_differs']}")
         ts = self.get("text_span")
         if ts:
             out.append(f"text_span    asked {ts['asked']:>4}  R@1 {ts['recall@1']:.3f}  R@3 "
@@ -141,7 +146,11 @@ class TatqaReport(dict[str, Any]):
                  ("figure on text", _fmt(rates["figure_on_text"])),
                  ("abstained", _fmt(rates["abstained"])),
                  ("wall", f"{t['wall_s']:.0f} s, {t['workers']} worker(s)"))
+        ex = self["extraction"]
         notes = [f"sign flipped (counted correct): {self['sign_flipped']}",
+                 f"subset cells: {ex['located']} of {ex['cells']} extracted, "
+                 f"{ex['value_and_scale']} with the value in the question's scale, "
+                 f"{ex['scale_differs']} in another scale",
                  f"contexts that failed to ingest: {len(self['ingest_errors'])}"]
         return Card(title="TatqaReport",
                     subtitle=f"{self['split']}: every question through ingestion and the Agent",

@@ -21,14 +21,15 @@ from typing import Any
 from ragspine_nb.agent.agent import Agent, AgentResult
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.eval.tatqa_gold import (
+    TABLE_FILE,
     TatqaContext,
     TatqaQuestion,
     gold_of,
     reference_date,
-    subset_of,
     write_context,
 )
 from ragspine_nb.eval.tatqa_score import Verdict, classify
+from ragspine_nb.eval.tatqa_subsets import CellCheck, check_cells, subset_of
 from ragspine_nb.workspace import ingest
 
 __all__ = ["Outcome", "ContextRun", "answer_context", "run_contexts", "abstain_kind",
@@ -64,6 +65,8 @@ class ContextRun:
     ask_seconds: float
     facts: int
     error: str = ""
+    #: the subset questions' gold cells against the facts stored at their locators
+    cells: tuple[CellCheck, ...] = ()
 
 
 def abstain_kind(result: AgentResult) -> str:
@@ -127,16 +130,19 @@ def answer_context(ctx: TatqaContext) -> ContextRun:
         ingested = time.perf_counter() - started
         outcomes = []
         try:
+            stored = {f.source_locator: f for f in agent.store.iter_facts()
+                      if f.source_doc_id == TABLE_FILE}
+            cells = check_cells(ctx, ctx.questions, stored)
             for q in ctx.questions:
                 t0 = time.perf_counter()
                 result = agent.ask(q.question, reference_date=ref)
                 outcomes.append(outcome_of(ctx, q, result, time.perf_counter() - t0))
-            facts = agent.store.count()
         finally:
             _close(agent)
     failed = [f"{f.doc_id}: {f.reason}" for f in report.files if f.status == "failed"]
     return ContextRun(ctx.uid, tuple(outcomes), round(ingested, 6),
-                      round(sum(o.seconds for o in outcomes), 6), facts, "; ".join(failed))
+                      round(sum(o.seconds for o in outcomes), 6), len(stored),
+                      "; ".join(failed), cells)
 
 
 def run_contexts(contexts: Sequence[TatqaContext], workers: int = 1,
