@@ -24,7 +24,7 @@ from ragspine_nb.eval.tatqa_gold import (
 )
 from ragspine_nb.eval.tatqa_run import ContextRun, Outcome
 from ragspine_nb.eval.tatqa_score import CATEGORIES, Verdict, classify
-from ragspine_nb.eval.tatqa_subsets import subset_of
+from ragspine_nb.eval.tatqa_subsets import CellCheck, check_cells, extraction_summary, subset_of
 from ragspine_nb.types import Fact, Figure
 
 
@@ -262,6 +262,20 @@ def test_load_split_and_write_context(split: Path, tmp_path: Path) -> None:
     bad.write_text(json.dumps({"table": {}}), encoding="utf-8")
     with pytest.raises(ValueError, match="'table', 'paragraphs' and 'questions'"):
         load_split(bad)
+
+
+def test_subset_cells_checked_against_the_stored_facts(split: Path) -> None:
+    a = load_split(split)[0]
+    stored = {"cell=B5": fig(1496.5, "USD_M", locator="cell=B5").operands[0],
+              "cell=C5": fig(1202.9, "USD", locator="cell=C5").operands[0]}
+    checks = check_cells(a, a.questions, stored)
+    # "Total sales" 2019 and 2018: the first in its scale, the second with none stated
+    assert checks == (CellCheck("cell=B5", True, "equal"), CellCheck("cell=C5", True, "digits"))
+    assert check_cells(a, a.questions, {}) == (CellCheck("cell=B5", False, ""),
+                                               CellCheck("cell=C5", False, ""))
+    assert extraction_summary(checks) == {"cells": 2, "located": 2, "value_and_scale": 1,
+                                          "scale_differs": 1, "located_rate": 1.0,
+                                          "value_and_scale_rate": 0.5}
 
 
 # ----------------------------------------------------------------------------- the report
