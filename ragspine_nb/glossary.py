@@ -13,6 +13,7 @@ import unicodedata
 from datetime import date
 from functools import lru_cache
 
+from ragspine_nb.period_phrases import phrase_periods
 from ragspine_nb.profile import DomainProfile
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "normalize_entity",
     "normalize_channel",
     "normalize_period",
+    "normalize_periods",
     "metric_vocabulary",
     "entity_vocabulary",
     "channel_vocabulary",
@@ -259,6 +261,9 @@ def normalize_period(
     del profile  # calendar fiscal years for now; see the docstring
     if not isinstance(text, str):
         return None
+    phrased = phrase_periods(fold(text).rstrip(" ?？.。"))
+    if phrased is not None:
+        return phrased[0]
     key = re.sub(r"[\s'’.,，。?？]", "", fold(text))
     if not key:
         return None
@@ -266,3 +271,22 @@ def normalize_period(
     if found is not None or not relative:
         return found
     return _relative(key, reference_date or date.today())
+
+
+def normalize_periods(
+    profile: DomainProfile, text: object, reference_date: date | None = None,
+) -> list[tuple[str, str]]:
+    """Every period ``text`` names, in order (:func:`normalize_period` names one).
+
+    A phrase may name several: "the three months ended March 31, 2019 and 2018" is
+    2019Q1 and 2018Q1.
+
+    >>> from ragspine_nb.profile import DomainProfile
+    >>> normalize_periods(DomainProfile.builtin(), "years ended December 31, 2019 and 2018")
+    [('FY', '2019'), ('FY', '2018')]
+    """
+    phrased = phrase_periods(fold(text).rstrip(" ?？.。")) if isinstance(text, str) else None
+    if phrased is not None:
+        return [p for p in phrased if p is not None]
+    found = normalize_period(profile, text, reference_date)
+    return [found] if found is not None else []

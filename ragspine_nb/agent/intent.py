@@ -14,14 +14,16 @@ from datetime import date
 from typing import Protocol, runtime_checkable
 
 from ragspine_nb.agent.security_gate import SecurityGate
+from ragspine_nb.agent.typos import TypoIndex
 from ragspine_nb.glossary import (
     channel_vocabulary,
     entity_vocabulary,
     fold,
     metric_vocabulary,
-    normalize_period,
+    normalize_periods,
 )
 from ragspine_nb.lang import detect_language
+from ragspine_nb.period_phrases import QUESTION_PERIOD
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import WordSetIndex, content_words
 
@@ -65,20 +67,7 @@ NUMERIC_CUES: tuple[str, ...] = (
     "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
     "amount", "figure", "number", "total",
 )
-_PERIOD = re.compile(
-    r"(?:fy\s?\d{4}\s?(?:h[12]|q[1-4])?"
-    r"|[hq][1-4]\s?(?:fy)?\s?\d{4}"
-    r"|[12]h\s?(?:fy)?\s?\d{4}"
-    r"|\d{4}\s?(?:h[12]|q[1-4])"
-    r"|\d{4}\s?年\s?(?:上半年|下半年|第?[一二三四1-4]季度)?"
-    r"|(?<![a-z0-9])fy?\s?'?\d{2}(?![\d.%])"
-    r"|(?<![\d.a-z])(?:19|20)\d{2}(?![\d.%])"
-    r"|今年上半年|今年下半年|去年上半年|去年下半年|前年|去年|今年|本年度|上年度"
-    r"|本季度|上季度|上个季度|上半年|下半年"
-    r"|the year before last|last year|this year|last quarter|this quarter"
-    r"|first half of (?:last|this) year|second half of (?:last|this) year"
-    r"|first half|second half)"
-)
+_PERIOD = QUESTION_PERIOD
 
 
 @dataclass(frozen=True)
@@ -203,6 +192,22 @@ class RuleIntentParser:
         self._channel_words = WordSetIndex(
             [(t, c.code) for c in profile.channels.values() if c.code != profile.default_channel
              for t in c.synonyms])
+        self._typos: TypoIndex | None = None  # built on the first misspelled question
+
+    def _near_miss(self, words: frozenset[str]) -> tuple[tuple[str, ...], bool]:
+        """Metrics to offer when none was named, and whether a misspelling named them.
+
+        A misspelled word ("proft") read as the metric word it is one edit from, when
+        that completes a metric's name, offers that metric; otherwise metrics sharing
+        some words are offered. Never an answer: the caller asks back.
+        """
+        if self._typos is None:
+            self._typos = TypoIndex(w for m in self.profile.metrics.values()
+                                    for t in (m.label, *m.synonyms) for w in content_words(t))
+        fixed = self._typos.correct(words)
+        if fixed is not None and (named := self._metric_words.contained(fixed)):
+            return named, True
+        return self._metric_words.closest(words), False
 
     def _first_mention(self, code: str, text: str) -> int:
         """Where a channel is first named in ``text`` (its code, a synonym, or a word)."""
@@ -262,6 +267,7 @@ class RuleIntentParser:
         metric_words: frozenset[str] = frozenset()
         read_as_closing: str | None = None
         candidates: tuple[str, ...] = ()
+        misspelled = False
         if len(metric_codes) <= 1 or not list_cue:
             # the row named in another word order, or a longer (section-qualified) name
             # that includes every phrase matched; several codes left = ambiguous (ask)
@@ -288,7 +294,7 @@ class RuleIntentParser:
                     metric_codes, read_as_closing = (closing,), closing
                     metric_words = self._metric_words.words_of(closing, row_words | _END)
                 else:
-                    candidates = self._metric_words.closest(row_words)
+                    candidates, misspelled = self._near_miss(row_words)
         read_as_part: tuple[str, ...] = ()
         # "revenue from software maintenance": the total's words name the group
         part = self._named_part(metric_codes, {m[2] for m in metrics}, row_words) \
@@ -334,10 +340,10 @@ class RuleIntentParser:
         periods: list[tuple[str, str]] = []
         period_text = ""
         for m in _PERIOD.finditer(text):
-            p = normalize_period(self.profile, m.group(0), reference_date)
-            if p is not None and p not in periods:
-                periods.append(p)
-                period_text = period_text or m.group(0)
+            for p in normalize_periods(self.profile, m.group(0), reference_date):
+                if p not in periods:
+                    periods.append(p)
+                    period_text = period_text or m.group(0)
         # cues are read outside the metric's own name ("Net increase in cash" is a level)
         cue_text = rest
         for w in metric_words:
@@ -347,8 +353,9 @@ class RuleIntentParser:
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
         if metric_codes and narrative:
             route = ROUTE_COMPOSITE
-        elif metric_codes or numeric or (candidates and periods):
-            route = ROUTE_STRUCTURED  # (a near-miss row with a period: ask back, not search)
+        elif metric_codes or numeric or (candidates and (periods or misspelled)):
+            # a near-miss row with a period, or a misspelled metric: ask back, not search
+            route = ROUTE_STRUCTURED
         else:
             route = ROUTE_NARRATIVE
         mentions = {}

@@ -1,0 +1,163 @@
+"""Periods written as phrases: "first half of 2025", "Q3 FY24", "the year ended December 31, 2019".
+
+:data:`PHRASE` finds them in folded text (one span each, so "first half of 2025" is
+never read as a bare "first half" plus the year 2025, and "Q3 FY24" never as the fiscal
+year 2024); :func:`phrase_periods` reads one. The conventions are those of table
+headers: a fiscal year is named by the year it ends in; a period "ended" on a date is the
+quarter or half whose calendar end is that date (or up to a week after it, for 52/53-week
+calendars); nine months are no period of ours, so a phrase naming them reads as no period
+— never as the year in it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["PHRASE", "QUESTION_PERIOD", "phrase_periods", "ended_period"]
+
+Period = tuple[str, str]
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_Y4 = r"(?:19|20)\d\d"
+_YEAR = rf"(?:{_Y4}|'?\d\d)(?![\d%])"
+_FISCAL = r"(?:fiscal(?: year)?|fy)"
+_DATE = rf"(?:{_MONTH} \d{{1,2}},? {_Y4}|\d{{1,2}} {_MONTH},? {_Y4}|{_Y4}年\d{{1,2}}月\d{{1,2}}日)"
+_MORE = rf"(?:(?:,? and|,) {_Y4}(?![\d%]))*"
+_SPAN = (r"(?:three|3|six|6|nine|9|twelve|12)[- ]months?|quarters?|half[- ]years?"
+         r"|(?:fiscal )?years?|1[23] weeks|2[56] weeks|39 weeks|5[23] weeks")
+_CN_SPAN = r"(?:年度|财年|会计年度|十二个月|六个月|半年度?|三个月|季度|九个月)"
+_ORD = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)"
+_NUMBER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3,
+           "4th": 4, "一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+
+#: (pattern with named groups, what it names); ``PHRASE`` is their union.
+_PATTERNS: tuple[tuple[str, str], ...] = (
+    (rf"(?:the )?(?P<span>{_SPAN}) (?:period )?end(?:ed|ing)(?: on)? (?P<date>{_DATE})"
+     rf"(?P<more>{_MORE})", "ended"),
+    (rf"截至(?P<date>{_DATE})止?(?P<span>{_CN_SPAN})", "ended"),
+    (rf"(?:the )?(?P<n>{_ORD}) (?P<kind>half|quarter)(?: of)?(?: the)?(?: {_FISCAL})? ?"
+     rf"(?P<y>{_YEAR})", "part"),
+    (rf"(?:{_FISCAL} ?)?(?P<y>{_Y4}) (?P<n>{_ORD}) (?P<kind>half|quarter)", "part"),
+    (rf"(?P<kind>[hq])(?P<n>[1-4]) ?(?:of )?{_FISCAL} ?(?P<y>{_YEAR})", "part"),
+    (rf"{_FISCAL} ?(?P<y>{_YEAR}) ?(?P<kind>[hq])(?P<n>[1-4])(?![a-z0-9])", "part"),
+    (rf"(?P<y>{_Y4})(?:财年|年度?)第?(?P<n>[一二三四1-4])(?P<kind>季度)", "part"),
+    (rf"{_FISCAL} (?P<y>{_YEAR})|(?P<y2>{_Y4}) {_FISCAL}", "year"),
+)
+_COMPILED = tuple((re.compile(p), kind) for p, kind in _PATTERNS)
+#: One period phrase (apply to folded text: NFKC, lower case, single spaces).
+PHRASE = "|".join(re.sub(r"\(\?P<\w+>", "(?:", p) for p, _ in _PATTERNS)
+#: A period in a folded question: a phrase first ("first half of 2025" is one period, not
+#: "first half" of the reference year and 2025; "Q3 FY24" a quarter, not FY2024).
+QUESTION_PERIOD = re.compile(
+    rf"(?<![a-z0-9])(?:{PHRASE})"
+    r"|(?:fy\s?\d{4}\s?(?:h[12]|q[1-4])?"
+    r"|[hq][1-4]\s?(?:fy)?\s?\d{4}"
+    r"|[12]h\s?(?:fy)?\s?\d{4}"
+    r"|\d{4}\s?(?:h[12]|q[1-4])"
+    r"|\d{4}\s?年\s?(?:上半年|下半年|第?[一二三四1-4]季度)?"
+    r"|(?<![a-z0-9])fy?\s?'?\d{2}(?![\d.%])"
+    r"|(?<![\d.a-z])(?:19|20)\d{2}(?![\d.%])"
+    r"|今年上半年|今年下半年|去年上半年|去年下半年|前年|去年|今年|本年度|上年度"
+    r"|本季度|上季度|上个季度|上半年|下半年"
+    r"|the year before last|last year|this year|last quarter|this quarter"
+    r"|first half of (?:last|this) year|second half of (?:last|this) year"
+    r"|first half|second half)"
+)
+
+
+def _year(text: str) -> int:
+    digits = text.lstrip("'")
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+def _date(text: str) -> tuple[int, int, int]:
+    """``(year, month, day)`` of a :data:`_DATE` match."""
+    if m := re.fullmatch(r"(\d{4})年(\d{1,2})月(\d{1,2})日", text):
+        return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    words = re.findall(r"[a-z]+|\d+", text)
+    month = next(w for w in words if w.isalpha())
+    day, year = (w for w in words if w.isdigit())
+    return int(year), _MONTHS.index(month[:3]) + 1, int(day)
+
+
+def ended_period(months: int, date: tuple[int, int, int]) -> Period | None:
+    """The period of ``months`` months ended on ``date`` (``None``: not one of ours).
+
+    Examples
+    --------
+    >>> ended_period(3, (2019, 9, 30)), ended_period(6, (2025, 6, 30))
+    (('QUARTER', '2019Q3'), ('HY', '2025H1'))
+    >>> ended_period(3, (2020, 1, 3)), ended_period(12, (2020, 1, 3))
+    (('QUARTER', '2019Q4'), ('FY', '2020'))
+    >>> ended_period(3, (2019, 7, 27)), ended_period(9, (2019, 9, 30))
+    (None, None)
+    """
+    year, month, day = date
+    if months == 12:
+        return "FY", str(year)
+    if months not in (3, 6):
+        return None
+    if day <= 7:  # a few days into the next month: the month before ended it
+        month, year = (12, year - 1) if month == 1 else (month - 1, year)
+    elif day < 24:
+        return None
+    if months == 3 and month % 3 == 0:
+        return "QUARTER", f"{year}Q{month // 3}"
+    if months == 6 and month in (6, 12):
+        return "HY", f"{year}H{month // 6}"
+    return None
+
+
+def _months(span: str) -> int:
+    for months, pattern in ((3, r"three|\b3\b|quarter|1[23] weeks|三个月|季度"),
+                            (6, r"six|\b6\b|half|2[56] weeks|六个月|半年"),
+                            (9, r"nine|\b9\b|39 weeks|九个月")):
+        if re.search(pattern, span):
+            return months
+    return 12
+
+
+def _ended(m: re.Match[str]) -> list[Period | None]:
+    months, (year, month, day) = _months(m.group("span")), _date(m.group("date"))
+    more = re.findall(_Y4, m.groupdict().get("more") or "")
+    return [ended_period(months, (y, month, day)) for y in (year, *map(int, more))]
+
+
+def _part(m: re.Match[str]) -> Period | None:
+    year, number, kind = _year(m.group("y")), _NUMBER[m.group("n")], m.group("kind")
+    if kind in ("half", "h"):
+        return ("HY", f"{year}H{number}") if number <= 2 else None
+    return "QUARTER", f"{year}Q{number}"
+
+
+def phrase_periods(text: str) -> list[Period | None] | None:
+    """The periods one whole :data:`PHRASE` names, in order; ``None``: not a phrase.
+
+    A phrase naming a span that is none of our periods (nine months, a quarter ending
+    mid-month) reads as ``[None]``: the caller must not read its year as a fiscal year.
+
+    Examples
+    --------
+    >>> [phrase_periods(t)[0] for t in ("first half of 2025", "q3 fy24", "fiscal 2024",
+    ...  "the year ended december 31, 2019", "2019 fiscal year", "h1 fy25", "2025年第三季度")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('HY', '2025H1'), ('QUARTER', '2024Q3'), ('FY', '2024'), ('FY', '2019'), ('FY', '2019'),
+     ('HY', '2025H1'), ('QUARTER', '2025Q3')]
+    >>> phrase_periods("three months ended march 31, 2019 and 2018")
+    [('QUARTER', '2019Q1'), ('QUARTER', '2018Q1')]
+    >>> phrase_periods("截至2019年12月31日止年度"), phrase_periods("nine months ended sep 30, 2019")
+    ([('FY', '2019')], [None])
+    >>> phrase_periods("2019") is None
+    True
+    """
+    for pattern, kind in _COMPILED:
+        m = pattern.fullmatch(text)
+        if m is None:
+            continue
+        if kind == "ended":
+            return _ended(m)
+        if kind == "part":
+            return [_part(m)]
+        return [("FY", str(_year(m.group("y") or m.group("y2"))))]
+    return None
