@@ -18,7 +18,8 @@ from ragspine_nb.errors import ProfileError
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import ChannelSpec, DomainProfile, EntitySpec, MetricSpec, parts_reach
 
-__all__ = ["Vocabulary", "merge_vocabulary", "combine", "code_from_label", "home_company"]
+__all__ = ["Vocabulary", "merge_vocabulary", "combine", "code_from_label", "home_company",
+           "effective_profile"]
 
 _NON_WORD = re.compile(r"[^0-9A-Z\u3400-\u9fff]+")
 
@@ -228,3 +229,18 @@ def home_company(profile: DomainProfile, documents: Sequence[Vocabulary | None])
     entities = {c: e for c, e in profile.entities.items() if c != old.code}
     entities[home.code] = home
     return replace(profile, company_name=new.label, home_entity_code=new.code, entities=entities)
+
+
+def effective_profile(profile: DomainProfile, stored: Mapping[str, Vocabulary],
+                      documents: Sequence[str]) -> DomainProfile:
+    """The profile an agent uses: ``profile`` with the documents' vocabularies under it.
+
+    ``stored`` maps each document to its derived vocabulary (a fact store's
+    ``vocabularies()``); ``documents`` names the documents that state facts. On the
+    built-in profile, the one company every such document names is the home entity
+    (:func:`home_company`).
+    """
+    merged = merge_vocabulary(profile, *stored.values())
+    if not profile.is_builtin:
+        return merged
+    return home_company(merged, [stored.get(doc) for doc in documents])

@@ -28,7 +28,7 @@ from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.stores.reconcile import Repair, reconcile, writer_lock
 from ragspine_nb.types import FileReport, IngestReport, SkippedItem
-from ragspine_nb.vocabulary import home_company, merge_vocabulary
+from ragspine_nb.vocabulary import effective_profile
 
 __all__ = ["Workspace", "ingest", "load_metadata", "find_profile", "FACTS_DB", "CHUNKS_DB"]
 
@@ -105,12 +105,8 @@ class Workspace:
         On the built-in profile, when every document that states facts names one and the
         same company (metadata ``company``), that company is the home entity ("the company").
         """
-        stored = self.facts.vocabularies()
-        merged = merge_vocabulary(self.profile, *stored.values())
-        if not self.profile.is_builtin:
-            return merged
         documents = [d["doc_id"] for d in self.facts.source_documents() if d["facts"]]
-        return home_company(merged, [stored.get(doc) for doc in documents])
+        return effective_profile(self.profile, self.facts.vocabularies(), documents)
 
     def ingest(self, paths: str | Path | Iterable[str | Path], **kwargs: Any) -> IngestReport:
         """Ingest files or folders into this workspace (see :func:`ingest`)."""
