@@ -1,10 +1,12 @@
 """The agent layer: security gate, intent, clarification, query tool, providers, orchestrator."""
 
 from ragspine_nb.agent.agent import Agent, AgentResult, NarrativeRetriever, answer_question
+from ragspine_nb.agent.answer import StructuredAnswer, render_figures, structured_answer
 from ragspine_nb.agent.clarify import ClarificationResult, clarify_scope
 from ragspine_nb.agent.conversation import Conversation
 from ragspine_nb.agent.faq import FaqCache, FaqEntry
 from ragspine_nb.agent.intent import IntentParser, ParsedIntent, RuleIntentParser
+from ragspine_nb.agent.operations import Computed, NotComputed, Operation, compute
 from ragspine_nb.agent.providers import (
     AnthropicProvider,
     LLMProvider,
@@ -27,4 +29,6 @@ __all__ = [
     "LLMProvider", "MockProvider", "AnthropicProvider", "OpenAIProvider", "ProviderResponse",
     "ToolCall", "execute_query_metric", "build_query_metric_tool_anthropic",
     "build_query_metric_tool_openai", "SecurityGate", "SecurityVerdict",
+    "StructuredAnswer", "structured_answer", "render_figures", "Operation", "Computed",
+    "NotComputed", "compute",
 ]

@@ -25,7 +25,7 @@ from ragspine_nb.errors import DatabaseNotFoundError, ProfileError
 from ragspine_nb.profile import DomainProfile, find_profile
 from ragspine_nb.retrieval.planning import RuleQueryPlanner
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.vocabulary import home_company, merge_vocabulary
+from ragspine_nb.vocabulary import effective_profile
 
 __all__ = ["Agent", "AgentResult", "answer_question", "NarrativeRetriever",
            "MAX_TOOL_ITERATIONS", "EXCERPT_CHARS"]
@@ -37,7 +37,7 @@ FACTS_DB, CHUNKS_DB = "facts.db", "chunks.db"
 
 def _workspace_profile(folder: Path, store: FactStore,
                        profile: DomainProfile | str | Path | None) -> DomainProfile:
-    """The workspace's effective profile, as ``Workspace.effective_profile()`` reads it.
+    """The workspace's effective profile (:func:`~ragspine_nb.vocabulary.effective_profile`).
 
     The profile given, else the one stored in the folder, else the built-in financial
     profile; with every document's derived vocabulary merged under it (the profile wins
@@ -47,12 +47,8 @@ def _workspace_profile(folder: Path, store: FactStore,
     if not isinstance(profile, DomainProfile):
         path = Path(profile) if profile is not None else find_profile(folder)
         profile = DomainProfile.from_file(path) if path is not None else DomainProfile.builtin()
-    stored = store.vocabularies()
-    merged = merge_vocabulary(profile, *stored.values())
-    if not profile.is_builtin:
-        return merged
     documents = [d["doc_id"] for d in store.source_documents() if d["facts"]]
-    return home_company(merged, [stored.get(doc) for doc in documents])
+    return effective_profile(profile, store.vocabularies(), documents)
 
 
 class Agent:
