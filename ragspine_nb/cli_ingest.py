@@ -19,7 +19,7 @@ from typing import Any
 
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits
 from ragspine_nb.types import IngestReport
-from ragspine_nb.workspace import find_profile, ingest
+from ragspine_nb.workspace import ingest
 
 __all__ = ["add_ingest_parser", "cmd_ingest", "print_report", "LIMIT_OPTIONS"]
 
@@ -66,12 +66,9 @@ def _limits(args: argparse.Namespace) -> IngestLimits:
 def cmd_ingest(args: argparse.Namespace) -> int:
     """Run ``ragspine-nb ingest``; return the exit code (see the module docstring)."""
     ws_path = Path(args.workspace)
-    profile = args.profile or find_profile(ws_path)
-    if profile is None:
-        print(f"error: no profile in {ws_path}; pass --profile FILE", file=sys.stderr)
-        return 2
-    try:
-        report = ingest(args.paths, workspace=ws_path, profile=profile, dry_run=args.dry_run,
+    try:  # no --profile: the workspace's, else the built-in financial profile
+        report = ingest(args.paths, workspace=ws_path, profile=args.profile,
+                        dry_run=args.dry_run,
                         metadata=args.metadata, progress=sys.stderr.isatty(),
                         limits=_limits(args))
     except (FileNotFoundError, ValueError) as exc:
@@ -90,7 +87,8 @@ def add_ingest_parser(sub: Any) -> None:
     p = sub.add_parser("ingest", help="ingest report files or folders into a workspace")
     p.add_argument("paths", nargs="+")
     p.add_argument("--workspace", default="ws")
-    p.add_argument("--profile", help="profile file (default: <workspace>/profile.*)")
+    p.add_argument("--profile", help="profile file (default: <workspace>/profile.*, else the "
+                   "built-in financial profile)")
     p.add_argument("--metadata", help="per-document metadata (TOML/JSON/YAML)")
     p.add_argument("--dry-run", action="store_true", help="read and report, write nothing")
     p.add_argument("--json", metavar="OUT", help="also write the report as JSON to OUT")

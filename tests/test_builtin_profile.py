@@ -173,3 +173,12 @@ def test_company_codes_never_take_a_profile_entity() -> None:
     assert company_entity(profile, "Zeta_One Ltd") == ("ZETA_ONE", None)  # its code: known
     code, spec = company_entity(profile, "Zeta One Ltd")
     assert code == "ZETA_ONE_CO" and spec is not None and spec.label == "Zeta One Ltd"
+
+
+def test_the_ingest_command_needs_no_profile(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from ragspine_nb.cli import main
+
+    code = main(["ingest", str(_docs(tmp_path)), "--workspace", str(tmp_path / "ws")])
+    assert code == 0, capsys.readouterr().err
+    assert Workspace(tmp_path / "ws").profile.is_builtin

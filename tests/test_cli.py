@@ -93,8 +93,11 @@ def test_ingest_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     # bad arguments: exit 2 and nothing is written
     assert main(["ingest", str(tmp_path / "nope"), "--workspace", str(tmp_path / "ws2"),
                  "--profile", PROFILE]) == 2
-    assert main(["ingest", str(src), "--workspace", str(tmp_path / "ws3")]) == 2
+    assert main(["ingest", str(src), "--workspace", str(tmp_path / "ws3"),
+                 "--profile", str(tmp_path / "missing.toml")]) == 2
     assert not (tmp_path / "ws2").exists() and not (tmp_path / "ws3").exists()
+    # no profile at all is no error: the built-in financial profile (issue 15)
+    assert main(["ingest", str(src), "--workspace", str(tmp_path / "ws4")]) == 0
 
 
 def test_entry_point_is_installed() -> None:
