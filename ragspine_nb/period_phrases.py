@@ -23,7 +23,7 @@ _Y4 = r"(?:19|20)\d\d"
 _YEAR = rf"(?:{_Y4}|'?\d\d)(?![\d%])"
 _FISCAL = r"(?:fiscal(?: year)?|fy)"
 _DATE = rf"(?:{_MONTH} \d{{1,2}},? {_Y4}|\d{{1,2}} {_MONTH},? {_Y4}|{_Y4}年\d{{1,2}}月\d{{1,2}}日)"
-_MORE = rf"(?:(?:,? and|,) {_Y4}(?![\d%]))*"
+_MORE = rf"(?:(?:,? and|,) (?:{_DATE}|{_Y4}(?![\d%])))*"
 _SPAN = (r"(?:three|3|six|6|nine|9|twelve|12)[- ]months?|quarters?|half[- ]years?"
          r"|(?:fiscal )?years?|1[23] weeks|2[56] weeks|39 weeks|5[23] weeks")
 _CN_SPAN = r"(?:年度|财年|会计年度|十二个月|六个月|半年度?|三个月|季度|九个月)"
@@ -119,9 +119,13 @@ def _months(span: str) -> int:
 
 
 def _ended(m: re.Match[str]) -> list[Period | None]:
-    months, (year, month, day) = _months(m.group("span")), _date(m.group("date"))
-    more = re.findall(_Y4, m.groupdict().get("more") or "")
-    return [ended_period(months, (y, month, day)) for y in (year, *map(int, more))]
+    """Each date of "... ended <date>[, and <date or year>]..." read with the span."""
+    months, first = _months(m.group("span")), _date(m.group("date"))
+    dates = [first]
+    for other in re.finditer(rf"{_DATE}|{_Y4}", m.groupdict().get("more") or ""):
+        text = other.group(0)
+        dates.append((int(text), first[1], first[2]) if text.isdigit() else _date(text))
+    return [ended_period(months, d) for d in dates]
 
 
 def _part(m: re.Match[str]) -> Period | None:
@@ -146,6 +150,8 @@ def phrase_periods(text: str) -> list[Period | None] | None:
      ('HY', '2025H1'), ('QUARTER', '2025Q3')]
     >>> phrase_periods("three months ended march 31, 2019 and 2018")
     [('QUARTER', '2019Q1'), ('QUARTER', '2018Q1')]
+    >>> phrase_periods("quarters ended january 26, 2019 and december 29, 2018")
+    [None, ('QUARTER', '2018Q4')]
     >>> phrase_periods("截至2019年12月31日止年度"), phrase_periods("nine months ended sep 30, 2019")
     ([('FY', '2019')], [None])
     >>> phrase_periods("2019") is None

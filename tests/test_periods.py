@@ -54,13 +54,29 @@ def test_question_periods(question: str, periods: list[tuple[str, str]]) -> None
     assert list(parser.parse(question, REF).periods) == periods
 
 
-@pytest.mark.parametrize("question", [
-    "What was revenue for the nine months ended September 30, 2019?",
-    "What was revenue in the three months ended July 15, 2019?",
+@pytest.mark.parametrize("question, periods", [
+    ("What was revenue for the nine months ended September 30, 2019?", ()),
+    ("What was revenue in the three months ended July 15, 2019?", ()),
+    ("What was revenue for the quarter ended July 27, 2019?", ()),
+    ("What was the percentage change in revenue between the quarters ended January 26, 2019 "
+     "and October 27, 2018?", ()),
+    ("What was the change in revenue between the quarters ended January 26, 2019 and "
+     "December 29, 2018?", (("QUARTER", "2018Q4"),)),
 ])
-def test_a_span_that_is_no_period_of_ours_is_never_its_year(question: str) -> None:
+def test_a_span_that_is_no_period_of_ours_is_never_its_year(
+        question: str, periods: tuple[tuple[str, str], ...]) -> None:
     parsed = RuleIntentParser(DomainProfile.builtin()).parse(question, REF)
-    assert parsed.periods == ()
+    assert parsed.periods == periods and parsed.unread_period
+
+
+def test_an_unread_period_asks_back_never_an_assumed_year(demo_agent: Agent) -> None:
+    for question in ("What was Group revenue for the quarter ended July 27, 2019?",
+                     "What was Group revenue for the nine months ended September 30, 2023?"):
+        result = demo_agent.ask(question, reference_date=REF)
+        assert result.answer.startswith("Which period do you mean?"), result.answer
+        assert result.figures == () and "3,610" not in result.answer
+    zh = demo_agent.ask("截至2023年9月30日止九个月集团营收是多少？", reference_date=REF)
+    assert "请指明期间" in zh.answer
 
 
 def test_a_quarter_is_never_a_fiscal_year() -> None:

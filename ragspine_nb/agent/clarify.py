@@ -8,7 +8,8 @@ latest complete fiscal year; for a change: the year asked about against the year
 or the latest two complete fiscal years) and the assumption is surfaced, as are the
 parser's readings (a total named with its part asks for the part; a bare balance is the
 closing one) → nothing to clarify. A change in one quarter or half-year asks which two
-periods to compare.
+periods to compare; a period phrase that names no period of ours (a quarter ended mid-month,
+nine months) asks which period is meant.
 """
 
 from __future__ import annotations
@@ -84,6 +85,16 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
         ask = (f"您指的是哪一列/渠道？{'、'.join(options)}" if zh
                else f"Which of these columns / channels do you mean: {'; '.join(options)}?")
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
+    if intent.unread_period:
+        # "the quarter ended July 27, 2019": a span that is no fiscal year, half or quarter
+        # of ours; never its year's figure, never an assumed year
+        said = intent.unread_period
+        ask = (f"“{said}”不是可匹配的财年、半年或季度，请指明期间（例如 2019年、2019年上半年、"
+               "2019年第三季度）。" if zh else
+               f"Which period do you mean? “{said}” is not a fiscal year, half-year or quarter "
+               "I can match; name one (e.g. FY2019, 2019H1, 2019Q3).")
+        return ClarificationResult(CLARIFY_ASK_FIRST, question=ask,
+                                   narrowing_options=("name the period",))
     # a change between two periods (a difference between two named columns needs one)
     change = intent.change_cue and intent.route != "composite" and len(intent.periods) < 2 \
         and len(intent.channels) < 2

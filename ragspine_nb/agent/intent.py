@@ -23,7 +23,7 @@ from ragspine_nb.glossary import (
     normalize_periods,
 )
 from ragspine_nb.lang import detect_language
-from ragspine_nb.period_phrases import QUESTION_PERIOD
+from ragspine_nb.period_phrases import QUESTION_PERIOD, phrase_periods
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import WordSetIndex, content_words
 
@@ -100,6 +100,9 @@ class ParsedIntent:
     read_as_closing: str | None = None
     #: a total and its part were both named: ``(*totals, part)``, the part is answered
     read_as_part: tuple[str, ...] = ()
+    #: a period phrase that names no period of ours ("the quarter ended July 27, 2019",
+    #: "nine months ended ..."): never read as the year in it; the gateway asks back
+    unread_period: str = ""
     mentions: dict[str, str] = field(default_factory=dict)  # slot → the text that matched
 
 
@@ -338,9 +341,12 @@ class RuleIntentParser:
             read_as_part = (*(c for c in metric_codes if c != part), part)
             metric_codes = (part,)
         periods: list[tuple[str, str]] = []
-        period_text = ""
+        period_text = unread = ""
         for m in _PERIOD.finditer(text):
-            for p in normalize_periods(self.profile, m.group(0), reference_date):
+            found = normalize_periods(self.profile, m.group(0), reference_date)
+            if None in (phrase_periods(m.group(0)) or ()):  # one of its dates is no period
+                unread = unread or m.group(0)
+            for p in found:
                 if p not in periods:
                     periods.append(p)
                     period_text = period_text or m.group(0)
@@ -379,5 +385,5 @@ class RuleIntentParser:
             list_cue=list_cue, change_cue=_has_cue(cue_text, CHANGE_CUES),
             percent_cue=_has_cue(cue_text, PERCENT_CUES), metric_candidates=candidates,
             channel_options=channel_options, read_as_part=read_as_part,
-            read_as_closing=read_as_closing,
+            read_as_closing=read_as_closing, unread_period=unread,
         )
