@@ -11,10 +11,47 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["SCALES", "UnitParts", "unit_parts", "same_amount"]
+__all__ = ["SCALES", "UnitParts", "unit_parts", "same_amount", "join_unit", "SHARES", "PLAIN",
+           "store_unit", "unit_text"]
 
 #: Scale factors of the unit codes :func:`detect_unit` and the fact store use.
 SCALES: dict[str, float] = {"K": 1e3, "10K": 1e4, "M": 1e6, "100M": 1e8, "BN": 1e9}
+#: The unit of a count of shares (``shares_K``: thousands of shares); never a currency.
+SHARES = "shares"
+#: The stored unit of a plain number (no currency, no scale: a ratio, a count, an amount
+#: whose source states neither). A stored unit is never empty; :func:`unit_text` shows it
+#: as nothing.
+PLAIN = "NUMBER"
+
+
+def store_unit(code: str) -> str:
+    """The unit a fact stores: ``""`` (a plain number) becomes :data:`PLAIN`."""
+    return code or PLAIN
+
+
+def unit_text(code: str) -> str:
+    """A stored unit as an answer writes it: :data:`PLAIN` is written as nothing.
+
+    Examples
+    --------
+    >>> unit_text("NUMBER"), unit_text("USD_M"), unit_text("")
+    ('', 'USD_M', '')
+    """
+    return "" if code == PLAIN else code
+
+
+def join_unit(head: str, scale: str) -> str:
+    """A unit code from a currency (or ``shares``) and a scale code, either may be empty.
+
+    Examples
+    --------
+    >>> join_unit("USD", "M"), join_unit("", "K"), join_unit("EUR", ""), join_unit("", "")
+    ('USD_M', 'K', 'EUR', '')
+    >>> join_unit("shares", "K")
+    'shares_K'
+    """
+    return f"{head}_{scale}" if head and scale else head or scale
+
 
 @dataclass(frozen=True)
 class UnitParts:
@@ -34,8 +71,10 @@ def unit_parts(code: str | None) -> UnitParts:
     UnitParts(currency='CNY', factor=100000000.0, percent=False)
     >>> unit_parts("PCT").percent, unit_parts("100M").factor, unit_parts(None).factor
     (True, 100000000.0, None)
+    >>> unit_parts("NUMBER").factor, unit_parts("shares_K")
+    (None, UnitParts(currency='shares', factor=1000.0, percent=False))
     """
-    if not code:
+    if not code or code == PLAIN:
         return UnitParts()
     if code == "PCT":
         return UnitParts(percent=True)

@@ -89,23 +89,33 @@ def test_extract_table_attributes_every_cell(profile: DomainProfile) -> None:
     assert all(f.entity == "ACME_HK" and f.geography == "HK" for f in out.facts)
     assert all(f.extractor_version == "x@1" and f.source_file_hash == "h" * 64 for f in out.facts)
     reasons = sorted(s.reason for s in out.skipped)
-    assert reasons == ["column header 'YoY' is not a period; column skipped", "empty cell",
+    # an empty cell is nil, not a failure: it is not listed; a stated change is a channel
+    # this profile does not have
+    assert reasons == ["column header 'YoY' names channel CHANGE_PCT that the profile does "
+                       "not have; column skipped",
                        "row label 'Embedded value' not in the glossary; row skipped"]
 
 
-def test_extract_table_needs_an_entity(profile: DomainProfile) -> None:
+def test_a_table_naming_no_entity_is_the_documents(profile: DomainProfile) -> None:
     rows = [["", "FY2024"], ["Revenue", "1"]]
+    # no entity in the titles: the document's entity, else the profile's home entity
     out = extract_table(profile, rows, _ctx(("Key figures",)))
-    assert out.facts == [] and "no entity" in out.skipped[0].reason
+    assert [f.entity for f in out.facts] == ["ACME_GROUP"] and out.skipped == []
     mapped = extract_table(profile, rows, _ctx(("Key figures",), entity="ACME_CN"))
     assert [f.entity for f in mapped.facts] == ["ACME_CN"]
+    # a title naming an entity wins over the document's
+    titled = extract_table(profile, rows, _ctx(("ACME Hong Kong",), entity="ACME_CN"))
+    assert [f.entity for f in titled.facts] == ["ACME_HK"]
 
 
-def test_repeated_period_columns_are_reported(profile: DomainProfile) -> None:
+def test_repeated_period_columns_are_reported_and_neither_is_picked(
+        profile: DomainProfile) -> None:
     rows = [["", "FY2024", "2024"], ["Revenue", "1", "2"]]
     out = extract_table(profile, rows, _ctx(("ACME Group",)))
-    assert [f.value for f in out.facts] == [1.0]
-    assert "repeats an earlier column" in out.skipped[0].reason
+    assert out.facts == []
+    assert [s.reason for s in out.skipped] == [
+        f"column header {h!r} repeats the period of another column and nothing tells them "
+        "apart; column skipped" for h in ("FY2024", "2024")]
 
 
 def test_find_table_blocks(profile: DomainProfile) -> None:

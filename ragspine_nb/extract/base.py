@@ -11,6 +11,7 @@ from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits, LimitHit
 from ragspine_nb.extract.tables import Skip
 from ragspine_nb.sensitivity import ScreenText
 from ragspine_nb.types import Fact
+from ragspine_nb.vocabulary import Vocabulary
 
 __all__ = [
     "ExtractionError", "IngestLimitError", "Segment", "Extraction", "ReadContext", "sniff",
@@ -71,6 +72,15 @@ class Extraction:
     #: text beside the narrative (headers, footers, tables, notes, cells, properties),
     #: searched only by the sensitivity classifier
     screen: list[ScreenText] = field(default_factory=list)
+    #: metrics and channels the tables brought (row labels and column headers no profile
+    #: names; only with the built-in profile)
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    #: locators of table amounts whose scale the document states nowhere, and every
+    #: figure of their tables (a scale read from prose quoting those figures may apply:
+    #: :func:`ragspine_nb.extract.scale.infer_scale`, then
+    #: :func:`ragspine_nb.extract.scale.with_scale` on these facts' units)
+    unscaled: list[str] = field(default_factory=list)
+    unscaled_figures: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -37,11 +37,13 @@ from ragspine_nb.extract.streaming import (
 )
 from ragspine_nb.extract.tables import (
     TableContext,
+    TableResult,
     cell_text,
     extract_table,
 )
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import ScreenText
+from ragspine_nb.vocabulary import combine
 
 __all__ = ["read_pptx", "read_xlsx", "read_docx"]
 
@@ -63,9 +65,13 @@ def _cell_locator(prefix: str, kind: tuple[str, str], r: int, c: int, rk: str, c
     return ",".join(parts)
 
 
-def _merge(out: Extraction, result: Any) -> None:
+def _merge(out: Extraction, result: TableResult) -> None:
     out.facts += result.facts
     out.skipped += result.skipped
+    out.unscaled += result.unscaled
+    out.unscaled_figures += result.unscaled_figures
+    if result.vocabulary:
+        out.vocabulary = combine(out.vocabulary, result.vocabulary)
 
 
 # ---------------------------------------------------------------------------- pptx
@@ -181,6 +187,8 @@ def read_xlsx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
     finally:
         wb.close()
     out.facts, out.skipped, out.limit_hits = budget.facts, budget.skipped, budget.finish()
+    out.vocabulary, out.unscaled = budget.vocabulary, budget.unscaled
+    out.unscaled_figures = budget.unscaled_figures
     out.screen += cells.found
     return out
 
@@ -193,11 +201,11 @@ def _read_sheet(sheet: Any, profile: DomainProfile, ctx: ReadContext, version: s
         return f"sheet={name}!{column_letter(c)}{r + 1}"
 
     def context(batch: TableBatch, locate: Locate) -> TableContext:
-        return _context(ctx, version, (batch.title, name), locate)
+        return _context(ctx, version, (*batch.titles, name), locate)
 
     rows = budget.counted(cells.tap(_sheet_rows(sheet), f"sheet {name}"), lambda r: cell(r, 0))
     try:
-        read_tables(profile, iter_table_batches(profile, rows), cell, context, budget)
+        read_tables(profile, iter_table_batches(rows), cell, context, budget)
     except MemoryError:
         raise
     except Exception as exc:  # the sheet's XML is parsed lazily, while it is read

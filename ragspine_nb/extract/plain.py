@@ -78,7 +78,7 @@ def _csv_rows(path: Path) -> Iterator[list[str]]:
 
 
 def read_csv(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
-    """Tables in a CSV: an optional title line, a header of periods, metric rows.
+    """Tables in a CSV: an optional title line, a header block of periods, metric rows.
 
     Rows are streamed (memory stays bounded whatever the file's size) and the
     per-document limits of ``ctx.limits`` apply. Locators are A1 cell references,
@@ -92,16 +92,18 @@ def read_csv(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
 
     def context(batch: TableBatch, locate: Locate) -> TableContext:
         return TableContext(
-            doc_id=ctx.doc_id, titles=tuple(t for t in (batch.title, path.stem) if t),
+            doc_id=ctx.doc_id, titles=tuple(t for t in (*batch.titles, path.stem) if t),
             locate=locate, entity=ctx.entity, source_file_hash=ctx.source_file_hash,
             extractor_version=out.extractor_version, mapping_version=ctx.mapping_version,
             valid_as_of=ctx.valid_as_of)
 
     cells = RowScreen(profile, "cells")
     rows = budget.counted(cells.tap(_csv_rows(path)), lambda r: f"row={r + 1}")
-    if not read_tables(profile, iter_table_batches(profile, rows), cell, context, budget):
+    if not read_tables(profile, iter_table_batches(rows), cell, context, budget):
         out.warnings.append("no table with a header row of periods was found")
     out.facts, out.skipped, out.limit_hits = budget.facts, budget.skipped, budget.finish()
+    out.vocabulary, out.unscaled = budget.vocabulary, budget.unscaled
+    out.unscaled_figures = budget.unscaled_figures
     out.screen += cells.found
     return out
 

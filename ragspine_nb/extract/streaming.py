@@ -1,12 +1,11 @@
 """Tables read from a stream of rows in bounded memory (CSV files, spreadsheet sheets).
 
-:func:`iter_table_batches` finds the same tables as
-:func:`~ragspine_nb.extract.tables.find_table_blocks` (a header row is a label cell
-followed by at least one explicit period; the body runs until a blank row or the next
-header; the title is the nearest non-empty row above the header, after the previous
-table) without holding the grid: it keeps the current table's header and at most
-``batch_rows`` body rows. :class:`TableBudget` applies the per-document limits on cells
-read, facts and skipped cells listed, and records each limit reached.
+:func:`~ragspine_nb.extract.grid.iter_table_batches` finds the tables (a run of rows
+between blank rows: title, header block, then the body from its first figure) without
+holding the grid: it keeps the current table's header block and at most ``batch_rows``
+body rows. :class:`TableBudget` applies the per-document limits on cells read, facts and
+skipped cells listed, records each limit reached, and gathers what the tables brought
+(derived vocabulary, amounts whose scale is stated nowhere).
 """
 
 from __future__ import annotations
@@ -14,99 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from ragspine_nb.extract.grid import BATCH_ROWS, TableBatch, iter_table_batches
 from ragspine_nb.extract.limits import IngestLimits, LimitHit
-from ragspine_nb.extract.tables import (
-    Skip,
-    TableContext,
-    TableResult,
-    cell_text,
-    extract_table,
-    period_key,
-)
+from ragspine_nb.extract.tables import Skip, TableContext, TableResult, extract_table
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.types import Fact
+from ragspine_nb.vocabulary import Vocabulary, combine
 
-__all__ = ["TableBatch", "TableBudget", "header_col", "iter_table_batches", "read_tables"]
-
-#: Body rows handed to the table extractor at a time.
-BATCH_ROWS = 2_000
-
-
-@dataclass
-class TableBatch:
-    """Some body rows of one table, with its header.
-
-    ``header_row`` and ``first_row`` are 0-based row numbers in the stream;
-    ``rows[0]`` is the header and ``rows[k]`` (k >= 1) is stream row
-    ``first_row + k - 1``. Cells are sliced from ``label_col``. ``first`` is True for
-    the first batch of a table.
-    """
-
-    header_row: int
-    label_col: int
-    title: str
-    first_row: int
-    rows: list[Sequence[object]]
-    first: bool
-
-    def row_number(self, r: int) -> int:
-        """The 0-based stream row of table row ``r`` (0 = the header)."""
-        return self.header_row if r == 0 else self.first_row + r - 1
-
-
-def header_col(profile: DomainProfile, text: Sequence[str]) -> int | None:
-    """The label column of a header row (cells as text), or ``None`` if it is not one."""
-    first = next((c for c, v in enumerate(text) if v), None)
-    if first is None:
-        return None
-    if any(period_key(profile, v) for v in text[first + 1:] if v):
-        return first
-    return None
-
-
-@dataclass
-class _Open:
-    header_row: int
-    label_col: int
-    title: str
-    header: Sequence[object]
-    body: list[Sequence[object]] = field(default_factory=list)
-    body_start: int = 0
-    emitted: bool = False
-
-    def batch(self) -> TableBatch:
-        col = self.label_col
-        out = TableBatch(self.header_row, col, self.title, self.body_start,
-                         [self.header[col:], *(row[col:] for row in self.body)], not self.emitted)
-        self.emitted = True
-        self.body_start += len(self.body)
-        self.body = []
-        return out
-
-
-def iter_table_batches(profile: DomainProfile, rows: Iterable[Sequence[object]],
-                       batch_rows: int = BATCH_ROWS) -> Iterator[TableBatch]:
-    """Tables in a stream of rows, in batches of at most ``batch_rows`` body rows."""
-    table: _Open | None = None
-    title = ""
-    for r, row in enumerate(rows):
-        text = [cell_text(c) for c in row]
-        nonblank = any(text)
-        if table is not None:
-            if nonblank and header_col(profile, text) is None:
-                table.body.append(row)
-                if len(table.body) >= batch_rows:
-                    yield table.batch()
-                continue
-            yield table.batch()
-            table, title = None, ""
-        col = header_col(profile, text) if nonblank else None
-        if col is not None:
-            table = _Open(r, col, title, row, body_start=r + 1)
-        elif nonblank:
-            title = " ".join(v for v in text if v)
-    if table is not None:
-        yield table.batch()
+__all__ = ["TableBatch", "TableBudget", "iter_table_batches", "read_tables", "BATCH_ROWS"]
 
 
 @dataclass
@@ -121,6 +35,9 @@ class TableBudget:
     unlisted: int = 0
     first_unlisted: str = ""
     stopped: bool = False
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    unscaled: list[str] = field(default_factory=list)
+    unscaled_figures: list[float] = field(default_factory=list)
 
     def counted(self, rows: Iterable[Sequence[object]], where: Callable[[int], str]
                 ) -> Iterator[Sequence[object]]:
@@ -142,6 +59,7 @@ class TableBudget:
             ) -> bool:
         """Keep a table's facts and skips within the limits; False once facts are full."""
         room = self.limits.max_facts_per_doc - len(self.facts)
+        kept = result.facts
         if len(result.facts) > room:
             self.stopped = True
             kept = result.facts[:room]
@@ -151,9 +69,13 @@ class TableBudget:
                 "max_facts_per_doc", self.limits.max_facts_per_doc, last,
                 f"the first {self.limits.max_facts_per_doc:,} table values were kept, "
                 "tables after this cell were not read"))
-            self.facts += kept
-        else:
-            self.facts += result.facts
+        self.facts += kept
+        kept_at = {f.source_locator for f in kept}
+        self.unscaled += [loc for loc in result.unscaled if loc in kept_at]
+        if result.unscaled and len(self.unscaled_figures) < self.limits.max_facts_per_doc:
+            self.unscaled_figures += result.unscaled_figures
+        if result.vocabulary:
+            self.vocabulary = combine(self.vocabulary, result.vocabulary)
         for skip in result.skipped:
             if repeated(skip):
                 continue
@@ -184,7 +106,7 @@ def read_tables(profile: DomainProfile, batches: Iterable[TableBatch],
 
     ``cell(row, col)`` is the locator of a 0-based stream cell; ``context(batch,
     locate)`` builds the batch's :class:`TableContext`. Header skips (columns that are
-    not periods, a table without an entity) are listed once per table, not per batch.
+    not periods, a table without one) are listed once per table, not per batch.
     """
     header: set[str] = set()  # header locators of the current table
     tables = 0
@@ -195,7 +117,7 @@ def read_tables(profile: DomainProfile, batches: Iterable[TableBatch],
 
         def locate(r: int, c: int, _rk: str, _cl: str, b: TableBatch = batch) -> str:
             loc = cell(b.row_number(r), b.label_col + c)
-            if r == 0:
+            if r < b.header_count:
                 header.add(loc)
             return loc
 

@@ -4,15 +4,18 @@ Reports close a run of rows with their total ("Total revenue" under the segment 
 "Total liabilities" under the subtotals). Knowing that relation lets the agent read
 "revenue from software maintenance" as the part, not the total. A label alone is a weak
 signal (not every "Total" row closes the rows right above it), so the relation is taken
-only where the stated figures add up in every comparable column.
+only where the stated figures add up in every comparable column. A roll-forward
+(opening balance + movements = closing balance) adds up too, but its closing row is no
+total of its movements: :func:`is_roll_forward` tells it by its labels.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeVar
 
-__all__ = ["decimals", "adds_up", "sum_parts"]
+__all__ = ["decimals", "adds_up", "sum_parts", "is_roll_forward"]
 
 K = TypeVar("K", bound=Hashable)  # a column key
 
@@ -48,12 +51,14 @@ def adds_up(total: Mapping[K, float], parts: Sequence[Mapping[K, float]]) -> boo
     return telling
 
 
-def sum_parts(rows: Sequence[tuple[int, Mapping[K, float]]]) -> dict[int, tuple[int, ...]]:
+def sum_parts(rows: Sequence[tuple[int, Mapping[K, float]]], max_run: int = 40
+              ) -> dict[int, tuple[int, ...]]:
     """For rows in table order, the rows each one is the sum of.
 
     Walks down keeping the rows not yet summed up; a row equal to the sum of the last
-    ``k >= 2`` of them (the shortest such run) is their total and takes their place,
-    so a grand total is found over its subtotals and the rows outside any subtotal.
+    ``k >= 2`` of them (the shortest such run, at most ``max_run`` rows: the work stays
+    linear in a long table) is their total and takes their place, so a grand total is
+    found over its subtotals and the rows outside any subtotal.
 
     Examples
     --------
@@ -65,11 +70,38 @@ def sum_parts(rows: Sequence[tuple[int, Mapping[K, float]]]) -> dict[int, tuple[
     open_rows: list[int] = []
     out: dict[int, tuple[int, ...]] = {}
     for row, values in rows:
-        for k in range(2, len(open_rows) + 1):
+        for k in range(2, min(len(open_rows), max_run) + 1):
             run = open_rows[-k:]
             if adds_up(values, [figures[r] for r in run]):
                 out[row] = tuple(run)
                 del open_rows[-k:]
                 break
         open_rows.append(row)
+        del open_rows[:-max_run]
     return out
+
+
+_OPENING = re.compile(r"\bbeginning\b|\bopening\b|\bbrought forward\b|\bat (?:the )?start\b"
+                      r"|\bstart of\b|\bprior year\b|\b期初|年初", re.I)
+_CLOSING = re.compile(r"\bend(?:ing)? of\b|\bending\b|\bclosing\b|\bcarried forward\b"
+                      r"|\bat (?:the )?end\b|期末|年末", re.I)
+_BALANCE = re.compile(r"\bbalances?\b|余额", re.I)
+
+
+def is_roll_forward(total: str, parts: Sequence[str]) -> bool:
+    """Whether a row adding up ``parts`` closes a roll-forward rather than totals them.
+
+    The run starts from an opening balance ("Balance at beginning of year", "Opening
+    balance") or the row is a closing one ("Ending balance"), or both are balances
+    ("Balance at December 31, 2018" ... "Balance at December 31, 2019").
+
+    Examples
+    --------
+    >>> is_roll_forward("Balance at end of year", ["Balance at beginning of year", "Additions"])
+    True
+    >>> is_roll_forward("Total revenue", ["Products", "Services"])
+    False
+    """
+    first = parts[0] if parts else ""
+    return bool(_OPENING.search(first) or _CLOSING.search(total)
+                or (_BALANCE.search(first) and _BALANCE.search(total)))

@@ -1,8 +1,15 @@
-"""Report tables to facts: first column = metric labels, header row = periods.
+"""Report tables to facts: the one table pipeline of every reader (pptx, xlsx, csv, docx).
 
-Pure functions shared by the pptx, xlsx and csv readers. Every label goes through
-the glossary; a row, column or cell that does not normalize is skipped and reported
-with its locator — never guessed.
+A table is its header block (captions, periods, sub-columns) and its rows (labels in
+column 0). The steps are pure modules: the layout of the header
+(:mod:`~ragspine_nb.extract.layout`, :mod:`~ragspine_nb.extract.header_periods`), where
+each column's figures go (:mod:`~ragspine_nb.extract.placement`), the rows with their
+sections and totals (:mod:`~ragspine_nb.extract.table_walk`), the units stated for the
+table, its columns and rows (:mod:`~ragspine_nb.extract.scale`,
+:mod:`~ragspine_nb.extract.table_units`) and the facts (:mod:`~ragspine_nb.extract.table_facts`).
+Row labels go through the glossary; with the built-in profile a label it does not know
+becomes a metric of its own (the table's vocabulary), with a user's profile it is
+skipped and reported with its locator — never guessed.
 """
 
 from __future__ import annotations
@@ -11,15 +18,24 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ragspine_nb.extract.values import detect_unit, parse_number
+from ragspine_nb.extract.grid import cell_text, iter_table_batches
+from ragspine_nb.extract.header_periods import cell_period
+from ragspine_nb.extract.placement import Block as LayoutBlock
+from ragspine_nb.extract.placement import Channels, read_blocks
+from ragspine_nb.extract.rows import Namer
+from ragspine_nb.extract.table_facts import Emitter
+from ragspine_nb.extract.table_units import table_units
+from ragspine_nb.extract.table_walk import RowRef, row_parts, walk_rows
+from ragspine_nb.extract.values import parse_number
 from ragspine_nb.glossary import (
     normalize_channel,
     normalize_entity,
     normalize_metric,
     normalize_period,
 )
-from ragspine_nb.profile import DomainProfile
+from ragspine_nb.profile import ChannelSpec, DomainProfile, parts_reach
 from ragspine_nb.types import Fact
+from ragspine_nb.vocabulary import Vocabulary
 
 __all__ = [
     "TableContext",
@@ -69,15 +85,20 @@ class TableContext:
 
 @dataclass
 class TableResult:
-    """Facts from one table plus everything skipped."""
+    """Facts from one table, everything skipped, and what the table brought.
+
+    ``vocabulary`` holds the metrics and channels derived from the table's labels (only
+    with the built-in profile); ``unscaled`` the locators of amounts whose scale the
+    table states nowhere, and ``unscaled_figures`` every figure of such a table (a scale
+    read from prose quoting them may apply:
+    :func:`~ragspine_nb.extract.scale.infer_scale`).
+    """
 
     facts: list[Fact] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
-
-
-def cell_text(value: object) -> str:
-    """A cell as text (``None`` → ``""``)."""
-    return "" if value is None else str(value).strip()
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    unscaled: list[str] = field(default_factory=list)
+    unscaled_figures: list[float] = field(default_factory=list)
 
 
 def period_key(profile: DomainProfile, text: str) -> tuple[str, str] | None:
@@ -140,82 +161,157 @@ def resolve_unit(percent: bool, row_unit: str | None, table_unit: str | None,
     return table_unit
 
 
+def _grid(rows: Sequence[Sequence[object]]) -> list[list[str]]:
+    """The cells as text, every row as wide as the widest."""
+    text = [[cell_text(c) for c in row] for row in rows]
+    width = max((len(r) for r in text), default=0)
+    return [r + [""] * (width - len(r)) for r in text]
+
+
+def _title_period(titles: Sequence[str]) -> tuple[str, str] | None:
+    """The one period the titles name ("Balances as of December 31, 2019"), else None."""
+    found = {p for t in titles if isinstance(p := cell_period(t), tuple)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _derives(profile: DomainProfile) -> bool:
+    """Whether tables bring their own vocabulary: with the built-in profile, not a user's."""
+    return bool(getattr(profile, "is_builtin", False))
+
+
+def _why_unplaced(block: LayoutBlock, c: int, text: str, bad: dict[int, str]) -> str:
+    col = block.columns.get(c)
+    if c in bad:
+        return (f"column header {text!r} names channel {bad[c]} that the profile does not "
+                "have; column skipped")
+    if col is not None and col.kind == "level" and any(
+            k != c and other.kind == "level" and other.period == col.period
+            for k, other in block.columns.items()):
+        return (f"column header {text!r} repeats the period of another column and nothing "
+                "tells them apart; column skipped")
+    return f"column header {text!r} is not a period; column skipped"
+
+
+def _unplaced(grid: list[list[str]], blocks: Sequence[LayoutBlock], bad: dict[int, str],
+              good: set[int]) -> list[tuple[int, int, str, str]]:
+    """Header cells of columns whose figures went nowhere: ``(row, col, text, why)``."""
+    placed = ({p.column for b in blocks for p in b.places} - set(bad)) | good
+    first = blocks[0]
+    out = []
+    for c in range(1, len(grid[0])):
+        if c in placed:
+            continue
+        rows = [r for r in range(first.header_start, first.data_start) if grid[r][c].strip()]
+        if rows:
+            text = grid[rows[-1]][c]
+            out.append((rows[-1], c, text, _why_unplaced(first, c, text, bad)))
+    return out
+
+
 def extract_table(
     profile: DomainProfile, rows: Sequence[Sequence[object]], ctx: TableContext
 ) -> TableResult:
-    """Turn one table (header row first) into facts.
+    """Turn one table (its header block first, row labels in column 0) into facts.
 
     Parameters
     ----------
     profile : DomainProfile
-        Glossary for labels and default units.
+        Glossary for labels and default units; the built-in profile lets the table
+        bring its own metrics and channels (returned as ``vocabulary``).
     rows : sequence of sequences
-        The table's cells; ``rows[0]`` is the header, ``rows[r][0]`` the row labels.
+        The table's cells: header rows (captions, periods, sub-columns) then data rows.
     ctx : TableContext
-        Titles, entity mapping, locator function and lineage.
+        Titles, the document's entity, locator function and lineage.
 
     Returns
     -------
     TableResult
-        Facts with exact locators, and skips with their reasons.
+        Facts with exact locators, skips with their reasons, the derived vocabulary and
+        the locators of amounts whose scale is stated nowhere.
     """
     out = TableResult()
-    if not rows or len(rows[0]) < 2:
+    grid = _grid(rows)
+    if not grid or len(grid[0]) < 2:
         return out
-    header = [cell_text(c) for c in rows[0]]
-    entity = entity_from_titles(profile, ctx.titles) or ctx.entity
-    if entity is None:
+    entity = entity_from_titles(profile, ctx.titles) or ctx.entity or profile.home_entity_code
+    channels: Channels = {}
+    blocks = read_blocks(grid, _title_period(ctx.titles), channels)
+    walk = walk_rows(grid, blocks, channels, lambda b: table_units(grid, b, ctx.titles))
+    emit = Emitter(profile, _derives(profile), entity, parse_row_label, ctx.locate,
+                   {"source_file_hash": ctx.source_file_hash,
+                    "extractor_version": ctx.extractor_version,
+                    "mapping_version": ctx.mapping_version, "valid_as_of": ctx.valid_as_of},
+                   ctx.doc_id, channels, Namer(frozenset(profile.metrics)))
+    known = _known_rows(emit, walk.rows)
+    for ref in walk.rows:
+        metric = emit.metric(ref, known.get(ref.r))
+        if metric is not None:
+            emit.row(grid, ref, metric, walk.sections.get(ref.r, ""))
+    _add_parts(emit, row_parts(grid, blocks, emit.figures))
+    out.facts = emit.facts
+    bad = {c: code for c, code in emit.bad_columns.items() if c not in emit.good_columns}
+    out.skipped = [Skip(ctx.locate(r, c, "", text), why)
+                   for r, c, text, why in _unplaced(grid, blocks, bad, emit.good_columns)]
+    if not out.facts and not out.skipped:
         out.skipped.append(Skip(ctx.locate(0, 0, "", ""),
-                                f"no entity: titles {list(ctx.titles)} name none and no entity "
-                                "mapping was given; table skipped"))
-        return out
-    columns: dict[int, tuple[str, str]] = {}
-    seen: set[tuple[str, str]] = set()
-    for c, text in enumerate(header[1:], start=1):
-        if not text:
-            continue
-        key = period_key(profile, text)
-        if key is None or key in seen:
-            why = "is not a period" if key is None else "repeats an earlier column"
-            out.skipped.append(Skip(ctx.locate(0, c, "", text),
-                                    f"column header {text!r} {why}; column skipped"))
-            continue
-        seen.add(key)
-        columns[c] = key
-    table_unit = next((u for u in (detect_unit(t) for t in (header[0], *ctx.titles)) if u), None)
-    for r, row in enumerate(rows[1:], start=1):
-        label = cell_text(row[0]) if row else ""
-        if not label or not any(cell_text(v) for v in row[1:]):
-            continue
-        parsed = parse_row_label(profile, label)
-        if parsed is None:
-            out.skipped.append(Skip(ctx.locate(r, 0, label, ""),
-                                    f"row label {label!r} not in the glossary; row skipped"))
-            continue
-        metric, channel = parsed
-        row_key = metric if channel == profile.default_channel else f"{metric}.{channel}"
-        default_unit = profile.unit_of(metric)
-        row_unit = detect_unit(label, _currency(default_unit))
-        for c, (ptype, period) in columns.items():
-            col_label = f"FY{period}" if ptype == "FY" else period
-            locator = ctx.locate(r, c, row_key, col_label)
-            number = parse_number(row[c] if c < len(row) else None)
-            if number.value is None:
-                out.skipped.append(Skip(locator, number.reason))
-                continue
-            unit = resolve_unit(number.percent, row_unit, table_unit, default_unit)
-            out.facts.append(Fact(
-                metric, entity, profile.geography_of(entity), channel, ptype, period,
-                number.value, unit, ctx.doc_id, locator,
-                source_file_hash=ctx.source_file_hash, extractor_version=ctx.extractor_version,
-                mapping_version=ctx.mapping_version, valid_as_of=ctx.valid_as_of,
-            ))
+                                "no column header names a period; table skipped"))
+    out.skipped += [Skip(loc, why) for loc, why in emit.skipped]
+    out.unscaled = emit.unscaled
+    if emit.unscaled:
+        out.unscaled_figures = [v for row in grid[1:] for x in row[1:]
+                                if (v := parse_number(x).value) is not None]
+    if emit.derive:
+        out.vocabulary = Vocabulary(emit.namer.specs(), _channel_specs(channels))
     return out
+
+
+def _known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, str]]:
+    """Rows the profile names.
+
+    In a table bringing its own vocabulary, a metric two rows of one block claim (or a
+    label repeated in it) is derived instead: never a silent pick of one of them.
+    """
+    found = {ref.r: k for ref in refs if (k := emit.known(ref)) is not None}
+    if not emit.derive:
+        return found
+    claims: dict[tuple[int, tuple[str, str]], int] = {}
+    for ref in refs:
+        if ref.r in found:
+            key = (ref.layout.data_start, found[ref.r])
+            claims[key] = claims.get(key, 0) + 1
+    return {ref.r: found[ref.r] for ref in refs if ref.r in found and not ref.repeated
+            and claims[(ref.layout.data_start, found[ref.r])] == 1}
+
+
+def _add_parts(emit: Emitter, parts: dict[int, tuple[int, ...]]) -> None:
+    """Derived totals record their parts (rows of this table, never a metric itself)."""
+    graph: dict[str, list[str]] = {}
+    for total, run in parts.items():
+        code = emit.codes.get(total)
+        if code is None or code not in emit.namer.rows:
+            continue
+        for r in run:
+            part = emit.codes.get(r)
+            if part and part != code and not parts_reach(graph, part, code) and \
+                    part not in graph.get(code, []):
+                graph.setdefault(code, []).append(part)
+    for code, found in graph.items():
+        emit.namer.rows[code].parts = found
+
+
+def _channel_specs(channels: Channels) -> tuple[ChannelSpec, ...]:
+    """The table's column channels with the header words naming them.
+
+    Columns without a period hold no facts, but their names still become channels: a
+    question naming one never falls back on another column.
+    """
+    return tuple(ChannelSpec(code, tuple(dict.fromkeys(n for n in names if n)))
+                 for code, names in channels.items())
 
 
 @dataclass(frozen=True)
 class Block:
-    """A table found in a grid: header row, row span, label column and its title."""
+    """A table found in a grid: first header row, row span, label column and its title."""
 
     header_row: int
     end_row: int  # exclusive
@@ -224,39 +320,15 @@ class Block:
 
 
 def find_table_blocks(profile: DomainProfile, grid: Sequence[Sequence[object]]) -> list[Block]:
-    """Find tables in a sheet-like grid.
+    """Find tables in a sheet-like grid (as :func:`~ragspine_nb.extract.grid.iter_table_batches`).
 
-    A header row has a label cell followed by at least one explicit period; the body
-    runs until a blank row or the next header; the title is the nearest non-empty
-    row above the header (after the previous table).
+    A table's body starts at the first row of a run (rows between blank rows) holding a
+    figure; the rows above it in the run are its title (one cell at or left of the
+    label column) and header block; the body runs to the next blank row.
     """
-    text = [[cell_text(c) for c in row] for row in grid]
-
-    def header_at(r: int) -> int | None:
-        cells = text[r]
-        first = next((c for c, v in enumerate(cells) if v), None)
-        if first is None:
-            return None
-        if any(period_key(profile, v) for v in cells[first + 1:] if v):
-            return first
-        return None
-
-    blocks: list[Block] = []
-    r, floor = 0, 0
-    while r < len(text):
-        label_col = header_at(r)
-        if label_col is None:
-            r += 1
-            continue
-        title = ""
-        for above in range(r - 1, floor - 1, -1):
-            joined = " ".join(v for v in text[above] if v)
-            if joined:
-                title = joined
-                break
-        end = r + 1
-        while end < len(text) and any(text[end]) and header_at(end) is None:
-            end += 1
-        blocks.append(Block(r, end, label_col, title))
-        r = floor = end
-    return blocks
+    del profile  # the layout is read from the cells; the profile names rows later
+    out: list[Block] = []
+    for batch in iter_table_batches(grid, batch_rows=len(grid) + 1):
+        end = batch.first_row + len(batch.rows) - batch.header_count
+        out.append(Block(batch.header_row, end, batch.label_col, batch.title))
+    return out

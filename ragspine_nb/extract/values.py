@@ -22,22 +22,49 @@ _DASHES = {"\u2212": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-", "\uff0d":
 
 @dataclass(frozen=True)
 class ParsedNumber:
-    """A cell's number, or the reason it is not one."""
+    """A cell's number, or the reason it is not one.
+
+    ``currency`` is the currency the cell writes before its number: a code (``USD`` for
+    ``US$``, ``EUR`` for ``€``) or the bare symbol when it names no one currency (``$``).
+    """
 
     value: float | None
     percent: bool = False
     reason: str = ""
+    currency: str = ""
+
+
+#: Currency marks a cell may write before its number, longest first.
+_CELL_CURRENCIES = (("us$", "USD"), ("hk$", "HKD"), ("a$", "AUD"), ("c$", "CAD"),
+                    ("s$", "SGD"), ("nt$", "TWD"), ("r$", "BRL"), ("usd", "USD"),
+                    ("eur", "EUR"), ("gbp", "GBP"), ("hkd", "HKD"), ("rmb", "CNY"),
+                    ("cny", "CNY"), ("$", "$"), ("€", "EUR"), ("£", "GBP"), ("¥", "¥"))
+
+
+def _strip_currency(text: str) -> tuple[str, str]:
+    """``(rest, currency)`` with a leading currency mark removed (the sign kept in front)."""
+    sign = text[0] if text[:1] in "+-" else ""
+    body = text[len(sign):]
+    folded = body.casefold()
+    for mark, code in _CELL_CURRENCIES:
+        if folded.startswith(mark):
+            return sign + body[len(mark):], code
+    return text, ""
 
 
 def parse_number(cell: object) -> ParsedNumber:
     """Parse a table cell.
 
+    Thousands separators, a leading currency mark (``$``, ``US$``, ``€``, ``RMB``),
+    parentheses or a minus as a negative, a trailing ``%``, full-width digits and the
+    Unicode minus are read; anything else is not a number.
+
     Examples
     --------
     >>> parse_number("1,320").value, parse_number("(42.3)").value, parse_number("12.8%")
-    (1320.0, -42.3, ParsedNumber(value=12.8, percent=True, reason=''))
-    >>> parse_number("n/a").reason
-    "not a number: 'n/a'"
+    (1320.0, -42.3, ParsedNumber(value=12.8, percent=True, reason='', currency=''))
+    >>> parse_number("$ (1,234)"), parse_number("n/a").reason
+    (ParsedNumber(value=-1234.0, percent=False, reason='', currency='$'), "not a number: 'n/a'")
     """
     if isinstance(cell, bool):
         return ParsedNumber(None, reason=f"not a number: {cell!r}")
@@ -53,16 +80,20 @@ def parse_number(cell: object) -> ParsedNumber:
     for dash, ascii_dash in _DASHES.items():
         text = text.replace(dash, ascii_dash)
     text = text.replace(" ", "").replace("\u00a0", "")
+    text, currency = _strip_currency(text)
     negative = False
+    percent = text.endswith("%") and text.startswith("(")  # "(3.2)%"
+    text = text[:-1] if percent else text
     if text.startswith("(") and text.endswith(")"):
         negative, text = True, text[1:-1]
-    percent = text.endswith("%")
-    if percent:
-        text = text[:-1]
+        if not currency:
+            text, currency = _strip_currency(text)
+    if text.endswith("%"):
+        percent, text = True, text[:-1]
     if not _NUMBER.match(text):
         return ParsedNumber(None, reason=f"not a number: {cell!r}")
     value = float(text.replace(",", ""))
-    return ParsedNumber(-value if negative else value, percent=percent)
+    return ParsedNumber(-value if negative else value, percent=percent, currency=currency)
 
 
 _CURRENCIES = (

@@ -1,0 +1,146 @@
+"""Tables in a stream of rows (a CSV file, a spreadsheet sheet), found in bounded memory.
+
+Blank rows split the stream into runs. In a run, the first row with a figure after its
+first cell starts a table's body; the rows above it in the run are its header block
+(captions spanning the columns, periods, sub-columns), except the leading rows holding
+one cell at or left of the label column: those are the table's title ("ACME Group (US$m)",
+"($ in millions)"). A run without figures is text: the title of the next table when
+that one has none of its own. The label column is the leftmost column the header block
+and the first body row use. The body runs to the next blank row and is handed out in
+batches of at most ``batch_rows`` rows, each with the header block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from ragspine_nb.extract.layout import is_figure
+
+__all__ = ["cell_text", "TableBatch", "iter_table_batches", "BATCH_ROWS", "MAX_HEAD_ROWS"]
+
+#: Body rows handed to the table extractor at a time.
+BATCH_ROWS = 2_000
+#: Rows of a run kept while waiting for its first figure (older ones are text).
+MAX_HEAD_ROWS = 50
+
+
+def cell_text(value: object) -> str:
+    """A cell as text (``None`` → ``""``; a float without float noise)."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return str(value).strip()
+
+
+@dataclass
+class TableBatch:
+    """Some body rows of one table, with its header block.
+
+    ``rows[:header_count]`` are the header rows (stream rows ``header_row`` onwards) and
+    ``rows[header_count + k]`` is stream row ``first_row + k``. Cells are sliced from
+    ``label_col``. ``first`` is True for the first batch of a table. ``title`` is the
+    nearest title row, ``titles`` all of them, nearest first.
+    """
+
+    header_row: int
+    label_col: int
+    title: str
+    first_row: int
+    rows: list[Sequence[object]]
+    first: bool
+    header_count: int = 1
+    titles: tuple[str, ...] = ()
+
+    def row_number(self, r: int) -> int:
+        """The 0-based stream row of table row ``r``."""
+        if r < self.header_count:
+            return self.header_row + r
+        return self.first_row + r - self.header_count
+
+
+def _first(text: Sequence[str]) -> int | None:
+    return next((c for c, v in enumerate(text) if v), None)
+
+
+def _has_figure(text: Sequence[str]) -> bool:
+    """A figure after the row's first non-empty cell."""
+    first = _first(text)
+    return first is not None and any(is_figure(v) for v in text[first + 1:] if v)
+
+
+def _single(text: Sequence[str]) -> bool:
+    return sum(bool(v) for v in text) == 1
+
+
+@dataclass
+class _Open:
+    header_row: int
+    label_col: int
+    titles: tuple[str, ...]
+    header: list[Sequence[object]]
+    body_start: int
+    body: list[Sequence[object]] = field(default_factory=list)
+    emitted: bool = False
+
+    def batch(self) -> TableBatch:
+        col = self.label_col
+        out = TableBatch(self.header_row, col, self.titles[0] if self.titles else "",
+                         self.body_start,
+                         [*(row[col:] for row in self.header), *(row[col:] for row in self.body)],
+                         not self.emitted, len(self.header), self.titles)
+        self.emitted = True
+        self.body_start += len(self.body)
+        self.body = []
+        return out
+
+
+_Head = list[tuple[int, Sequence[object], list[str]]]
+
+
+def _start(head: _Head, r: int, row: Sequence[object], text: list[str], pending: str) -> _Open:
+    """A table whose first body row is ``row``: its title rows, header block, label column."""
+    lead = 0
+    while lead < len(head) and _single(head[lead][2]):
+        lead += 1
+    rest = [t for _, _, t in head[lead:]] + [text]
+    label = min(c for t in rest if (c := _first(t)) is not None)
+    titles = 0
+    while titles < lead and (_first(head[titles][2]) or 0) <= label:
+        titles += 1
+    found = tuple(" ".join(v for v in t if v) for _, _, t in reversed(head[:titles]))
+    header = head[titles:]
+    return _Open(header[0][0] if header else r, label, found or ((pending,) if pending else ()),
+                 [h[1] for h in header], r)
+
+
+def iter_table_batches(rows: Iterable[Sequence[object]], batch_rows: int = BATCH_ROWS
+                       ) -> Iterator[TableBatch]:
+    """Tables in a stream of rows, in batches of at most ``batch_rows`` body rows."""
+    table: _Open | None = None
+    head: _Head = []
+    pending = ""
+    for r, row in enumerate(rows):
+        text = [cell_text(c) for c in row]
+        if not any(text):
+            if table is not None:
+                yield table.batch()
+                table, pending = None, ""
+            elif head:
+                pending = " ".join(v for _, _, t in head[-1:] for v in t if v)
+            head = []
+            continue
+        if table is not None:
+            table.body.append(row)
+            if len(table.body) >= batch_rows:
+                yield table.batch()
+            continue
+        if _has_figure(text):
+            table = _start(head, r, row, text, pending)
+            table.body.append(row)
+            head = []
+        else:
+            head = [*head[-(MAX_HEAD_ROWS - 1):], (r, row, text)]
+    if table is not None:
+        yield table.batch()

@@ -1,0 +1,149 @@
+"""Row labels: their normal forms, sections, and metrics derived from labels no profile knows.
+
+A row label the profile does not know becomes a metric of its own: its code comes from
+the label (qualified by its section when the label repeats inside one table: "Other"
+under "Revenue:" and under "Expenses:"), its synonyms are the whole label (an "and"
+inside it stays: "Research and development" is one metric), the section-qualified form
+and, where only one row of the table has them, plain variants (no parenthesised note,
+singular words, "Total X" as "X").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+
+from ragspine_nb.extract.header_periods import Period
+from ragspine_nb.profile import MetricSpec
+from ragspine_nb.vocabulary import code_from_label
+from ragspine_nb.wordset import singular
+
+__all__ = ["norm_label", "label_variants", "DerivedRow", "Namer", "repeated_labels",
+           "undated_label"]
+
+_FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+")
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def norm_label(label: str) -> str:
+    """Lower case, plain quotes, no footnote markers or trailing colon, spaces collapsed.
+
+    Examples
+    --------
+    >>> norm_label("Customers’ deposits (1):"), norm_label("Current year1")
+    ("customers' deposits", 'current year')
+    """
+    text = _FOOTNOTE.sub("", label.translate(_QUOTES)).strip().rstrip(":").strip()
+    text = re.sub(r"(?<=[a-z])\d$", "", text)  # a footnote digit glued on: "Current year1"
+    return " ".join(text.lower().split())
+
+
+_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?")
+_DATE_WORDS = re.compile(
+    rf"(?:\b(?:at|as of|as at|on|ended|ending|for|of|in)\s+)?(?:the\s+)?"
+    rf"(?:{_MONTH}\s+\d{{1,2}},?\s+|\d{{1,2}}\s+{_MONTH},?\s+|{_MONTH},?\s+)?"
+    rf"(?:fiscal\s+|fy\s?)?(?:19|20)\d\d\b")
+
+
+def undated_label(label: str) -> str:
+    """A row label without the date it carries ("Balance at December 31, 2018" → "balance").
+
+    Examples
+    --------
+    >>> undated_label("Balances at December 31, 2018"), undated_label("Outstanding, 30 June 2019")
+    ('balances', 'outstanding')
+    """
+    text = _DATE_WORDS.sub(" ", norm_label(label))
+    return " ".join(text.split()).strip(" ,;:-") or norm_label(label)
+
+
+def label_variants(label: str) -> set[str]:
+    """The label without parenthesised notes, with singular words, "Total X" as "X"."""
+    bare = " ".join(re.sub(r"\([^)]*\)", " ", label).split())
+    out = {bare} if bare else set()
+    if bare.startswith("total ") and len(bare) > 6:
+        out.add(bare[6:])
+    for text in (label, bare):
+        out.add(" ".join(singular(w) for w in text.split()))
+    return {v for v in out if v}
+
+
+@dataclass
+class DerivedRow:
+    """A metric derived from one row label (and the rows sharing it in later blocks)."""
+
+    code: str
+    label: str
+    synonyms: list[str]
+    variants: set[str]
+    unit: str = ""
+    parts: list[str] = field(default_factory=list)
+
+
+def _synonyms(label: str, section: str, repeated: bool) -> tuple[list[str], set[str]]:
+    synonyms = [label] + ([f"{section} {label}"] if section else [])
+    if (repeated or label == "total") and section:
+        synonyms = [f"{section} {label}", f"{label} {section}"]
+    variants = {v for syn in synonyms for v in label_variants(syn)} - set(synonyms)
+    if label == "total" and section:
+        variants.add(section)  # the section's own name, if no row is named so
+    return synonyms, variants
+
+
+@dataclass
+class Namer:
+    """Derived metric codes of one table, kept apart from the profile's codes.
+
+    The same label (and section) in a later block with other periods is the same
+    metric; with the same periods it is another row (``_2``).
+    """
+
+    taken: Collection[str]
+    rows: dict[str, DerivedRow] = field(default_factory=dict)
+    seen: dict[tuple[str, str], tuple[str, frozenset[Period]]] = field(default_factory=dict)
+
+    def code_for(self, raw: str, label: str, section: str, repeated: bool,
+                 periods: frozenset[Period]) -> str | None:
+        """The derived metric code of a row; None when its label has no word."""
+        earlier = self.seen.get((section, label))
+        if earlier and not earlier[1] & periods:
+            self.seen[(section, label)] = (earlier[0], earlier[1] | periods)
+            return earlier[0]
+        qualified = (repeated or label == "total") and section
+        base = code_from_label(f"{section} {label}" if qualified else label)
+        if not base:
+            return None
+        code = base
+        while code in self.taken or code in self.rows:
+            code = f"{base}_{2 if code == base else int(code.rsplit('_', 1)[1]) + 1}"
+        synonyms, variants = _synonyms(label, section, repeated)
+        self.rows[code] = DerivedRow(code, raw, synonyms, variants)
+        self.seen[(section, label)] = (code, periods)
+        return code
+
+    def specs(self) -> tuple[MetricSpec, ...]:
+        """The derived metrics; a variant is kept only where one row of the table has it."""
+        owners: dict[str, set[str]] = {}
+        for row in self.rows.values():
+            for v in (*row.synonyms, *row.variants):
+                owners.setdefault(v, set()).add(row.code)
+        out = []
+        for row in self.rows.values():
+            extra = [v for v in sorted(row.variants)
+                     if owners[v] == {row.code} and v not in row.synonyms]
+            out.append(MetricSpec(row.code, row.unit, row.label,
+                                  tuple(dict.fromkeys([*row.synonyms, *extra])),
+                                  tuple(row.parts)))
+        return tuple(out)
+
+
+def repeated_labels(labels: Iterable[str]) -> set[str]:
+    """Labels that occur more than once."""
+    seen: set[str] = set()
+    out = set()
+    for label in labels:
+        if label and label in seen:
+            out.add(label)
+        seen.add(label)
+    return out

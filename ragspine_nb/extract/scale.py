@@ -1,0 +1,386 @@
+"""Units as verified fields: what scale, currency and percent a table states, and for which rows.
+
+A report states its scale once ("(in millions, except per share data)", "$'000", "US$m",
+"人民币亿元") in a title, a caption row, a column header or a row label. The scale applies
+to amounts; per-share amounts, prices, rates, ratios and counts are never scaled by a
+currency scale, and an "except" clause takes away only the rows it names. A table whose
+scale is stated nowhere keeps no scale (a bare currency or ``""``): never a made-up one.
+:func:`infer_scale` reads an unstated scale from prose that quotes the table's figures
+("$757.3 million" beside a table cell 757,336: thousands).
+
+Units follow the store's convention (:mod:`ragspine_nb.units`): ``USD_M``, ``M``, ``PCT``,
+``shares``, ``shares_K``, a bare currency or ``""``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from ragspine_nb.types import Fact
+from ragspine_nb.units import PLAIN, SCALES, SHARES, join_unit
+
+__all__ = ["fold_quotes", "Stated", "read_stated", "merge_stated", "RowKind", "row_kind",
+           "cell_unit", "ScaleInference", "infer_scale", "prose_amounts", "with_scale",
+           "rescale_facts"]
+
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
+                         "\u00b4": "'", "`": "'", "\u201c": '"', "\u201d": '"',
+                         "\u2013": "-", "\u2014": "-", "\u2212": "-"})
+
+
+def fold_quotes(text: str) -> str:
+    """NFKC, typographic quotes and dashes made plain, case folded (``$’000`` → ``$'000``)."""
+    return unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
+
+
+_MONEY = r"(?:us\$|hk\$|a\$|c\$|s\$|nt\$|r\$|\$|€|£|¥|usd|eur|gbp|rmb|cny|hkd|jpy|chf)"
+_SCALE_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"亿"), "100M"),
+    (re.compile(r"万"), "10K"),
+    (re.compile(rf"billions?\b|\bbn\b|{_MONEY}\s?b\b"), "BN"),
+    (re.compile(rf"百万|(?<!multi)millions?\b|\bmn\b|\bmm\b|{_MONEY}\s?m\b"), "M"),
+    (re.compile(rf"千|thousands?\b|'000s?\b|\(000s?\)|\b000s\b|\bin 000s?\b|{_MONEY}\s?k\b"
+                r"|\bk\$"), "K"),
+)
+_CURRENCIES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"us\$|\busd\b|usd(?=m\b|k\b|\d)|美元|\bu\.s\. dollars?\b"), "USD"),
+    (re.compile(r"hk\$|\bhkd|港元|港币"), "HKD"),
+    (re.compile(r"\brmb|\bcny|人民币|(?<![美港日])元"), "CNY"),
+    (re.compile(r"€|\beur\b|\beuros?\b"), "EUR"),
+    (re.compile(r"£|\bgbp\b|\bpounds? sterling\b"), "GBP"),
+)
+_PERCENT = re.compile(r"%|\bpercent(?:age)?s?\b|百分比")
+_EXCEPT = re.compile(r"\bexcept\b|\bother than\b|\bunless\b|除")
+_PER_SHARE_WORDS = re.compile(r"per[- ](?:common |ordinary )?share|per[- ]unit|\beps\b")
+_SHARE_WORDS = re.compile(r"\bshares?\b|\bunits\b|\boptions\b|\bwarrants\b|\brsus?\b")
+_PERCENT_EXCEPT = re.compile(r"percent|%|ratio|margin")
+
+
+@dataclass(frozen=True)
+class Stated:
+    """What one text (or several, merged) says about units.
+
+    ``scale`` applies to amounts and ``shares_scale`` to share counts ("Shares (in
+    thousands)"); ``money_scale`` is True when the scale is a currency's ("$ in millions",
+    "US$m"): counts are never scaled by it. ``except_*`` say which rows an "except"
+    clause takes away from the scale.
+    """
+
+    scale: str = ""
+    currency: str = ""
+    percent: bool = False
+    shares_scale: str = ""
+    money_scale: bool = False
+    except_per_share: bool = False
+    except_shares: bool = False
+    except_percent: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.scale or self.currency or self.percent or self.shares_scale)
+
+
+def _clauses(folded: str) -> tuple[str, str]:
+    """``(what is stated, what is excepted)``: the text split at "except"."""
+    parts = _EXCEPT.split(folded, maxsplit=1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
+def _scale_of(text: str) -> str:
+    return next((code for pattern, code in _SCALE_WORDS if pattern.search(text)), "")
+
+
+def read_stated(text: str) -> Stated:
+    """The units a title, caption, header cell or row label states.
+
+    Examples
+    --------
+    >>> read_stated("(In thousands, except per share data)")
+    Stated(scale='K', currency='', percent=False, shares_scale='', money_scale=False, \
+except_per_share=True, except_shares=False, except_percent=False)
+    >>> s = read_stated("$’000"); (s.scale, s.money_scale)
+    ('K', True)
+    >>> read_stated("Shares (in thousands)").shares_scale, read_stated("(%)").percent
+    ('K', True)
+    """
+    head, rest = _clauses(fold_quotes(text))
+    scale = _scale_of(head)
+    currency = next((code for pattern, code in _CURRENCIES if pattern.search(head)), "")
+    money = bool(scale) and bool(re.search(_MONEY + r"|\bdollars?\b", head) or currency)
+    shares_named = bool(_SHARE_WORDS.search(_PER_SHARE_WORDS.sub(" ", head)))
+    percent = bool(_PERCENT.search(head)) and not scale
+    if shares_named and scale and not money:
+        return Stated(shares_scale=scale, currency=currency)
+    return Stated(scale=scale, currency=currency, percent=percent, money_scale=money,
+                  except_per_share=bool(rest and _PER_SHARE_WORDS.search(rest)),
+                  except_shares=bool(rest and _SHARE_WORDS.search(
+                      _PER_SHARE_WORDS.sub(" ", rest))),
+                  except_percent=bool(rest and _PERCENT_EXCEPT.search(rest)))
+
+
+def merge_stated(*layers: Stated) -> Stated:
+    """The nearest statement first (cell header, row, then table): the first that says wins.
+
+    A scale and its clauses come together from one layer; a currency or shares scale
+    may come from another.
+    """
+    scaled = next((s for s in layers if s.scale), Stated())
+    return Stated(
+        scale=scaled.scale, money_scale=scaled.money_scale,
+        except_per_share=scaled.except_per_share, except_shares=scaled.except_shares,
+        except_percent=scaled.except_percent,
+        currency=next((s.currency for s in layers if s.currency), ""),
+        percent=any(s.percent for s in layers),
+        shares_scale=next((s.shares_scale for s in layers if s.shares_scale), ""))
+
+
+class RowKind:
+    """What a row's figures are: the kinds :func:`row_kind` returns."""
+
+    AMOUNT = "amount"
+    PER_SHARE = "per_share"
+    SHARES = "shares"
+    RATE = "rate"
+    RATIO = "ratio"
+    COUNT = "count"
+
+
+_FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z]|[ivx]{1,4})\s*\)|\*+|(?<=[a-z])\d$")
+_PER_SHARE = re.compile(
+    r"\bper[- ](?:\w+ )?(?:share|unit|ads|ton|tonne|barrel|ounce|employee|customer|"
+    r"subscriber|user|square|hour|day|store)\b|\beps\b|\bearnings per\b|\bdividends? per\b"
+    r"|\b(?:share|stock|exercise|strike|closing|offering|purchase|market|selling|sale|unit|"
+    r"grant[- ]date|average)(?: \w+)? prices?\b|\bprices? (?:per|paid)\b|\bcents?\b"
+    r"|\bfair value per\b|\bin dollars\b")
+#: A rate names itself at the end ("Effective tax rate") or says percent; "Interest rate
+#: swaps" and "exchange rate" effects are amounts.
+_RATE = re.compile(r"%|\bpercent(?:age)?\b|\brates?$|\brate of\b|\byield$|\bmargin %")
+#: An effect of a rate is an amount ("Change in statutory tax rate", "Impact of exchange rate").
+_EFFECT = re.compile(r"^(?:change|changes|impact|effect|effects|benefit|cost) (?:in|of|from)\b")
+_RATIO = re.compile(r"\bratios?$|\bratio of\b|\bmultiple$|\btimes$")
+_COUNT = re.compile(
+    r"\bnumber of (?!shares|options|units|warrants|rsus?)|\bemployees$|\bheadcount\b"
+    r"|\bin years\b|\byears\)|\(years\b|\(days\)|\bin days\b|^days\b|\(months\)"
+    r"|\bfiscal year of\b|\b(?:expected|remaining|contractual|weighted[- ]average) "
+    r"(?:\w+ )?(?:term|life)\b")
+_SHARES = re.compile(
+    r"\bshares\b|\bnumber of (?:shares|options|units|warrants|rsus?)\b"
+    r"|\boptions (?:outstanding|granted|exercised|forfeited|vested|exercisable|cancelled)\b"
+    r"|\b(?:rsus?|psus?) (?:outstanding|granted|vested|forfeited)\b")
+_NOT_SHARES = re.compile(r"\bshare[- ]based\b|\bshareholders?\b|\bstockholders?\b"
+                         r"|\b(?:value|amount|cost|proceeds|purchases?) of\b|\brepurchases? of\b"
+                         r"|\bshare capital\b|\bshare premium\b|\bshare of\b")
+
+
+def _words(text: str) -> str:
+    """Folded text without footnote markers, parenthesised notes kept, "except ..." cut."""
+    head, _ = _clauses(fold_quotes(text))
+    return " ".join(_FOOTNOTE.sub(" ", head).split()).rstrip(":").strip()
+
+
+def row_kind(label: str, context: str = "", values: Sequence[float] = (),
+             money: bool = False) -> str:
+    """What a row's figures are (:class:`RowKind`), from its words and its figures.
+
+    ``label`` is the row label, ``context`` its section and column header (their
+    "except ..." clauses are not read as a kind); ``values`` are the figures and
+    ``money`` whether the cells carry a currency symbol. Money is an amount or a
+    per-share amount; a rate or ratio has no figure above 1,000; a footnote marker is
+    not a word ("Net rate (1)").
+
+    Examples
+    --------
+    >>> [row_kind(t) for t in ("Diluted earnings per share", "Effective tax rate",
+    ...                        "Weighted average shares outstanding", "Number of employees",
+    ...                        "Share-based compensation", "Interest rate swaps", "Revenue")]
+    ['per_share', 'rate', 'shares', 'count', 'amount', 'amount', 'amount']
+    >>> row_kind("Effective rate (1)", values=[12_500.0]), row_kind("Basic", "Earnings per share")
+    ('amount', 'per_share')
+    """
+    own = _words(label)
+    bare = " ".join(re.sub(r"\([^)]*\)", " ", own).split())
+    words = f"{own} | {_words(context)}"
+    small = not money and not any(abs(v) > 1000 for v in values)
+    if _PER_SHARE.search(words):
+        return RowKind.PER_SHARE
+    if small and (_RATE.search(bare) and not _EFFECT.search(bare) or "%" in own
+                  or "percent" in own):
+        return RowKind.RATE
+    if small and _RATIO.search(bare):
+        return RowKind.RATIO
+    if not money and _COUNT.search(own):
+        return RowKind.COUNT
+    if not money and _SHARES.search(words) and not _NOT_SHARES.search(own):
+        return RowKind.SHARES
+    return RowKind.AMOUNT
+
+
+def cell_unit(kind: str, stated: Stated, *, percent: bool = False, currency: str = "") -> str:
+    """The store unit of one figure.
+
+    ``stated`` merges what the column header, the row and the table say (nearest
+    first); ``percent`` is True when the cell, its column or its row is a percentage;
+    ``currency`` is a currency code read from the cell itself.
+
+    Examples
+    --------
+    >>> cell_unit("amount", read_stated("US$m"))
+    'USD_M'
+    >>> t = read_stated("(in thousands, except share data)")
+    >>> cell_unit("per_share", t), cell_unit("shares", t), cell_unit("amount", t)
+    ('', 'shares', 'K')
+    >>> cell_unit("shares", read_stated("(in millions)")), cell_unit("count", read_stated("$m"))
+    ('shares_M', '')
+    """
+    money = currency or stated.currency
+    if percent or kind == RowKind.RATE:
+        return "PCT"
+    if kind == RowKind.PER_SHARE:
+        return money
+    if kind in (RowKind.RATIO, RowKind.COUNT):
+        return ""
+    if kind == RowKind.SHARES:
+        scale = stated.shares_scale or ("" if stated.except_shares or stated.money_scale
+                                        else stated.scale)
+        return join_unit("shares", scale)
+    if stated.percent and not stated.scale:
+        return "PCT"
+    return join_unit(money, stated.scale)
+
+
+# ---------------------------------------------------------------- scale from prose
+#: "$757.3 million", "1.9 billion", "€12.5m" in prose: an amount a table may state in a scale.
+_PROSE_AMOUNT = re.compile(
+    r"(\d[\d,]*(?:\.\d+)?)\s*(thousand|million|billion|bn\b|mn\b|m\b)", re.I)
+_PROSE_FACTOR = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9, "mn": 1e6,
+                 "m": 1e6}
+#: Sentences that state the scale of the figures ("in thousands", "(millions)"), with
+#: what comes before ("dollars in millions") and the clause after ("except share data").
+_STATED_IN_PROSE = tuple(
+    (code, re.compile(rf"(\S+\s+)?(?:\bin {word}s\b|\({word}s\))([^.;:)]{{0,80}})", re.I))
+    for code, word in (("K", "thousand"), ("M", "million"), ("BN", "billion")))
+
+
+@dataclass(frozen=True)
+class ScaleInference:
+    """An unstated table scale read from prose, with the amounts that showed it.
+
+    ``scale`` is a scale code (``"K"``, ``"M"``, ``"BN"``) or ``""`` when the prose
+    quotes the figures as written; ``evidence`` holds the prose amounts that matched a
+    figure, or the sentence stating the scale. ``shares`` says the scale applies to
+    share counts too: only a stated bare scale whose "except" clause spares them ("in
+    millions, except per share amounts"), never one read from amounts of money.
+    """
+
+    scale: str
+    votes: int
+    evidence: tuple[str, ...]
+    shares: bool = False
+
+
+def prose_amounts(prose: str) -> list[tuple[str, float, float]]:
+    """``(text, amount, slack)`` for each scaled amount in ``prose``.
+
+    The slack is half a unit of the amount's last written digit in its own scale ("757.3
+    million" is 757,250,000 to 757,350,000). Amounts with fewer than three significant
+    digits ("1 million") are left out: too round to tell a scale.
+    """
+    out = []
+    for m in _PROSE_AMOUNT.finditer(prose):
+        number = m.group(1).replace(",", "").rstrip(".")
+        if len(re.sub(r"\D", "", number).lstrip("0")) < 3:
+            continue
+        factor = _PROSE_FACTOR[m.group(2).lower()]
+        places = len(number.split(".")[1]) if "." in number else 0
+        out.append((m.group(0), float(number) * factor, 0.5 * 10 ** -places * factor))
+    return out
+
+
+def infer_scale(figures: Iterable[float], prose: Sequence[str]) -> ScaleInference | None:
+    """The scale of a table whose scale is stated nowhere, read from prose beside it.
+
+    A prose amount ("$757.3 million") that equals a table figure (757,336) in exactly
+    one scale votes for that scale; a figure equal to the amount as written votes for
+    ``""`` (no scale). The scale with the most votes wins, a tie decides nothing. With no
+    vote, one sentence stating a single scale ("amounts are in thousands") decides.
+    ``None`` when nothing tells: no scale is better than a wrong one.
+
+    Examples
+    --------
+    >>> infer_scale([757_336.0, 12.0], ["Net sales were $757.3 million in 2018."]).scale
+    'K'
+    >>> infer_scale([1_382.8], ["Sales of $1,382.8 million."]).scale
+    'M'
+    >>> infer_scale([1_000.0], ["about 1 million shares"]) is None
+    True
+    """
+    cells = {abs(v) for v in figures if abs(v) >= 1}
+    votes: dict[str, list[str]] = {}
+    for text, amount, slack in prose_amounts(" ".join(prose)):
+        for code, factor in (("", 1.0), *((c, SCALES[c]) for c in ("K", "M", "BN"))):
+            if any(abs(v * factor - amount) <= slack for v in cells):
+                votes.setdefault(code, []).append(text)
+    if votes:
+        best = max(len(v) for v in votes.values())
+        winners = [code for code, v in votes.items() if len(v) == best]
+        return ScaleInference(winners[0], best, tuple(votes[winners[0]])) \
+            if len(winners) == 1 else None
+    joined = " ".join(prose)
+    stated = [(code, m) for code, pattern in _STATED_IN_PROSE if (m := pattern.search(joined))]
+    if len(stated) != 1:
+        return None
+    code, m = stated[0]
+    clause = read_stated(f"{m.group(1) or ''} in {code} {m.group(2)}")
+    return ScaleInference(code, 0, (m.group(0).strip(),),
+                          shares=not (clause.except_shares or clause.money_scale))
+
+
+def rescale_facts(facts: Sequence[Fact], unscaled: Iterable[str],
+                  inference: ScaleInference) -> list[Fact]:
+    """The facts, those at ``unscaled`` locators in the scale ``inference`` found.
+
+    Amounts take the scale (:func:`with_scale`); share counts take it only when
+    ``inference.shares`` says so; nothing else changes.
+
+    Examples
+    --------
+    >>> f = Fact("REVENUE", "C", "NA", "TOTAL", "FY", "2019", 757336.0, "NUMBER", "t.csv",
+    ...          "cell=B2")
+    >>> found = ScaleInference("K", 1, ("757.3 million",))
+    >>> [g.unit for g in rescale_facts([f], ["cell=B2"], found)]
+    ['K']
+    """
+    where = set(unscaled)
+    out = []
+    for fact in facts:
+        if fact.source_locator in where:
+            if fact.unit.startswith(SHARES):
+                unit = join_unit(SHARES, inference.scale) if inference.shares else fact.unit
+            else:
+                unit = with_scale(fact.unit, inference.scale)
+            fact = replace(fact, unit=unit)
+        out.append(fact)
+    return out
+
+
+def with_scale(unit: str, scale: str) -> str:
+    """An unscaled amount's unit with an inferred scale (``""`` → ``K``, ``EUR`` → ``EUR_K``).
+
+    Only a plain number (``""`` or the stored :data:`~ragspine_nb.units.PLAIN`) or a bare
+    currency takes a scale; any other unit is returned as it is (a percentage, a count of
+    shares, an amount already scaled).
+
+    Examples
+    --------
+    >>> with_scale("NUMBER", "K"), with_scale("EUR", "M"), with_scale("USD_M", "K")
+    ('K', 'EUR_M', 'USD_M')
+    >>> with_scale("PCT", "K"), with_scale("NUMBER", "")
+    ('PCT', 'NUMBER')
+    """
+    if unit == PLAIN:
+        unit = ""
+    if unit and (unit == "PCT" or "_" in unit or unit in SCALES or unit == "shares"):
+        return unit
+    return join_unit(unit, scale) or PLAIN

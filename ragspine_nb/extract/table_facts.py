@@ -1,0 +1,148 @@
+"""The facts of one walked table: each row's metric and each figure's channel and unit.
+
+A row is a profile metric when its label goes through the glossary (in a table that
+brings its own vocabulary, only when no other row of its block claims the same metric);
+otherwise a metric derived from its label when the profile lets tables bring their own
+(the built-in profile), else it is skipped and reported. A column's channel must be one
+the profile knows unless the table brings its own vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ragspine_nb.extract.header_periods import Period
+from ragspine_nb.extract.placement import Channels, Place, row_places
+from ragspine_nb.extract.rows import Namer
+from ragspine_nb.extract.table_units import borrow_currency, figure_unit
+from ragspine_nb.extract.table_walk import RowRef, plain_channel
+from ragspine_nb.extract.values import parse_number
+from ragspine_nb.glossary import normalize_channel, normalize_metric, period_label
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.types import Fact
+from ragspine_nb.units import store_unit
+
+__all__ = ["Emitter", "RowMetric"]
+
+
+@dataclass(frozen=True)
+class RowMetric:
+    """A row's metric and channel; ``known`` when the profile names it."""
+
+    code: str
+    channel: str
+    known: bool
+
+
+@dataclass
+class Emitter:
+    """Collects the facts, skips and figures of one table (see the module docstring)."""
+
+    profile: DomainProfile
+    derive: bool
+    entity: str
+    parse_label: Callable[[DomainProfile, str], tuple[str, str] | None]
+    locate: Callable[[int, int, str, str], str]
+    lineage: dict[str, str]
+    doc_id: str
+    channels: Channels
+    namer: Namer
+    facts: list[Fact] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    unscaled: list[str] = field(default_factory=list)
+    figures: dict[int, dict[tuple[Period, str], float]] = field(default_factory=dict)
+    codes: dict[int, str] = field(default_factory=dict)
+    bad_columns: dict[int, str] = field(default_factory=dict)
+    good_columns: set[int] = field(default_factory=set)
+
+    # ------------------------------------------------------------------ metrics
+    def known(self, ref: RowRef) -> tuple[str, str] | None:
+        """The profile's (metric, channel) for a row label, else None."""
+        found = self.parse_label(self.profile, ref.raw)
+        if found is None and ref.label != ref.raw.casefold():
+            code = normalize_metric(self.profile, ref.label)
+            found = (code, self.profile.default_channel) if code else None
+        return found
+
+    def metric(self, ref: RowRef, known: tuple[str, str] | None) -> RowMetric | None:
+        """The row's metric: the profile's, a derived one, or None (skipped, reported)."""
+        if known is not None:
+            return RowMetric(known[0], known[1], True)
+        if not self.derive:
+            self.skipped.append((self._loc(ref.r, 0, ref.raw, ""),
+                                 f"row label {ref.raw!r} not in the glossary; row skipped"))
+            return None
+        code = self.namer.code_for(ref.raw, ref.label, ref.section, ref.repeated,
+                                   ref.layout.periods)
+        if code is None:
+            self.skipped.append((self._loc(ref.r, 0, ref.raw, ""),
+                                 f"row label {ref.raw!r} names nothing; row skipped"))
+            return None
+        return RowMetric(code, self.profile.default_channel, False)
+
+    # ------------------------------------------------------------------ figures
+    def _loc(self, r: int, c: int, rk: str, cl: str) -> str:
+        return self.locate(r, c, rk, cl)
+
+    def _channel(self, place: Place, metric: RowMetric) -> str | None:
+        """The figure's channel, or None when the profile has no such channel."""
+        channel = plain_channel(place.channel, self.profile.default_channel)
+        if metric.channel != self.profile.default_channel:
+            return metric.channel if channel == self.profile.default_channel else None
+        if self.derive or channel in self.profile.channels:
+            return channel
+        names = self.channels.get(place.channel, [])
+        return next((code for n in names if (code := normalize_channel(self.profile, n))), None)
+
+    def row(self, grid: Sequence[Sequence[str]], ref: RowRef, metric: RowMetric,
+            section_raw: str) -> None:
+        """The facts of one row (and the skips of its cells that hold no number)."""
+        row = grid[ref.r]
+        key = metric.code if metric.channel == self.profile.default_channel \
+            else f"{metric.code}.{metric.channel}"
+        self._report_text_cells(row, ref, key, metric)
+        for place in row_places(row, ref.layout):
+            channel = self._channel(place, metric)
+            if channel is None:
+                self.bad_columns.setdefault(place.column, place.channel)
+                continue
+            self.good_columns.add(place.column)
+            self._figure(grid, ref, metric, place, channel, section_raw, key)
+
+    def _report_text_cells(self, row: Sequence[str], ref: RowRef, key: str,
+                           metric: RowMetric) -> None:
+        """Cells of the row's placed columns that hold text, not a number (a dash is nil)."""
+        for c in sorted({p.column for p in ref.layout.places
+                         if self._channel(p, metric) is not None}):
+            cell = row[c]
+            number = parse_number(cell)
+            if number.value is None and cell.strip() and cell.strip() not in ("-", "—", "–"):
+                self.skipped.append((self._loc(ref.r, c, key, ""), number.reason))
+
+    def _figure(self, grid: Sequence[Sequence[str]], ref: RowRef, metric: RowMetric,
+                place: Place, channel: str, section_raw: str, key: str) -> None:
+        row = grid[ref.r]
+        value = parse_number(row[place.column]).value
+        if value is None:
+            return
+        found = figure_unit(ref.units, ref.layout, place.column, channel, ref.raw, section_raw,
+                            row)
+        unit = borrow_currency(found.unit, self.profile.unit_of(metric.code)) \
+            if metric.known else found.unit
+        ptype, period = place.period
+        col = period_label(ptype, period)
+        if channel not in (self.profile.default_channel, metric.channel):
+            col = f"{col}.{channel}"
+        locator = self._loc(ref.r, place.column, key, col)
+        self.facts.append(Fact(
+            metric.code, self.entity, self.profile.geography_of(self.entity), channel, ptype,
+            period, value, store_unit(unit), self.doc_id, locator, **self.lineage))
+        self.codes[ref.r] = metric.code
+        if not metric.known and metric.code in self.namer.rows and \
+                not self.namer.rows[metric.code].unit:
+            self.namer.rows[metric.code].unit = store_unit(unit)
+        if not found.scale_stated:
+            self.unscaled.append(locator)
+        if not channel.startswith("CHANGE"):
+            self.figures.setdefault(ref.r, {})[(place.period, channel)] = value

@@ -1,0 +1,164 @@
+"""The units of one table's figures: what the table, each column and each row state.
+
+Pure steps over a laid-out table (:mod:`ragspine_nb.extract.placement`): the table's own
+statement (captions in the label column, a title spanning every column, the titles
+around the table), each column's (its header cells and the groups spanning it, a
+``%`` sub-column), and the unit of one figure from those, its row and its cell
+(:func:`ragspine_nb.extract.scale.cell_unit`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ragspine_nb.extract.layout import Column
+from ragspine_nb.extract.placement import Block
+from ragspine_nb.extract.scale import (
+    RowKind,
+    Stated,
+    cell_unit,
+    merge_stated,
+    read_stated,
+    row_kind,
+)
+from ragspine_nb.extract.values import ParsedNumber, parse_number
+from ragspine_nb.types import CHANGE_PCT_CHANNEL
+
+__all__ = ["TableUnits", "table_units", "FigureUnit", "figure_unit", "borrow_currency"]
+
+#: Currency codes a cell may carry ("$" alone names no one currency).
+_CODES = frozenset({"USD", "HKD", "AUD", "CAD", "SGD", "TWD", "BRL", "EUR", "GBP", "CNY"})
+
+
+@dataclass(frozen=True)
+class TableUnits:
+    """What one block of a table states: for the whole block and per column.
+
+    ``percent_columns`` are headed as percentages ("%", "% of total"); ``mostly_percent``
+    columns only have most of their figures written with "%".
+    """
+
+    table: Stated
+    columns: dict[int, Stated]
+    percent_columns: frozenset[int]
+    mostly_percent: frozenset[int] = frozenset()
+
+
+def _table_texts(grid: Sequence[Sequence[str]], block: Block) -> list[str]:
+    """Captions in the label column and titles spanning every column of the header."""
+    out = []
+    for r in range(block.header_start, block.data_start):
+        row = grid[r]
+        out.append(row[0])
+        filled = [x for x in row[1:] if x.strip()]
+        if len(filled) == 1 and len(row) > 2:
+            out.append(filled[0])
+    return [t for t in out if t.strip()]
+
+
+def _headed_percent(col: Column) -> bool:
+    """A column headed as percentages ("%", "% of revenue", "Percent")."""
+    return read_stated(col.named).percent and col.kind != "change"
+
+
+def _mostly_percent(values: list[str]) -> bool:
+    return bool(values) and sum("%" in v for v in values) * 2 > len(values)
+
+
+def table_units(grid: Sequence[Sequence[str]], block: Block, titles: Sequence[str]) -> TableUnits:
+    """The statements of one block: the table's (nearest first) and each column's."""
+    texts = [*_table_texts(grid, block), *titles]
+    table = merge_stated(*(read_stated(t) for t in texts))
+    columns = {}
+    headed, mostly = set(), set()
+    for c, col in block.columns.items():
+        columns[c] = read_stated(col.named)
+        values = [grid[r][c] for r in range(block.data_start, block.end)
+                  if parse_number(grid[r][c]).value is not None]
+        if _headed_percent(col):
+            headed.add(c)
+        elif _mostly_percent(values):
+            mostly.add(c)
+    return TableUnits(table, columns, frozenset(headed), frozenset(mostly))
+
+
+@dataclass(frozen=True)
+class FigureUnit:
+    """A figure's unit, its row kind, and whether its scale was stated anywhere."""
+
+    unit: str
+    kind: str
+    scale_stated: bool
+
+
+def _percent(units: TableUnits, c: int, kind: str, number: ParsedNumber, money: bool,
+             channel: str) -> bool:
+    """A percentage: the cell says so, or its column does for a row that can be one.
+
+    A row of money, a count, a share count or a per-share amount is never made a
+    percentage by its column; a column that is only mostly written with "%" makes no
+    figure above 100 one.
+    """
+    if number.percent or channel == CHANGE_PCT_CHANNEL:
+        return True
+    if money or kind not in (RowKind.AMOUNT, RowKind.RATE):
+        return False
+    if c in units.percent_columns:
+        return True
+    return c in units.mostly_percent and abs(number.value or 0.0) <= 100
+
+
+def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: str,
+                section: str, row: Sequence[str]) -> FigureUnit:
+    """The unit of the figure in column ``c`` of ``row`` (its label and section given).
+
+    The row's own statement ("Revenue (in millions)") comes first, then the column's,
+    the section's and the table's. A per-share, count or rate row is never scaled by
+    a currency scale (:func:`ragspine_nb.extract.scale.row_kind`); a row of money takes
+    no percentage from its section or table.
+    """
+    number = parse_number(row[c])
+    numbers = [n for x in row[1:] if (n := parse_number(x)).value is not None]
+    header = block.columns[c].header if c in block.columns else ""
+    # a row of money is money in every column, unless the column names what it holds
+    # ("Number of Shares" beside "Exercise Price" in an options roll-forward)
+    money = bool(number.currency) or (any(_money(n) for n in numbers)
+                                      and row_kind(header) == RowKind.AMOUNT)
+    kind = row_kind(label, f"{section} | {header}",
+                    [n.value for n in numbers if n.value is not None], money)
+    own = read_stated(label)
+    stated = merge_stated(own, units.columns.get(c, Stated()), read_stated(section), units.table)
+    if money and not own.percent:
+        stated = replace(stated, percent=False)
+    if kind == RowKind.SHARES and stated.money_scale and stated.currency \
+            and not stated.shares_scale:
+        kind = RowKind.AMOUNT  # "Own shares held" in a £m balance sheet is money
+    percent = _percent(units, c, kind, number, money, channel)
+    currency = number.currency if number.currency in _CODES else ""
+    unit = cell_unit(kind, stated, percent=percent, currency=currency)
+    scalable = kind == RowKind.AMOUNT and unit != "PCT"
+    return FigureUnit(unit, kind, bool(stated.scale or stated.shares_scale) or not scalable)
+
+
+def _money(number: ParsedNumber) -> bool:
+    return bool(number.currency)
+
+
+def borrow_currency(unit: str, default_unit: str) -> str:
+    """A profile metric's unit: the figure's, with the metric's currency for a bare scale.
+
+    A ratio metric (default ``PCT``) never takes a currency scale; a figure whose unit
+    states nothing keeps the metric's default unit (the profile speaks for it).
+
+    Examples
+    --------
+    >>> borrow_currency("M", "USD_M"), borrow_currency("", "USD_M"), borrow_currency("K", "PCT")
+    ('USD_M', 'USD_M', 'PCT')
+    """
+    if default_unit == "PCT" or not unit:
+        return default_unit or unit
+    currency = default_unit.split("_", 1)[0] if "_" in default_unit else ""
+    if unit in ("K", "10K", "M", "100M", "BN") and currency:
+        return f"{currency}_{unit}"
+    return unit

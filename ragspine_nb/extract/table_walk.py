@@ -1,0 +1,160 @@
+"""One table's rows, block by block, into facts: sections, totals, metrics and units.
+
+Walks the blocks of a laid-out table (:func:`ragspine_nb.extract.placement.read_blocks`):
+a row with a label and no figures is a section title (or a year title dating the rows
+below it); an unlabelled row closing a section, or adding up the rows above it, is
+their total. Each row is a profile metric (its label through the glossary) or, when the
+profile lets tables bring their own vocabulary, a metric derived from its label
+(:class:`ragspine_nb.extract.rows.Namer`); otherwise it is skipped and reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ragspine_nb.extract.header_periods import Period, cell_period
+from ragspine_nb.extract.placement import TOTAL, Block, Channels, Place, period_block, row_places
+from ragspine_nb.extract.rows import norm_label, repeated_labels, undated_label
+from ragspine_nb.extract.sums import is_roll_forward, sum_parts
+from ragspine_nb.extract.table_units import TableUnits
+from ragspine_nb.extract.values import parse_number
+
+__all__ = ["RowRef", "Walk", "walk_rows", "row_parts", "block_figures", "plain_channel"]
+
+
+@dataclass(frozen=True)
+class RowRef:
+    """A data row to turn into facts: where it is, what it is called, where it sits."""
+
+    r: int
+    raw: str
+    label: str
+    section: str
+    repeated: bool
+    layout: Block
+    units: TableUnits
+
+
+@dataclass
+class Walk:
+    """What the walk collects beside the rows themselves."""
+
+    rows: list[RowRef] = field(default_factory=list)
+    sections: dict[int, str] = field(default_factory=dict)
+
+
+def _blank(row: Sequence[str]) -> bool:
+    return all(not c.strip() for c in row[1:])
+
+
+def _section_above(grid: Sequence[Sequence[str]], block: Block) -> tuple[str, str]:
+    """A section title among the header rows ("Revenue:" above the first data)."""
+    for r in range(block.data_start - 1, block.header_start - 1, -1):
+        if norm_label(grid[r][0]) and _blank(grid[r]):
+            return norm_label(grid[r][0]), grid[r][0]
+    return "", ""
+
+
+def _row_dates(grid: Sequence[Sequence[str]], block: Block) -> dict[int, Period]:
+    """Rows of figures whose labels carry their period ("Balance at December 31, 2018")."""
+    out = {}
+    for r in range(block.data_start, block.end):
+        period = cell_period(grid[r][0])
+        if isinstance(period, tuple) and not _blank(grid[r]):
+            out[r] = period
+    return out
+
+
+def _dated_layouts(grid: Sequence[Sequence[str]], block: Block, channels: Channels
+                   ) -> dict[int, Block]:
+    """A layout per row of a table whose periods are in its row labels, not its columns.
+
+    A dated row ("Balances at December 31, 2018") is of its own period; the movements
+    between two dated rows lead to the later one ("Goodwill acquired" above the 2019
+    balance is 2019's), those after the last dated row belong to it.
+    """
+    dates = _row_dates(grid, block)
+    if block.places or not dates:
+        return {}
+    cache: dict[Period, Block] = {}
+    out = {}
+    previous: Period | None = None
+    for r in range(block.data_start, block.end):
+        period = dates.get(r) or next((dates[k] for k in sorted(dates) if k > r), previous)
+        previous = dates.get(r, previous)
+        if period is not None:
+            out[r] = cache.setdefault(period, period_block(block, period, channels))
+    return out
+
+
+def _walk_block(grid: Sequence[Sequence[str]], block: Block, summed: set[int],
+                channels: Channels, units: TableUnits, out: Walk) -> None:
+    section, raw_section = _section_above(grid, block)
+    dated = _dated_layouts(grid, block, channels)
+    labels = [undated_label(grid[r][0]) if r in dated else norm_label(grid[r][0])
+              for r in range(block.data_start, block.end)]
+    repeated = repeated_labels(labels)
+    layout = block
+    first = cell_period(section)
+    if isinstance(first, tuple) and not block.periods:  # "2019" right above the data
+        layout, section, raw_section, repeated = period_block(block, first, channels), "", "", set()
+    for r, label in zip(range(block.data_start, block.end), labels, strict=True):
+        row = grid[r]
+        layout = dated.get(r, layout)
+        has_figures = bool(row_places(row, layout))
+        if not label and (r in summed or section and has_figures):
+            label = "total"  # an unlabelled row closing a section or adding up rows above
+        if not label:
+            continue
+        if _blank(row):
+            period = cell_period(row[0])
+            if isinstance(period, tuple) and not block.periods:
+                layout, section, raw_section = period_block(block, period, channels), "", ""
+                repeated = set()  # the same label under each year is one metric
+            else:
+                section, raw_section = label, row[0]
+            continue
+        out.sections[r] = raw_section
+        out.rows.append(RowRef(r, row[0] or "Total", label, section, label in repeated,
+                               layout, units))
+
+
+def block_figures(grid: Sequence[Sequence[str]], block: Block
+                  ) -> list[tuple[int, dict[Place, float]]]:
+    """The figures of a block's rows in its level columns (changes do not add up)."""
+    places = [p for p in block.places if not p.channel.startswith("CHANGE")]
+    out = []
+    for r in range(block.data_start, block.end):
+        values = {p: v for p in places
+                  if (v := parse_number(grid[r][p.column]).value) is not None}
+        if values:
+            out.append((r, values))
+    return out
+
+
+def walk_rows(grid: Sequence[Sequence[str]], blocks: Sequence[Block], channels: Channels,
+              units: Callable[[Block], TableUnits]) -> Walk:
+    """Every data row of every block, with its label, section and layout."""
+    summed = {r for block in blocks for r in sum_parts(block_figures(grid, block))}
+    out = Walk()
+    for block in blocks:
+        _walk_block(grid, block, summed, channels, units(block), out)
+    return out
+
+
+def row_parts(grid: Sequence[Sequence[str]], blocks: Sequence[Block],
+              figures: dict[int, dict[tuple[Period, str], float]]) -> dict[int, tuple[int, ...]]:
+    """Which rows are the sums of which, checked on the figures, roll-forwards left out."""
+    out: dict[int, tuple[int, ...]] = {}
+    for block in blocks:
+        rows = [(r, figures[r]) for r in range(block.data_start, block.end) if r in figures]
+        for total, run in sum_parts(rows).items():
+            if not is_roll_forward(grid[total][0], [grid[r][0] for r in run]):
+                out[total] = run
+    return out
+
+
+def plain_channel(channel: str, default: str) -> str:
+    """The placement's TOTAL is the profile's default channel."""
+    return default if channel == TOTAL else channel
