@@ -133,6 +133,29 @@ def test_a_chinese_comparison_asserts_both_levels_and_their_difference(agent: Ag
     assert "计算：(1,405 − 1,320) = 85" in r.answer
 
 
+def test_a_difference_between_two_named_figures_is_taken_in_the_question_order(
+        agent: Agent) -> None:
+    r = agent.ask("香港和内地2025年营业收入的差额", REF)
+    (fig,) = r.figures
+    assert (fig.operation, fig.value, fig.derivation) == ("difference", -125.0,
+                                                          "(1,405 − 1,530) = -125")
+    assert fig.label == "Revenue，ACME Hong Kong − ACME Mainland China，FY2025"
+    same_row = agent.ask("What was the difference in ACME Hong Kong revenue between FY2024 "
+                         "and FY2025?", REF)
+    assert [(f.operation, f.value) for f in same_row.figures] == [("difference", 85.0)]
+
+
+def test_a_difference_that_also_reads_as_two_changes_asserts_no_figure(agent: Agent) -> None:
+    # two rows named and a second period assumed: the difference between them, or each
+    # one's change? Never pick
+    r = agent.ask("What was the difference between revenue and operating profit of the "
+                  "group in FY2025?", REF)
+    assert r.figures == ()
+    assert "Difference not computed: it is not clear whether the difference between ACME " \
+           "Group Revenue and ACME Group Operating profit or the change of each from FY2024 " \
+           "to FY2025 is meant" in r.answer
+
+
 def test_a_change_with_one_operand_missing_asserts_no_figure(agent: Agent) -> None:
     r = agent.ask("What was the change in ACME Hong Kong revenue between FY2024 and FY2030?",
                   REF)
@@ -224,6 +247,14 @@ def test_an_amount_without_a_scale_says_so(profile: DomainProfile) -> None:
     assert [(f.value, f.unit) for f in r.figures] == [(27069.0, "USD")]
     assert "27,069 USD (scale not stated)" in r.answer
     assert not re.search(r"\bunit\b", r.answer)
+    # a per-share amount has no scale to state
+    eps = Figure.of_fact(_fact(1.23, unit="USD", metric="DILUTED_EARNINGS_PER_SHARE"), "EPS")
+    assert render_figures([eps], "en").startswith("EPS: 1.23 USD (source: t.xlsx · B3)")
+    assert "未注明数量级" in agent_zh_text(store, profile)
+
+
+def agent_zh_text(store: FactStore, profile: DomainProfile) -> str:
+    return Agent(store, profile=profile).ask("香港2025年营业收入", REF).answer
 
 
 # ---------------------------------------------------------------- compute
@@ -293,3 +324,22 @@ def test_the_result_card_shows_the_figures(agent: Agent) -> None:
     html = agent.ask("What was the change in ACME Hong Kong revenue between FY2024 and "
                      "FY2025?", REF)._repr_html_()
     assert "Figures the answer asserts" in html and "(1,405 − 1,320) = 85" in html
+
+
+def test_from_workspace_reads_the_effective_profile_of_a_folder_without_one(
+        tmp_path: Path) -> None:
+    from ragspine_nb.workspace import Workspace, ingest
+
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "report.csv").write_text("US$ thousands,FY2024,FY2025\nRevenue,100,120\n"
+                                    "Cost of sales,60,70\n", encoding="utf-8")
+    report = ingest(src, workspace=tmp_path / "ws", metadata={"report.csv": {
+        "company": "Acme Corp"}}, progress=False)
+    assert report.count("failed") == 0, report.files
+    agent = Agent.from_workspace(tmp_path / "ws")
+    with Workspace(tmp_path / "ws") as ws:
+        assert agent.profile.to_dict() == ws.effective_profile().to_dict()
+    r = agent.ask("What was the change in Acme's revenue from FY2024 to FY2025?", REF)
+    assert [(f.operation, f.value, f.derivation) for f in r.figures] == [
+        ("difference", 20.0, "(120 − 100) = 20")]

@@ -22,6 +22,7 @@ from ragspine_nb.agent.templates import (
     conflict_line,
     conflicted_text,
     figure_line,
+    is_amount,
     miss_line,
     missing_text,
     not_computed_line,
@@ -93,21 +94,30 @@ def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,
         if lang == "zh":
             return f"{what}，{late}较{early}{'变动率' if pct else '变动'}"
         return f"{what}, {'percentage change' if pct else 'change'} from {early} to {late}"
-    what = _what(profile, a.metric_code, a.entity, profile.default_channel)
     period = period_label(a.period_type, a.period)
+    if axis == "channel":
+        what, names = _what(profile, a.metric_code, a.entity, profile.default_channel), \
+            (a.channel, b.channel)
+    elif axis == "metric":
+        what, names = entity_label(profile, a.entity), (
+            _what(profile, a.metric_code, "", a.channel).strip(),
+            _what(profile, b.metric_code, "", b.channel).strip())
+    else:
+        what, names = _what(profile, a.metric_code, "", a.channel).strip(), (
+            entity_label(profile, a.entity), entity_label(profile, b.entity))
+    sep = _sep(lang)
     if lang == "zh":
-        return f"{what}，{a.channel} − {b.channel}{'（变动率）' if pct else ''}，{period}"
-    return (f"{what}, {a.channel} − {b.channel}{' (percentage difference)' if pct else ''}, "
-            f"{period}")
+        return f"{what}{sep}{names[0]} − {names[1]}{'（变动率）' if pct else ''}{sep}{period}"
+    return (f"{what}{sep}{names[0]} − {names[1]}"
+            f"{' (percentage difference)' if pct else ''}{sep}{period}")
 
 
 # ----------------------------------------------------------------- rendering
 def _operand_name(fact: Fact, operands: Sequence[Fact], lang: str) -> str:
-    """What tells one operand from the others: its period, and its column when they differ."""
-    period = period_label(fact.period_type, fact.period)
-    if len({f.channel for f in operands}) > 1:
-        return f"{fact.channel}{_sep(lang)}{period}"
-    return period
+    """What tells one operand from the others: its row, entity or column, and period."""
+    parts = [getattr(fact, name) for name in ("metric_code", "entity", "channel")
+             if len({getattr(f, name) for f in operands}) > 1]
+    return _sep(lang).join([*parts, period_label(fact.period_type, fact.period)])
 
 
 def figure_text(figure: Figure, lang: str) -> str:
@@ -116,7 +126,8 @@ def figure_text(figure: Figure, lang: str) -> str:
     A computed figure is followed by its derivation and each operand's value with its
     document and locator (continuation lines are indented).
     """
-    value = value_text(figure.value, figure.unit, lang)
+    amount = bool(figure.operands) and is_amount(figure.operands[0])
+    value = value_text(figure.value, figure.unit, lang, amount)
     if not figure.derivation and len(figure.operands) == 1:
         return figure_line(figure.label, value, where_text(figure.operands[0], lang), lang)
     docs = "; ".join(dict.fromkeys(s.doc for s in figure.sources))
@@ -161,13 +172,19 @@ def _level(result: QueryResult, profile: DomainProfile, lang: str,
     return _Block(miss_line(result, lang))
 
 
+_SLOTS = ("period", "channel", "metric", "entity")
+
+
 def _axis(tasks: Sequence[dict[str, str]]) -> tuple[str, tuple[str, ...]]:
-    """What varies between an operation's operands and the task keys that must agree."""
-    if len({t["period"] for t in tasks}) > 1:
-        return "period", ("metric", "entity", "channel")
-    if len({t["channel"] for t in tasks}) > 1:
-        return "channel", ("metric", "entity", "period")
-    return "period", ("metric", "entity", "channel", "period")
+    """What varies between an operation's operands and the task keys that must agree.
+
+    Two periods first (a change over time), else two columns, two rows, two entities
+    (a difference between named figures, in the question's order).
+    """
+    for axis in _SLOTS:
+        if len({t[axis] for t in tasks}) > 1:
+            return axis, tuple(k for k in _SLOTS if k != axis)
+    return "period", _SLOTS
 
 
 def _groups(tasks: Sequence[dict[str, str]], profile: DomainProfile
@@ -186,6 +203,26 @@ def _groups(tasks: Sequence[dict[str, str]], profile: DomainProfile
             return normalize_period(profile, tasks[i]["period"]) or ("", tasks[i]["period"])
         return axis, [sorted(g, key=later, reverse=True) for g in groups.values()]
     return axis, list(groups.values())
+
+
+def _ambiguous(tasks: Sequence[dict[str, str]], operation: Operation,
+               profile: DomainProfile, lang: str) -> str | None:
+    """Whether a difference *between* named figures over two periods is unclear.
+
+    "The difference between revenue and operating profit in FY2025" names two rows and,
+    once a second period is assumed, also reads as each row's change: never pick.
+    """
+    if not operation.between or len({t["period"] for t in tasks}) < 2:
+        return None
+    named = [_what(profile, m, e, profile.default_channel)
+             for m, e in dict.fromkeys((t["metric"], t["entity"]) for t in tasks)]
+    if len(named) < 2:
+        return None
+    periods = sorted({t["period"] for t in tasks},
+                     key=lambda p: normalize_period(profile, p) or ("", p))
+    names = ("、" if lang == "zh" else " and ").join(named)
+    why = NotComputed("ambiguous", (names, periods[0], periods[-1])).text(lang)
+    return not_computed_line("difference", why, lang)
 
 
 def _why_not(rs: Sequence[QueryResult], axis: str, lang: str) -> str:
@@ -245,7 +282,10 @@ def structured_answer(tasks: Sequence[dict[str, str]], results: Sequence[QueryRe
     blocks: list[_Block] = []
     if operation is None or operation.with_levels:
         blocks += [_level(r, profile, lang, level_operation) for r in results]
-    if operation is not None:
+    unclear = _ambiguous(tasks, operation, profile, lang) if operation is not None else None
+    if unclear is not None:
+        blocks.append(_Block(unclear))
+    elif operation is not None:
         axis, groups = _groups(tasks, profile)
         for group in groups:
             blocks += _operation([results[i] for i in group], operation, axis, profile, lang,

@@ -24,12 +24,18 @@ from ragspine_nb.glossary import fold
 from ragspine_nb.types import COMPUTED_OPERATIONS, Fact
 
 __all__ = ["Operation", "Computed", "NotComputed", "compute", "detect_operation",
-           "SUPPORTED_OPERATIONS", "COMPARE_CUES"]
+           "SUPPORTED_OPERATIONS", "COMPARE_CUES", "DIFFERENCE_CUES"]
 
 #: The operations :func:`compute` carries out today.
 SUPPORTED_OPERATIONS: tuple[str, ...] = ("difference", "percent_change")
 #: Words asking to compare two figures: both levels are answered, with their difference.
 COMPARE_CUES: tuple[str, ...] = ("对比", "比较", "compare", "comparison", "versus", "vs")
+#: Words asking for the difference *between* two named figures (not a change over time).
+DIFFERENCE_CUES: tuple[str, ...] = ("difference", "differences", "differ", "gap", "差额", "差异",
+                                    "相差", "差距")
+#: A difference asked as a percentage of the second figure.
+RELATIVE_DIFFERENCE_CUES: tuple[str, ...] = ("percentage difference", "percent difference",
+                                             "% difference", "差异率")
 #: Decimal places of a computed percentage.
 PERCENT_DECIMALS = 2
 
@@ -44,10 +50,15 @@ class Operation:
         One of :data:`~ragspine_nb.types.COMPUTED_OPERATIONS`.
     with_levels : bool
         The levels are asked for too (a comparison: both figures and their difference).
+    between : bool
+        The question asks for the difference *between* figures it names ("the
+        difference between A and B"), which is not a change over time: when it also
+        spans two periods, which difference is meant is not clear.
     """
 
     kind: str
     with_levels: bool = False
+    between: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:
@@ -70,7 +81,8 @@ class NotComputed:
 
     Reasons: ``units`` (operands in different units), ``zero_base``, ``negative_base``
     (a percentage of a zero or negative base), ``operands`` (not two), ``periods``
-    (periods of different kinds), ``unsupported`` (not computed yet).
+    (periods of different kinds), ``unsupported`` (not computed yet), ``ambiguous`` (the
+    difference between two named figures, or each one's change over two periods?).
     """
 
     reason: str
@@ -94,16 +106,23 @@ def _has_cue(text: str, cues: Sequence[str]) -> bool:
 def detect_operation(intent: ParsedIntent) -> Operation | None:
     """The operation a parsed question asks for, if any.
 
-    A change cue asks for a ``percent_change`` when it also asks for a percentage, else
-    a ``difference``; a comparison cue asks for both levels and their difference. A
-    "why" question (composite) keeps its level as the structured anchor unless it names
-    the two periods or columns to compare.
+    "The difference between A and B" asks for a ``difference`` (a ``percent_change``
+    only when it says "percentage difference"), even between percentages; a change cue
+    asks for a ``percent_change`` when it also asks for a percentage, else a
+    ``difference``; a comparison cue asks for both levels and their difference. A "why"
+    question (composite) keeps its level as the structured anchor unless it names the
+    two periods or columns to compare.
     """
     if intent.route == ROUTE_COMPOSITE and len(intent.periods) < 2 and len(intent.channels) < 2:
         return None
+    text = fold(intent.raw_question)
+    between = _has_cue(text, DIFFERENCE_CUES)
+    if between:  # a subtraction, unless a relative difference is asked in so many words
+        relative = _has_cue(text, RELATIVE_DIFFERENCE_CUES)
+        return Operation("percent_change" if relative else "difference", between=True)
     if intent.change_cue:
         return Operation("percent_change" if intent.percent_cue else "difference")
-    if _has_cue(fold(intent.raw_question), COMPARE_CUES):
+    if _has_cue(text, COMPARE_CUES):
         return Operation("difference", with_levels=True)
     return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ragspine_nb.extract.scale import RowKind, row_kind
 from ragspine_nb.glossary import period_label
 from ragspine_nb.types import (
     ConflictResult,
@@ -12,7 +13,7 @@ from ragspine_nb.types import (
 )
 from ragspine_nb.units import unit_parts
 
-__all__ = ["format_value", "value_text", "period_label", "miss_line", "conflict_line",
+__all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line", "conflict_line",
            "not_computed_line", "missing_text", "conflicted_text", "NOT_COMPUTED",
            "statement_text", "where_text", "figure_line", "resolved_note", "TEXT",
            "SCALE_NOT_STATED"]
@@ -29,17 +30,42 @@ def format_value(value: float) -> str:
 SCALE_NOT_STATED = {"en": "scale not stated", "zh": "未注明数量级"}
 
 
-def value_text(value: float, unit: str, lang: str) -> str:
-    """A value with its unit: ``"1,405 USD_M"``; a bare currency says its scale is not stated.
+def is_amount(fact: Fact) -> bool:
+    """Whether a stored fact is an amount of money, read from its metric's words.
+
+    Per-share amounts, rates, ratios, counts and share counts are not ("EPS",
+    "EFFECTIVE_TAX_RATE", "NUMBER_OF_EMPLOYEES"); anything else is.
 
     Examples
     --------
-    >>> value_text(1405, "USD_M", "en"), value_text(27069, "USD", "en"), value_text(12, "", "en")
-    ('1,405 USD_M', '27,069 USD (scale not stated)', '12')
+    >>> from dataclasses import replace
+    >>> f = Fact("DILUTED_EARNINGS_PER_SHARE", "C", "NA", "TOTAL", "FY", "2019", 1.2, "USD",
+    ...          "t.csv", "r1")
+    >>> is_amount(f), is_amount(replace(f, metric_code="REVENUE"))
+    (False, True)
+    """
+    words = " ".join(fact.metric_code.replace("_", " ").replace(".", " ").lower().split())
+    return row_kind(words) == RowKind.AMOUNT
+
+
+def value_text(value: float, unit: str, lang: str, amount: bool = False) -> str:
+    """A value with its unit: ``"1,405 USD_M"``; an amount with no scale says so.
+
+    ``amount`` says the figure is an amount of money (not a per-share amount, a count or
+    a ratio): then a bare currency or no unit at all means the source stated no scale,
+    and the text says "scale not stated" rather than inventing one.
+
+    Examples
+    --------
+    >>> value_text(1405, "USD_M", "en", True), value_text(27069, "USD", "en", True)
+    ('1,405 USD_M', '27,069 USD (scale not stated)')
+    >>> value_text(1.23, "USD", "en"), value_text(12, "", "en")
+    ('1.23 USD', '12')
     """
     text = f"{format_value(value)} {unit}".rstrip()
     parts = unit_parts(unit)
-    if parts.currency and parts.factor is None and not parts.percent:
+    if amount and parts.factor is None and not parts.percent and \
+            (parts.currency or not unit):
         note = SCALE_NOT_STATED[lang]
         text += f"（{note}）" if lang == "zh" else f" ({note})"
     return text
@@ -89,7 +115,7 @@ def figure_line(label: str, value: str, where: str, lang: str) -> str:
 
 def statement_text(fact: Fact, lang: str) -> str:
     """``1,405 USD_M (source: deck.pptx · slide=3)``: one stated value with its source."""
-    value = value_text(fact.value, fact.unit, lang)
+    value = value_text(fact.value, fact.unit, lang, is_amount(fact))
     where = where_text(fact, lang)
     return f"{value}（来源：{where}）" if lang == "zh" else f"{value} (source: {where})"
 
@@ -127,13 +153,16 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
            "negative_base": "the base value is negative ({0})",
            "operands": "it needs two operands, {0} given",
            "periods": "the periods are of different kinds ({0}, {1})",
-           "unsupported": "{0} is not computed yet"},
+           "unsupported": "{0} is not computed yet",
+           "ambiguous": "it is not clear whether the difference between {0} or the change "
+                        "of each from {1} to {2} is meant; please ask for one of them"},
     "zh": {"units": "各输入的单位不同（{0}、{1}）",
            "zero_base": "基数为零",
            "negative_base": "基数为负（{0}）",
            "operands": "需要两个输入，现有 {0} 个",
            "periods": "两个期间的类型不同（{0}、{1}）",
-           "unsupported": "暂不支持 {0} 运算"},
+           "unsupported": "暂不支持 {0} 运算",
+           "ambiguous": "不清楚是指{0}之间的差额，还是各自从{1}到{2}的变动，请明确其一"},
 }
 
 
