@@ -343,3 +343,25 @@ def test_from_workspace_reads_the_effective_profile_of_a_folder_without_one(
     r = agent.ask("What was the change in Acme's revenue from FY2024 to FY2025?", REF)
     assert [(f.operation, f.value, f.derivation) for f in r.figures] == [
         ("difference", 20.0, "(120 − 100) = 20")]
+
+
+def test_a_table_with_no_scale_gives_plain_figures_that_say_so(tmp_path: Path) -> None:
+    from ragspine_nb.workspace import ingest
+
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "report.csv").write_text("Metric,FY2024,FY2025\nRevenue,100,120\nNumber of stores,"
+                                    "3,4\nDiluted earnings per share,1.2,1.5\n",
+                                    encoding="utf-8")
+    ingest(src, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    answers = {q: agent.ask(q, date(2026, 1, 1)) for q in (
+        "What was revenue in FY2025?", "What was the number of stores in 2024?",
+        "What was the diluted earnings per share in 2025?")}
+    assert [(f.value, f.unit) for r in answers.values() for f in r.figures] == [
+        (120.0, ""), (3.0, ""), (1.5, "")]
+    texts = [r.answer for r in answers.values()]
+    assert "Revenue, FY2025: 120 (scale not stated) (source: report.csv" in texts[0]
+    assert "FY2024: 3 (source: report.csv" in texts[1]           # a count has no scale
+    assert "FY2025: 1.5 (source: report.csv" in texts[2]         # nor a per-share amount
+    assert not any(re.search(r"\bunit\b|NUMBER", t) for t in texts)

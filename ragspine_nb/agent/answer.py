@@ -42,6 +42,7 @@ from ragspine_nb.types import (
     QueryResult,
     UnrecognizedParamResult,
 )
+from ragspine_nb.units import unit_text
 
 __all__ = ["StructuredAnswer", "structured_answer", "figure_label", "figure_text",
            "render_figures", "layout"]
@@ -162,8 +163,8 @@ def _level(result: QueryResult, profile: DomainProfile, lang: str,
     """A result on its own: a found fact is a figure; a conflict or a miss is not."""
     if isinstance(result, FoundResult):
         f = result.fact
-        figure = Figure(f.value, f.unit, figure_label(f, profile, lang), operation, (f,),
-                        (f.source, *result.also_stated_by))
+        figure = Figure(f.value, unit_text(f.unit), figure_label(f, profile, lang), operation,
+                        (f,), (f.source, *result.also_stated_by))
         note = resolved_note(result.resolution, lang) if result.resolution else ""
         return _Block(figure_text(figure, lang) + note, figure)
     if isinstance(result, ConflictResult):
@@ -252,7 +253,7 @@ def _operation(rs: Sequence[QueryResult], operation: Operation, axis: str,
                                           period_label(b.period_type, b.period))) \
             if axis == "period" and a.period_type != b.period_type else compute(operation, found)
         if not isinstance(outcome, NotComputed):
-            figure = Figure(outcome.value, outcome.unit,
+            figure = Figure(outcome.value, unit_text(outcome.unit),
                             _operation_label(a, b, operation, axis, profile, lang),
                             operation.kind, (a, b), tuple(dict.fromkeys((a.source, b.source))),
                             outcome.derivation)

@@ -11,7 +11,7 @@ from ragspine_nb.types import (
     Resolution,
     UnrecognizedParamResult,
 )
-from ragspine_nb.units import unit_parts
+from ragspine_nb.units import unit_parts, unit_text
 
 __all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line", "conflict_line",
            "not_computed_line", "missing_text", "conflicted_text", "NOT_COMPUTED",
@@ -59,13 +59,16 @@ def value_text(value: float, unit: str, lang: str, amount: bool = False) -> str:
     --------
     >>> value_text(1405, "USD_M", "en", True), value_text(27069, "USD", "en", True)
     ('1,405 USD_M', '27,069 USD (scale not stated)')
-    >>> value_text(1.23, "USD", "en"), value_text(12, "", "en")
+    >>> value_text(1.23, "USD", "en"), value_text(12, "NUMBER", "en")
     ('1.23 USD', '12')
+    >>> value_text(757336, "NUMBER", "en", True)
+    '757,336 (scale not stated)'
     """
-    text = f"{format_value(value)} {unit}".rstrip()
+    shown = unit_text(unit)  # a plain number (stored as NUMBER) shows no unit
+    text = f"{format_value(value)} {shown}".rstrip()
     parts = unit_parts(unit)
     if amount and parts.factor is None and not parts.percent and \
-            (parts.currency or not unit):
+            (parts.currency or not shown):
         note = SCALE_NOT_STATED[lang]
         text += f"（{note}）" if lang == "zh" else f" ({note})"
     return text
