@@ -23,6 +23,7 @@ from ragspine_nb.extract.base import READER_VERSIONS, ExtractionError
 from ragspine_nb.extract.document import DocumentResult, read_document
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits, file_size_hit
 from ragspine_nb.extract.lineage import file_sha256
+from ragspine_nb.ingest_scale import BatchContext, with_siblings
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import policy_fingerprint
 from ragspine_nb.stores.chunks import ChunkStore
@@ -31,7 +32,7 @@ from ragspine_nb.stores.statements import same_value
 from ragspine_nb.types import Fact, FileReport, SkippedItem, is_restricted
 
 __all__ = ["Settings", "Read", "read_step", "write_step", "store_failure", "fingerprint",
-           "statements_step", "ingest_file", "FATAL_ERRORS"]
+           "statements_step", "finish_step", "ingest_file", "FATAL_ERRORS"]
 
 #: Store errors after which no later file of the batch can be written either.
 FATAL_ERRORS: tuple[type[StoreError], ...] = (DiskFullError, ReadOnlyStoreError)
@@ -47,6 +48,8 @@ class Settings:
     max_chars: int
     overlap_chars: int
     limits: IngestLimits = DEFAULT_LIMITS
+    #: the batch's folders (a table's scale may come from the prose beside it)
+    batch: BatchContext | None = None
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,7 @@ def read_step(path: Path, doc_id: str, facts: FactStore | None, meta: Mapping[st
         key = fingerprint(file_hash, path.suffix.lower(), s.mapping, meta, s.max_chars,
                           s.overlap_chars, s.limits, policy_fingerprint(s.profile))
         previous = facts.source_document(doc_id) if facts is not None else None
-        if previous is not None and previous["fingerprint"] == key:
+        if previous is not None and _same_ingestion(previous["fingerprint"], key, path, s):
             return _unchanged(path, doc_id, previous, file_hash)
         result = read_document(path, doc_id, s.profile, metadata=meta, file_hash=file_hash,
                                mapping_version=s.mapping, max_chars=s.max_chars,
@@ -121,6 +124,14 @@ def read_step(path: Path, doc_id: str, facts: FactStore | None, meta: Mapping[st
         return _failed(path, doc_id, "out of memory while reading this file; nothing was "
                        "written (lower the limits or split the file)")
     return Read(result, file_hash, key)
+
+
+def _same_ingestion(stored: str, key: str, path: Path, s: Settings) -> bool:
+    """The ledger's fingerprint is this ingestion's (with the same folder, when it counted)."""
+    if stored == key:
+        return True
+    return s.batch is not None and stored.startswith(f"{key}+") and \
+        stored == with_siblings(key, s.batch.sibling_digest(path))
 
 
 def _drop_quietly(chunks: ChunkStore, doc_id: str, version: int) -> None:
@@ -227,7 +238,20 @@ def ingest_file(path: Path, doc_id: str, facts: FactStore | None, chunks: ChunkS
     read = read_step(path, doc_id, facts, meta, s)
     if not isinstance(read, Read):
         return read, []
-    result = read.result
+    return finish_step(path, read, facts, chunks, meta, s)
+
+
+def finish_step(path: Path, read: Read, facts: FactStore | None, chunks: ChunkStore | None,
+                meta: Mapping[str, Any], s: Settings) -> tuple[FileReport, list[SkippedItem]]:
+    """Check one read file's statements and limits, and (unless a dry run) write it.
+
+    A document with amounts of no stated scale is recorded with its folder's digest
+    (:func:`~ragspine_nb.ingest_scale.with_siblings`): the prose beside it decided them.
+    """
+    result, doc_id = read.result, read.result.doc_id
+    if result.unscaled and s.batch is not None:
+        read = replace(read, fingerprint=with_siblings(read.fingerprint,
+                                                       s.batch.sibling_digest(path)))
     cells = [SkippedItem(doc_id, k.locator, k.reason) for k in result.skipped]
     kept, notes = statements_step(result.facts, doc_id, facts)
     cells += notes

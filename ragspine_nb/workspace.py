@@ -19,15 +19,16 @@ from typing import Any
 
 from ragspine_nb.errors import DatabaseNotFoundError, RagspineError, StoreError
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
-from ragspine_nb.extract.collect import SourceFile, collect_files
+from ragspine_nb.extract.collect import collect_files
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits
 from ragspine_nb.extract.lineage import profile_fingerprint
-from ragspine_nb.ingest_steps import Settings, ingest_file, store_failure
+from ragspine_nb.ingest_batch import run_batch
+from ragspine_nb.ingest_steps import Settings
 from ragspine_nb.profile import PROFILE_FORMATS, DomainProfile, find_profile
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.stores.reconcile import Repair, reconcile, writer_lock
-from ragspine_nb.types import FileReport, IngestReport, SkippedItem
+from ragspine_nb.types import IngestReport
 from ragspine_nb.vocabulary import effective_profile
 
 __all__ = ["Workspace", "ingest", "load_metadata", "find_profile", "FACTS_DB", "CHUNKS_DB"]
@@ -273,7 +274,9 @@ def ingest(
         writing = ws is not None and not dry_run
         with writer_lock(ws_path) if writing else contextlib.nullcontext(False):
             repairs, error = _reconciled(ws) if writing and ws is not None else ([], error)
-            reports, skipped, error = _run_batch(files, ws, settings, meta_by_doc, show, error)
+            reports, skipped, error = run_batch(files, ws.facts if ws else None,
+                                                ws.chunks if ws else None, settings,
+                                                meta_by_doc, show, error)
     finally:
         if ws is not None:
             ws.close()
@@ -306,46 +309,3 @@ def _reconciled(ws: Workspace) -> tuple[list[Repair], str]:
         return ws.reconcile(), ""
     except Exception as exc:  # a store that cannot be written, or cannot be read
         return [], f"cannot reconcile the workspace before writing: {exc}"
-
-
-def _progress(files: list[SourceFile], show: bool) -> Iterable[SourceFile]:
-    if not show:
-        return files
-    from tqdm.auto import tqdm
-
-    return tqdm(files, desc="ingest", unit="file")  # type: ignore[no-any-return]
-
-
-def _run_batch(files: list[SourceFile], ws: Workspace | None, s: Settings,
-               meta_by_doc: Mapping[str, Mapping[str, Any]], show: bool, error: str
-               ) -> tuple[list[FileReport], list[SkippedItem], str]:
-    """Every file in order; after a fatal store error the rest are not attempted."""
-    reports: list[FileReport] = []
-    skipped: list[SkippedItem] = []
-    seen: set[str] = set()
-    for item in _progress(files, show):
-        report, cells, error = _batch_item(item, ws, s, meta_by_doc, seen, error)
-        reports.append(report)
-        skipped += cells
-    return reports, skipped, error
-
-
-def _batch_item(item: SourceFile, ws: Workspace | None, s: Settings,
-                meta_by_doc: Mapping[str, Mapping[str, Any]], seen: set[str], error: str
-                ) -> tuple[FileReport, list[SkippedItem], str]:
-    path, doc_id = item.path, item.doc_id
-    why = (f"not attempted: {error}" if error else item.refused
-           or (f"duplicate document id {doc_id!r} in this batch" if doc_id in seen else ""))
-    if why:
-        return FileReport(str(path), doc_id, "failed", reason=why), [], error
-    seen.add(doc_id)
-    try:
-        report, cells = ingest_file(path, doc_id, ws.facts if ws else None,
-                                    ws.chunks if ws else None, meta_by_doc.get(doc_id, {}), s)
-        return report, cells, error
-    except (StoreError, MemoryError) as exc:  # one file's write; the batch goes on
-        reason, fatal = store_failure(exc)
-        stop = str(exc) if fatal else ""
-    except Exception as exc:  # a bug in one file's path must not abort the batch; report it
-        reason, stop = f"unexpected {type(exc).__name__}: {exc}", ""
-    return FileReport(str(path), doc_id, "failed", reason=reason), [], stop

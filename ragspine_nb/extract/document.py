@@ -43,6 +43,7 @@ __all__ = [
     "check_metadata",
     "entity_step",
     "METADATA_KEYS",
+    "MAX_PROSE_CHARS",
     "READERS",
 ]
 
@@ -57,6 +58,8 @@ METADATA_KEYS: tuple[str, ...] = (
     "title", "topic", "entity", "company", "geography", "period", "language", "sensitivity",
     "valid_as_of",
 )
+#: Narrative text a :class:`DocumentResult` keeps for the tables beside it (characters).
+MAX_PROSE_CHARS = 1_000_000
 _FILENAME_PERIOD = re.compile(r"(?<![A-Za-z0-9])(FY\d{4}|\d{4}H[12]|\d{4}Q[1-4])(?![A-Za-z0-9])",
                               re.IGNORECASE)
 
@@ -76,6 +79,10 @@ class DocumentResult:
     limit_hits: tuple[LimitHit, ...] = ()
     #: metrics, channels and entities this document brings beside the profile
     vocabulary: Vocabulary = Vocabulary()
+    #: locators of table amounts whose scale the document states nowhere
+    unscaled: tuple[str, ...] = ()
+    #: the narrative text (at most :data:`MAX_PROSE_CHARS`), for the scale of tables beside it
+    prose: str = ""
 
 
 def period_from_filename(name: str, profile: DomainProfile) -> str:
@@ -162,11 +169,11 @@ def read_document(
         "sensitivity": sensitivity,
     }
     chunks, hit = _chunks(extraction.segments, doc_id, common, max_chars, overlap_chars, limits)
-    derived = getattr(extraction, "vocabulary", None) or Vocabulary()
     return DocumentResult(doc_id, tuple(facts), tuple(chunks), tuple(extraction.skipped),
                           common["title"], sensitivity, extraction.extractor_version,
                           tuple(warnings), tuple(hits) + ((hit,) if hit else ()),
-                          combine(own, derived))
+                          combine(own, extraction.vocabulary),
+                          tuple(extraction.unscaled) if facts else (), body[:MAX_PROSE_CHARS])
 
 
 def entity_step(profile: DomainProfile, meta: Mapping[str, str]
