@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["Period", "cell_period", "header_date", "duration", "dated_period", "MULTI",
+__all__ = ["Period", "cell_period", "header_date", "duration", "duration_words",
+           "dated_period", "MULTI",
            "RANGE", "YEAR", "YEAR_RANGE"]
 
 Period = tuple[str, str]
@@ -157,6 +158,14 @@ def _span(number: int, unit: str) -> str:
     if unit.startswith("month"):
         return {3: "Q", 6: "H", 12: ""}.get(number, "P")
     return {13: "Q", 26: "H", 52: "", 53: ""}.get(number, "P")
+
+
+def duration_words(text: str) -> str:
+    """The words naming a part of a year ("nine months", "12 weeks", "quarter"), else ``""``."""
+    folded = text.casefold()
+    if m := _SPAN_OF.search(folded):
+        return m.group(0)
+    return next((m.group(0) for _, pattern in _WORDS if (m := pattern.search(folded))), "")
 
 
 def duration(text: str) -> str:

@@ -27,6 +27,7 @@ from ragspine_nb.extract.header_periods import (
     cell_period,
     dated_period,
     duration,
+    duration_words,
     header_date,
 )
 from ragspine_nb.extract.values import parse_number
@@ -43,7 +44,8 @@ CHANGE_WORDS = frozenset({"change", "changes", "percent", "variance", "increase"
 _NOISE = re.compile(
     r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|fiscal|years?|ended|ending|"
-    r"end|as|of|at|for|the|in|weeks?|months?|period|millions?|thousands?|billions?|"
+    r"end|as(?=\s+(?:of|at)\b)|of|at|for|the|in|weeks?|months?|period|millions?|thousands?|"
+    r"billions?|"
     r"except|percentages|amounts?|data|usd|rmb|us|m|bn|k|note|three|six|nine|twelve)\b"
     r"|[$€£¥’'()*:,.\d]", re.I)
 _RANGE = re.compile(r"(?<![\d.,/])(\d{1,3})\s*[-–—]\s*(\d{1,3})(?![\d.,/])")
@@ -243,7 +245,9 @@ def _one_column(table: Sequence[Sequence[str]], header: int, c: int, titles: set
         if aligned is not None:
             return Column(aligned, "level", label, "", column_label(named, notes=True),
                           header=head, named=named)
-        return Column(period, "level", label, _dated(named, label) or label or part.lower(),
+        words = duration_words(named) or duration_words(everything)
+        name = " ".join(dict.fromkeys(f"{label} {words}".split()))
+        return Column(period, "level", label, _dated(named, name) or name,
                       column_label(named, notes=True), part=True, header=head, named=named)
     return Column(period, "level", label, _dated(named, label),
                   column_label(named, notes=True), header=head, named=named)

@@ -89,13 +89,14 @@ def _change_places(cols: dict[int, Column], channels: Channels, kind: str, plain
         same = [k for k, p in found if p == period]
         named = _name_words(cols[c].label)
         plains = [k for k in same if not _name_words(cols[k].label)]
+        written = " ".join(cols[c].named.lower().split())
         if len(same) == 1 or plains == [c]:
             out.append(Place(c, period, plain))
-            _add(channels, plain, *([cols[c].label] if named else []))
+            _add(channels, plain, *([cols[c].label, written] if named else []))
         elif named and not plains.count(c):
             code = plain + channel_code(named)[1:]
             if code not in channels:
-                _add(channels, code, cols[c].label, named)
+                _add(channels, code, cols[c].label, named, written)
                 out.append(Place(c, period, code))
     return out
 

@@ -274,13 +274,13 @@ def _known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, s
     found = {ref.r: k for ref in refs if (k := emit.known(ref)) is not None}
     if not emit.derive:
         return found
-    claims: dict[tuple[int, tuple[str, str]], int] = {}
+    claims: dict[tuple[frozenset[tuple[str, str]], tuple[str, str]], int] = {}
     for ref in refs:
         if ref.r in found:
-            key = (ref.layout.data_start, found[ref.r])
+            key = (ref.layout.periods, found[ref.r])
             claims[key] = claims.get(key, 0) + 1
     return {ref.r: found[ref.r] for ref in refs if ref.r in found and not ref.repeated
-            and claims[(ref.layout.data_start, found[ref.r])] == 1}
+            and claims[(ref.layout.periods, found[ref.r])] == 1}
 
 
 def _add_parts(emit: Emitter, parts: dict[int, tuple[int, ...]]) -> None:

@@ -1,0 +1,163 @@
+"""Units as verified fields: what a text states, what a row is, the unit of one figure,
+and an unstated scale read from prose (extract/scale.py, units.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragspine_nb.extract.scale import (
+    RowKind,
+    ScaleInference,
+    Stated,
+    cell_unit,
+    fold_quotes,
+    infer_scale,
+    merge_stated,
+    read_stated,
+    rescale_facts,
+    row_kind,
+    with_scale,
+)
+from ragspine_nb.types import Fact
+from ragspine_nb.units import PLAIN, join_unit, unit_parts, unit_text
+
+
+def test_typographic_quotes_and_dashes_are_folded() -> None:
+    assert fold_quotes("$’000 – “Net”") == "$'000 - \"net\""
+
+
+@pytest.mark.parametrize("text, scale, currency, money", [
+    ("(in millions)", "M", "", False), ("$ in millions", "M", "", True),
+    ("(Dollars in thousands)", "K", "", True), ("$’000", "K", "", True),
+    ("US$’000", "K", "USD", True), ("RMB'000", "K", "CNY", True), ("€ million", "M", "EUR", True),
+    ("£m", "M", "GBP", True), ("USDm", "M", "USD", True), ("(In thousands)", "K", "", False),
+    ("(inthousands)", "K", "", False), ("(000s)", "K", "", False), ("in billions", "BN", "", False),
+    ("人民币亿元", "100M", "CNY", True), ("万元", "10K", "CNY", True), ("Revenue", "", "", False),
+    ("Tonnes of CO2e", "", "", False), ("December 31, 2019", "", "", False),
+])
+def test_read_stated_scale_and_currency(text: str, scale: str, currency: str, money: bool
+                                        ) -> None:
+    got = read_stated(text)
+    assert (got.scale, got.currency, got.money_scale) == (scale, currency, money)
+
+
+def test_except_clauses_name_the_rows_they_take_away() -> None:
+    a = read_stated("(In millions, except per share amounts)")
+    assert (a.scale, a.except_per_share, a.except_shares) == ("M", True, False)
+    b = read_stated("in thousands, except share and per share data")
+    assert (b.scale, b.except_per_share, b.except_shares) == ("K", True, True)
+    c = read_stated("(in thousands, except percentages)")
+    assert (c.scale, c.except_percent, c.percent) == ("K", True, False)
+    # a scale naming shares is the share counts' own ("Shares (in thousands)")
+    assert read_stated("Shares (in thousands)") == Stated(shares_scale="K")
+
+
+@pytest.mark.parametrize("text", ["%", "(%)", "% of revenue", "Percent", "percentage of sales",
+                                  "Expenses as a percentage of revenue", "百分比"])
+def test_percent_is_stated(text: str) -> None:
+    assert read_stated(text).percent
+
+
+def test_merge_takes_the_nearest_statement() -> None:
+    row, column, table = Stated(), read_stated("Shares (in thousands)"), read_stated("US$m")
+    merged = merge_stated(row, column, table)
+    assert (merged.scale, merged.currency, merged.shares_scale) == ("M", "USD", "K")
+    assert merge_stated(read_stated("(in thousands)"), table).scale == "K"
+
+
+@pytest.mark.parametrize("label, context, values, money, kind", [
+    ("Diluted earnings per share", "", (), False, RowKind.PER_SHARE),
+    ("Basic", "Earnings per share:", (), False, RowKind.PER_SHARE),
+    ("Cash dividends declared per common share", "", (), False, RowKind.PER_SHARE),
+    ("EPS (cents)", "", (), False, RowKind.PER_SHARE),
+    ("Weighted-average exercise price", "", (), True, RowKind.PER_SHARE),
+    ("Effective tax rate", "", (21.0,), False, RowKind.RATE),
+    ("Gross margin %", "", (40.1,), False, RowKind.RATE),
+    ("Discount rate (1)", "", (3.5,), False, RowKind.RATE),
+    ("Change in statutory federal tax rate", "", (-10.0,), False, RowKind.AMOUNT),
+    ("Interest rate swaps", "", (250.0,), False, RowKind.AMOUNT),
+    ("Foreign exchange rate (1)", "", (12_500.0,), False, RowKind.AMOUNT),
+    ("Effective tax rate", "", (21.0,), True, RowKind.AMOUNT),  # money is never a rate
+    ("Current ratio", "", (1.4,), False, RowKind.RATIO),
+    ("Number of employees", "", (9800.0,), False, RowKind.COUNT),
+    ("Expected life (in years)", "", (6.4,), False, RowKind.COUNT),
+    ("Weighted average shares outstanding", "", (), False, RowKind.SHARES),
+    ("Outstanding", "Number of Shares", (), False, RowKind.SHARES),
+    ("Share-based compensation", "", (), False, RowKind.AMOUNT),
+    ("Own shares held", "", (), True, RowKind.AMOUNT),
+    ("Revenue", "(In millions, except per share data)", (), False, RowKind.AMOUNT),
+])
+def test_row_kind(label: str, context: str, values: tuple[float, ...], money: bool,
+                  kind: str) -> None:
+    assert row_kind(label, context, values, money) == kind
+
+
+@pytest.mark.parametrize("kind, stated, percent, currency, unit", [
+    (RowKind.AMOUNT, "US$m", False, "", "USD_M"),
+    (RowKind.AMOUNT, "(in millions)", False, "", "M"),
+    (RowKind.AMOUNT, "(in millions)", False, "EUR", "EUR_M"),
+    (RowKind.AMOUNT, "", False, "", ""),            # no scale stated: none made up
+    (RowKind.AMOUNT, "", False, "USD", "USD"),
+    (RowKind.AMOUNT, "(in millions)", True, "", "PCT"),
+    (RowKind.PER_SHARE, "(in millions)", False, "", ""),
+    (RowKind.PER_SHARE, "US$m", False, "", "USD"),
+    (RowKind.RATE, "(in millions)", False, "", "PCT"),
+    (RowKind.RATIO, "(in millions)", False, "", ""),
+    (RowKind.COUNT, "$ in thousands", False, "", ""),
+    (RowKind.SHARES, "(in millions)", False, "", "shares_M"),
+    (RowKind.SHARES, "$ in millions", False, "", "shares"),     # a currency's scale
+    (RowKind.SHARES, "(in thousands, except share data)", False, "", "shares"),
+    (RowKind.SHARES, "(in thousands, except per share data)", False, "", "shares_K"),
+])
+def test_cell_unit(kind: str, stated: str, percent: bool, currency: str, unit: str) -> None:
+    assert cell_unit(kind, read_stated(stated), percent=percent, currency=currency) == unit
+
+
+# ---------------------------------------------------------------- scale from prose
+@pytest.mark.parametrize("figures, prose, scale", [
+    # a prose amount that a table figure equals in one scale: $757.3 million = 757,336 k
+    ([757_336.0], ["Sales of $757.3 million in 2018."], "K"),
+    ([1_382.8], ["Sales of $1,382.8 million."], "M"),
+    ([1_382.8], ["Sales were 1,382.8 in total."], None),
+    # a round amount tells nothing ("1 million" fits 1,000 k and 1 m alike)
+    ([1_000.0], ["about 1 million shares"], None),
+    # "million" merely mentioned is not a statement of the table's scale
+    ([35_842.0], ["we invested 3.0 million Euro ($3.4 million)"], None),
+    # a sentence that states it
+    ([35_842.0], ["All amounts are in thousands."], "K"),
+    # two scales stated: nothing is decided
+    ([35_842.0], ["in thousands here, in millions there"], None),
+])
+def test_infer_scale(figures: list[float], prose: list[str], scale: str | None) -> None:
+    found = infer_scale(figures, prose)
+    assert (found.scale if found else None) == scale
+
+
+def test_a_stated_scale_reaches_share_counts_only_when_its_clause_spares_them() -> None:
+    spared = infer_scale([254.0], ["a calculation (in millions, except per share amounts):"])
+    taken = infer_scale([254.0], ["the following (in thousands, except share data):"])
+    money = infer_scale([757_336.0], ["Sales of $757.3 million."])
+    assert spared is not None and spared.shares
+    assert taken is not None and not taken.shares
+    assert money is not None and not money.shares
+
+
+def test_rescale_facts_touches_only_the_unscaled_amounts() -> None:
+    def fact(loc: str, unit: str) -> Fact:
+        return Fact("M", "C", "NA", "TOTAL", "FY", "2019", 1.0, unit, "t.csv", loc)
+
+    facts = [fact("a", PLAIN), fact("b", "USD"), fact("c", "PCT"), fact("d", "shares"),
+             fact("e", PLAIN)]
+    found = ScaleInference("K", 2, ("757.3 million",), shares=False)
+    got = [f.unit for f in rescale_facts(facts, ["a", "b", "c", "d"], found)]
+    assert got == ["K", "USD_K", "PCT", "shares", PLAIN]
+    found = ScaleInference("M", 0, ("in millions",), shares=True)
+    assert [f.unit for f in rescale_facts(facts, ["d"], found)][3] == "shares_M"
+
+
+def test_unit_codes() -> None:
+    assert [join_unit(a, b) for a, b in (("USD", "M"), ("", "K"), ("shares", "K"))] == \
+        ["USD_M", "K", "shares_K"]
+    assert (with_scale(PLAIN, "K"), with_scale("USD_M", "K")) == ("K", "USD_M")
+    assert unit_parts(PLAIN).factor is None and unit_text(PLAIN) == ""
+    assert unit_parts("shares_K").factor == 1e3 and unit_parts("shares_K").currency == "shares"
