@@ -422,3 +422,20 @@ def test_a_row_with_one_figure_per_year_is_that_years(tmp_path: Path) -> None:
     assert _cells(ex)["cell=B3"] == [
         ("DEFERRED_REVENUE", "C_DOMESTIC", "FY", "2019", 963947.0, "NUMBER"),
         ("DEFERRED_REVENUE", "TOTAL", "FY", "2019", 963947.0, "NUMBER")]
+
+
+def test_a_table_naming_no_period_is_of_the_documents_period(tmp_path: Path) -> None:
+    rows = [["", "Total", "Less than 1 Year", "1-3 Years"],
+            ["Long-term debt", "$10,556.6", "$—", "$2,747.6"]]
+    path = tmp_path / "obligations.csv"
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    bare = read_csv(path, DomainProfile.builtin(), ReadContext("obligations.csv"))
+    assert bare.facts == [] and len(bare.skipped) == 3
+    dated = read_csv(path, DomainProfile.builtin(),
+                     ReadContext("obligations.csv", period=("FY", "2019")))
+    assert _cells(dated)["cell=B2"] == [
+        ("LONG_TERM_DEBT", "C_TOTAL", "FY", "2019", 10556.6, "NUMBER"),
+        ("LONG_TERM_DEBT", "TOTAL", "FY", "2019", 10556.6, "NUMBER")]
+    assert _cells(dated)["cell=D2"] == [
+        ("LONG_TERM_DEBT", "C_1_3", "FY", "2019", 2747.6, "NUMBER")]

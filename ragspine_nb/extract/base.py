@@ -80,12 +80,19 @@ class Extraction:
     #: :func:`ragspine_nb.extract.scale.infer_scale`, then
     #: :func:`ragspine_nb.extract.scale.with_scale` on these facts' units)
     unscaled: list[str] = field(default_factory=list)
+    #: share counts whose scale is stated nowhere: a scale read from prose applies to them
+    #: only when it says so (:attr:`ragspine_nb.extract.scale.ScaleInference.shares`)
+    unscaled_shares: list[str] = field(default_factory=list)
     unscaled_figures: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class ReadContext:
-    """Per-file facts a reader needs: document id, entity mapping and lineage."""
+    """Per-file facts a reader needs: document id, entity mapping and lineage.
+
+    ``period`` is the document's own period (``("FY", "2024")``), if it has one: a table
+    whose headers and titles name none is of that period.
+    """
 
     doc_id: str
     entity: str | None = None
@@ -93,6 +100,7 @@ class ReadContext:
     mapping_version: str = ""
     valid_as_of: str = ""
     limits: IngestLimits = DEFAULT_LIMITS
+    period: tuple[str, str] | None = None
 
 
 def sniff(path: Path) -> None:

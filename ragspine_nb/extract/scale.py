@@ -341,8 +341,9 @@ def rescale_facts(facts: Sequence[Fact], unscaled: Iterable[str],
                   inference: ScaleInference) -> list[Fact]:
     """The facts, those at ``unscaled`` locators in the scale ``inference`` found.
 
-    Amounts take the scale (:func:`with_scale`); share counts take it only when
-    ``inference.shares`` says so; nothing else changes.
+    Amounts take the scale (:func:`with_scale`); share counts (``unscaled`` may hold an
+    extraction's ``unscaled_shares`` too) take it only when ``inference.shares`` says so;
+    nothing else changes.
 
     Examples
     --------

@@ -85,7 +85,11 @@ def table_units(grid: Sequence[Sequence[str]], block: Block, titles: Sequence[st
 
 @dataclass(frozen=True)
 class FigureUnit:
-    """A figure's unit, its row kind, and whether its scale was stated anywhere."""
+    """A figure's unit, its row kind, and whether its scale was stated anywhere.
+
+    ``scale_stated`` is True for a figure no scale applies to (a percentage, a per-share
+    amount, a count): only amounts and share counts can lack one.
+    """
 
     unit: str
     kind: str
@@ -137,7 +141,7 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
     percent = _percent(units, c, kind, number, money, channel)
     currency = number.currency if number.currency in _CODES else ""
     unit = cell_unit(kind, stated, percent=percent, currency=currency)
-    scalable = kind == RowKind.AMOUNT and unit != "PCT"
+    scalable = kind in (RowKind.AMOUNT, RowKind.SHARES) and unit != "PCT"
     return FigureUnit(unit, kind, bool(stated.scale or stated.shares_scale) or not scalable)
 
 

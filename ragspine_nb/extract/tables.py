@@ -70,7 +70,8 @@ class TableContext:
 
     ``titles`` are nearest first (table title, then slide or sheet title); ``locate``
     turns (row index, column index, row key, column label) of the table into the
-    exact locator of that cell in the document.
+    exact locator of that cell in the document. ``period`` is the document's own period:
+    a table whose headers and titles name none is of that period.
     """
 
     doc_id: str
@@ -81,6 +82,7 @@ class TableContext:
     extractor_version: str = ""
     mapping_version: str = ""
     valid_as_of: str = ""
+    period: tuple[str, str] | None = None
 
 
 @dataclass
@@ -89,15 +91,17 @@ class TableResult:
 
     ``vocabulary`` holds the metrics and channels derived from the table's labels (only
     with the built-in profile); ``unscaled`` the locators of amounts whose scale the
-    table states nowhere, and ``unscaled_figures`` every figure of such a table (a scale
-    read from prose quoting them may apply:
-    :func:`~ragspine_nb.extract.scale.infer_scale`).
+    table states nowhere (``unscaled_shares``: share counts), and ``unscaled_figures``
+    every figure of such a table (a scale read from prose quoting them may apply:
+    :func:`~ragspine_nb.extract.scale.infer_scale`, then
+    :func:`~ragspine_nb.extract.scale.rescale_facts`).
     """
 
     facts: list[Fact] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
     unscaled: list[str] = field(default_factory=list)
+    unscaled_shares: list[str] = field(default_factory=list)
     unscaled_figures: list[float] = field(default_factory=list)
 
 
@@ -235,7 +239,7 @@ def extract_table(
         return out
     entity = entity_from_titles(profile, ctx.titles) or ctx.entity or profile.home_entity_code
     channels: Channels = {}
-    blocks = read_blocks(grid, _title_period(ctx.titles), channels)
+    blocks = read_blocks(grid, _title_period(ctx.titles) or ctx.period, channels)
     walk = walk_rows(grid, blocks, channels, lambda b: table_units(grid, b, ctx.titles))
     emit = Emitter(profile, _derives(profile), entity, parse_row_label, ctx.locate,
                    {"source_file_hash": ctx.source_file_hash,
@@ -256,8 +260,8 @@ def extract_table(
         out.skipped.append(Skip(ctx.locate(0, 0, "", ""),
                                 "no column header names a period; table skipped"))
     out.skipped += [Skip(loc, why) for loc, why in emit.skipped]
-    out.unscaled = emit.unscaled
-    if emit.unscaled:
+    out.unscaled, out.unscaled_shares = emit.unscaled, emit.unscaled_shares
+    if emit.unscaled or emit.unscaled_shares:
         out.unscaled_figures = [v for row in grid[1:] for x in row[1:]
                                 if (v := parse_number(x).value) is not None]
     if emit.derive:
