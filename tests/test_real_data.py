@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import bm25s
 import numpy as np
@@ -131,87 +132,94 @@ def test_tatqa_dev_every_question_through_ingestion(tmp_path: Path) -> None:
     assert result["text_span"]["recall@3"] >= 0.95
 
 
-def test_tatqa_headers_fiscal_labels_quarters_and_stated_changes() -> None:
-    from ragspine_nb.extract.tatqa import load_tatqa
+def _dev_table(uid: str, tmp_path: Path, period: tuple[str, str] | None = None) -> Any:
+    """One TAT-QA dev table written as a CSV and read as any user's file is."""
+    import csv
+    import json
+
+    from ragspine_nb import DomainProfile
+    from ragspine_nb.extract.base import ReadContext
+    from ragspine_nb.extract.plain import read_csv
 
     path = data_root() / "tatqa" / "tatqa_dataset_dev.json"
     if not path.is_file():
         pytest.skip("TAT-QA dev not found (set RAGSPINE_DATA)")
-    contexts = {c.uid: c for c in load_tatqa(path)}
+    ctx = next(c for c in json.loads(path.read_text(encoding="utf-8"))
+               if c["table"]["uid"].startswith(uid))
+    table = tmp_path / f"{uid}.csv"
+    with table.open("w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(ctx["table"]["table"])
+    return read_csv(table, DomainProfile.builtin(), ReadContext(table.name, period=period))
 
-    def row(uid: str, r: int) -> list[tuple[str, str, str, str, float, str]]:
-        return sorted((f.source_locator.split(",")[2], f.channel, f.period_type, f.period,
-                       f.value, f.unit) for f in contexts[uid].facts
-                      if f.source_locator.startswith(f"table=0,row={r},"))
 
+def _row(ex: Any, r: int) -> list[tuple[str, str, str, str, float, str]]:
+    """The facts of table row ``r`` (0-based, as TAT-QA counts): (cell, channel, ...)."""
+    return sorted((f.source_locator[5:], f.channel, f.period_type, f.period, f.value, f.unit)
+                  for f in ex.facts if f.source_locator[6:] == str(r + 1))
+
+
+def test_tatqa_headers_fiscal_labels_quarters_and_stated_changes(tmp_path: Path) -> None:
     # "F19 / F18 (3)" headers, a "CHANGE" % column and a "CHANGE NORMALISED" one beside it
-    assert row("00addb09-bf31-4240-a351-bc4480a3cecc", 2) == [
-        ("col=1", "TOTAL", "FY", "2019", 8657.0, "million"),
-        ("col=2", "TOTAL", "FY", "2018", 8244.0, "million"),
-        ("col=3", "CHANGE_PCT", "FY", "2019", 5.0, "percent")]
-    # "2019 over 2018" / "2018 over 2017": each % change under its own later year
-    assert [x[1:4] for x in row("428d5e87-612b-468c-80f3-5b5298d589c8", 2)][-2:] == [
-        ("CHANGE_PCT", "FY", "2019"), ("CHANGE_PCT", "FY", "2018")]
-    # "Q4 2019 | Q4 2018 | % CHANGE": quarters are quarters, not fiscal years
-    assert row("bcbd7783-86ad-430d-aa96-48808bb0426c", 1) == [
-        ("col=1", "TOTAL", "QUARTER", "2019Q4", 2493.0, "million"),
-        ("col=2", "TOTAL", "QUARTER", "2018Q4", 2407.0, "million"),
-        ("col=4", "CHANGE_PCT", "QUARTER", "2019Q4", 3.6, "percent")]
-    # a named absolute change column is a channel of its own
-    assert ("col=4", "CHANGE_VS_VARIANCE_DOLLARS", "FY", "2019", 2296.0, "million") in \
-        row("4670cbd8-9d09-4f10-86dd-1a9ba54e2d8a", 3)
+    assert _row(_dev_table("00addb09", tmp_path), 2) == [
+        ("B3", "TOTAL", "FY", "2019", 8657.0, "M"), ("C3", "TOTAL", "FY", "2018", 8244.0, "M"),
+        ("D3", "CHANGE_PCT", "FY", "2019", 5.0, "PCT"),
+        ("E3", "CHANGE_PCT_NORMALISED", "FY", "2019", 3.2, "PCT")]
+    # "2019 over 2018" / "2018 over 2017": each change under its own later year
+    assert [x[1:4] for x in _row(_dev_table("428d5e87", tmp_path), 2)][3:] == [
+        ("CHANGE", "FY", "2019"), ("CHANGE_PCT", "FY", "2019"), ("CHANGE", "FY", "2018"),
+        ("CHANGE_PCT", "FY", "2018")]
+    # "Q4 2019 | Q4 2018 | $ CHANGE | % CHANGE": quarters are quarters, not fiscal years
+    assert _row(_dev_table("bcbd7783", tmp_path), 1) == [
+        ("B2", "TOTAL", "QUARTER", "2019Q4", 2493.0, "NUMBER"),
+        ("C2", "TOTAL", "QUARTER", "2018Q4", 2407.0, "NUMBER"),
+        ("D2", "CHANGE", "QUARTER", "2019Q4", 86.0, "NUMBER"),
+        ("E2", "CHANGE_PCT", "QUARTER", "2019Q4", 3.6, "PCT")]
     # "$ | %" under one year: the plain amount is the year's figure, the % a channel
-    assert [x[:3] for x in row("b1b21d4c-7dac-4205-96bf-6b088fc3b724", 3)] == [
-        ("col=1", "TOTAL", "FY"), ("col=2", "C_PERCENT", "FY"), ("col=3", "TOTAL", "FY"),
-        ("col=4", "C_PERCENT", "FY")]
-    # "Quarters Ended | July 27, 2019 | April 27, 2019 | ...": quarters named by their
-    # end date, never a fiscal year's figure
-    assert [x[:2] for x in row("241e4c9c-5707-477f-b519-a3c5d1af417f", 1)] == [
-        ("col=1", "C_JUL_27"), ("col=2", "C_APR_27"), ("col=3", "C_JAN_26"), ("col=4", "C_OCT_27")]
+    assert [x[:2] for x in _row(_dev_table("b1b21d4c", tmp_path), 3)] == [
+        ("B4", "TOTAL"), ("C4", "C_PERCENT"), ("D4", "TOTAL"), ("E4", "C_PERCENT")]
+    # "Quarters Ended | July 27, 2019 | ...": quarters named by their end date, never a
+    # fiscal year's figure
+    assert [x[:2] for x in _row(_dev_table("241e4c9c", tmp_path), 1)] == [
+        ("B2", "C_QUARTERS_JUL_27"), ("C2", "C_QUARTERS_APR_27"), ("D2", "C_QUARTERS_JAN_26"),
+        ("E2", "C_QUARTERS_OCT_27")]
     # a group header over two years names both columns under it
-    assert [x[:2] for x in row("21a432eb-166c-4178-adf9-08b6ad3fde7d", 6)] == [
-        ("col=1", "C_FINANCIAL_ASSETS"), ("col=2", "C_FINANCIAL_ASSETS"),
-        ("col=3", "C_FINANCIAL_LIABILITIES"), ("col=4", "C_FINANCIAL_LIABILITIES")]
+    assert [x[:2] for x in _row(_dev_table("21a432eb", tmp_path), 6)] == [
+        ("B7", "C_FINANCIAL_ASSETS"), ("C7", "C_FINANCIAL_ASSETS"),
+        ("D7", "C_FINANCIAL_LIABILITIES"), ("E7", "C_FINANCIAL_LIABILITIES")]
     # a row with one figure per year (the other group's cells are empty): also the year's
-    assert ("col=2", "TOTAL", "FY", "2019", 963947.0, "thousand") in \
-        row("d7d65228-96c1-4890-951c-c3d7578f8031", 2)
-    # a header restarting inside the table ("Fiscal 2018" block under "Fiscal 2019"): the
-    # same row label in the later block is the same metric, under the later block's year
-    ctx = contexts["073a0021-1564-4fe2-8759-73b15dd69ea1"]
-    revenues = sorted((f.source_locator, f.metric_code, f.period, f.channel)
-                      for f in ctx.facts if f.source_locator.endswith("col=3")
-                      and f.source_locator.split(",")[1] in ("row=3", "row=11"))
-    assert revenues == [("table=0,row=11,col=3", "ROW3", "2018", "C_THIRD_QUARTER"),
-                        ("table=0,row=3,col=3", "ROW3", "2019", "C_THIRD_QUARTER")]
-    # aging buckets name their columns ("1–90", "91-180", ">360")
-    ctx = contexts["736d8572-272b-4cab-8062-9012ec6e7fe9"]
-    assert {"C_1_90", "C_91_180", "C_181_360", "C_360"} <= set(ctx.profile.channels)
-    assert ctx.profile.channels["C_360"].synonyms == ("360+",)
+    assert ("C3", "TOTAL", "FY", "2019", 963947.0, "K") in _row(_dev_table("d7d65228", tmp_path), 2)
+    # "First | Second | Third | Fourth / Quarter" under "Fiscal 2019": that year's quarters
+    ex = _dev_table("073a0021", tmp_path)
+    assert [(f.source_locator, f.metric_code, f.period) for f in ex.facts
+            if f.source_locator in ("cell=D4", "cell=D12")] == [
+        ("cell=D4", "REVENUE", "2019Q3"), ("cell=D12", "REVENUE", "2018Q3")]
+    # aging buckets name their columns ("1–90", "91-180", ">360"); the table names no
+    # period, so it is the document's
+    ex = _dev_table("736d8572", tmp_path, period=("FY", "2019"))
+    assert {c.code: c.synonyms for c in ex.vocabulary.channels} == {
+        "C_1_90": ("1-90",), "C_91_180": ("91-180",), "C_181_360": ("181-360",),
+        "C_360": ("360+",), "C_TOTAL": ("total",)}
 
 
-def test_tatqa_totals_are_found_on_the_figures() -> None:
-    from ragspine_nb.extract.tatqa import load_tatqa
-
-    path = data_root() / "tatqa" / "tatqa_dataset_dev.json"
-    if not path.is_file():
-        pytest.skip("TAT-QA dev not found (set RAGSPINE_DATA)")
-    contexts = {c.uid[:8]: c for c in load_tatqa(path)}
+def test_tatqa_totals_are_found_on_the_figures(tmp_path: Path) -> None:
     # "Total contractual obligations" adds up the three rows above it in every column
-    ctx = contexts["c29582f8"]
-    assert {k: m.parts for k, m in ctx.profile.metrics.items() if m.parts} == \
-        {"ROW4": ("ROW1", "ROW2", "ROW3")}
+    ex = _dev_table("c29582f8", tmp_path)
+    assert {m.code: m.parts for m in ex.vocabulary.metrics if m.parts} == {
+        "TOTAL_CONTRACTUAL_OBLIGATIONS": ("OPERATING_LEASES", "CAPITAL_LEASES",
+                                          "ASSET_RETIREMENT_OBLIGATION")}
     # a dash in the year's own column: the row has no figure for that year (the "Total"
     # column's 400 is not borrowed as the 2020 figure)
-    assert sorted((f.source_locator, f.channel) for f in ctx.facts
-                  if "row=3," in f.source_locator) == [("table=0,row=3,col=1", "C_TOTAL")]
+    assert [x[:2] for x in _row(ex, 3)] == [("B4", "C_TOTAL"), ("D4", "C_2021_2022"),
+                                            ("E4", "C_2023_2024")]
     # an unlabelled last row that adds up the rows above is their total
-    spec = contexts["bd57880a"].profile.metrics["ROW5"]
-    assert (spec.synonyms, spec.parts) == (("total",), ("ROW1", "ROW2", "ROW3", "ROW4"))
+    spec = {m.code: m for m in _dev_table("bd57880a", tmp_path).vocabulary.metrics}["TOTAL"]
+    assert (spec.synonyms[0], len(spec.parts)) == ("total", 4)
     # a scale stated over one column is that column's ("(Shares in thousands)" beside
-    # "(Dollars in millions)")
-    units = {f.source_locator: f.unit for f in contexts["05b0f8ce"].facts}
-    assert (units["table=0,row=2,col=1"], units["table=0,row=2,col=4"]) == \
-        ("thousand", "million")
+    # "(Dollars in millions)"), a price per share is never scaled
+    units = {f.source_locator: f.unit for f in _dev_table("05b0f8ce", tmp_path).facts}
+    assert (units["cell=B3"], units["cell=C3"], units["cell=E3"]) == \
+        ("shares_K", "NUMBER", "M")
     # a dated title over "Low | High" names neither column
-    assert {k: v.synonyms for k, v in contexts["b4fefe60"].profile.channels.items()} == \
-        {"TOTAL": (), "C_LOW": ("low",), "C_HIGH": ("high",)}
+    ex = _dev_table("b4fefe60", tmp_path)
+    assert {c.code: c.synonyms for c in ex.vocabulary.channels} == \
+        {"C_LOW": ("low",), "C_HIGH": ("high",)}

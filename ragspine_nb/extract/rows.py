@@ -31,10 +31,13 @@ def norm_label(label: str) -> str:
 
     Examples
     --------
-    >>> norm_label("Customers’ deposits (1):"), norm_label("Current year1")
-    ("customers' deposits", 'current year')
+    >>> norm_label("Customers’ deposits (1):"), norm_label("Current year1"), norm_label("Revenue .")
+    ("customers' deposits", 'current year', 'revenue')
+    >>> norm_label("- Hereof debt")
+    'hereof debt'
     """
-    text = _FOOTNOTE.sub("", label.translate(_QUOTES)).strip().rstrip(":").strip()
+    text = _FOOTNOTE.sub("", label.translate(_QUOTES)).strip().rstrip(":;,. ").strip()
+    text = re.sub(r"^[-–—•·]+\s*", "", text)  # a leading bullet
     text = re.sub(r"(?<=[a-z])\d$", "", text)  # a footnote digit glued on: "Current year1"
     return " ".join(text.lower().split())
 
