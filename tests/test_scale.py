@@ -161,3 +161,28 @@ def test_unit_codes() -> None:
     assert (with_scale(PLAIN, "K"), with_scale("USD_M", "K")) == ("K", "USD_M")
     assert unit_parts(PLAIN).factor is None and unit_text(PLAIN) == ""
     assert unit_parts("shares_K").factor == 1e3 and unit_parts("shares_K").currency == "shares"
+
+
+def test_prose_stating_one_scale_for_amounts_and_another_for_shares() -> None:
+    found = infer_scale([1_887.8], [
+        "CONSOLIDATED FINANCIAL STATEMENTS (Tabular amounts in millions, unless otherwise "
+        "disclosed)", "for the years ended December 31, (shares in thousands, except per "
+        "share data):"])
+    assert found is not None and (found.scale, found.shares, found.shares_scale) == \
+        ("M", False, "K")
+
+    def fact(loc: str, unit: str) -> Fact:
+        return Fact("M", "C", "NA", "TOTAL", "FY", "2019", 1.0, unit, "t.csv", loc)
+
+    got = rescale_facts([fact("a", PLAIN), fact("b", "shares")], ["a", "b"], found)
+    assert [f.unit for f in got] == ["M", "shares_K"]
+    # words split across lines still state it; "(1,000)" beside a label is thousands
+    assert infer_scale([53_445.0], ["summarized\nas\nfollows\n(in\nthousands):"]) == \
+        ScaleInference("K", 0, ("as follows (in thousands)",), shares=True, shares_scale="K")
+    assert read_stated("Number of shares (1,000)").shares_scale == "K"
+
+
+def test_a_variance_in_dollars_is_an_amount_a_price_in_dollars_is_not() -> None:
+    assert row_kind("Product", "Revenue: | 2019 vs. 2018 Variance in Dollars") == \
+        RowKind.AMOUNT
+    assert row_kind("Closing price (in dollars)") == RowKind.PER_SHARE

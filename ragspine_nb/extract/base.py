@@ -75,14 +75,12 @@ class Extraction:
     #: metrics and channels the tables brought (row labels and column headers no profile
     #: names; only with the built-in profile)
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
-    #: locators of table amounts whose scale the document states nowhere, and every
+    #: locators of table amounts (and share counts: a scale read from prose applies to
+    #: them only when it says so) whose scale the document states nowhere, and every
     #: figure of their tables (a scale read from prose quoting those figures may apply:
     #: :func:`ragspine_nb.extract.scale.infer_scale`, then
     #: :func:`ragspine_nb.extract.scale.with_scale` on these facts' units)
     unscaled: list[str] = field(default_factory=list)
-    #: share counts whose scale is stated nowhere: a scale read from prose applies to them
-    #: only when it says so (:attr:`ragspine_nb.extract.scale.ScaleInference.shares`)
-    unscaled_shares: list[str] = field(default_factory=list)
     unscaled_figures: list[float] = field(default_factory=list)
 
 

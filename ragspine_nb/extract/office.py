@@ -69,7 +69,6 @@ def _merge(out: Extraction, result: TableResult) -> None:
     out.facts += result.facts
     out.skipped += result.skipped
     out.unscaled += result.unscaled
-    out.unscaled_shares += result.unscaled_shares
     out.unscaled_figures += result.unscaled_figures
     if result.vocabulary:
         out.vocabulary = combine(out.vocabulary, result.vocabulary)
@@ -189,7 +188,7 @@ def read_xlsx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
         wb.close()
     out.facts, out.skipped, out.limit_hits = budget.facts, budget.skipped, budget.finish()
     out.vocabulary, out.unscaled = budget.vocabulary, budget.unscaled
-    out.unscaled_shares, out.unscaled_figures = budget.unscaled_shares, budget.unscaled_figures
+    out.unscaled_figures = budget.unscaled_figures
     out.screen += cells.found
     return out
 

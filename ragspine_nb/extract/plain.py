@@ -103,7 +103,7 @@ def read_csv(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
         out.warnings.append("no table with a header row of periods was found")
     out.facts, out.skipped, out.limit_hits = budget.facts, budget.skipped, budget.finish()
     out.vocabulary, out.unscaled = budget.vocabulary, budget.unscaled
-    out.unscaled_shares, out.unscaled_figures = budget.unscaled_shares, budget.unscaled_figures
+    out.unscaled_figures = budget.unscaled_figures
     out.screen += cells.found
     return out
 

@@ -41,8 +41,10 @@ _SCALE_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"亿"), "100M"),
     (re.compile(r"万"), "10K"),
     (re.compile(rf"billions?\b|\bbn\b|{_MONEY}\s?b\b"), "BN"),
-    (re.compile(rf"百万|(?<!multi)millions?\b|\bmn\b|\bmm\b|{_MONEY}\s?m\b"), "M"),
+    (re.compile(rf"百万|(?<!multi)millions?\b|\bmn\b|\bmm\b|{_MONEY}\s?m\b"
+                r"|\(1,000,000\)"), "M"),
     (re.compile(rf"千|thousands?\b|'000s?\b|\(000s?\)|\b000s\b|\bin 000s?\b|{_MONEY}\s?k\b"
+                r"|\(1,000\)|\bin 1,000s?\b"
                 r"|\bk\$"), "K"),
 )
 _CURRENCIES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -153,7 +155,7 @@ _PER_SHARE = re.compile(
     r"subscriber|user|square|hour|day|store)\b|\beps\b|\bearnings per\b|\bdividends? per\b"
     r"|\b(?:share|stock|exercise|strike|closing|offering|purchase|market|selling|sale|unit|"
     r"grant[- ]date|average)(?: \w+)? prices?\b|\bprices? (?:per|paid)\b|\bcents?\b"
-    r"|\bfair value per\b|\bin dollars\b")
+    r"|\bfair value per\b|\(in dollars\)")
 #: A rate names itself at the end ("Effective tax rate") or says percent; "Interest rate
 #: swaps" and "exchange rate" effects are amounts.
 _RATE = re.compile(r"%|\bpercent(?:age)?\b|\brates?$|\brate of\b|\byield$|\bmargin %")
@@ -257,10 +259,11 @@ _PROSE_AMOUNT = re.compile(
 _PROSE_FACTOR = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9, "mn": 1e6,
                  "m": 1e6}
 #: Sentences that state the scale of the figures ("in thousands", "(millions)"), with
-#: what comes before ("dollars in millions") and the clause after ("except share data").
-_STATED_IN_PROSE = tuple(
-    (code, re.compile(rf"(\S+\s+)?(?:\bin {word}s\b|\({word}s\))([^.;:)]{{0,80}})", re.I))
-    for code, word in (("K", "thousand"), ("M", "million"), ("BN", "billion")))
+#: the words before ("shares in thousands", "dollars in millions") and the clause after
+#: ("except share data", "unless otherwise disclosed").
+_STATED_IN_PROSE = re.compile(
+    r"(?:\S+\s+){0,2}(?:\(\s*(?:in\s+)?|\bin\s+)(?:thousands|millions|billions)\b\)?"
+    r"(?:(?!\bin\s+(?:thousands|millions|billions))[^.;:)]){0,80}", re.I)
 
 
 @dataclass(frozen=True)
@@ -269,15 +272,17 @@ class ScaleInference:
 
     ``scale`` is a scale code (``"K"``, ``"M"``, ``"BN"``) or ``""`` when the prose
     quotes the figures as written; ``evidence`` holds the prose amounts that matched a
-    figure, or the sentence stating the scale. ``shares`` says the scale applies to
+    figure, or the sentences stating the scale. ``shares`` says the scale applies to
     share counts too: only a stated bare scale whose "except" clause spares them ("in
-    millions, except per share amounts"), never one read from amounts of money.
+    millions, except per share amounts"), never one read from amounts of money;
+    ``shares_scale`` is a scale stated for share counts alone ("shares in thousands").
     """
 
     scale: str
     votes: int
     evidence: tuple[str, ...]
     shares: bool = False
+    shares_scale: str = ""
 
 
 def prose_amounts(prose: str) -> list[tuple[str, float, float]]:
@@ -327,23 +332,40 @@ def infer_scale(figures: Iterable[float], prose: Sequence[str]) -> ScaleInferenc
         winners = [code for code, v in votes.items() if len(v) == best]
         return ScaleInference(winners[0], best, tuple(votes[winners[0]])) \
             if len(winners) == 1 else None
-    joined = " ".join(prose)
-    stated = [(code, m) for code, pattern in _STATED_IN_PROSE if (m := pattern.search(joined))]
-    if len(stated) != 1:
+    return _stated_in_prose(prose)
+
+
+def _stated_in_prose(prose: Sequence[str]) -> ScaleInference | None:
+    """The scale prose states in words ("(in thousands, except share data)").
+
+    Amounts take the one scale stated for them; share counts the one stated for them
+    ("shares in thousands"), else the amounts' when its clause spares them. Two
+    different scales for amounts decide nothing for amounts.
+    """
+    said = [(" ".join(m.group(0).split()), read_stated(m.group(0)))
+            for m in _STATED_IN_PROSE.finditer(" ".join(prose))]
+    amounts = {s.scale for _, s in said if s.scale}
+    own = {s.shares_scale for _, s in said if s.shares_scale}
+    implied = {s.scale for _, s in said
+               if s.scale and not (s.except_shares or s.money_scale)}
+    scale = amounts.pop() if len(amounts) == 1 else ""
+    shares = own.pop() if len(own) == 1 else (implied.pop() if len(implied) == 1 and not own
+                                              else "")
+    if not scale and not shares:
         return None
-    code, m = stated[0]
-    clause = read_stated(f"{m.group(1) or ''} in {code} {m.group(2)}")
-    return ScaleInference(code, 0, (m.group(0).strip(),),
-                          shares=not (clause.except_shares or clause.money_scale))
+    evidence = tuple(text for text, s in said if s.scale == scale and scale
+                     or s.shares_scale == shares and shares)
+    return ScaleInference(scale, 0, evidence, shares=bool(scale) and shares == scale,
+                          shares_scale=shares)
 
 
 def rescale_facts(facts: Sequence[Fact], unscaled: Iterable[str],
                   inference: ScaleInference) -> list[Fact]:
     """The facts, those at ``unscaled`` locators in the scale ``inference`` found.
 
-    Amounts take the scale (:func:`with_scale`); share counts (``unscaled`` may hold an
-    extraction's ``unscaled_shares`` too) take it only when ``inference.shares`` says so;
-    nothing else changes.
+    Amounts take the scale (:func:`with_scale`); share counts take the scale stated for
+    them (``inference.shares_scale``), else the amounts' only when ``inference.shares``
+    says it spares them; nothing else changes.
 
     Examples
     --------
@@ -358,7 +380,8 @@ def rescale_facts(facts: Sequence[Fact], unscaled: Iterable[str],
     for fact in facts:
         if fact.source_locator in where:
             if fact.unit.startswith(SHARES):
-                unit = join_unit(SHARES, inference.scale) if inference.shares else fact.unit
+                scale = inference.shares_scale or (inference.scale if inference.shares else "")
+                unit = join_unit(SHARES, scale) if fact.unit == SHARES else fact.unit
             else:
                 unit = with_scale(fact.unit, inference.scale)
             fact = replace(fact, unit=unit)

@@ -37,7 +37,6 @@ class TableBudget:
     stopped: bool = False
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
     unscaled: list[str] = field(default_factory=list)
-    unscaled_shares: list[str] = field(default_factory=list)
     unscaled_figures: list[float] = field(default_factory=list)
 
     def counted(self, rows: Iterable[Sequence[object]], where: Callable[[int], str]
@@ -73,7 +72,6 @@ class TableBudget:
         self.facts += kept
         kept_at = {f.source_locator for f in kept}
         self.unscaled += [loc for loc in result.unscaled if loc in kept_at]
-        self.unscaled_shares += [loc for loc in result.unscaled_shares if loc in kept_at]
         if result.unscaled_figures and \
                 len(self.unscaled_figures) < self.limits.max_facts_per_doc:
             self.unscaled_figures += result.unscaled_figures

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from ragspine_nb.extract.header_periods import Period
 from ragspine_nb.extract.placement import Channels, Place, row_places
 from ragspine_nb.extract.rows import Namer
-from ragspine_nb.extract.scale import RowKind
 from ragspine_nb.extract.table_units import borrow_currency, figure_unit
 from ragspine_nb.extract.table_walk import RowRef, plain_channel
 from ragspine_nb.extract.values import parse_number
@@ -52,7 +51,6 @@ class Emitter:
     facts: list[Fact] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     unscaled: list[str] = field(default_factory=list)
-    unscaled_shares: list[str] = field(default_factory=list)
     figures: dict[int, dict[tuple[Period, str], float]] = field(default_factory=dict)
     codes: dict[int, str] = field(default_factory=dict)
     bad_columns: dict[int, str] = field(default_factory=dict)
@@ -145,7 +143,6 @@ class Emitter:
                 not self.namer.rows[metric.code].unit:
             self.namer.rows[metric.code].unit = store_unit(unit)
         if not found.scale_stated:
-            shares = found.kind == RowKind.SHARES
-            (self.unscaled_shares if shares else self.unscaled).append(locator)
+            self.unscaled.append(locator)
         if not channel.startswith("CHANGE"):
             self.figures.setdefault(ref.r, {})[(place.period, channel)] = value

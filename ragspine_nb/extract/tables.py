@@ -91,17 +91,17 @@ class TableResult:
 
     ``vocabulary`` holds the metrics and channels derived from the table's labels (only
     with the built-in profile); ``unscaled`` the locators of amounts whose scale the
-    table states nowhere (``unscaled_shares``: share counts), and ``unscaled_figures``
-    every figure of such a table (a scale read from prose quoting them may apply:
+    table states nowhere (amounts and share counts), and ``unscaled_figures`` every
+    figure of such a table (a scale read from prose quoting them may apply:
     :func:`~ragspine_nb.extract.scale.infer_scale`, then
-    :func:`~ragspine_nb.extract.scale.rescale_facts`).
+    :func:`~ragspine_nb.extract.scale.rescale_facts`, which scales share counts only
+    when the prose says so).
     """
 
     facts: list[Fact] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
     unscaled: list[str] = field(default_factory=list)
-    unscaled_shares: list[str] = field(default_factory=list)
     unscaled_figures: list[float] = field(default_factory=list)
 
 
@@ -260,8 +260,8 @@ def extract_table(
         out.skipped.append(Skip(ctx.locate(0, 0, "", ""),
                                 "no column header names a period; table skipped"))
     out.skipped += [Skip(loc, why) for loc, why in emit.skipped]
-    out.unscaled, out.unscaled_shares = emit.unscaled, emit.unscaled_shares
-    if emit.unscaled or emit.unscaled_shares:
+    out.unscaled = emit.unscaled
+    if emit.unscaled:
         out.unscaled_figures = [v for row in grid[1:] for x in row[1:]
                                 if (v := parse_number(x).value) is not None]
     if emit.derive:
