@@ -439,3 +439,13 @@ def test_a_table_naming_no_period_is_of_the_documents_period(tmp_path: Path) -> 
         ("LONG_TERM_DEBT", "TOTAL", "FY", "2019", 10556.6, "NUMBER")]
     assert _cells(dated)["cell=D2"] == [
         ("LONG_TERM_DEBT", "C_1_3", "FY", "2019", 2747.6, "NUMBER")]
+
+
+def test_a_row_adding_up_to_a_share_count_is_a_share_count(tmp_path: Path) -> None:
+    ex = _csv(tmp_path, [["(in millions, except per share data)", "2019", "2018"],
+                         ["Net income", "$1,887.8", "$1,236.4"],
+                         ["Basic weighted average common shares outstanding", "442.3", "439.6"],
+                         ["Dilutive securities", "3.2", "3.4"],
+                         ["Diluted weighted average common shares outstanding", "445.5", "443.0"]])
+    assert [_one(ex, f"cell=B{r}")[5] for r in (2, 3, 4, 5)] == \
+        ["M", "shares_M", "shares_M", "shares_M"]

@@ -10,11 +10,12 @@ the profile knows unless the table brings its own vocabulary.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ragspine_nb.extract.header_periods import Period
 from ragspine_nb.extract.placement import Channels, Place, row_places
 from ragspine_nb.extract.rows import Namer
+from ragspine_nb.extract.scale import RowKind
 from ragspine_nb.extract.table_units import borrow_currency, figure_unit
 from ragspine_nb.extract.table_walk import RowRef, plain_channel
 from ragspine_nb.extract.values import parse_number
@@ -54,6 +55,9 @@ class Emitter:
     figures: dict[int, dict[tuple[Period, str], float]] = field(default_factory=dict)
     codes: dict[int, str] = field(default_factory=dict)
     bad_columns: dict[int, str] = field(default_factory=dict)
+    #: (row, column) → indices of its facts in ``facts``, and the kind of each fact
+    at: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+    kinds: list[str] = field(default_factory=list)
     good_columns: set[int] = field(default_factory=set)
 
     # ------------------------------------------------------------------ metrics
@@ -80,6 +84,33 @@ class Emitter:
                                  f"row label {ref.raw!r} names nothing; row skipped"))
             return None
         return RowMetric(code, self.profile.default_channel, False)
+
+    def align_share_counts(self, parts: dict[int, tuple[int, ...]]) -> None:
+        """Rows adding up to a share count are share counts, in its unit.
+
+        "Dilutive securities" between "Basic weighted average shares" and "Diluted
+        weighted average shares" (checked on the figures) is a number of shares, whatever
+        its own words say.
+        """
+        for total, run in parts.items():
+            for (r, c), indices in self.at.items():
+                if r != total or self.kinds[indices[0]] != RowKind.SHARES:
+                    continue
+                fact = self.facts[indices[0]]
+                for part in run:
+                    for i in self.at.get((part, c), []):
+                        if self.kinds[i] == RowKind.AMOUNT:
+                            self._set_unit(i, fact.unit, fact.source_locator in self.unscaled)
+
+    def _set_unit(self, i: int, unit: str, unscaled: bool) -> None:
+        fact = self.facts[i]
+        self.facts[i] = replace(fact, unit=unit)
+        self.kinds[i] = RowKind.SHARES
+        if (fact.source_locator in self.unscaled) != unscaled:
+            if unscaled:
+                self.unscaled.append(fact.source_locator)
+            else:
+                self.unscaled.remove(fact.source_locator)
 
     # ------------------------------------------------------------------ figures
     def _loc(self, r: int, c: int, rk: str, cl: str) -> str:
@@ -138,6 +169,8 @@ class Emitter:
         self.facts.append(Fact(
             metric.code, self.entity, self.profile.geography_of(self.entity), channel, ptype,
             period, value, store_unit(unit), self.doc_id, locator, **self.lineage))
+        self.at.setdefault((ref.r, place.column), []).append(len(self.facts) - 1)
+        self.kinds.append(found.kind)
         self.codes[ref.r] = metric.code
         if not metric.known and metric.code in self.namer.rows and \
                 not self.namer.rows[metric.code].unit:

@@ -251,7 +251,9 @@ def extract_table(
         metric = emit.metric(ref, known.get(ref.r))
         if metric is not None:
             emit.row(grid, ref, metric, walk.sections.get(ref.r, ""))
-    _add_parts(emit, row_parts(grid, blocks, emit.figures))
+    parts = row_parts(grid, blocks, emit.figures)
+    _add_parts(emit, parts)
+    emit.align_share_counts(parts)
     out.facts = emit.facts
     bad = {c: code for c, code in emit.bad_columns.items() if c not in emit.good_columns}
     out.skipped = [Skip(ctx.locate(r, c, "", text), why)
