@@ -449,3 +449,23 @@ def test_a_row_adding_up_to_a_share_count_is_a_share_count(tmp_path: Path) -> No
                          ["Diluted weighted average common shares outstanding", "445.5", "443.0"]])
     assert [_one(ex, f"cell=B{r}")[5] for r in (2, 3, 4, 5)] == \
         ["M", "shares_M", "shares_M", "shares_M"]
+
+
+def test_a_blank_row_inside_a_table_does_not_end_it(tmp_path: Path) -> None:
+    ex = _csv(tmp_path, [["", "2019", "2018"], ["", "", "(in millions)"],
+                         ["Deferred tax assets:", "", ""], ["Inventories", "43", "58"],
+                         ["", "", ""],
+                         ["Deferred tax liabilities:", "", ""], ["Other", "(47)", "(38)"],
+                         ["", "", ""],
+                         ["Net deferred tax assets", "$ 2,620", "$ 1,937"]])
+    assert _one(ex, "cell=B7") == ("OTHER", "TOTAL", "FY", "2019", -47.0, "M")
+    assert _one(ex, "cell=B9")[2:] == ("FY", "2019", 2620.0, "M")
+    # a header after the blank row starts another table (with its own title)
+    ex = _csv(tmp_path, [["ACME Hong Kong (US$m)", "", ""], ["Metric", "FY2021", "FY2022"],
+                         ["Revenue", "1,080", "1,150"], ["", "", ""],
+                         ["ACME Mainland China (US$m)", "", ""], ["Metric", "FY2021", "FY2022"],
+                         ["Revenue", "1,590", "1,620"]], name="two.csv",
+              profile=DomainProfile.from_file(Path(__file__).parent.parent / "data" / "demo" /
+                                              "profile.toml"))
+    assert [(f.source_locator, f.entity) for f in ex.facts][::2] == [
+        ("cell=B3", "ACME_HK"), ("cell=B7", "ACME_CN")]

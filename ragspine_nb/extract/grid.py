@@ -6,8 +6,10 @@ first cell starts a table's body; the rows above it in the run are its header bl
 one cell at or left of the label column: those are the table's title ("ACME Group (US$m)",
 "($ in millions)"). A run without figures is text: the title of the next table when
 that one has none of its own. The label column is the leftmost column the header block
-and the first body row use. The body runs to the next blank row and is handed out in
-batches of at most ``batch_rows`` rows, each with the header block.
+and the first body row use. The body runs to the next blank row that a header
+follows (figures after a blank row, or after a section title below it, go on the same
+table) and is handed out in batches of at most ``batch_rows`` rows, each with the
+header block.
 """
 
 from __future__ import annotations
@@ -115,32 +117,68 @@ def _start(head: _Head, r: int, row: Sequence[object], text: list[str], pending:
                  [h[1] for h in header], r)
 
 
+@dataclass
+class _Scanner:
+    """The state of one pass over a stream of rows (see :func:`iter_table_batches`)."""
+
+    batch_rows: int
+    table: _Open | None = None
+    head: _Head = field(default_factory=list)
+    gap: _Head = field(default_factory=list)
+    pending: str = ""
+
+    def feed(self, r: int, row: Sequence[object]) -> Iterator[TableBatch]:
+        text = [cell_text(c) for c in row]
+        if self.table is None:
+            self._outside(r, row, text)
+            return
+        if not any(text) or (self.gap and self._label_only(text)):
+            self.gap = [*self.gap[-(MAX_HEAD_ROWS - 1):], (r, row, text)]
+            return  # a blank row, or a section title after one: what follows decides
+        if self.gap and not _has_figure(text):
+            yield from self.close()  # a header: another table starts here
+            runs = [k for k, (_, _, t) in enumerate(self.gap) if not any(t)]
+            self.head = self.gap[runs[-1] + 1:] if runs else self.gap
+            self.gap = []
+            self._outside(r, row, text)
+            return
+        # the table goes on (after its blank rows, kept so rows keep their numbers)
+        self.table.body += [g[1] for g in self.gap] + [row]
+        self.gap = []
+        if len(self.table.body) >= self.batch_rows:
+            yield self.table.batch()
+
+    def _label_only(self, text: Sequence[str]) -> bool:
+        first = _first(text)
+        return _single(text) and first is not None and self.table is not None \
+            and first <= self.table.label_col
+
+    def _outside(self, r: int, row: Sequence[object], text: list[str]) -> None:
+        if not any(text):
+            if self.head:
+                self.pending = " ".join(v for _, _, t in self.head[-1:] for v in t if v)
+            self.head = []
+        elif _has_figure(text):
+            self.table = _start(self.head, r, row, text, self.pending)
+            self.table.body.append(row)
+            self.head = []
+        else:
+            self.head = [*self.head[-(MAX_HEAD_ROWS - 1):], (r, row, text)]
+
+    def close(self) -> Iterator[TableBatch]:
+        if self.table is not None:
+            yield self.table.batch()
+        self.table, self.pending = None, ""
+
+
 def iter_table_batches(rows: Iterable[Sequence[object]], batch_rows: int = BATCH_ROWS
                        ) -> Iterator[TableBatch]:
-    """Tables in a stream of rows, in batches of at most ``batch_rows`` body rows."""
-    table: _Open | None = None
-    head: _Head = []
-    pending = ""
+    """Tables in a stream of rows, in batches of at most ``batch_rows`` body rows.
+
+    A blank row inside a table ends it only when a header follows: figures after it
+    (perhaps under a section title: "Deferred tax liabilities:") go on the same table.
+    """
+    scan = _Scanner(batch_rows)
     for r, row in enumerate(rows):
-        text = [cell_text(c) for c in row]
-        if not any(text):
-            if table is not None:
-                yield table.batch()
-                table, pending = None, ""
-            elif head:
-                pending = " ".join(v for _, _, t in head[-1:] for v in t if v)
-            head = []
-            continue
-        if table is not None:
-            table.body.append(row)
-            if len(table.body) >= batch_rows:
-                yield table.batch()
-            continue
-        if _has_figure(text):
-            table = _start(head, r, row, text, pending)
-            table.body.append(row)
-            head = []
-        else:
-            head = [*head[-(MAX_HEAD_ROWS - 1):], (r, row, text)]
-    if table is not None:
-        yield table.batch()
+        yield from scan.feed(r, row)
+    yield from scan.close()
