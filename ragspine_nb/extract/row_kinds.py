@@ -1,0 +1,115 @@
+"""What a table row's figures are: amounts, per-share amounts, rates, ratios, counts, shares.
+
+A report's scale ("in millions") applies to amounts only: a per-share amount, a rate, a
+ratio or a count is never scaled by it, and a share count only by a scale that does not
+belong to a currency. :func:`row_kind` reads the kind from the row label, its section
+and column header, and checks it against the figures (a rate is no figure above 1,000;
+money is never a rate or a count).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+__all__ = ["fold_quotes", "split_except", "RowKind", "row_kind"]
+
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
+                         "\u00b4": "'", "`": "'", "\u201c": '"', "\u201d": '"',
+                         "\u2013": "-", "\u2014": "-", "\u2212": "-"})
+
+
+def fold_quotes(text: str) -> str:
+    """NFKC, typographic quotes and dashes made plain, case folded (``$’000`` → ``$'000``)."""
+    return unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
+
+
+_EXCEPT = re.compile(r"\bexcept\b|\bother than\b|\bunless\b|除")
+
+
+def split_except(folded: str) -> tuple[str, str]:
+    """``(what is stated, what is excepted)``: the text split at "except"."""
+    parts = _EXCEPT.split(folded, maxsplit=1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
+class RowKind:
+    """What a row's figures are: the kinds :func:`row_kind` returns."""
+
+    AMOUNT = "amount"
+    PER_SHARE = "per_share"
+    SHARES = "shares"
+    RATE = "rate"
+    RATIO = "ratio"
+    COUNT = "count"
+
+
+_FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z]|[ivx]{1,4})\s*\)|\*+|(?<=[a-z])\d$")
+_PER_SHARE = re.compile(
+    r"\bper[- ](?:\w+ )?(?:share|unit|ads|ton|tonne|barrel|ounce|employee|customer|"
+    r"subscriber|user|square|hour|day|store)\b|\beps\b|\bearnings per\b|\bdividends? per\b"
+    r"|\b(?:share|stock|exercise|strike|closing|offering|purchase|market|selling|sale|unit|"
+    r"grant[- ]date|average)(?: \w+)? prices?\b|\bprices? (?:per|paid)\b|\bcents?\b"
+    r"|\bfair value per\b|\(in dollars\)")
+#: A rate names itself at the end ("Effective tax rate") or says percent; "Interest rate
+#: swaps" and "exchange rate" effects are amounts.
+_RATE = re.compile(r"%|\bpercent(?:age)?\b|\brates?$|\brate of\b|\byield$|\bmargin %")
+#: An effect of a rate is an amount ("Change in statutory tax rate", "Impact of exchange rate").
+_EFFECT = re.compile(r"^(?:change|changes|impact|effect|effects|benefit|cost) (?:in|of|from)\b")
+_RATIO = re.compile(r"\bratios?$|\bratio of\b|\bmultiple$|\btimes$")
+_COUNT = re.compile(
+    r"\bnumber of (?!shares|options|units|warrants|rsus?)|\bemployees$|\bheadcount\b"
+    r"|\bin years\b|\byears\)|\(years\b|\(days\)|\bin days\b|^days\b|\(months\)"
+    r"|\bfiscal year of\b|\b(?:expected|remaining|contractual|weighted[- ]average) "
+    r"(?:\w+ )?(?:term|life)\b")
+_SHARES = re.compile(
+    r"\bshares\b|\bnumber of (?:shares|options|units|warrants|rsus?)\b"
+    r"|\boptions (?:outstanding|granted|exercised|forfeited|vested|exercisable|cancelled)\b"
+    r"|\b(?:rsus?|psus?) (?:outstanding|granted|vested|forfeited)\b")
+_NOT_SHARES = re.compile(r"\bshare[- ]based\b|\bshareholders?\b|\bstockholders?\b"
+                         r"|\b(?:value|amount|cost|proceeds|purchases?) of\b|\brepurchases? of\b"
+                         r"|\bshare capital\b|\bshare premium\b|\bshare of\b")
+
+
+def _words(text: str) -> str:
+    """Folded text without footnote markers, parenthesised notes kept, "except ..." cut."""
+    head, _ = split_except(fold_quotes(text))
+    return " ".join(_FOOTNOTE.sub(" ", head).split()).rstrip(":").strip()
+
+
+def row_kind(label: str, context: str = "", values: Sequence[float] = (),
+             money: bool = False) -> str:
+    """What a row's figures are (:class:`RowKind`), from its words and its figures.
+
+    ``label`` is the row label, ``context`` its section and column header (their
+    "except ..." clauses are not read as a kind); ``values`` are the figures and
+    ``money`` whether the cells carry a currency symbol. Money is an amount or a
+    per-share amount; a rate or ratio has no figure above 1,000; a footnote marker is
+    not a word ("Net rate (1)").
+
+    Examples
+    --------
+    >>> [row_kind(t) for t in ("Diluted earnings per share", "Effective tax rate",
+    ...                        "Weighted average shares outstanding", "Number of employees",
+    ...                        "Share-based compensation", "Interest rate swaps", "Revenue")]
+    ['per_share', 'rate', 'shares', 'count', 'amount', 'amount', 'amount']
+    >>> row_kind("Effective rate (1)", values=[12_500.0]), row_kind("Basic", "Earnings per share")
+    ('amount', 'per_share')
+    """
+    own = _words(label)
+    bare = " ".join(re.sub(r"\([^)]*\)", " ", own).split())
+    words = f"{own} | {_words(context)}"
+    small = not money and not any(abs(v) > 1000 for v in values)
+    if _PER_SHARE.search(words):
+        return RowKind.PER_SHARE
+    if small and (_RATE.search(bare) and not _EFFECT.search(bare) or "%" in own
+                  or "percent" in own):
+        return RowKind.RATE
+    if small and _RATIO.search(bare):
+        return RowKind.RATIO
+    if not money and _COUNT.search(own):
+        return RowKind.COUNT
+    if not money and _SHARES.search(words) and not _NOT_SHARES.search(own):
+        return RowKind.SHARES
+    return RowKind.AMOUNT
