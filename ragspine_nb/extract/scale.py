@@ -9,7 +9,9 @@ scale is stated nowhere keeps no scale (a bare currency or ``""``): never a made
 ("$757.3 million" beside a table cell 757,336: thousands).
 
 Units follow the store's convention (:mod:`ragspine_nb.units`): ``USD_M``, ``M``, ``PCT``,
-``shares``, ``shares_K``, a bare currency or ``""``.
+``shares``, ``shares_K``, a bare currency or ``""`` (a plain number, stored as
+:data:`~ragspine_nb.units.PLAIN`). What a row's figures are is read by
+:mod:`ragspine_nb.extract.row_kinds`.
 """
 
 from __future__ import annotations
