@@ -14,7 +14,8 @@ not carry figures then — the numbers the answer stated read from its tool resu
 found fact a lookup, or, when the question asks a change or difference and two found
 facts of one row were compared, that computed change (the percent change when the
 question asks a percentage) or column difference instead of the two levels. It only
-runs on a checkout that still has ``extract/tatqa.py``.
+runs on a checkout that still has ``extract/tatqa.py`` (before commit c157445); the stored
+``before_legacy_loader`` run was made at 8b78a77 with this scorer's files copied in.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from typing import Any
 
 from ragspine_nb.eval.tatqa import summarize, text_span_recall
 from ragspine_nb.eval.tatqa_gold import TatqaContext, load_split, reference_date
-from ragspine_nb.eval.tatqa_report import figure_text
 from ragspine_nb.eval.tatqa_run import ContextRun, outcome_of, run_contexts
 from ragspine_nb.extract.beir import data_root
 
@@ -67,18 +67,18 @@ def _legacy_figures(question: str, tool_results: list[dict[str, Any]]) -> tuple[
 
 def legacy_context(ctx: TatqaContext) -> ContextRun:
     """One context through the pre-issue-15 loader and agent (see the module docstring)."""
+    import importlib
     from dataclasses import replace
 
     from ragspine_nb.agent.agent import Agent
     from ragspine_nb.eval.qa import ToolDirectProvider
-    from ragspine_nb.extract.tatqa import context_to_records  # type: ignore[import-not-found]
     from ragspine_nb.stores.facts import FactStore
 
     raw = {"table": {"uid": ctx.uid, "table": [list(r) for r in ctx.table]},
            "paragraphs": [{"order": i, "text": p} for i, p in enumerate(ctx.paragraphs, 1)],
            "questions": []}
     started = time.perf_counter()
-    loaded = context_to_records(raw)
+    loaded = importlib.import_module("ragspine_nb.extract.tatqa").context_to_records(raw)
     store = FactStore(":memory:")
     store.upsert(loaded.facts)
     agent = Agent(store, None, ToolDirectProvider(), loaded.profile)
@@ -94,16 +94,22 @@ def legacy_context(ctx: TatqaContext) -> ContextRun:
                       round(sum(o.seconds for o in outcomes), 6), len(loaded.facts))
 
 
+def _short(figure: dict[str, Any]) -> str:
+    where = ", ".join(src["locator"] if src["doc"] == "table.csv" else f"{src['doc']} "
+                      f"{src['locator']}" for src in figure["sources"])
+    return f"{figure['value']:g} {figure['unit']} {figure['operation']} @ {where}".replace(
+        "  ", " ")
+
+
 def _stored(report: dict[str, Any], with_list: bool) -> dict[str, Any]:
     out = {k: v for k, v in report.items() if k not in ("wrong", "ingest_errors")}
     errors = list(report["ingest_errors"].values())
     out["ingest_errors"] = {"contexts": len(errors),
                             "messages": {m: errors.count(m) for m in sorted(set(errors))}}
-    if with_list:
-        out["wrong"] = [{"question": w["question"], "gold": w["gold"], "scale": w["scale"],
-                         "category": w["category"], "kind": w["kind"],
-                         "figures": [figure_text(f) for f in w["figures"]]}
-                        for w in report["wrong"]]
+    if with_list:  # one line per wrong answer: question | gold (scale) | kind | figures
+        out["wrong"] = [" | ".join((w["question"], " / ".join(w["gold"]) + (
+            f" ({w['scale']})" if w["scale"] else ""), w["kind"] or w["category"],
+            " / ".join(_short(f) for f in w["figures"]))) for w in report["wrong"]]
     return out
 
 
