@@ -109,8 +109,10 @@ class TatqaReport(dict[str, Any]):
         for t, counts in self["by_answer_type"].items():
             n = max(counts["questions"], 1)
             groups[t] = {c: round(counts.get(c, 0) / n, 6) for c in shown}
-        return bar_chart(new_axes(ax), groups, title="TAT-QA: every question",
-                         targets={c: v for c, (_, v) in TARGETS.items()})
+        ax = bar_chart(new_axes(ax), groups, title="TAT-QA: every question",
+                       targets={c: v for c, (_, v) in TARGETS.items()})
+        ax.legend(fontsize=7, loc="upper center", ncol=len(shown))  # above the bars
+        return ax
 
     def _tables(self) -> list[Any]:
         from ragspine_nb.display.render import Table
