@@ -215,7 +215,7 @@ def _cmd_eval_tatqa(args: argparse.Namespace) -> int:
     if args.workers < 1:
         return _fail(f"--workers must be at least 1, got {args.workers}")
     result = evaluate_tatqa(args.path, embedding_backend=make_embedding_backend(args.embedding),
-                            limit=args.limit, workers=args.workers)
+                            limit=args.limit, workers=args.workers, half=args.half)
     print("\n".join(result.lines()))
     if args.json:
         Path(args.json).write_text(json.dumps(result.to_dict(), indent=1, ensure_ascii=False),
@@ -289,6 +289,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--embedding", default="none",
                    help="embedding backend spec for hybrid text-span retrieval (e.g. e5)")
     p.add_argument("--limit", type=int, default=0, help="only the first N contexts")
+    p.add_argument("--half", choices=("all", "tune", "check"), default="all",
+                   help="score even (tune) or odd (check) contexts only: develop on one half, "
+                        "check on the other")
     p.add_argument("--workers", type=int, default=1,
                    help="processes answering contexts at once (the figures do not depend on it)")
     p.add_argument("--json", metavar="OUT", help="write the report as JSON (and OUT.html)")

@@ -346,3 +346,14 @@ def test_cli_runs_every_question_through_ingestion(split: Path, tmp_path: Path) 
     one, two = evaluate_tatqa(split, workers=1), evaluate_tatqa(split, workers=2)
     assert one["categories"] == two["categories"] and one["wrong"] == two["wrong"]
     assert main(["eval", "tatqa", str(tmp_path / "missing.json")]) == 2
+
+
+def test_the_halves_split_contexts_by_position_and_cover_the_split() -> None:
+    from ragspine_nb.eval.tatqa import split_half
+
+    items = list(range(7))
+    tune, check = split_half(items, "tune"), split_half(items, "check")  # type: ignore[arg-type]
+    assert tune == [0, 2, 4, 6] and check == [1, 3, 5]
+    assert split_half(items, "all") == items  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="valid: \\['all', 'tune', 'check'\\]"):
+        split_half(items, "dev")  # type: ignore[arg-type]
