@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["Period", "cell_period", "header_date", "duration", "duration_words",
+__all__ = ["Period", "cell_period", "unspaced_year", "header_date", "duration", "duration_words",
            "dated_period", "MULTI",
            "RANGE", "YEAR", "YEAR_RANGE"]
 
@@ -50,6 +50,20 @@ _HALVES: tuple[tuple[re.Pattern[str], str], ...] = (
 _SPAN = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*/\s*((?:19|20)?\d\d)(?!\d)")
 _FISCAL2 = re.compile(r"(?<![a-z0-9])(?:fy|f|fiscal)\s?'?(\d\d)(?!\d)")
 _CHANGE_WORDS = re.compile(r"chang|varian|differen|increase|decrease|\bvs\b|\bover\b|compared")
+
+
+_SPACED_YEAR = re.compile(r"\s*(?:1 9|2 0) \d \d\s*")
+
+
+def unspaced_year(cell: str) -> str:
+    """A letter-spaced year as a year ("2 0 1 8" → "2018", as PDFs space headers); else the cell.
+
+    Examples
+    --------
+    >>> unspaced_year("2 0 1 8"), unspaced_year("2 0 1"), unspaced_year("1 2 3 4")
+    ('2018', '2 0 1', '1 2 3 4')
+    """
+    return cell.replace(" ", "") if _SPACED_YEAR.fullmatch(cell) else cell
 
 
 def _year(text: str) -> str:

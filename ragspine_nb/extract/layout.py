@@ -29,6 +29,7 @@ from ragspine_nb.extract.header_periods import (
     duration,
     duration_words,
     header_date,
+    unspaced_year,
 )
 from ragspine_nb.extract.values import parse_number
 
@@ -84,8 +85,9 @@ class Column:
 
 
 def is_figure(cell: str) -> bool:
-    """A cell holding a number that is not a bare year."""
-    return parse_number(cell).value is not None and not YEAR.fullmatch(cell.strip() or "x")
+    """A cell holding a number that is not a bare year (letter-spaced or not)."""
+    return parse_number(cell).value is not None and \
+        not YEAR.fullmatch(unspaced_year(cell).strip() or "x")
 
 
 def header_rows(table: Sequence[Sequence[str]]) -> int:
@@ -271,4 +273,26 @@ def read_columns(table: Sequence[Sequence[str]], header: int) -> dict[int, Colum
     for c, col in out.items():
         if col.kind.startswith("change") and col.period is None and levels:
             out[c] = replace(col, period=max(levels, key=lambda p: (p[1], p[0])))
+    return _percent_apart(table, header, out)
+
+
+def _percent_apart(table: Sequence[Sequence[str]], header: int, cols: dict[int, Column]
+                   ) -> dict[int, Column]:
+    """Name a period's column of percentages beside its amounts with the same header.
+
+    "2019" over "$275,792 | 99%" gives both columns the label of "2019": the column of
+    percentages is named "percent" (its channel), the amount keeps the period's figure.
+    """
+    out = dict(cols)
+    for c, col in cols.items():
+        if col.kind != "level":
+            continue
+        values = [table[r][c] for r in range(header, len(table)) if is_figure(table[r][c])]
+        twins = [k for k, other in cols.items() if k != c and other.kind == "level"
+                 and other.period == col.period and other.label == col.label]
+        if twins and _is_percent(col.named, values) and not any(
+                _is_percent(cols[k].named, [table[r][k] for r in range(header, len(table))
+                                            if is_figure(table[r][k])]) for k in twins):
+            label = f"{col.label} percent".strip()
+            out[c] = replace(col, label=label, dated="", full=label)
     return out

@@ -196,12 +196,29 @@ def read_blocks(table: Sequence[Sequence[str]], default: Period | None,
     out = []
     for i, (hs, ds) in enumerate(starts):
         end = starts[i + 1][0] if i + 1 < len(starts) else len(table)
-        cols = read_columns(table[hs:], ds - hs)
-        titled = any(isinstance(cell_period(table[r][0]), tuple) and
-                     all(not x.strip() for x in table[r][1:]) for r in range(hs, end))
-        # year titles over the rows ("2019:" ... "2018:") date them; else the default
-        out.append(_layout(cols, None if titled else default, channels, (hs, ds, end)))
+        cols = {c: col for c, col in read_columns(table[hs:], ds - hs).items()
+                if not _empty_column(table, c, hs, end)}
+        # year titles over the rows ("2019:" ... "2018:") or dated rows ("Balance at
+        # June 30, 2018") date them; else the default
+        dated = any(_dated_row(table[r], r >= ds) for r in range(hs, end))
+        out.append(_layout(cols, None if dated else default, channels, (hs, ds, end)))
     return out
+
+
+def _dated_row(row: Sequence[str], data: bool) -> bool:
+    """A year title (a period label and nothing else) or a data row whose label names one."""
+    if not isinstance(cell_period(row[0]), tuple):
+        return False
+    return all(not x.strip() for x in row[1:]) or data and any(_number(x) for x in row[1:])
+
+
+def _empty_column(table: Sequence[Sequence[str]], c: int, start: int, end: int) -> bool:
+    """A column with no cell at all in rows ``start:end`` (its header only spans it).
+
+    A restarted header ("FY 2019 (%) | FY 2018 (%) | | ") leaves the columns after its
+    last cell empty; they hold no figures and are no sub-columns of the cell beside them.
+    """
+    return all(c >= len(table[r]) or not table[r][c].strip() for r in range(start, end))
 
 
 def row_places(row: Sequence[str], block: Block) -> list[Place]:

@@ -48,12 +48,25 @@ def _blank(row: Sequence[str]) -> bool:
     return all(not c.strip() for c in row[1:])
 
 
-def _section_above(grid: Sequence[Sequence[str]], block: Block) -> tuple[str, str]:
-    """A section title among the header rows ("Revenue:" above the first data)."""
+def _titles_above(grid: Sequence[Sequence[str]], block: Block
+                  ) -> tuple[str, str, Period | None]:
+    """The section title and the period title among the header rows, nearest first.
+
+    "Revenue:" right above the first data is its section; a period title above it
+    ("June 30, 2019" over "Finite-lived assets") dates the rows down to the next one.
+    Rows above a period title are the caption's, not the rows' section.
+    """
+    section, raw = "", ""
     for r in range(block.data_start - 1, block.header_start - 1, -1):
-        if norm_label(grid[r][0]) and _blank(grid[r]):
-            return norm_label(grid[r][0]), grid[r][0]
-    return "", ""
+        label = norm_label(grid[r][0])
+        if not label or not _blank(grid[r]):
+            continue
+        period = cell_period(grid[r][0])
+        if isinstance(period, tuple):
+            return section, raw, period
+        if not section:
+            section, raw = label, grid[r][0]
+    return section, raw, None
 
 
 def _row_dates(grid: Sequence[Sequence[str]], block: Block) -> dict[int, Period]:
@@ -90,15 +103,14 @@ def _dated_layouts(grid: Sequence[Sequence[str]], block: Block, channels: Channe
 
 def _walk_block(grid: Sequence[Sequence[str]], block: Block, summed: set[int],
                 channels: Channels, units: TableUnits, out: Walk) -> None:
-    section, raw_section = _section_above(grid, block)
+    section, raw_section, first = _titles_above(grid, block)
     dated = _dated_layouts(grid, block, channels)
     labels = [undated_label(grid[r][0]) if r in dated else norm_label(grid[r][0])
               for r in range(block.data_start, block.end)]
-    repeated = repeated_labels(labels)
+    repeated = _segment_repeats(grid, block, labels)
     layout = block
-    first = cell_period(section)
-    if isinstance(first, tuple) and not block.periods:  # "2019" right above the data
-        layout, section, raw_section, repeated = period_block(block, first, channels), "", "", set()
+    if first is not None and not block.periods:  # "2019" above the data
+        layout = period_block(block, first, channels)
     for r, label in zip(range(block.data_start, block.end), labels, strict=True):
         row = grid[r]
         layout = dated.get(r, layout)
@@ -111,13 +123,29 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, summed: set[int],
             period = cell_period(row[0])
             if isinstance(period, tuple) and not block.periods:
                 layout, section, raw_section = period_block(block, period, channels), "", ""
-                repeated = set()  # the same label under each year is one metric
             else:
                 section, raw_section = label, row[0]
             continue
         out.sections[r] = raw_section
-        out.rows.append(RowRef(r, row[0] or "Total", label, section, label in repeated,
-                               layout, units))
+        out.rows.append(RowRef(r, row[0] or "Total", label, section,
+                               repeated[r - block.data_start], layout, units))
+
+
+def _segment_repeats(grid: Sequence[Sequence[str]], block: Block, labels: Sequence[str]
+                     ) -> list[bool]:
+    """Whether each row's label repeats among the rows under its own period title.
+
+    Under year titles ("2019" ... "2018" over the rows) the same label under each year
+    is one metric; twice under one year (under two sections) it is two.
+    """
+    rows = range(block.data_start, block.end)
+    cuts = [i for i, r in enumerate(rows) if not block.periods and _blank(grid[r])
+            and isinstance(cell_period(grid[r][0]), tuple)]
+    out = [False] * len(labels)
+    for lo, hi in zip([0, *cuts], [*cuts, len(labels)], strict=True):
+        twice = repeated_labels(labels[lo:hi])
+        out[lo:hi] = [label in twice for label in labels[lo:hi]]
+    return out
 
 
 def block_figures(grid: Sequence[Sequence[str]], block: Block

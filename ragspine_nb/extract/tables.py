@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ragspine_nb.extract.grid import cell_text, iter_table_batches
-from ragspine_nb.extract.header_periods import cell_period
+from ragspine_nb.extract.header_periods import cell_period, unspaced_year
+from ragspine_nb.extract.layout import column_label, header_rows
 from ragspine_nb.extract.placement import Block as LayoutBlock
 from ragspine_nb.extract.placement import Channels, read_blocks
 from ragspine_nb.extract.rows import Namer
@@ -167,7 +168,7 @@ def resolve_unit(percent: bool, row_unit: str | None, table_unit: str | None,
 
 def _grid(rows: Sequence[Sequence[object]]) -> list[list[str]]:
     """The cells as text, every row as wide as the widest."""
-    text = [[cell_text(c) for c in row] for row in rows]
+    text = [[unspaced_year(cell_text(c)) for c in row] for row in rows]
     width = max((len(r) for r in text), default=0)
     return [r + [""] * (width - len(r)) for r in text]
 
@@ -176,6 +177,17 @@ def _title_period(titles: Sequence[str]) -> tuple[str, str] | None:
     """The one period the titles name ("Balances as of December 31, 2019"), else None."""
     found = {p for t in titles if isinstance(p := cell_period(t), tuple)}
     return found.pop() if len(found) == 1 else None
+
+
+def _caption_period(grid: Sequence[Sequence[str]]) -> tuple[str, str] | None:
+    """The one period the header block's label cells name ("30 June 2019" over buckets).
+
+    Only a caption that is a date or period and nothing else counts: "Fiscal 2017
+    Restructuring Plan" names a plan, not the table's period.
+    """
+    dates = [row[0] for row in grid[:header_rows(grid)] if row[0].strip()
+             and isinstance(cell_period(row[0]), tuple) and not column_label(row[0])]
+    return _title_period(dates)
 
 
 def _derives(profile: DomainProfile) -> bool:
@@ -239,7 +251,8 @@ def extract_table(
         return out
     entity = entity_from_titles(profile, ctx.titles) or ctx.entity or profile.home_entity_code
     channels: Channels = {}
-    blocks = read_blocks(grid, _title_period(ctx.titles) or ctx.period, channels)
+    blocks = read_blocks(grid, _caption_period(grid) or _title_period(ctx.titles) or ctx.period,
+                         channels)
     walk = walk_rows(grid, blocks, channels, lambda b: table_units(grid, b, ctx.titles))
     emit = Emitter(profile, _derives(profile), entity, parse_row_label, ctx.locate,
                    {"source_file_hash": ctx.source_file_hash,

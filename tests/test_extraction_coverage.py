@@ -1,0 +1,133 @@
+"""Cells a question needs get a fact: header shapes that used to lose rows or columns.
+
+Each case is a real CSV written in ``tmp_path`` and read by ``read_csv`` with the
+built-in profile, as a user's file is; the expectations are the exact facts of the cells
+that, before these rules, gave no fact at all (or, for the letter-spaced year, a wrong
+one).
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from ragspine_nb import DomainProfile
+from ragspine_nb.extract.base import Extraction, ReadContext
+from ragspine_nb.extract.plain import read_csv
+
+Row = tuple[str, str, str, str, float, str]  # metric, channel, type, period, value, unit
+
+
+def _csv(tmp_path: Path, rows: list[list[str]], name: str = "table.csv",
+         period: tuple[str, str] | None = None) -> Extraction:
+    path = tmp_path / name
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    return read_csv(path, DomainProfile.builtin(), ReadContext(name, period=period))
+
+
+def _cells(ex: Extraction) -> dict[str, list[Row]]:
+    out: dict[str, list[Row]] = {}
+    for f in ex.facts:
+        out.setdefault(f.source_locator, []).append(
+            (f.metric_code, f.channel, f.period_type, f.period, f.value, f.unit))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def test_a_period_title_in_the_header_block_dates_the_rows_below_it(tmp_path: Path) -> None:
+    # "June 30, 2019" sits above the first section, inside the header block
+    ex = _csv(tmp_path, [["", "Gross", "Amortization", "Net"],
+                         ["", "", "(in millions)", ""],
+                         ["June 30, 2019", "", "", ""],
+                         ["Finite-lived assets", "", "", ""],
+                         ["Customer lists", "$1,500.0", "$(400.0)", "$1,100.0"],
+                         ["Licences", "3.0", "(1.0)", "2.0"],
+                         ["June 30, 2018", "", "", ""],
+                         ["Finite-lived assets", "", "", ""],
+                         ["Customer lists", "$1,400.0", "$(300.0)", "$1,100.0"],
+                         ["Licences", "2.5", "(0.5)", "2.0"]])
+    cells = _cells(ex)
+    assert cells["cell=D6"] == [("LICENCES", "C_NET", "FY", "2019", 2.0, "M")]
+    assert cells["cell=B5"] == [("CUSTOMER_LISTS", "C_GROSS", "FY", "2019", 1500.0, "M")]
+    assert cells["cell=D10"] == [("LICENCES", "C_NET", "FY", "2018", 2.0, "M")]
+    assert ex.skipped == []
+
+
+def test_a_period_in_the_header_label_cell_dates_the_table(tmp_path: Path) -> None:
+    # the date is the caption of the header row; the columns are buckets, not periods
+    ex = _csv(tmp_path, [["30 June 2019", "Current", "More than 60 days past due", "Total"],
+                         ["", "$'000", "$'000", "$'000"],
+                         ["Expected loss rate", "1%", "20%", "-"],
+                         ["Gross carrying amount", "23,762", "1,703", "25,465"]])
+    cells = _cells(ex)
+    assert cells["cell=B4"] == [
+        ("GROSS_CARRYING_AMOUNT", "C_CURRENT", "FY", "2019", 23762.0, "K")]
+    assert cells["cell=B3"] == [("EXPECTED_LOSS_RATE", "C_CURRENT", "FY", "2019", 1.0, "PCT")]
+    assert cells["cell=D4"] == [
+        ("GROSS_CARRYING_AMOUNT", "C_TOTAL", "FY", "2019", 25465.0, "K"),
+        ("GROSS_CARRYING_AMOUNT", "TOTAL", "FY", "2019", 25465.0, "K")]
+
+
+def test_a_letter_spaced_year_is_a_year_not_a_figure(tmp_path: Path) -> None:
+    # "2 0 1 8" (a PDF's letter spacing) used to be the figure 2018: the row of years
+    # became data and 2018's column was filed under 2019 with the row labels shifted
+    ex = _csv(tmp_path, [["", "December 31", ""],
+                         ["", "2019", "2 0 1 8"],
+                         ["", "U.S. $ in thousands", ""],
+                         ["Operating loss carryforward", "73,260", "57,768"],
+                         ["Net deferred tax asset", "795", "772"]])
+    cells = _cells(ex)
+    assert cells["cell=B4"] == [
+        ("OPERATING_LOSS_CARRYFORWARD", "TOTAL", "FY", "2019", 73260.0, "K")]
+    assert cells["cell=C4"] == [
+        ("OPERATING_LOSS_CARRYFORWARD", "TOTAL", "FY", "2018", 57768.0, "K")]
+    assert cells["cell=C5"] == [("NET_DEFERRED_TAX_ASSET", "TOTAL", "FY", "2018", 772.0, "K")]
+    assert "cell=C2" not in cells
+
+
+def test_empty_columns_under_a_restarted_header_are_no_sub_columns(tmp_path: Path) -> None:
+    # the second header fills two of four columns: the empty ones beside "FY 2018 (%)"
+    # hold nothing and must not make 2018 a period with three unnamed columns
+    ex = _csv(tmp_path, [["Currency", "Weight (%)", "FY 2019", "FY 2018", "% Change"],
+                         ["USD", "53.6", "70.07", "64.49", "8.7"],
+                         ["Breakup of growth", "FY 2019 (%)", "FY 2018 (%)", "", ""],
+                         ["Volume growth", "11.4", "6.7", "", ""],
+                         ["Exchange rate impact", "7.6", "(2.3)", "", ""]])
+    cells = _cells(ex)
+    assert cells["cell=C5"] == [("EXCHANGE_RATE_IMPACT", "TOTAL", "FY", "2018", -2.3, "PCT")]
+    assert cells["cell=B4"] == [("VOLUME_GROWTH", "TOTAL", "FY", "2019", 11.4, "PCT")]
+
+
+def test_an_amount_and_an_unheaded_percent_column_of_one_year(tmp_path: Path) -> None:
+    # "2019" spans an amount column and a column of percentages with no header of its
+    # own: the amount is the year's figure, the percentages a channel of their own
+    ex = _csv(tmp_path, [["(Dollars in thousands)", "2019", "", "2018", ""],
+                         ["Licences", "$275,792", "99%", "$282,950", "98%"],
+                         ["Services", "254,924", "91%", "239,310", "91%"]])
+    cells = _cells(ex)
+    assert cells["cell=B2"] == [("LICENCES", "TOTAL", "FY", "2019", 275792.0, "K")]
+    assert cells["cell=C2"] == [("LICENCES", "C_PERCENT", "FY", "2019", 99.0, "PCT")]
+    assert cells["cell=D3"] == [("SERVICES", "TOTAL", "FY", "2018", 239310.0, "K")]
+    assert ex.skipped == []
+
+
+def test_a_caption_naming_a_plan_does_not_date_a_row_dated_table(tmp_path: Path) -> None:
+    # "Fiscal 2017 Restructuring Plan" names a plan; the balances date the rows
+    ex = _csv(tmp_path, [["Fiscal 2017 Restructuring Plan", "Workforce", "Facilities", "Total"],
+                         ["Balance as at June 30, 2017", "$10,045", "$1,369", "$11,414"],
+                         ["Cash payments", "(12,342)", "(1,627)", "(13,969)"],
+                         ["Balance as at June 30, 2018", "$1,590", "$3,431", "$5,021"],
+                         ["Cash payments", "(213)", "(1,290)", "(1,503)"],
+                         ["Balance as at June 30, 2019", "$1,046", "$2,949", "$3,995"]])
+    assert [(f.period, f.value) for f in ex.facts if f.source_locator == "cell=B6"] == \
+        [("2019", 1046.0)]
+    assert [(f.period, f.value) for f in ex.facts if f.source_locator == "cell=B3"] == \
+        [("2018", -12342.0)]
+    # a table whose period is also the document's: the dated rows still date themselves
+    ex = _csv(tmp_path, [["", "Workforce", "Total"],
+                         ["Balance as at June 30, 2018", "$1,590", "$5,021"],
+                         ["Cash payments", "(213)", "(1,503)"],
+                         ["Balance as at June 30, 2019", "$1,046", "$3,995"]],
+              name="dated.csv", period=("FY", "2019"))
+    assert [(f.period, f.value) for f in ex.facts if f.source_locator == "cell=B2"] == \
+        [("2018", 1590.0)]
