@@ -33,12 +33,23 @@ _CHANGE = re.compile(r"(?<![a-z])(?:up|down|by|rose|rises?|rising|fell|falls?|gr
                      r"growth|increas\w*|decreas\w*|declin\w*|drop\w*|gain\w*|chang\w*|from|"
                      r"compared|versus|vs|against|prior|previous|last)(?![a-z])"
                      r"|增长|下降|增加|减少|同比|上升|变动|增幅|降幅|较|相比|上年|去年")
-_LEVEL_END = re.compile(r"(?:\bto|\bat|\bof|\bwas|\bwere|\bis|\breached|\btotal(?:l)?ed|"
+#: ("due to $36.1 billion" names a cause's amount, not the level: "to" ends a level only
+#: after a movement, "rose to 1,405")
+_LEVEL_END = re.compile(r"(?:(?<!due )(?<!owing )(?<!related )(?<!relating )"
+                        r"(?<!attributable )(?<!attributed )(?<!contributed )(?<!compared )"
+                        r"\bto|\bat|\bof|\bwas|\bwere|\bis|\breached|\btotal(?:l)?ed|"
                         r"\bstood at|[:=为达至是])\s*(?:us\$|hk\$|rmb|usd|hkd|cny|人民币|\$)?\s*$")
 _POINTS = re.compile(r"^\s?(?:percentage points?|pp\b|ppt|个百分点|百分点|bps?\b|basis points?)")
 _CURRENCY_BEFORE = re.compile(r"(us\$|hk\$|rmb|usd|hkd|cny|人民币|美元|港元|港币)\s?$")
 _LETTER_SCALE = {"m": "million", "mn": "million", "bn": "billion", "b": "billion",
                  "k": "thousand"}
+#: Dates and bare years are not figures: "March 31" (a day), "in 2019 and 2018." (years)
+_DATE_PARTS = re.compile(
+    r"(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
+    r"(?:st|nd|rd|th)?(?![\d,.]\d)|(?<![\d.,])\d{1,2}(?:st|nd|rd|th)?\s+"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*(?![a-z])"
+    r"|(?<![\d.,$€£¥])(?:19|20)\d\d(?![\d%]|[.,]\d|\s*(?:million|billion|thousand|"
+    r"mn|bn|m|k|b|百万|亿|万|元)(?![a-z]))")
 _MAX_GAP = 120
 #: how far before a metric's name a channel or entity may qualify it ("agency new
 #: sales", "ACME Hong Kong's revenue")
@@ -124,7 +135,7 @@ class FigureReader:
         """The levels the sentence states, one per metric name followed by a number."""
         text = fold(re.sub(r"\[\d+\]", " ", sentence))
         taken = [False] * len(text)
-        for m in _PERIOD.finditer(text):
+        for m in (*_PERIOD.finditer(text), *_DATE_PARTS.finditer(text)):
             taken[m.start():m.end()] = [True] * (m.end() - m.start())
         numbers = [m for m in _NUMBER.finditer(text) if not taken[m.start()]]
         metrics = _find_all(text, self._metrics)

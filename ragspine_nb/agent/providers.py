@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ragspine_nb._optional import import_optional
+from ragspine_nb.agent.extractive import SENTENCE, extractive_answer
 from ragspine_nb.errors import ProviderError
 from ragspine_nb.lang import detect_language
-from ragspine_nb.retrieval.tokenize import tokenize
 
 __all__ = [
     "LLMProvider",
@@ -68,8 +68,6 @@ class LLMProvider(Protocol):
 
 # ------------------------------------------------------------------------ mock
 _SNIPPET = re.compile(r"^\[(\d+)\] \(source: ([^)]*)\)\s*(.*)$")
-#: Sentences of an answer or snippet (a "." ends one only before a space, not in 5.8).
-SENTENCE = re.compile(r"[^。！？!?\n¶]+?(?:[。！？!?¶]|\.(?=\s|$)|$)")
 
 
 def _last_user_text(messages: Sequence[dict[str, Any]]) -> str:
@@ -86,9 +84,11 @@ class MockProvider:
       sub-task the orchestrator listed (the JSON after :data:`SLOTS_MARKER`).
     * After tool results it writes a short sentence (the orchestrator discards model
       prose for numbers anyway).
-    * Without tools (narrative synthesis) it is **extractive**: it picks the snippet
-      sentences that share the most tokens with the question and cites them as
-      ``[n]`` — it never echoes the prompt.
+    * Without tools (narrative synthesis) it is **extractive**: it answers with the
+      snippet sentences that answer the question — its terms, weighted by rarity, and
+      what it asks for (a cause, a definition, a list …) — cited as ``[n]``
+      (:func:`~ragspine_nb.agent.extractive.extractive_answer`); it never echoes the
+      prompt.
     """
 
     name = "mock"
@@ -112,7 +112,8 @@ class MockProvider:
         return ProviderResponse(self._extract(_last_user_text(messages)))
 
     @staticmethod
-    def _extract(prompt: str, max_sentences: int = 3) -> str:
+    def _extract(prompt: str) -> str:
+        """The snippets' sentences that answer the question (see :mod:`.extractive`)."""
         question = ""
         snippets: list[tuple[int, str]] = []
         for line in prompt.splitlines():
@@ -120,22 +121,8 @@ class MockProvider:
                 question = line.split(":", 1)[-1].split("：", 1)[-1].strip()
             m = _SNIPPET.match(line)
             if m:
-                snippets.append((int(m.group(1)), re.sub(r"(?:^|\s)#+\s+", " ", m.group(3))))
-        q = set(tokenize(question))
-        scored = []
-        for n, text in snippets:
-            for k, sent in enumerate(SENTENCE.findall(text)):
-                sent = sent.strip(" ¶")
-                if len(sent) < 12 and not sent.endswith(("。", ".", "！", "!", "？", "?")):
-                    continue  # a heading or a fragment, not a sentence
-                if len(sent) < 4:
-                    continue
-                overlap = len(q & set(tokenize(sent)))
-                scored.append((-overlap, n, k, sent))
-        scored.sort()
-        chosen = [s for s in scored if -s[0] > 0][:max_sentences] or scored[:1]
-        chosen.sort(key=lambda s: (s[1], s[2]))
-        return " ".join(f"{sent} [{n}]" for _, n, _, sent in chosen)
+                snippets.append((int(m.group(1)), m.group(3)))
+        return extractive_answer(question, snippets)
 
 
 # ------------------------------------------------------------------- anthropic

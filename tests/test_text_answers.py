@@ -1,0 +1,213 @@
+"""Issue 15 item 4 (text half): answers to text questions contain the answer.
+
+Offline, the narrative answer is extractive: the sentences that answer the question
+(its terms weighted by rarity, and what it asks for — a cause, a definition, a list …),
+whole and cited. Questions about a table's own labels (its periods, the rows under a
+heading, its unit) are answered from the stored table, each label cited by its cell.
+Everything runs on real files ingested with no profile, as a user's folder would be.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import Agent
+from ragspine_nb.agent.extractive import extractive_answer, passage_sentences
+from ragspine_nb.agent.figures import FigureReader
+from ragspine_nb.agent.focus import question_focus
+from ragspine_nb.agent.intent import RuleIntentParser
+from ragspine_nb.agent.table_answers import table_answer, table_question
+from ragspine_nb.workspace import ingest
+
+REF = date(2020, 1, 1)
+TABLE = """\
+,As of December 31,
+,2019,2018
+,(Dollars in millions),
+Deferred tax assets,,
+Pension benefit costs(1),"$1,169","1,111"
+Loss carryforwards,"3,167","3,445"
+Other,577,553
+Gross deferred tax assets,"4,913","5,109"
+Deferred tax liabilities,,
+"Property, plant and equipment","(3,489)","(3,011)"
+Goodwill and other intangible assets,"(3,019)","(3,303)"
+Other,—,(23)
+Gross deferred tax liabilities,"(6,508)","(6,337)"
+"""
+NOTES = """\
+The tax effects of temporary differences that gave rise to the deferred tax assets and \
+liabilities were as follows:
+
+Interest expense increased $5 million in 2019. The increase was primarily due to a higher \
+average debt balance as we issued notes to finance the acquisition of Acme Inc. in March \
+2019. Interest expense is presented in cost of financing.
+
+Two of the products acquired with the business in 2017, Alpha and Beta, were sunset after \
+March 31, 2018.
+
+Officers are elected annually but are removable at the discretion of the Board.
+
+(1) Include pension and post-retirement benefit costs of the U.S. plans.
+"""
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    src = tmp_path_factory.mktemp("in")
+    (src / "table.csv").write_text(TABLE, encoding="utf-8")
+    (src / "notes.md").write_text(NOTES, encoding="utf-8")
+    (src / "board_pack.csv").write_text(",2019\nProject Falcon price range,900\n",
+                                        encoding="utf-8")
+    ws = tmp_path_factory.mktemp("ws")
+    report = ingest(src, workspace=ws, profile=None, progress=False,
+                    metadata={"board_pack.csv": {"sensitivity": "RESTRICTED"}})
+    assert report.count("failed") == 0, report.files
+    return ws
+
+
+@pytest.fixture(scope="module")
+def agent(workspace: Path) -> Agent:
+    return Agent.from_workspace(workspace)
+
+
+# --------------------------------------------------------------- question focus
+@pytest.mark.parametrize(("question", "focus"), [
+    ("Why did interest expense increase in 2019?", "cause"),
+    ("What caused the decrease in gross margin?", "cause"),
+    ("What was the increase in revenue primarily due to?", "cause"),
+    ("为什么银保渠道新单保费下降？", "cause"),
+    ("How does the company estimate the fair value of its stock options?", "method"),
+    ("How is the discount rate determined?", "method"),
+    ("What does other income include?", "list"),
+    ("What is included in service delivery costs?", "list"),
+    ("公司收入包括哪些？", "list"),
+    ("What does EBITDA represent?", "definition"),
+    ("What is goodwill?", "definition"),
+    ("Over what period will the unrecognized cost be recognized?", "duration"),
+    ("How often are officers elected?", "frequency"),
+    ("When was the plan adopted?", "time"),
+    ("What does the table show?", "table"),
+    ("What was revenue in 2019?", "general"),
+])
+def test_the_focus_is_read_from_the_question_wording(question: str, focus: str) -> None:
+    assert question_focus(question) == focus
+
+
+# ------------------------------------------------------------------ sentences
+def test_sentences_stay_whole() -> None:
+    got = passage_sentences([(1, "Revenue rose 5.8% in the U.S. market. We bought Acme Inc. "
+                                  "in May. ¶ Banks must match ¶ the filed terms. ¶ Outlook "
+                                  "¶ Revenue rose 5.8% in the U.S. market.")])
+    assert [s.text for s in got] == ["Revenue rose 5.8% in the U.S. market.",
+                                     "We bought Acme Inc. in May.",
+                                     "Banks must match the filed terms."]
+
+
+def test_a_why_question_gets_the_cause_and_the_sentence_it_points_back_to() -> None:
+    passages = [(1, "Interest expense is presented in cost of financing. Interest expense "
+                    "increased $5 million in 2019. The increase was primarily due to a higher "
+                    "average debt balance."),
+                (2, "Revenue grew 3% to $1 billion.")]
+    assert extractive_answer("Why did interest expense increase in 2019?", passages) == (
+        "Interest expense increased $5 million in 2019. [1]\n"
+        "The increase was primarily due to a higher average debt balance. [1]")
+
+
+def test_a_list_question_gets_the_sentence_that_lists() -> None:
+    passages = [(1, "Services revenue for 2019 decreased by $4.9 million. Services revenue "
+                    "consists primarily of fees for customer support. Software revenue is "
+                    "comprised of fees for downloads.")]
+    assert extractive_answer("What does services revenue comprise of?", passages).startswith(
+        "Services revenue consists primarily of fees for customer support. [1]")
+
+
+def test_a_frequency_question_gets_the_sentence_that_says_how_often() -> None:
+    passages = [(1, "JOHN DOE, Chief Executive Officer of the Company since 2017; Chief "
+                    "Financial Officer of the Company from 2013 to 2016; Vice President of "
+                    "Finance from 2012 to 2013."),
+                (2, "Officers are elected annually but are removable at the discretion of the "
+                    "Board.")]
+    assert extractive_answer("How often are the executive officers of the company elected?",
+                             passages).startswith("Officers are elected annually")
+
+
+# ------------------------------------------------------------- through the agent
+def test_the_offline_answer_is_the_sentence_that_answers(agent: Agent) -> None:
+    r = agent.ask("Why did interest expense increase in 2019?", REF)
+    assert r.figures == ()            # interest expense is not in the table: nothing stated
+    body = r.answer.split("\nSources:")[0].split("Attribution:\n")[-1]
+    assert body == ("Interest expense increased $5 million in 2019. [1] The increase was "
+                    "primarily due to a higher average debt balance as we issued notes to "
+                    "finance the acquisition of Acme Inc. in March 2019. [1]")
+    assert [s["doc"] for s in r.sources] == ["notes.md"]
+
+
+def test_dates_and_years_in_prose_are_not_figures(agent: Agent) -> None:
+    read = FigureReader(agent.profile)
+    assert read.figures("Loss carryforwards acquired in 2017, Alpha and Beta, expired "
+                        "after March 31, 2018.") == []
+    assert read.figures("Loss carryforwards declined with tax adjustments in 2019 and "
+                        "2018.") == []
+    assert read.figures("Loss carryforwards decreased in 2019 primarily due to $36.1 "
+                        "billion of repurchases.") == []
+    (level,) = read.figures("Loss carryforwards were $999 million in 2019.")  # still read
+    assert (level.token, level.value) == ("999", 999.0)
+
+
+# -------------------------------------------------------------- table questions
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which years does the table provide information for?",
+     ("The table covers: FY2019 [1]; FY2018 [2].", ["cell=B5", "cell=C5"])),
+    ("In which years was the gross deferred tax liabilities calculated?",
+     ("The table gives Gross deferred tax liabilities for: FY2019 [1]; FY2018 [2].",
+      ["cell=B13", "cell=C13"])),
+    ("What are the items under deferred tax liabilities?",
+     ("The rows under deferred tax liabilities are: Property, plant and equipment [1]; "
+      "Goodwill and other intangible assets [2]; Other [3].",
+      ["cell=B10", "cell=B11", "cell=C12"])),
+    ("What are the components of gross deferred tax assets?",
+     ("The rows under gross deferred tax assets are: Pension benefit costs [1]; "
+      "Loss carryforwards [2]; Other [3].", ["cell=B5", "cell=B6", "cell=B7"])),
+    ("What is the unit used for the data in the table?",
+     ("The table's amounts are in millions [1].", ["cell=B5"])),
+])
+def test_a_table_question_is_answered_with_the_tables_labels(
+        agent: Agent, question: str, expected: tuple[str, list[str]]) -> None:
+    intent = RuleIntentParser(agent.profile).parse(question, REF)
+    got = table_answer(question, intent, agent.profile, agent.store)
+    assert got is not None
+    assert (got.text, [s["locator"] for s in got.sources]) == expected
+    assert {s["doc"] for s in got.sources} == {"table.csv"}
+
+
+@pytest.mark.parametrize("question", [
+    "In which years was other higher than 500?",       # a test on the values, not the table
+    "Which year had the largest gross deferred tax assets?",
+    "What was the gross deferred tax assets in 2019?",
+    "Why did interest expense increase?",
+])
+def test_other_questions_are_not_table_questions(question: str) -> None:
+    assert table_question(question) is None
+
+
+def test_a_table_answer_reaches_the_user_cited_by_cells(agent: Agent) -> None:
+    r = agent.ask("What are the items under deferred tax liabilities?", REF)
+    assert r.figures == ()
+    assert r.answer.startswith("The rows under deferred tax liabilities are: Property, plant "
+                               "and equipment [1]; Goodwill and other intangible assets [2]; "
+                               "Other [3].\nSources:\n[1] table.csv · cell=B10")
+    assert [s["locator"] for s in r.sources] == ["cell=B10", "cell=B11", "cell=C12"]
+
+
+def test_a_restricted_tables_labels_never_answer(agent: Agent) -> None:
+    for q in ("What are the financial items listed in the table?",
+              "Which years does the table provide information for?"):
+        intent = RuleIntentParser(agent.profile).parse(q, REF)
+        got = table_answer(q, intent, agent.profile, agent.store)
+        assert got is not None and "Falcon" not in got.text and "900" not in got.text
+        assert {s["doc"] for s in got.sources} == {"table.csv"}
+        assert "Falcon" not in agent.ask(q, REF).answer
