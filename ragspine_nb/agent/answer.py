@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ragspine_nb.agent.operations import NotComputed, Operation, compute
+from ragspine_nb.agent.operations import NotComputed, Operation, compute, shown_decimals
 from ragspine_nb.agent.render import entity_label, result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
@@ -114,6 +114,10 @@ def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,
 
 
 # ----------------------------------------------------------------- rendering
+#: Operations whose value is no amount of money (a ratio, a percentage, a count).
+_PLAIN_RESULTS = frozenset({"ratio", "share", "count", "percent_change"})
+
+
 def _operand_name(fact: Fact, operands: Sequence[Fact], lang: str) -> str:
     """What tells one operand from the others: its row, entity or column, and period."""
     parts = [getattr(fact, name) for name in ("metric_code", "entity", "channel")
@@ -127,8 +131,11 @@ def figure_text(figure: Figure, lang: str) -> str:
     A computed figure is followed by its derivation and each operand's value with its
     document and locator (continuation lines are indented).
     """
-    amount = bool(figure.operands) and is_amount(figure.operands[0])
-    value = value_text(figure.value, figure.unit, lang, amount)
+    amount = bool(figure.operands) and figure.operation not in _PLAIN_RESULTS \
+        and is_amount(figure.operands[0])
+    places = shown_decimals(figure.operation, figure.operands)
+    shown = figure.value if places is None else round(figure.value, places) + 0.0
+    value = value_text(shown, figure.unit, lang, amount)
     if not figure.derivation and len(figure.operands) == 1:
         return figure_line(figure.label, value, where_text(figure.operands[0], lang), lang)
     docs = "; ".join(dict.fromkeys(s.doc for s in figure.sources))

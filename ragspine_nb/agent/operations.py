@@ -1,42 +1,47 @@
-"""Operations a question asks of stored figures: detected, then computed or refused.
+"""Operations a question asks of stored figures, computed over cited cells or refused.
 
-A question asking for a change, a difference or a percentage change names an
-:class:`Operation`; :func:`compute` applies it to the cited cells (its operands) as a
-pure step and returns the value with its derivation, or :class:`NotComputed` saying
-why not. Nothing here reads a store: the operands come from the fact channel, and a
-level or a single operand is never passed off as the result of an operation.
+An :class:`Operation` names what to compute (:data:`~ragspine_nb.types.COMPUTED_OPERATIONS`);
+the functions here apply it to the cited cells (its operands) as pure steps and return
+the value with its derivation (:class:`Computed`), or :class:`NotComputed` saying why
+not. Nothing here reads a store or a question: the operands come from the fact channel
+(:mod:`ragspine_nb.agent.operation_plan`), the operation from the question's words
+(:mod:`ragspine_nb.agent.operation_detect`). A level or a single operand is never passed
+off as the result of an operation.
 
-Supported now: ``difference`` (first operand minus second) and ``percent_change``
-(relative to the second operand). Every other kind of :data:`COMPUTED_OPERATIONS` is a
-valid request that :func:`compute` refuses (``unsupported``) until it is implemented.
+* ``difference`` — the first operand minus the second; ``percent_change`` — the same
+  relative to the second (:func:`compute`);
+* ``average`` / ``sum`` — of every operand, in one unit (:func:`aggregate`);
+* ``ratio`` / ``share`` — the numerators (summed) over the denominator; a share is in
+  percent (:func:`ratio`);
+* ``count`` — how many operands pass a stated test (:func:`count_passing`);
+* ``max`` / ``min`` — which operand is the highest / lowest (:func:`pick_extreme`).
+
+A computed value keeps every digit (``Computed.value``); its text is rounded as a report
+rounds it (:func:`shown_decimals`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragspine_nb.agent.intent import ROUTE_COMPOSITE, ParsedIntent
+from ragspine_nb.agent.operation_cues import RatioSplit, Threshold
 from ragspine_nb.agent.templates import NOT_COMPUTED, format_value
 from ragspine_nb.errors import InvalidRecordError
-from ragspine_nb.glossary import fold
+from ragspine_nb.glossary import period_label
 from ragspine_nb.types import COMPUTED_OPERATIONS, Fact
+from ragspine_nb.units import SCALES, unit_parts
 
-__all__ = ["Operation", "Computed", "NotComputed", "compute", "detect_operation",
-           "SUPPORTED_OPERATIONS", "COMPARE_CUES", "DIFFERENCE_CUES"]
+__all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "ratio",
+           "count_passing", "passing", "pick_extreme", "shown_decimals", "SUPPORTED_OPERATIONS",
+           "ANSWERS", "PERCENT_DECIMALS"]
 
-#: The operations :func:`compute` carries out today.
-SUPPORTED_OPERATIONS: tuple[str, ...] = ("difference", "percent_change")
-#: Words asking to compare two figures: both levels are answered, with their difference.
-COMPARE_CUES: tuple[str, ...] = ("对比", "比较", "compare", "comparison", "versus", "vs")
-#: Words asking for the difference *between* two named figures (not a change over time).
-DIFFERENCE_CUES: tuple[str, ...] = ("difference", "differences", "differ", "gap", "差额", "差异",
-                                    "相差", "差距")
-#: A difference asked as a percentage of the second figure.
-RELATIVE_DIFFERENCE_CUES: tuple[str, ...] = ("percentage difference", "percent difference",
-                                             "% difference", "差异率")
-#: Decimal places of a computed percentage.
+#: The operations computed today.
+SUPPORTED_OPERATIONS: tuple[str, ...] = ("difference", "percent_change", "average", "sum",
+                                         "ratio", "share", "count", "max", "min")
+#: How an operation's outcome is answered: a headline figure, or a label named as text.
+ANSWERS: tuple[str, ...] = ("number", "label")
+#: Decimal places of a computed percentage or ratio (more when the inputs have more).
 PERCENT_DECIMALS = 2
 
 
@@ -54,16 +59,47 @@ class Operation:
         The question asks for the difference *between* figures it names ("the
         difference between A and B"), which is not a change over time: when it also
         spans two periods, which difference is meant is not clear.
+    over_range : bool
+        An average or sum over a range of periods ("from 2017 to 2019"): every fiscal
+        year from the first to the last named is an operand.
+    years : int
+        "The 3 years" with no period named: the latest that many fiscal years.
+    implicit : bool
+        A sum read from a bare "total": it is a sum only when several operands are
+        named, otherwise the question asks for a level.
+    split : RatioSplit or None
+        Where a ratio's / share's numerator and denominator are named.
+    test : Threshold or None
+        A count's (or a which-period question's) test against a stated amount.
+    answer : str
+        ``number`` (a headline figure) or ``label`` (which period / item, as text).
+    nested : str
+        An operation of operations the question asks for ("the change in the average",
+        "the average change"): named here, refused as not computed.
+    over : str
+        What a count, max or min runs over: ``periods`` (the row's periods) or ``items``
+        (rows or columns named as a list); empty for the others.
     """
 
     kind: str
     with_levels: bool = False
     between: bool = False
+    over_range: bool = False
+    years: int = 0
+    implicit: bool = False
+    split: RatioSplit | None = None
+    test: Threshold | None = None
+    answer: str = "number"
+    nested: str = ""
+    over: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:
             raise InvalidRecordError(f"Operation.kind {self.kind!r} is not valid. "
                                      f"Valid: {list(COMPUTED_OPERATIONS)}")
+        if self.answer not in ANSWERS:
+            raise InvalidRecordError(f"Operation.answer {self.answer!r} is not valid. "
+                                     f"Valid: {list(ANSWERS)}")
 
 
 @dataclass(frozen=True)
@@ -79,10 +115,13 @@ class Computed:
 class NotComputed:
     """Why an operation was not computed: a ``reason`` code and the values it names.
 
-    Reasons: ``units`` (operands in different units), ``zero_base``, ``negative_base``
-    (a percentage of a zero or negative base), ``operands`` (not two), ``periods``
-    (periods of different kinds), ``unsupported`` (not computed yet), ``ambiguous`` (the
-    difference between two named figures, or each one's change over two periods?).
+    Reasons (worded in :data:`~ragspine_nb.agent.templates.NOT_COMPUTED`): ``units``,
+    ``zero_base``, ``negative_base``, ``operands``, ``periods``, ``unsupported``,
+    ``ambiguous``, ``cross`` (several rows and periods with nothing combining them),
+    ``no_periods`` (an average or sum names no periods), ``sides`` (a ratio's numerator
+    or denominator is not identified), ``items`` (the items to count are not
+    identified), ``threshold_units`` (a test's amount in a scale the figures do not
+    state), ``nested`` (an operation of operations), ``tie``.
     """
 
     reason: str
@@ -98,38 +137,29 @@ class NotComputed:
         return NOT_COMPUTED[lang][self.reason].format(*self.values)
 
 
-def _has_cue(text: str, cues: Sequence[str]) -> bool:
-    return any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", text) if c.isascii()
-               else c in text for c in cues)
-
-
-def detect_operation(intent: ParsedIntent) -> Operation | None:
-    """The operation a parsed question asks for, if any.
-
-    "The difference between A and B" asks for a ``difference`` (a ``percent_change``
-    only when it says "percentage difference"), even between percentages; a change cue
-    asks for a ``percent_change`` when it also asks for a percentage, else a
-    ``difference``; a comparison cue asks for both levels and their difference. A "why"
-    question (composite) keeps its level as the structured anchor unless it names the
-    two periods or columns to compare.
-    """
-    if intent.route == ROUTE_COMPOSITE and len(intent.periods) < 2 and len(intent.channels) < 2:
-        return None
-    text = fold(intent.raw_question)
-    between = _has_cue(text, DIFFERENCE_CUES)
-    if between:  # a subtraction, unless a relative difference is asked in so many words
-        relative = _has_cue(text, RELATIVE_DIFFERENCE_CUES)
-        return Operation("percent_change" if relative else "difference", between=True)
-    if intent.change_cue:
-        return Operation("percent_change" if intent.percent_cue else "difference")
-    if _has_cue(text, COMPARE_CUES):
-        return Operation("difference", with_levels=True)
-    return None
-
-
 def _decimals(value: float) -> int:
     text = repr(float(value))
     return 0 if "e" in text or "." not in text else len(text.split(".")[1].rstrip("0"))
+
+
+def shown_decimals(operation: str, operands: Sequence[Fact]) -> int | None:
+    """Decimal places an operation's value is shown with (``None``: as computed).
+
+    An average, ratio or share is shown with :data:`PERCENT_DECIMALS` places, or as
+    many as its most precise operand has; a sum or difference as computed (exact).
+    """
+    if operation in ("average", "ratio", "share", "percent_change"):
+        return max([PERCENT_DECIMALS, *(_decimals(f.value) for f in operands)])
+    return None
+
+
+def _shown(value: float, decimals: int | None) -> str:
+    return format_value(value if decimals is None else round(value, decimals) + 0.0)
+
+
+def _one_unit(operands: Sequence[Fact]) -> NotComputed | None:
+    units = list(dict.fromkeys(f.unit for f in operands))
+    return NotComputed("units", (units[0], units[1])) if len(units) > 1 else None
 
 
 def _difference(a: Fact, b: Fact) -> Computed:
@@ -150,11 +180,12 @@ def _percent_change(a: Fact, b: Fact) -> Computed | NotComputed:
 
 
 def compute(operation: Operation, operands: Sequence[Fact]) -> Computed | NotComputed:
-    """Apply ``operation`` to its operands, in order (pure, deterministic).
+    """Apply a two-operand ``operation`` to its operands, in order (pure, deterministic).
 
     ``difference`` is the first operand minus the second; ``percent_change`` the same
     difference relative to the second (a zero or negative base is refused). Both need
-    exactly two operands in one unit.
+    exactly two operands in one unit. Other kinds go to their own functions
+    (:func:`aggregate`, :func:`ratio`, :func:`count_passing`, :func:`pick_extreme`).
 
     Examples
     --------
@@ -165,7 +196,9 @@ def compute(operation: Operation, operands: Sequence[Fact]) -> Computed | NotCom
     >>> compute(Operation("percent_change"), (a, b))
     Computed(value=6.44, unit='PCT', derivation='(1,405 − 1,320) / 1,320 = 6.44%')
     """
-    if operation.kind not in SUPPORTED_OPERATIONS:
+    if operation.nested:
+        return NotComputed("nested", (operation.kind, operation.nested))
+    if operation.kind not in ("difference", "percent_change"):
         return NotComputed("unsupported", (operation.kind,))
     if len(operands) != 2:
         return NotComputed("operands", (str(len(operands)),))
@@ -173,3 +206,140 @@ def compute(operation: Operation, operands: Sequence[Fact]) -> Computed | NotCom
     if a.unit != b.unit:
         return NotComputed("units", (a.unit, b.unit))
     return _difference(a, b) if operation.kind == "difference" else _percent_change(a, b)
+
+
+def aggregate(kind: str, operands: Sequence[Fact]) -> Computed | NotComputed:
+    """The ``average`` or ``sum`` of two or more operands in one unit.
+
+    Examples
+    --------
+    >>> f = [Fact("DY", "C", "NA", "TOTAL", "FY", y, v, "PCT", "t.csv", "r")
+    ...      for y, v in (("2019", 1.7), ("2018", 1.5), ("2017", 1.5))]
+    >>> aggregate("average", f).derivation
+    '(1.7 + 1.5 + 1.5) / 3 = 1.57'
+    >>> aggregate("sum", f[:2])
+    Computed(value=3.2, unit='PCT', derivation='1.7 + 1.5 = 3.2')
+    """
+    if kind not in ("average", "sum"):
+        raise ValueError(f"aggregate kind must be 'average' or 'sum', got {kind!r}")
+    if len(operands) < 2:
+        return NotComputed("operands", (str(len(operands)),))
+    mixed = _one_unit(operands)
+    if mixed is not None:
+        return mixed
+    places = max(_decimals(f.value) for f in operands)
+    total = round(sum(f.value for f in operands), places) + 0.0
+    terms = " + ".join(format_value(f.value) for f in operands)
+    if kind == "sum":
+        return Computed(total, operands[0].unit, f"{terms} = {format_value(total)}")
+    mean = total / len(operands)
+    shown = _shown(mean, shown_decimals("average", operands))
+    return Computed(mean, operands[0].unit, f"({terms}) / {len(operands)} = {shown}")
+
+
+def ratio(numerators: Sequence[Fact], denominator: Fact,
+          percent: bool) -> Computed | NotComputed:
+    """The numerators (summed) over the denominator; in percent when ``percent``.
+
+    Examples
+    --------
+    >>> a = Fact("PREPAID", "C", "NA", "TOTAL", "FY", "2019", 2303.0, "USD_K", "t.csv", "B2")
+    >>> b = Fact("PREPAID_TOTAL", "C", "NA", "TOTAL", "FY", "2019", 2496.0, "USD_K", "t.csv", "B4")
+    >>> ratio([a], b, percent=True).derivation
+    '2,303 / 2,496 × 100 = 92.27%'
+    >>> round(ratio([a], b, percent=False).value, 4)
+    0.9227
+    """
+    if not numerators:
+        return NotComputed("operands", ("0",))
+    mixed = _one_unit([*numerators, denominator])
+    if mixed is not None:
+        return mixed
+    if denominator.value == 0:
+        return NotComputed("zero_base")
+    places = max(_decimals(f.value) for f in numerators)
+    top = round(sum(f.value for f in numerators), places) + 0.0
+    terms = " + ".join(format_value(f.value) for f in numerators)
+    top_text = f"({terms})" if len(numerators) > 1 else terms
+    value = top / denominator.value * (100 if percent else 1)
+    shown = _shown(value, shown_decimals("share" if percent else "ratio",
+                                         [*numerators, denominator]))
+    tail = f" × 100 = {shown}%" if percent else f" = {shown}"
+    return Computed(value, "PCT" if percent else "",
+                    f"{top_text} / {format_value(denominator.value)}{tail}")
+
+
+def _in_scale(fact: Fact, test: Threshold) -> float | NotComputed:
+    """A fact's value in the scale of a test's amount, or why it cannot be compared."""
+    parts = unit_parts(fact.unit)
+    if test.scale == "PCT" or parts.percent:
+        return fact.value if test.scale == "PCT" and parts.percent else \
+            NotComputed("threshold_units", (test.text, fact.unit))
+    if not test.scale:
+        return fact.value if parts.factor is None else \
+            NotComputed("threshold_units", (test.text, fact.unit))
+    if parts.factor is None:
+        return NotComputed("threshold_units", (test.text, fact.unit))
+    return fact.value * parts.factor / SCALES[test.scale]
+
+
+def count_passing(operands: Sequence[Fact], test: Threshold) -> Computed | NotComputed:
+    """How many operands pass ``test`` (each compared in the test's scale).
+
+    Examples
+    --------
+    >>> from ragspine_nb.agent.operation_cues import threshold
+    >>> f = [Fact("NS", "C", "NA", "TOTAL", "FY", y, v, "USD_K", "t.csv", "r")
+    ...      for y, v in (("2019", 190000.0), ("2018", 259105.0), ("2017", 210000.0))]
+    >>> c = count_passing(f, threshold("exceed $200,000 thousand"))
+    >>> c.value, c.derivation
+    (2.0, 'FY2019 190,000 no; FY2018 259,105 yes; FY2017 210,000 yes → 2')
+    """
+    if not operands:
+        return NotComputed("operands", ("0",))
+    marks, passed = [], 0
+    for f in operands:
+        value = _in_scale(f, test)
+        if isinstance(value, NotComputed):
+            return value
+        ok = test.passes(value)
+        passed += ok
+        marks.append(f"{period_label(f.period_type, f.period)} {format_value(f.value)} "
+                     f"{'yes' if ok else 'no'}")
+    return Computed(float(passed), "", f"{'; '.join(marks)} → {passed}")
+
+
+def passing(operands: Sequence[Fact], test: Threshold) -> list[Fact] | NotComputed:
+    """The operands that pass ``test`` (in order), or why they cannot be compared."""
+    out = []
+    for f in operands:
+        value = _in_scale(f, test)
+        if isinstance(value, NotComputed):
+            return value
+        if test.passes(value):
+            out.append(f)
+    return out
+
+
+def pick_extreme(kind: str, operands: Sequence[Fact]) -> int | NotComputed:
+    """The index of the highest (``max``) or lowest (``min``) operand; a tie is refused.
+
+    Examples
+    --------
+    >>> f = [Fact("S", "C", "NA", "TOTAL", "FY", y, v, "USD_M", "t.csv", "r")
+    ...      for y, v in (("2019", 1496.5), ("2018", 1202.9))]
+    >>> pick_extreme("max", f), pick_extreme("min", f)
+    (0, 1)
+    """
+    if kind not in ("max", "min"):
+        raise ValueError(f"pick_extreme kind must be 'max' or 'min', got {kind!r}")
+    if len(operands) < 2:
+        return NotComputed("operands", (str(len(operands)),))
+    mixed = _one_unit(operands)
+    if mixed is not None:
+        return mixed
+    values = [f.value for f in operands]
+    best = max(values) if kind == "max" else min(values)
+    if values.count(best) > 1:
+        return NotComputed("tie", (format_value(best),))
+    return values.index(best)

@@ -1,4 +1,4 @@
-"""The answer loop: gate → intent → clarification → FAQ → route → tools/retrieval → answer.
+"""The answer loop: gate → intent → kind → clarification → FAQ → route → tools → answer.
 
 Anti-fabrication lives here, in control flow: a structured answer is always rebuilt
 from the stored fact (model prose is discarded); a miss is an honest refusal; the
@@ -8,11 +8,20 @@ answered as a conflict (every value with its source, no single number, no change
 computed from it); narrative answers keep only sentences whose numbers appear in the
 cited snippets and that contradict neither the fact store nor the answer's own
 structured line (:mod:`ragspine_nb.agent.grounding`), and always end with their sources.
+
+What the question asks decides what may be a headline figure
+(:mod:`ragspine_nb.agent.question_kind`): a question asking for text (a reason, a
+method, a definition, a list of components) goes to the narrative channel and asserts
+no figure — the figures it names are shown as context; a which-year / which-item
+question names its answer as text with the compared values as inputs; a number question
+gets a level, or the operation it asks for computed over cited cells
+(:mod:`ragspine_nb.agent.operation_detect`, :mod:`~ragspine_nb.agent.operation_plan`),
+or a refusal listing the inputs found — never one operand, never a cross product of
+several rows and periods.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -20,6 +29,7 @@ from datetime import date
 from typing import Any
 
 from ragspine_nb.agent.answer import structured_answer
+from ragspine_nb.agent.answer_ops import cross_refusal, plan_answer, refusal_answer
 from ragspine_nb.agent.clarify import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
@@ -36,17 +46,23 @@ from ragspine_nb.agent.intent import (
     RuleIntentParser,
 )
 from ragspine_nb.agent.narrative import NarrativeAnswer, NarrativeRetriever, run_narrative
-from ragspine_nb.agent.operations import detect_operation
-from ragspine_nb.agent.providers import SLOTS_MARKER, LLMProvider, MockProvider
-from ragspine_nb.agent.query_tools import (
-    TOOL_NAME,
-    build_query_metric_tool_anthropic,
-    execute_query_metric,
+from ragspine_nb.agent.operation_detect import detect_operation
+from ragspine_nb.agent.operation_plan import (
+    Plan,
+    PlanContext,
+    base_tasks,
+    plan_operation,
+    varying_slots,
 )
+from ragspine_nb.agent.operations import Operation
+from ragspine_nb.agent.providers import LLMProvider, MockProvider
+from ragspine_nb.agent.query_tools import execute_query_metric
+from ragspine_nb.agent.question_kind import KIND_LABEL, KIND_TEXT, QuestionKind, question_kind
 from ragspine_nb.agent.render import citations, sql_of
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.agent.templates import TEXT
+from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.errors import ProfileError, ProviderError
 from ragspine_nb.glossary import period_label
@@ -56,49 +72,41 @@ from ragspine_nb.types import (
     CHANGE_PCT_CHANNEL,
     ConflictResult,
     FoundResult,
-    NotFoundResult,
     QueryResult,
 )
+from ragspine_nb.units import unit_parts
 
 __all__ = ["answer_question", "MAX_TOOL_ITERATIONS", "STRUCTURED_SYSTEM"]
 
-MAX_TOOL_ITERATIONS = 5
-STRUCTURED_SYSTEM = (
-    "You answer questions about reported figures. Call the query_metric tool once per "
-    "sub-task listed in the user message. Never state a number that the tool did not return.")
+#: Operations whose operands are planned apart (the others: two cells of the question).
+_PLANNED = frozenset({"average", "sum", "ratio", "share", "count", "max", "min"})
 
 
 # ------------------------------------------------------------------------ helpers
-def _plan(intent: ParsedIntent, clar: ClarificationResult, profile: DomainProfile
-          ) -> list[dict[str, str]]:
-    entities = list(intent.entities) or [clar.assumed_slots.get("entity",
-                                                                 profile.home_entity_code)]
-    if "periods" in clar.assumed_slots:
-        periods = clar.assumed_slots["periods"].split(",")
-    else:
-        periods = [period_label(*p) for p in intent.periods] or [clar.assumed_slots["period"]]
-    channels = list(intent.channels) or [intent.channel or profile.default_channel]
-    return [{"metric": m, "entity": e, "period": p, "channel": c}
-            for m in intent.metrics for e in entities for p in periods for c in channels]
-
-
 def _stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactStore,
-                   profile: DomainProfile, ref: date) -> FoundResult | ConflictResult | None:
+                   profile: DomainProfile, ref: date,
+                   operation: Operation | None) -> FoundResult | ConflictResult | None:
     """A change the source states itself (a "% change" column), for a change question.
 
     Asked when the question names a stated-change channel (``CHANGE*``), or asks for a
     percentage change and the profile has :data:`CHANGE_PCT_CHANNEL`. The stated figure
     is filed under the later period, so one period in the question is enough. A figure
     the report states wins over one computed from two levels (rounding, restatements);
-    one in conflict is answered as the conflict, never computed from levels instead.
+    one in conflict is answered as the conflict, never computed from levels instead. A
+    stated percentage answers only a percentage change, a stated amount only a change
+    in amount.
     """
     periods = list(intent.periods) or [
         ("FY", p[2:]) for p in clar.assumed_slots.get("periods", "").split(",") if p]
+    if operation is None or operation.kind not in ("difference", "percent_change") \
+            or operation.between or operation.nested:
+        return None
     if not (intent.change_cue and len(intent.metrics) == 1 and periods
             and len(intent.entities) <= 1):
         return None
+    percent = operation.kind == "percent_change"
     channel = intent.channel if intent.channel and intent.channel.startswith("CHANGE") \
-        else CHANGE_PCT_CHANNEL if intent.percent_cue and CHANGE_PCT_CHANNEL in profile.channels \
+        else CHANGE_PCT_CHANNEL if percent and CHANGE_PCT_CHANNEL in profile.channels \
         else None
     if channel is None:
         return None
@@ -106,20 +114,13 @@ def _stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactS
     entity = intent.entities[0] if intent.entities else profile.home_entity_code
     result = execute_query_metric(store, intent.metrics[0], entity, period_label(*later),
                                   channel, profile=profile, reference_date=ref)
+    if isinstance(result, FoundResult) and _is_percent(result.fact.unit) != percent:
+        return None  # a stated % change does not answer a change in amount, nor vice versa
     return result if isinstance(result, FoundResult | ConflictResult) else None
 
 
-def _same_task(result: QueryResult, task: dict[str, str]) -> bool:
-    """Whether a model-requested result answers a planned sub-task."""
-    if isinstance(result, FoundResult):
-        f = result.fact
-        key = (f.metric_code, f.entity, period_label(f.period_type, f.period), f.channel)
-    elif isinstance(result, NotFoundResult | ConflictResult):
-        key = (result.metric_code, result.entity,
-               period_label(result.period_type, result.period), result.channel)
-    else:
-        return False
-    return key == (task["metric"], task["entity"], task["period"], task["channel"])
+def _is_percent(unit: str) -> bool:
+    return unit_parts(unit).percent or unit.strip().lower() in ("percent", "%", "pct")
 
 
 # --------------------------------------------------------------------- the loop
@@ -138,6 +139,8 @@ class _Run:
     trace: Trace
     grounder: Grounder
     context: GroundingContext
+    parser: IntentParser
+    kind: QuestionKind
     started: float = field(default_factory=time.perf_counter)
     retrieval: dict[str, Any] = field(default_factory=dict)
     #: narrative citations, filled by run_narrative
@@ -156,6 +159,11 @@ class _Run:
                           n_sources=len(kw.get("sources", [])))
         return AgentResult(self.question, answer, route, self.clar, trace=self.trace.to_dict(),
                            answer_plain=kw.pop("plain", answer), language=self.lang, **kw)
+
+    def plan_context(self) -> PlanContext:
+        """What operation planning reads (parts of the question parsed by our parser)."""
+        return PlanContext(self.intent, self.clar, self.profile, self.store,
+                           lambda text: self.parser.parse(text, self.ref))
 
 
 def _start(question: str, store: FactStore, provider: LLMProvider | None,
@@ -178,13 +186,14 @@ def _start(question: str, store: FactStore, provider: LLMProvider | None,
     if intent.raw_question != question:
         raise ValueError("an IntentParser must fill raw_question with the exact question")
     clar = clarify_scope(intent, ref, profile=profile, gate=gate)
+    kind = question_kind(question)
     trace.record(route=intent.route, metric=intent.metric, entity=intent.entity,
                  period=period_label(*intent.period) if intent.period else None,
-                 channel=intent.channel, clar_mode=clar.mode,
+                 channel=intent.channel, clar_mode=clar.mode, question_kind=kind.kind,
                  external_entity=bool(intent.external_entity), language=intent.language)
     return _Run(question, store, provider or MockProvider(), profile, ref, intent, clar,
                 screened or [], trace, Grounder(profile, store),
-                question_context(intent, clar, profile), started)
+                question_context(intent, clar, profile), parser, kind, started)
 
 
 def _faq_answer(run: _Run, faq: FaqCache) -> AgentResult | None:
@@ -223,32 +232,91 @@ def _narrative(run: _Run, retriever: NarrativeRetriever | None, top_k: int,
                          run.grounder, context)
 
 
-def _lookups(run: _Run, tasks: list[dict[str, str]]) -> list[QueryResult]:
+def _lookups(run: _Run, tasks: Sequence[dict[str, str]]) -> list[QueryResult]:
     """Each planned sub-task's result: several run deterministically, one through the tool."""
     if len(tasks) > 1:  # explicit multi-value question: deterministic sub-tasks, no LLM
         run.trace.record(subtasks=len(tasks), llm_calls=0)
         return [execute_query_metric(run.store, t["metric"], t["entity"], t["period"],
                                      t["channel"], profile=run.profile, reference_date=run.ref)
                 for t in tasks]
-    return _run_tool_loop(run.question, tasks, run.store, run.provider, run.profile, run.ref,
-                          run.trace)
+    return run_tool_loop(run.question, list(tasks), run.store, run.provider, run.profile,
+                         run.ref, run.trace)
 
 
-def _structured(run: _Run, retriever: NarrativeRetriever | None, top_k: int) -> AgentResult:
-    """The fact channel: sub-tasks and their figures, then a composite's narrative.
+def _text_answer(run: _Run, retriever: NarrativeRetriever | None, top_k: int) -> AgentResult:
+    """A question asking for text (or a label we cannot name): the narrative, no figure.
+
+    A "why" question naming a row (composite) still looks its cells up: they anchor the
+    narrative's grounding and are shown as context, never as the answer's figure.
+    """
+    results: list[QueryResult] = []
+    tasks: list[dict[str, str]] = []
+    if run.intent.route == ROUTE_COMPOSITE and run.clar.mode != CLARIFY_ASK_FIRST:
+        tasks = base_tasks(run.intent, run.clar, run.profile)
+        if len(varying_slots(tasks)) <= 1:
+            try:
+                results = _lookups(run, tasks)
+            except ProviderError:
+                run.trace.record(provider_error=True)
+    told = _narrative(run, retriever, top_k, anchors=results)
+    context = structured_answer(tasks, results, None, run.profile, run.lang) if results \
+        else None  # the cells named (a conflict as the conflict), never the answer's figure
+    text = told.text if context is None else "\n".join(
+        [TEXT["context_figures"][run.lang], context.text, "", TEXT["attribution"][run.lang],
+         told.text])
+    sources = list(context.sources) if context is not None else []
+    sources += [s for s in told.sources if s not in sources]
+    statuses = [r.status for r in results]
+    run.trace.record(figures=0, text_question=run.kind.cue or run.kind.kind,
+                     tool_status={s: statuses.count(s) for s in set(statuses)})
+    route = run.intent.route if results else ROUTE_NARRATIVE
+    return run.done(text, route, tool_results=[r.to_dict() for r in results], sources=sources,
+                    sql=sql_of(run.store, results), retrieval=run.retrieval,
+                    dropped=[d.to_dict() for d in told.dropped])
+
+
+def _planned(run: _Run, operation: Operation, retriever: NarrativeRetriever | None,
+             top_k: int) -> AgentResult | Plan | None:
+    """An operation with its own operands: its plan, a refusal, or ``None`` (a level)."""
+    plan = plan_operation(operation, run.plan_context())
+    if plan is None or isinstance(plan, Plan):
+        return plan
+    run.trace.record(operation=operation.kind, operation_refused=plan.reason, figures=0)
+    if operation.answer == "label":  # which item, when no list of items is named: prose
+        return _text_answer(run, retriever, top_k)
+    refused = refusal_answer(operation.kind, plan, (), run.profile, run.lang)
+    return run.done(refused.text, run.intent.route)
+
+
+def _structured(run: _Run, operation: Operation | None, retriever: NarrativeRetriever | None,
+                top_k: int) -> AgentResult:
+    """The fact channel: the operation's operands (or the named cells) and their figures.
 
     An operation the question asks for is computed over the found cells or refused.
     """
-    tasks = _plan(run.intent, run.clar, run.profile)
+    tasks = base_tasks(run.intent, run.clar, run.profile)
+    plan: Plan | None = None
+    if operation is not None and operation.kind in _PLANNED:
+        planned = _planned(run, operation, retriever, top_k)
+        if isinstance(planned, AgentResult):
+            return planned
+        plan, operation = planned, operation if planned is not None else None
+        tasks = list(plan.tasks) if plan is not None else tasks
+    if operation is None and len(varying_slots(tasks)) > 1:
+        refused = cross_refusal(tasks, run.lang)  # several rows × several periods: no figure
+        run.trace.record(cross_product=len(tasks), figures=0)
+        return run.done(refused.text, run.intent.route)
     try:
         results = _lookups(run, tasks)
     except ProviderError:
         run.trace.record(provider_error=True)
         return run.done(TEXT["provider_error"][run.lang], run.intent.route)
-    operation = detect_operation(run.intent)
-    structured = structured_answer(tasks, results, operation, run.profile, run.lang)
+    structured = plan_answer(plan, results, run.profile, run.lang) if plan is not None \
+        else structured_answer(tasks, results, operation, run.profile, run.lang)
     body, sources = structured.text, structured.sources
     note = run.clar.assumption_note
+    if plan is not None and "period" in varying_slots(plan.tasks):
+        note = ""  # the operation chose its periods; the assumed one is not used
     if note:
         body = f"{note} {body}" if run.lang == "en" else note + body
     statuses = [r.status for r in results]
@@ -256,15 +324,29 @@ def _structured(run: _Run, retriever: NarrativeRetriever | None, top_k: int) -> 
                      figures=len(structured.figures),
                      tool_status={s: statuses.count(s) for s in set(statuses)},
                      fabrication_guard_triggered=bool(results) and "found" not in statuses)
-    answer, left_out = body, []
+    left_out: list[dict[str, str]] = []
     if run.intent.route == ROUTE_COMPOSITE:  # the narrative may not contradict the line above
         told = _narrative(run, retriever, top_k, anchors=results)
-        answer = f"{body}\n\n{TEXT['attribution'][run.lang]}\n{told.text}"
+        body = f"{body}\n\n{TEXT['attribution'][run.lang]}\n{told.text}"
         sources = sources + [s for s in told.sources if s not in sources]
         left_out = [d.to_dict() for d in told.dropped]
-    return run.done(answer, run.intent.route, tool_results=[r.to_dict() for r in results],
+    return run.done(body, run.intent.route, tool_results=[r.to_dict() for r in results],
                     sources=sources, sql=sql_of(run.store, results), retrieval=run.retrieval,
                     dropped=left_out, figures=structured.figures)
+
+
+def _roles_resolve(run: _Run, operation: Operation | None) -> bool:
+    """Whether an ask-back about several rows / columns is answered by a ratio's roles."""
+    if operation is None or operation.kind not in ("ratio", "share") \
+            or run.clar.mode != CLARIFY_ASK_FIRST or not run.intent.metrics:
+        return False
+    asked = set(run.clar.narrowing_options)
+    if not asked or not asked <= {*run.intent.metrics, *run.intent.channel_options}:
+        return False
+    plain = replace(run.intent, metrics=run.intent.metrics[:1], channel_options=(),
+                    metric=run.intent.metrics[0], list_cue=True)
+    run.clar = clarify_scope(plain, run.ref, profile=run.profile)
+    return run.clar.mode != CLARIFY_ASK_FIRST
 
 
 def answer_question(
@@ -287,68 +369,25 @@ def answer_question(
     dropped first (the trace counts them); the question is judged on its own text.
     """
     run = _start(question, store, provider, reference_date, intent_parser, profile, history)
-    intent, clar = run.intent, run.clar
-    if clar.mode == CLARIFY_OUT_OF_SCOPE_ENTITY:  # before any tool, retrieval or model
-        return run.done(clar.question, intent.route)
+    intent = run.intent
+    if run.clar.mode == CLARIFY_OUT_OF_SCOPE_ENTITY:  # before any tool, retrieval or model
+        return run.done(run.clar.question, intent.route)
     if faq is not None and not (intent.metrics or intent.entities or intent.periods):
         served = _faq_answer(run, faq)
         if served is not None:
             return served
-    stated = _stated_change(intent, clar, store, run.profile, run.ref) \
-        if clar.mode != CLARIFY_ASK_FIRST or intent.metrics else None
+    if run.kind.kind == KIND_TEXT and intent.route != ROUTE_NARRATIVE:
+        return _text_answer(run, narrative_retriever, top_k)
+    operation = detect_operation(intent, run.profile, run.kind) if intent.metrics else None
+    run.trace.record(operation=operation.kind if operation else None)
+    if run.kind.kind == KIND_LABEL and (operation is None or run.clar.mode == CLARIFY_ASK_FIRST):
+        return _text_answer(run, narrative_retriever, top_k)  # a label we cannot name: prose
+    stated = _stated_change(intent, run.clar, store, run.profile, run.ref, operation) \
+        if run.clar.mode != CLARIFY_ASK_FIRST or intent.metrics else None
     if stated is not None:  # the report states this change: no second period needed
         return _stated_answer(run, stated)
-    if clar.mode == CLARIFY_ASK_FIRST:
-        return run.done(clar.question, intent.route)
+    if run.clar.mode == CLARIFY_ASK_FIRST and not _roles_resolve(run, operation):
+        return run.done(run.clar.question, intent.route)
     if intent.route == ROUTE_NARRATIVE:
-        told = _narrative(run, narrative_retriever, top_k)
-        return run.done(told.text, ROUTE_NARRATIVE, sources=told.sources,
-                        retrieval=run.retrieval, dropped=[d.to_dict() for d in told.dropped])
-    return _structured(run, narrative_retriever, top_k)
-
-
-def _run_tool_loop(question: str, tasks: list[dict[str, str]], store: FactStore,
-                   provider: LLMProvider, profile: DomainProfile, ref: date,
-                   trace: Trace) -> list[QueryResult]:
-    tools = [build_query_metric_tool_anthropic(profile)]
-    messages: list[dict[str, Any]] = [{"role": "user", "content":
-                                       f"{question}\n\n{SLOTS_MARKER} {json.dumps(tasks)}"}]
-    model_results: list[QueryResult] = []
-    iterations = 0
-    t0 = time.perf_counter()
-    for iterations in range(1, MAX_TOOL_ITERATIONS + 1):  # noqa: B007 - used after the loop
-        resp = provider.create_message(system=STRUCTURED_SYSTEM, messages=messages, tools=tools)
-        if not resp.tool_calls:
-            break
-        blocks, outputs = [], []
-        for call in resp.tool_calls:
-            args = call.arguments if isinstance(call.arguments, dict) else {}
-            if call.name != TOOL_NAME or not {"metric", "entity", "period"} <= set(args):
-                payload: dict[str, Any] = {"status": "error", "detail": "unknown tool or args"}
-            else:
-                result = execute_query_metric(store, str(args["metric"]), str(args["entity"]),
-                                              str(args["period"]), args.get("channel") or
-                                              profile.default_channel, profile=profile,
-                                              reference_date=ref)
-                model_results.append(result)
-                payload = result.to_dict()
-            blocks.append({"type": "tool_use", "id": call.id, "name": call.name,
-                           "input": args})
-            outputs.append({"type": "tool_result", "tool_use_id": call.id,
-                            "content": json.dumps(payload, ensure_ascii=False)})
-        messages += [{"role": "assistant", "content": blocks},
-                     {"role": "user", "content": outputs}]
-    trace.record(tool_iterations=iterations, tool_loop_capped=iterations >= MAX_TOOL_ITERATIONS,
-                 provider_seconds=round(time.perf_counter() - t0, 4),
-                 model_tool_calls=len(model_results))
-    final: list[QueryResult] = []
-    for task in tasks:  # the plan decides what is answered; missing calls run deterministically
-        match = next((r for r in model_results if _same_task(r, task)), None)
-        if match is None:
-            match = execute_query_metric(store, task["metric"], task["entity"], task["period"],
-                                         task["channel"], profile=profile, reference_date=ref)
-            trace.record(deterministic_fallback=True)
-        final.append(match)
-    return final
-
-
+        return _text_answer(run, narrative_retriever, top_k)
+    return _structured(run, operation, narrative_retriever, top_k)

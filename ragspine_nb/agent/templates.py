@@ -16,7 +16,7 @@ from ragspine_nb.units import unit_parts, unit_text
 __all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line", "conflict_line",
            "not_computed_line", "missing_text", "conflicted_text", "NOT_COMPUTED",
            "statement_text", "where_text", "figure_line", "resolved_note", "TEXT",
-           "SCALE_NOT_STATED"]
+           "SCALE_NOT_STATED", "OPERATION_NAMES"]
 
 
 def format_value(value: float) -> str:
@@ -93,6 +93,10 @@ TEXT = {
                       "en": "(The change as the report states it, not computed.)"},
     "derivation": {"zh": "计算：{d}，其中：", "en": "Derivation: {d}, from:"},
     "input_found": {"zh": "已找到的输入：", "en": "Input found: "},
+    "compared": {"zh": "比较的数值（输入，非答案）：", "en": "Compared (inputs, not the answer):"},
+    "not_answered": {"zh": "未回答：{why}。", "en": "Not answered: {why}."},
+    "context_figures": {"zh": "相关数字（背景，非答案）：",
+                        "en": "Figures in question (context, not the answer):"},
     "withheld": {"zh": "（已略去 {n} 句与事实表不符或涉及数据冲突的内容。）",
                  "en": "({n} sentence(s) contradicting the fact store or stating a figure in "
                        "conflict were withheld.)"},
@@ -158,22 +162,54 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
            "periods": "the periods are of different kinds ({0}, {1})",
            "unsupported": "{0} is not computed yet",
            "ambiguous": "it is not clear whether the difference between {0} or the change "
-                        "of each from {1} to {2} is meant; please ask for one of them"},
+                        "of each from {1} to {2} is meant; please ask for one of them",
+           "cross": "the question names several figures ({0}) and no operation that "
+                    "combines them into one; please ask for one figure or say how to "
+                    "combine them",
+           "no_periods": "the question does not say which periods to take the {0} over; "
+                         "please name them (e.g. 2018 and 2019, or from 2017 to 2019)",
+           "sides": "what is divided by what could not be identified ({0}); please name "
+                    "both figures",
+           "items": "the items to count are not identified in the stored tables",
+           "threshold_units": "{0} cannot be compared with figures stated in {1} (the "
+                              "scales differ or are not stated)",
+           "nested": "a {0} of changes or of other computed figures ({1}) is not computed",
+           "tie": "two or more values are equal ({0})"},
     "zh": {"units": "各输入的单位不同（{0}、{1}）",
            "zero_base": "基数为零",
            "negative_base": "基数为负（{0}）",
            "operands": "需要两个输入，现有 {0} 个",
            "periods": "两个期间的类型不同（{0}、{1}）",
            "unsupported": "暂不支持 {0} 运算",
-           "ambiguous": "不清楚是指{0}之间的差额，还是各自从{1}到{2}的变动，请明确其一"},
+           "ambiguous": "不清楚是指{0}之间的差额，还是各自从{1}到{2}的变动，请明确其一",
+           "cross": "问题涉及多个数字（{0}），但未说明如何合并为一个，请只问一个数字或说明计算方式",
+           "no_periods": "问题未说明{0}取哪些期间，请指明（例如 2018年和2019年）",
+           "sides": "无法确定分子和分母（{0}），请分别指明",
+           "items": "无法在已存储的表格中确定要计数的项目",
+           "threshold_units": "{0} 无法与单位为 {1} 的数字比较（数量级不同或未注明）",
+           "nested": "暂不计算变动或其他计算结果的{0}（{1}）",
+           "tie": "有两个或以上数值相等（{0}）"},
+}
+
+
+#: What each operation is called in a "not computed" line.
+OPERATION_NAMES: dict[str, dict[str, str]] = {
+    "en": {"change": "Change", "difference": "Difference", "percent_change":
+           "Percentage change", "average": "Average", "sum": "Sum", "ratio": "Ratio",
+           "share": "Percentage", "count": "Count", "max": "Comparison", "min": "Comparison",
+           "change_of_change": "Change of a change"},
+    "zh": {"change": "变动", "difference": "差额", "percent_change": "变动率", "average": "平均值",
+           "sum": "合计", "ratio": "比率", "share": "占比", "count": "计数", "max": "比较",
+           "min": "比较", "change_of_change": "变动的变动"},
 }
 
 
 def not_computed_line(kind: str, why: str, lang: str) -> str:
-    """A change (``kind="change"``) or difference (``"difference"``) not computed, and why."""
+    """An operation (``kind``: ``change``, ``difference``, ``average`` …) not computed, and why."""
+    name = OPERATION_NAMES[lang].get(kind, OPERATION_NAMES[lang]["change"])
     if lang == "zh":
-        return f"未计算{'变动' if kind == 'change' else '差额'}：{why}。"
-    return f"{kind.capitalize()} not computed: {why}."
+        return f"未计算{name}：{why}。"
+    return f"{name} not computed: {why}."
 
 
 def conflicted_text(names: list[str], lang: str) -> str:

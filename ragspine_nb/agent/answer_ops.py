@@ -1,0 +1,300 @@
+"""Answers to planned operations: averages, sums, ratios, shares, counts, max / min.
+
+Each answer is computed over the found cells of its plan
+(:mod:`ragspine_nb.agent.operation_plan`) and is one headline :class:`Figure` with
+every operand, its source and the derivation — or, when an operand is missing, in
+conflict or in another unit, no figure: a line saying why and the inputs found (value
+and source), never one operand as the answer. A label question ("In which year was X
+higher?") names the winner — or the periods passing its test, or the periods a row is
+reported for — as text, with the compared values shown as inputs: a year is not a
+headline number, so such answers assert no figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ragspine_nb.agent.answer import StructuredAnswer, figure_label, figure_text, layout
+from ragspine_nb.agent.operation_plan import Plan, varying_slots
+from ragspine_nb.agent.operations import (
+    Computed,
+    NotComputed,
+    Operation,
+    aggregate,
+    count_passing,
+    passing,
+    pick_extreme,
+    ratio,
+)
+from ragspine_nb.agent.render import entity_label, result_sources
+from ragspine_nb.agent.templates import (
+    TEXT,
+    conflicted_text,
+    format_value,
+    missing_text,
+    not_computed_line,
+    statement_text,
+)
+from ragspine_nb.glossary import period_label
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.types import (
+    ConflictResult,
+    Fact,
+    Figure,
+    FoundResult,
+    NotFoundResult,
+    QueryResult,
+    UnrecognizedParamResult,
+)
+from ragspine_nb.units import unit_text
+
+__all__ = ["plan_answer", "refusal_answer", "cross_refusal", "OPERATION_WORDS"]
+
+#: How an operation is named in a figure's label.
+OPERATION_WORDS: dict[str, dict[str, str]] = {
+    "en": {"average": "average of", "sum": "sum of", "max": "highest of", "min": "lowest of",
+           "count": "number of periods", "reported": "reported for"},
+    "zh": {"average": "平均值", "sum": "合计", "max": "最高值", "min": "最低值",
+           "count": "期间数", "reported": "列示期间"},
+}
+
+
+# ------------------------------------------------------------------ names
+def _channel_name(profile: DomainProfile, code: str) -> str:
+    spec = profile.channels.get(code)
+    written = [s for s in (spec.synonyms if spec else ()) if s and s != code]
+    return max(written, key=len) if written else code
+
+
+def _metric_name(profile: DomainProfile, code: str) -> str:
+    spec = profile.metrics.get(code)
+    return spec.label if spec is not None and spec.label else code
+
+
+def _part(fact: Fact, slot: str, profile: DomainProfile) -> str:
+    if slot == "metric":
+        return _metric_name(profile, fact.metric_code)
+    if slot == "entity":
+        return entity_label(profile, fact.entity)
+    if slot == "channel":
+        return _channel_name(profile, fact.channel)
+    return period_label(fact.period_type, fact.period)
+
+
+def _slots_of(facts: Sequence[Fact]) -> list[str]:
+    names = {"metric": "metric_code", "entity": "entity", "channel": "channel",
+             "period": "period"}
+    return [s for s, attr in names.items() if len({getattr(f, attr) for f in facts}) > 1]
+
+
+def _name(fact: Fact, slots: Sequence[str], profile: DomainProfile) -> str:
+    return " ".join(_part(fact, s, profile) for s in slots)
+
+
+def _common(facts: Sequence[Fact], varying: Sequence[str], profile: DomainProfile) -> str:
+    """What the facts share: entity, row and column (not the period)."""
+    f = facts[0]
+    parts = [entity_label(profile, f.entity) if "entity" not in varying else "",
+             _metric_name(profile, f.metric_code) if "metric" not in varying else ""]
+    if "channel" not in varying and f.channel != profile.default_channel:
+        parts.append(f"({_channel_name(profile, f.channel)})")
+    return " ".join(p for p in parts if p)
+
+
+def _joined(names: Sequence[str], lang: str) -> str:
+    if lang == "zh":
+        return "、".join(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _period_tail(facts: Sequence[Fact], varying: Sequence[str], lang: str) -> str:
+    if "period" in varying:
+        return ""
+    sep = "，" if lang == "zh" else ", "
+    return sep + period_label(facts[0].period_type, facts[0].period)
+
+
+def _label(kind: str, facts: Sequence[Fact], profile: DomainProfile, lang: str) -> str:
+    """``the company Dividend yield, average of FY2019, FY2018 and FY2017``."""
+    varying = _slots_of(facts)
+    names = _joined([_name(f, varying, profile) for f in facts], lang)
+    common = _common(facts, varying, profile)
+    tail = _period_tail(facts, varying, lang)
+    if lang == "zh":
+        return f"{common}，{names}{OPERATION_WORDS['zh'][kind]}{tail}"
+    return f"{common}, {OPERATION_WORDS['en'][kind]} {names}{tail}"
+
+
+def _count_label(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
+                 lang: str) -> str:
+    """``the company Net sales, number of periods that exceed $200,000 thousand (of …)``."""
+    varying = _slots_of(facts) or ["period"]
+    common = _common(facts, varying, profile)
+    names = _joined([_name(f, varying, profile) for f in facts], lang)
+    test = op.test.text if op.test is not None else ""
+    if lang == "zh":
+        return f"{common}，{names}中{test or '列示'}的期间数"
+    what = f"that {test}" if test else "reported"
+    return f"{common}, number of periods {what} (of {names})"
+
+
+def _ratio_label(kind: str, top: Sequence[Fact], bottom: Fact, profile: DomainProfile,
+                 lang: str) -> str:
+    """``the company Prepaid expenses as a percentage of Total prepaid …, FY2019``."""
+    facts = [*top, bottom]
+    varying = _slots_of(facts) or ["metric"]
+    entity = "" if "entity" in varying else entity_label(profile, bottom.entity) + " "
+    if "entity" in varying and "metric" not in varying:
+        varying = [*varying, "metric"]  # "ACME Hong Kong Revenue", not "ACME Hong Kong"
+    num = _joined([_name(f, varying, profile) for f in top], lang)
+    den = _name(bottom, varying, profile)
+    tail = _period_tail(facts, varying, lang)
+    if lang == "zh":
+        return f"{entity}{num}{'占' if kind == 'share' else '与'}{den}" \
+               f"{'的比例' if kind == 'share' else '之比'}{tail}"
+    if kind == "share":
+        return f"{entity}{num} as a percentage of {den}{tail}"
+    return f"{entity}ratio of {num} to {den}{tail}"
+
+
+# ------------------------------------------------------------------ refusals
+def _line(fact: Fact, profile: DomainProfile, lang: str) -> str:
+    """``the company Revenue, FY2019: 1,405 USD_M (source: t.csv · cell=B3)``."""
+    sep = "：" if lang == "zh" else ": "
+    return f"{figure_label(fact, profile, lang)}{sep}{statement_text(fact, lang)}"
+
+
+def _inputs(results: Sequence[QueryResult], profile: DomainProfile, lang: str) -> list[str]:
+    """What was found, listed as inputs (never as the answer)."""
+    lines = []
+    for r in results:
+        if isinstance(r, FoundResult):
+            lines.append(f"  {TEXT['input_found'][lang]}{_line(r.fact, profile, lang)}")
+        elif isinstance(r, ConflictResult):
+            lines.append("  " + conflicted_text([period_label(r.period_type, r.period)], lang))
+    return lines
+
+
+def _why_missing(results: Sequence[QueryResult], lang: str) -> str:
+    missing = [r for r in results if isinstance(r, NotFoundResult | UnrecognizedParamResult)]
+    conflicted = [r for r in results if isinstance(r, ConflictResult)]
+    parts = [missing_text(missing, lang)] if missing else []
+    if conflicted:
+        parts.append(conflicted_text([f"{r.metric_code} "
+                                      f"{period_label(r.period_type, r.period)}"
+                                      for r in conflicted], lang))
+    return ("；" if lang == "zh" else "; ").join(parts)
+
+
+def refusal_answer(kind: str, why: NotComputed | str, results: Sequence[QueryResult],
+                   profile: DomainProfile, lang: str) -> StructuredAnswer:
+    """No figure: the operation, why not, and the inputs found with their sources."""
+    reason = why.text(lang) if isinstance(why, NotComputed) else why
+    lines = [not_computed_line(kind, reason, lang), *_inputs(results, profile, lang)]
+    return StructuredAnswer((), "\n".join(lines), _sources(results))
+
+
+def _sources(results: Sequence[QueryResult]) -> list[dict[str, str]]:
+    out: list[dict[str, str]] = []
+    for r in results:
+        out += [s for s in result_sources(r) if s not in out]
+    return out
+
+
+# ------------------------------------------------------------------ answers
+def _figure(kind: str, outcome: Computed, operands: Sequence[Fact], label: str) -> Figure:
+    sources = tuple(dict.fromkeys(f.source for f in operands))
+    return Figure(outcome.value, unit_text(outcome.unit), label, kind, tuple(operands),
+                  sources, outcome.derivation)
+
+
+def _label_answer(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
+                  lang: str) -> str | NotComputed:
+    """A which-period / which-item answer as text: the winner or the periods passing."""
+    varying = _slots_of(facts) or ["period"]
+    common = _common(facts, varying, profile)
+    names = [_name(f, varying, profile) for f in facts]
+    if op.kind in ("max", "min"):
+        best = pick_extreme(op.kind, facts)
+        if isinstance(best, NotComputed):
+            return best
+        word = {"max": ("highest", "最高"), "min": ("lowest", "最低")}[op.kind]
+        if lang == "zh":
+            return f"{names[best]}：{common}在所比较的{len(facts)}项中{word[1]}。"
+        return f"{names[best]}: {common} is the {word[0]} of the {len(facts)} compared."
+    if op.test is None:
+        if lang == "zh":
+            return f"{common}列示的期间：{_joined(names, lang)}。"
+        return f"{common} is reported for {_joined(names, lang)}."
+    passed = passing(facts, op.test)
+    if isinstance(passed, NotComputed):
+        return passed
+    hits = [_name(f, varying, profile) for f in passed]
+    if lang == "zh":
+        return f"{_joined(hits, lang) if hits else '无'}：{common} {op.test.text}。"
+    if not hits:
+        return f"None: {common} is not {op.test.text} in any of {_joined(names, lang)}."
+    return f"{_joined(hits, lang)}: {common} is {op.test.text} there (of " \
+           f"{_joined(names, lang)})."
+
+
+def _computed(op: Operation, plan: Plan, facts: Sequence[Fact], profile: DomainProfile,
+              lang: str) -> NotComputed | tuple[Computed, str]:
+    """The operation's value and its figure's label."""
+    if op.kind in ("average", "sum"):
+        outcome = aggregate(op.kind, facts)
+        return outcome if isinstance(outcome, NotComputed) else \
+            (outcome, _label(op.kind, facts, profile, lang))
+    if op.kind in ("ratio", "share"):
+        top, bottom = facts[: plan.numerators], facts[plan.numerators]
+        outcome = ratio(top, bottom, percent=op.kind == "share")
+        return outcome if isinstance(outcome, NotComputed) else \
+            (outcome, _ratio_label(op.kind, top, bottom, profile, lang))
+    if op.kind == "count":
+        listed = _joined([_name(f, ["period"], profile) for f in facts], lang)
+        outcome = count_passing(facts, op.test) if op.test is not None else \
+            Computed(float(len(facts)), "", f"{listed} → {len(facts)}")
+        if isinstance(outcome, NotComputed):
+            return outcome
+        return outcome, _count_label(op, facts, profile, lang)
+    best = pick_extreme(op.kind, facts)
+    if isinstance(best, NotComputed):
+        return best
+    winner = facts[best]
+    shown = ", ".join(f"{_name(f, _slots_of(facts), profile)} {format_value(f.value)}"
+                      for f in facts)
+    return (Computed(winner.value, winner.unit,
+                     f"{op.kind}({shown}) = {format_value(winner.value)}"),
+            _label(op.kind, facts, profile, lang))
+
+
+def plan_answer(plan: Plan, results: Sequence[QueryResult], profile: DomainProfile,
+                lang: str) -> StructuredAnswer:
+    """The figure (or the label text, or why not) of a planned operation."""
+    op = plan.operation
+    if len(results) != len(plan.tasks):
+        raise ValueError(f"{len(results)} results for {len(plan.tasks)} tasks")
+    if any(not isinstance(r, FoundResult) for r in results):
+        return refusal_answer(op.kind, _why_missing(results, lang), results, profile, lang)
+    facts = [r.fact for r in results if isinstance(r, FoundResult)]
+    if op.answer == "label":
+        said = _label_answer(op, facts, profile, lang)
+        if isinstance(said, NotComputed):
+            return refusal_answer(op.kind, said, results, profile, lang)
+        head = TEXT["compared"][lang]
+        body = [said, head, *(f"  - {_line(f, profile, lang)}" for f in facts)]
+        return StructuredAnswer((), "\n".join(body), _sources(results))
+    outcome = _computed(op, plan, facts, profile, lang)
+    if isinstance(outcome, NotComputed):
+        return refusal_answer(op.kind, outcome, results, profile, lang)
+    figure = _figure(op.kind, outcome[0], facts, outcome[1])
+    return StructuredAnswer((figure,), layout([figure_text(figure, lang)], lang),
+                            _sources(results))
+
+
+def cross_refusal(tasks: Sequence[dict[str, str]], lang: str) -> StructuredAnswer:
+    """Several rows and several periods named with nothing that combines them: no figure."""
+    varying = varying_slots(tasks)
+    names = "; ".join(" / ".join(dict.fromkeys(t[s] for t in tasks)) for s in varying)
+    return StructuredAnswer((), TEXT["not_answered"][lang].format(
+        why=NotComputed("cross", (names,)).text(lang)))

@@ -1,0 +1,304 @@
+"""The words of a question that ask for an operation (pure reading, no profile, no store).
+
+Every function reads a *folded* question (:func:`~ragspine_nb.glossary.fold`) in which
+the names of rows and columns may have been blanked out (same length), so that a word
+inside a name ("Weighted average shares", "Total revenue", "% of total") is never read
+as a cue. English and Chinese.
+
+* :func:`aggregate_cue` — ``average`` ("average", "mean", 平均) or ``sum`` ("sum of",
+  "in total", "combined", "altogether", 合计); a bare "total" is returned apart
+  (``total``): it sums only when several operands are named.
+* :func:`listed_each` — "respectively", "each", 分别: the levels, never their sum.
+* :func:`period_range` — two periods written as a range ("from 2017 to 2019",
+  "2017-2019", "between 2017 and 2019").
+* :func:`years_count` — "the 3 years", "over the three-year period".
+* :func:`threshold` — a test against a stated amount ("exceed $200,000 thousand",
+  "less than 20%", "超过100万").
+* :func:`extreme` — ``max`` / ``min`` ("highest", "larger", "最低").
+* :func:`ratio_split` — a ratio or a share and where its numerator and denominator are
+  named ("A as a percentage of B", "what percentage of B is A", "the ratio of A to B",
+  "A占B的比例").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragspine_nb.period_phrases import QUESTION_PERIOD
+
+__all__ = ["Threshold", "RatioSplit", "aggregate_cue", "listed_each", "period_range",
+           "years_count", "threshold", "extreme", "ratio_split", "THRESHOLD_SCALES"]
+
+_AVERAGE = re.compile(r"(?<![a-z-])(?:average|averages|mean|avg)(?![a-z-])|平均|均值")
+_WEIGHTED = re.compile(r"weighted[- ]average")
+_SUM = re.compile(r"(?<![a-z])(?:in total(?=\s*(?:$|[,.;:?]|(?:for|across|over|during|in|from|"
+                  r"between|of)\b|\d))|sum|summed|combined|altogether|all together|"
+                  r"together|aggregate|aggregated|add up|added up)(?![a-z])|合计|总和|总计|共计|"
+                  r"加总|之和|一共")
+_TOTAL = re.compile(r"(?<![a-z])total(?![a-z])")
+_EACH = re.compile(r"(?<![a-z])(?:respectively|respective|each|separately|individually)"
+                   r"(?![a-z])|分别|各自")
+
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5}
+_YEARS = re.compile(r"(?<![\w$])(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)"
+                    r"[- ](?:fiscal[- ])?years?(?![a-z])|(?:近|过去)?([两二三四五\d])年")
+_RANGE_GAP = re.compile(r"\s*(?:-|–|—|~|to|through|thru|until|till|至|到)\s*")
+
+
+def aggregate_cue(text: str) -> str | None:
+    """``average``, ``sum``, ``total`` (a bare "total") or ``None``.
+
+    Examples
+    --------
+    >>> aggregate_cue("what was the average revenue from 2017 to 2019?")
+    'average'
+    >>> aggregate_cue("what is the weighted average exercise price?") is None
+    True
+    >>> aggregate_cue("what is the total deposits in 2018 and 2019?")
+    'total'
+    """
+    if _AVERAGE.search(_WEIGHTED.sub(" ", text)):
+        return "average"
+    if _SUM.search(text):
+        return "sum"
+    return "total" if _TOTAL.search(text) else None
+
+
+def listed_each(text: str) -> bool:
+    """Whether the question asks for each value on its own ("respectively", 分别)."""
+    return bool(_EACH.search(text))
+
+
+def period_range(text: str) -> bool:
+    """Whether two periods are written as a range: every period between them is meant.
+
+    Examples
+    --------
+    >>> period_range("average from 2017 to 2019"), period_range("between 2017 and 2019")
+    (True, True)
+    >>> period_range("in 2017 and 2019"), period_range("2017-2019 average")
+    (False, True)
+    """
+    found = list(QUESTION_PERIOD.finditer(text))
+    for a, b in zip(found, found[1:], strict=False):
+        gap = text[a.end():b.start()]
+        if _RANGE_GAP.fullmatch(gap):
+            return True
+        if re.fullmatch(r"\s*(?:and|&|和|与)\s*", gap) and \
+                re.search(r"(?:between|from|从|介于)\s*$", text[:a.start()]):
+            return True
+    return False
+
+
+def years_count(text: str) -> int | None:
+    """How many years a question names as a span ("the 3 years", "three-year period").
+
+    Examples
+    --------
+    >>> years_count("the average over the 3 year period"), years_count("in 2019") is None
+    (3, True)
+    """
+    m = _YEARS.search(text)
+    if m is None:
+        return None
+    word = m.group(1) or m.group(2)
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+
+
+# ------------------------------------------------------------------ thresholds
+#: The scale a threshold's words give, as a unit scale code (``PCT``: a percentage).
+THRESHOLD_SCALES: dict[str, str] = {
+    "%": "PCT", "percent": "PCT", "per cent": "PCT", "thousand": "K", "thousands": "K",
+    "k": "K", "million": "M", "millions": "M", "m": "M", "mn": "M", "billion": "BN",
+    "billions": "BN", "bn": "BN", "b": "BN", "万": "10K", "百万": "M", "亿": "100M",
+    "千": "K"}
+_GREATER = ("exceed", "exceeded", "exceeds", "exceeding", "more than", "greater than",
+            "higher than", "larger than", "bigger than", "above", "over", "in excess of",
+            "超过", "高于", "大于", "多于")
+_AT_LEAST = ("at least", "no less than", "not less than", "不少于", "不低于")
+_LESS = ("less than", "lower than", "smaller than", "fewer than", "below", "under", "低于",
+         "少于", "小于", "不足")
+_AT_MOST = ("at most", "no more than", "not more than", "不超过", "不高于")
+_COMPARATORS = {**{w: ">" for w in _GREATER}, **{w: ">=" for w in _AT_LEAST},
+                **{w: "<" for w in _LESS}, **{w: "<=" for w in _AT_MOST}}
+_THRESHOLD = re.compile(
+    r"(?P<cmp>" + "|".join(sorted(map(re.escape, _COMPARATORS), key=len, reverse=True)) + r")"
+    r"\s*(?:approximately |about |roughly )?(?P<cur>us\$|hk\$|\$|€|£|¥|rmb|usd|eur|gbp)?\s*"
+    r"(?P<num>[-−]?\d[\d,]*(?:\.\d+)?)\s*"
+    r"(?P<scale>%|per cent|percent|thousands?|millions?|billions?|bn|mn|百万|万|亿|千|[mkb])?"
+    r"(?![a-z0-9])(?P<after>\s*(?:years?|months?|days?|weeks?|quarters?|times|年|个月|天))?")
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A test against a stated amount: ``value`` in ``scale`` (``""`` none stated)."""
+
+    op: str
+    value: float
+    scale: str
+    text: str
+
+    def passes(self, value: float) -> bool:
+        """Whether ``value`` (in the threshold's own scale) passes the test."""
+        return {">": value > self.value, ">=": value >= self.value,
+                "<": value < self.value, "<=": value <= self.value}[self.op]
+
+
+def threshold(text: str) -> Threshold | None:
+    """The test a question states against an amount, if any.
+
+    A year ("over 2018"), a duration ("less than one year", "more than 5 years") or a
+    number written as a word is no threshold.
+
+    Examples
+    --------
+    >>> threshold("how many years did net sales exceed $200,000 thousand?")
+    Threshold(op='>', value=200000.0, scale='K', text='exceed $200,000 thousand')
+    >>> threshold("in which year was the rate less than 20%?").scale
+    'PCT'
+    >>> threshold("due in less than one year") is None, threshold("up over 2018") is None
+    (True, True)
+    """
+    for m in _THRESHOLD.finditer(text):
+        num = m.group("num").replace(",", "").replace("−", "-")
+        scale = THRESHOLD_SCALES.get(m.group("scale") or "", "")
+        if m.group("after") or (re.fullmatch(r"(?:19|20)\d\d", num) and not m.group("cur")
+                                and not scale):
+            continue
+        return Threshold(_COMPARATORS[m.group("cmp")], float(num), scale,
+                         m.group(0).strip())
+    return None
+
+
+_MAX = re.compile(r"(?<![a-z])(?:highest|largest|greatest|biggest|most|maximum|max|peak|"
+                  r"peaked|higher|larger|greater|bigger|more)(?![a-z])|最高|最大|最多|更高|更大|"
+                  r"更多|较高|较大")
+_MIN = re.compile(r"(?<![a-z])(?:lowest|smallest|least|fewest|minimum|min|lower|smaller|"
+                  r"less|fewer)(?![a-z])|最低|最小|最少|更低|更小|更少|较低|较小")
+
+
+def extreme(text: str) -> str | None:
+    """``max`` or ``min`` when the question asks for the highest / lowest, else ``None``.
+
+    The words of a threshold ("more than 5") are not read; a question naming both
+    directions is neither.
+
+    Examples
+    --------
+    >>> extreme("in which year was revenue higher?"), extreme("哪一年最低？")
+    ('max', 'min')
+    """
+    found = _THRESHOLD.search(text)
+    if found:
+        text = text[:found.start()] + text[found.end():]
+    text = re.sub(r"most recent|more or less|at least|at most", " ", text)
+    up, down = bool(_MAX.search(text)), bool(_MIN.search(text))
+    return "max" if up and not down else "min" if down and not up else None
+
+
+# ----------------------------------------------------------------- ratios, shares
+@dataclass(frozen=True)
+class RatioSplit:
+    """Where a ratio's numerator and denominator are named in the question.
+
+    ``numerator`` and ``denominator`` are ``(start, end)`` spans of the folded text;
+    ``kind`` is ``share`` (asked as a percentage) or ``ratio``.
+    """
+
+    kind: str
+    numerator: tuple[int, int]
+    denominator: tuple[int, int]
+
+
+_PCT_WORD = r"(?:percentage|percent|per cent|%)"
+_RATIO_WORD = rf"(?:{_PCT_WORD}|proportion|ratio|fraction|share|portion|multiple)"
+_AS_OF = re.compile(rf"(?<![a-z])as an? {_RATIO_WORD} of(?![a-z])")
+_WHAT_OF = re.compile(rf"(?<![a-z])(?:what|which) (?:{_PCT_WORD}|proportion|"
+                      r"fraction|share|portion) of(?![a-z])")
+_VERB = re.compile(r"(?<![a-z])(?:is|was|are|were|does|did|do|comes?|came|has|had)(?![a-z])")
+_OF = re.compile(rf"(?<![a-z])(?:{_RATIO_WORD})(?: constitution| composition)?"
+                 rf"(?:,? \(?in {_PCT_WORD}\)?,?)? of(?![a-z])")
+_TOTAL_SEP = re.compile(r"(?<![a-z])(?:in|of|to|within|among)(?= (?:the )?total(?![a-z]))")
+_STRONG_SEP = re.compile(r"(?<![a-z])(?:over|to|out of|divided by|relative to|against|among|"
+                         r"amongst|within|compared to|compared with|versus|vs\.?)(?![a-z])")
+_WEAK_SEP = re.compile(r"(?<![a-z])(?:in|from)(?![a-z])")
+_NUMERAL = re.compile(r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*$")
+_ZH_SHARE = re.compile(r"占(?P<den>.+?)的?(?:比例|比重|百分比|份额|比率)")
+_ZH_RATIO = re.compile(r"与(?P<den>.+?)(?:之比|的比率|的比值)")
+
+
+def _kind(text: str) -> str:
+    return "share" if re.search(_PCT_WORD, text) and not re.search(
+        r"percentage (?:change|difference|increase|decrease|point)", text) else "ratio"
+
+
+def _separator(text: str, start: int) -> re.Match[str] | None:
+    """The word between a ratio's numerator and denominator, after ``start``."""
+    def usable(m: re.Match[str]) -> bool:
+        before, after = text[start:m.start()], text[m.end():]
+        return bool(before.strip()) and bool(re.search(r"[a-z\u4e00-\u9fff]", after)) \
+            and not _NUMERAL.search(before) \
+            and not QUESTION_PERIOD.match(after.strip()) \
+            and not re.match(r"\s*(?:the )?(?:year|period|quarter|month)s?\b", after)
+    for pattern in (_TOTAL_SEP, _STRONG_SEP, _WEAK_SEP):
+        found = [m for m in pattern.finditer(text, start) if usable(m)]
+        if found:
+            return found[-1]
+    return None
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in " ,;:?？，":
+        start += 1
+    while end > start and text[end - 1] in " ,;:?？，":
+        end -= 1
+    return start, end
+
+
+def _split(text: str, kind: str, numerator: tuple[int, int],
+           denominator: tuple[int, int]) -> RatioSplit | None:
+    num, den = _trimmed(text, *numerator), _trimmed(text, *denominator)
+    if num[0] == num[1] or den[0] == den[1]:
+        return None
+    return RatioSplit(kind, num, den)
+
+
+def ratio_split(text: str) -> RatioSplit | None:
+    """The numerator and denominator of a ratio or share the question asks for.
+
+    Examples
+    --------
+    >>> q = "what is a as a percentage of b in 2019?"
+    >>> s = ratio_split(q); s.kind, q[slice(*s.numerator)], q[slice(*s.denominator)]
+    ('share', 'what is a', 'b in 2019')
+    >>> q = "what percentage of total cost is made up of wages?"
+    >>> s = ratio_split(q); q[slice(*s.numerator)], q[slice(*s.denominator)]
+    ('made up of wages', 'total cost')
+    >>> q = "what is the ratio of inventory to sales in 2018?"
+    >>> s = ratio_split(q); s.kind, q[slice(*s.numerator)], q[slice(*s.denominator)]
+    ('ratio', 'inventory', 'sales in 2018')
+    """
+    end = len(text)
+    m = _AS_OF.search(text)
+    if m:
+        return _split(text, _kind(m.group(0) + text[m.end():]), (0, m.start()), (m.end(), end))
+    m = _WHAT_OF.search(text)
+    if m:
+        verb = _VERB.search(text, m.end())
+        if verb is None:
+            return None
+        return _split(text, "share" if re.search(_PCT_WORD, m.group(0)) else "ratio",
+                      (verb.end(), end), (m.end(), verb.start()))
+    m = _OF.search(text)
+    if m:
+        sep = _separator(text, m.end())
+        if sep is None:
+            return None
+        return _split(text, _kind(text), (m.end(), sep.start()), (sep.end(), end))
+    m = _ZH_SHARE.search(text) or _ZH_RATIO.search(text)
+    if m:
+        kind = "share" if m.re is _ZH_SHARE and "比率" not in m.group(0) else "ratio"
+        return _split(text, kind, (0, m.start()), (m.start("den"), m.end("den")))
+    return None

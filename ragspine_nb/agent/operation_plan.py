@@ -1,0 +1,234 @@
+"""The operands of a question: which stored cells to look up, and in which roles.
+
+:func:`base_tasks` is what a question names: its rows × entities × periods × columns
+(with the gateway's assumptions). An operation then decides its operands
+(:func:`plan_operation`):
+
+* an ``average`` / ``sum`` runs over what varies among the named cells — periods
+  (a range "from 2017 to 2019" is every fiscal year in it; "the 3 years" the row's
+  latest three) or listed rows / columns / entities; one varying slot only: several rows
+  *and* several periods with nothing combining them are not answered (``cross``);
+* a ``count``, ``max`` or ``min`` runs over the periods the question names (two or
+  more), else every period the row is reported for, or over listed items;
+* a ``ratio`` / ``share`` has a numerator (one or more cells, summed) and one
+  denominator, each read from its own part of the question ("A as a percentage of B"):
+  a part that names no row, period or column takes it from the rest of the question.
+
+Nothing is computed here and nothing is answered: a plan, ``None`` (no operation after
+all: a bare "total" naming one cell asks for that level) or why not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from ragspine_nb.agent.clarify import ClarificationResult
+from ragspine_nb.agent.intent import ParsedIntent
+from ragspine_nb.agent.operations import NotComputed, Operation
+from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.stores.facts import FactStore
+
+__all__ = ["Task", "Plan", "PlanContext", "base_tasks", "plan_operation", "varying_slots",
+           "SLOTS"]
+
+#: One cell to look up: metric, entity, period (a label such as ``FY2019``), channel.
+Task = dict[str, str]
+SLOTS: tuple[str, ...] = ("metric", "entity", "period", "channel")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The operands of an operation, in order (a ratio's numerators first)."""
+
+    operation: Operation
+    tasks: tuple[Task, ...]
+    #: a ratio / share: the first ``numerators`` tasks are summed over the last one
+    numerators: int = 0
+
+
+@dataclass(frozen=True)
+class PlanContext:
+    """What planning reads: the parsed question, the gateway's decision, the store."""
+
+    intent: ParsedIntent
+    clar: ClarificationResult
+    profile: DomainProfile
+    store: FactStore
+    #: parses part of the question with the agent's own parser
+    parse: Callable[[str], ParsedIntent]
+
+
+def base_tasks(intent: ParsedIntent, clar: ClarificationResult,
+               profile: DomainProfile) -> list[Task]:
+    """Every cell the question names (rows × entities × periods × columns), in its order."""
+    entities = list(intent.entities) or [clar.assumed_slots.get("entity",
+                                                                 profile.home_entity_code)]
+    if "periods" in clar.assumed_slots:
+        periods = clar.assumed_slots["periods"].split(",")
+    else:
+        periods = [period_label(*p) for p in intent.periods] or \
+            [clar.assumed_slots.get("period", "")]
+    channels = list(intent.channels) or [intent.channel or profile.default_channel]
+    return [{"metric": m, "entity": e, "period": p, "channel": c}
+            for m in intent.metrics for e in entities for p in periods for c in channels]
+
+
+def varying_slots(tasks: Sequence[Task]) -> list[str]:
+    """The slots whose value differs between the tasks."""
+    return [s for s in SLOTS if len({t[s] for t in tasks}) > 1]
+
+
+def _names(tasks: Sequence[Task], slots: Sequence[str]) -> str:
+    return "; ".join(" and ".join(dict.fromkeys(t[s] for t in tasks)) for s in slots)
+
+
+def _row_periods(ctx: PlanContext, task: Task, period_type: str) -> list[str]:
+    """The periods (latest first) one row is reported for, of one period type."""
+    facts = ctx.store.iter_facts(metric_code=task["metric"], entity=task["entity"],
+                                 channel=task["channel"], period_type=period_type)
+    return sorted({f.period for f in facts}, reverse=True)
+
+
+def _period_type(ctx: PlanContext, task: Task) -> str:
+    """The named periods' type, else fiscal years, else the row's only type."""
+    if ctx.intent.periods:
+        return ctx.intent.periods[0][0]
+    kinds = {f.period_type for f in ctx.store.iter_facts(
+        metric_code=task["metric"], entity=task["entity"], channel=task["channel"])}
+    return "FY" if "FY" in kinds or len(kinds) != 1 else next(iter(kinds))
+
+
+def _over_periods(ctx: PlanContext, task: Task, periods: Sequence[str]) -> list[Task]:
+    return [{**task, "period": p} for p in periods]
+
+
+def _fiscal_range(ctx: PlanContext) -> list[str] | None:
+    """Every fiscal year from the first to the last named ("from 2017 to 2019")."""
+    named = ctx.intent.periods
+    if len(named) < 2 or any(p[0] != "FY" for p in named):
+        return None
+    years = sorted(int(p[1]) for p in named)
+    return [period_label("FY", str(y)) for y in range(years[-1], years[0] - 1, -1)]
+
+
+def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
+    tasks = base_tasks(ctx.intent, ctx.clar, ctx.profile)
+    if not tasks:
+        return NotComputed("operands", ("0",))
+    spread = _fiscal_range(ctx) if op.over_range else None
+    if spread is not None:
+        tasks = list({tuple((k, t[k]) for k in SLOTS if k != "period"): t
+                      for t in tasks}.values())
+        tasks = [{**t, "period": p} for t in tasks for p in spread]
+    elif not ctx.intent.periods and len(varying_slots(tasks)) == 0:
+        if not op.years:
+            return None if op.implicit else NotComputed("no_periods", (op.kind,))
+        latest = _row_periods(ctx, tasks[0], "FY")[: op.years]
+        if len(latest) < op.years:
+            return NotComputed("no_periods", (op.kind,))
+        tasks = _over_periods(ctx, tasks[0], [period_label("FY", p) for p in latest])
+    varying = varying_slots(tasks)
+    if not varying:
+        return None if op.implicit else NotComputed("operands", ("1",))
+    if len(varying) > 1:
+        return NotComputed("cross", (_names(tasks, varying),))
+    return Plan(op, tuple(tasks))
+
+
+def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
+    """A count, max or min: over the named / reported periods, or over listed items."""
+    tasks = base_tasks(ctx.intent, ctx.clar, ctx.profile)
+    if not tasks:
+        return NotComputed("items")
+    varying = varying_slots(tasks)
+    if op.over == "items":
+        if len(varying) != 1 or "period" in varying:
+            return NotComputed("items")
+        return Plan(op, tuple(tasks))
+    if len(ctx.intent.periods) >= 2 and varying == ["period"]:
+        spread = _fiscal_range(ctx) if op.over_range else None
+        return Plan(op, tuple(_over_periods(ctx, tasks[0], spread)) if spread else tuple(tasks))
+    rows = list({tuple((k, t[k]) for k in SLOTS if k != "period"): t for t in tasks}.values())
+    if len(rows) != 1:
+        return NotComputed("cross", (_names(rows, varying_slots(rows)),))
+    kind = _period_type(ctx, rows[0])
+    periods = [period_label(kind, p) for p in _row_periods(ctx, rows[0], kind)]
+    if op.years:
+        periods = periods[: op.years]
+    if not periods:
+        return NotComputed("operands", ("0",))
+    return Plan(op, tuple(_over_periods(ctx, rows[0], periods)))
+
+
+# ------------------------------------------------------------------ ratios
+def _one(values: Sequence[str], *fallbacks: Sequence[str]) -> list[str]:
+    """A side's own values, else the first fallback that has some."""
+    for candidate in (values, *fallbacks):
+        if candidate:
+            return list(dict.fromkeys(candidate))
+    return []
+
+
+def _side_tasks(side: ParsedIntent, other: ParsedIntent, rest: ParsedIntent,
+                ctx: PlanContext) -> list[Task]:
+    """The cells one side of a ratio names, completed from the rest of the question."""
+    intent, profile = ctx.intent, ctx.profile
+    metrics = _one(side.metrics, rest.metrics,
+                   other.metrics if len(other.metrics) == 1 else (),
+                   intent.metrics if len(intent.metrics) == 1 else ())
+    periods = _one([period_label(*p) for p in side.periods],
+                   [period_label(*p) for p in rest.periods],
+                   [period_label(*p) for p in other.periods],
+                   [period_label(*p) for p in intent.periods][:1],
+                   [ctx.clar.assumed_slots.get("period", "")])
+    entities = _one(side.entities, rest.entities, intent.entities[:1],
+                    [profile.home_entity_code])
+    channels = _one(side.channels, rest.channels, [profile.default_channel])
+    if len(periods) != 1 or len(entities) != 1 or not metrics or not periods[0]:
+        return []
+    if len(metrics) > 1 and len(channels) > 1:
+        return []
+    return [{"metric": m, "entity": entities[0], "period": periods[0], "channel": c}
+            for m in metrics for c in channels]
+
+
+def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
+    split = op.split
+    if split is None:
+        return NotComputed("sides", ("",))
+    text = fold(ctx.intent.raw_question)
+    (a, b), (c, d) = split.numerator, split.denominator
+    outside = "".join(" " if a <= i < b or c <= i < d else ch for i, ch in enumerate(text))
+    num, den = ctx.parse(text[a:b]), ctx.parse(text[c:d])
+    rest = ctx.parse(outside) if outside.strip() else replace(num, metrics=(), periods=(),
+                                                              channels=(), entities=())
+    top = _side_tasks(num, den, rest, ctx)
+    bottom = _side_tasks(den, num, rest, ctx)
+    said = f"{text[a:b]!r} / {text[c:d]!r}"
+    if den.read_as_part or num.read_as_part:  # a total or its part? named unclearly
+        return NotComputed("sides", (said,))
+    if not top or len(bottom) != 1 or bottom[0] in top:
+        return NotComputed("sides", (said,))
+    if len(top) > 1 and not num.list_cue:
+        return NotComputed("sides", (said,))
+    return Plan(op, (*top, *bottom), numerators=len(top))
+
+
+def plan_operation(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
+    """The operands of ``op`` (see the module docstring); ``None``: not an operation.
+
+    ``difference`` / ``percent_change`` are planned by the caller (two periods of one
+    row, or two named cells: :mod:`ragspine_nb.agent.answer`); they return ``None``.
+    """
+    if op.nested:
+        return NotComputed("nested", (op.kind, op.nested))
+    if op.kind in ("average", "sum"):
+        return _aggregate(op, ctx)
+    if op.kind in ("count", "max", "min"):
+        return _over(op, ctx)
+    if op.kind in ("ratio", "share"):
+        return _ratio(op, ctx)
+    return None
+

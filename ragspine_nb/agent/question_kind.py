@@ -1,0 +1,184 @@
+"""What a question asks for: a number, a label (a year, an item) or text.
+
+A question asking for a number ("What was revenue in 2019?", "the average …", "how
+many years …") may get a headline figure. One asking for a **label** — which year or
+period ("In which year was revenue higher?", "哪一年…") or which item ("Which segment
+had the largest …") — is answered by naming the winner as text, with the compared
+values shown as inputs: a year is not a headline number. One asking for **text** — a
+reason, a description, a definition, a method, a list of items or components, a place
+or a date ("Why …", "How is … determined?", "What does … consist of?", "What are the
+components of …", "Where …", "When was …", "为什么…", "包括哪些…") — never gets a table
+figure as its headline: it goes to the narrative channel.
+
+Pure reading of the question's words (English and Chinese), no profile, no store.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragspine_nb.glossary import fold
+
+__all__ = ["QuestionKind", "question_kind", "KIND_NUMBER", "KIND_LABEL", "KIND_TEXT",
+           "TARGET_PERIOD", "TARGET_ITEM", "KINDS"]
+
+KIND_NUMBER = "number"
+KIND_LABEL = "label"
+KIND_TEXT = "text"
+KINDS: tuple[str, ...] = (KIND_NUMBER, KIND_LABEL, KIND_TEXT)
+#: What a label question names: a period (a year, a quarter) or an item (a row, a column).
+TARGET_PERIOD = "period"
+TARGET_ITEM = "item"
+
+_PERIOD_NOUN = r"(?:fiscal )?(?:years?|fy|periods?|quarters?|months?|half[- ]years?|halves|dates?)"
+#: "which" opening a clause: the question's own "which", not a relative pronoun.
+_WHICH = r"(?:^|[,;:?]\s*)(?:(?:in|for|at|from|of|under|by|during|to|on|between) )?which\b"
+_LABEL_PERIOD_EN = re.compile(
+    rf"\bwhat (?:are|were) the {_PERIOD_NOUN}\b|{_WHICH}(?: of the)? {_PERIOD_NOUN}\b"
+    rf"|(?:^|[,;:]\s*)(?:in )?what {_PERIOD_NOUN}\b"
+    rf"|\bwhich {_PERIOD_NOUN} (?:was|were|is|are|did|does|had|has|have|saw|recorded)\b")
+_LABEL_ITEM_EN = re.compile(rf"{_WHICH}(?! {_PERIOD_NOUN}\b)")
+_WHEN_EXTREME = re.compile(r"(?:^|[,;:]\s*)when (?:was|were|did|is|are)\b.*\b(?:highest|lowest|"
+                           r"largest|smallest|most|least|greatest|higher|lower|larger|smaller|"
+                           r"greater|peak|peaked|maximum|minimum)\b")
+_LABEL_PERIOD_ZH = re.compile(r"哪(?:一|个)?(?:年|财年|年度|期|季度|个月|月|半年)")
+_LABEL_ITEM_ZH = re.compile(r"哪(?:一|个|家|项)")
+
+#: Methods, reasons, definitions, components, places and dates.
+_METHOD_VERB = (r"(?:determined|calculated|computed|derived|measured|estimated|recogni[sz]ed|"
+                r"defined|accounted(?: for)?|presented|classified|valued|tested|amortized|"
+                r"depreciated|treated|reported|allocated|assessed|funded|obtained|settled|"
+                r"recorded|disclosed|applied|used|made up|arrived at|established|set|charged|"
+                r"expensed|capitalized|financed|paid|incurred|attributed|divided|estimate|"
+                r"define|determine|calculate|compute|derive|measure|recogni[sz]e|account|"
+                r"classify|value|allocate|assess|record|disclose|apply|attribute|divide|"
+                r"manage|mitigate|hedge|benefit)")
+_TEXT_EN = re.compile("|".join((
+    r"\bwhy\b", r"\bhow (?:come|often|long)\b",
+    r"\bwhat (?:impacted|impacts|affected|affects|influenced|influences|happens|happened|"
+    r"would happen|benefits?)\b",
+    r"\b(?:due|attributable|attributed|driven|influenced|impacted|affected|caused|limited|"
+    r"according|in accordance|recogni[sz]ed|reclassified|classified|related|compared) (?:to|by|"
+    r"as|with)\s*\??$",
+    r"^(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should) ",
+    r"^what (?:is|are) (?!the\b|a\b|an\b|our\b|its\b|their\b|total\b)[^\d?]{1,60}\?*$",
+    rf"\bhow (?:is|are|was|were|do|does|did|will|would|can|should)\b(?!.*\bhow much\b)"
+    rf"(?:(?!\bhow (?:much|many)\b).)*\b{_METHOD_VERB}\b",
+    r"\bwhat (?:caused|causes|led to|leads to|drove|drives|contributed|contributes|resulted|"
+    r"results|explains|accounted for|could|would|might|factors?)\b",
+    r"\bwhat (?:is|are|was|were) (?:the )?(?:main |primary |key |principal )?"
+    r"(?:reasons?|causes?|drivers?|factors?|purposes?|basis|methods?|approach|policy|"
+    r"policies|nature|definition|meaning|terms?|conditions?|objectives?|criteria|"
+    r"assumptions?|inputs?)\b",
+    r"\bwhat (?:does|do|did|will|would) .*\b(?:represent|include|consist|comprise|refer|"
+    r"mean|cover|relate|reflect|contain|involve|indicate|measure|stand for|entail|"
+    r"describe|require|do|use|show|complete|approve|acquire|combine|announce|adopt|"
+    r"sign|launch|follow|have)\b",
+    r"\bwhat (?:is|are|was|were) (?:included|excluded|comprised|contained|recorded|"
+    r"recogni[sz]ed|presented|disclosed|reported) (?:in|within|as|under)\b",
+    r"\bwhat (?:is|are|was|were) the (?:[a-z-]+ ){0,2}(?:components|segments|types|"
+    r"categories|kinds|items|elements|sources|classes|scopes|constituents|parts|businesses|"
+    r"products|services|instruments|programs|plans|risks|regions|countries|names|entities|"
+    r"activities|impacts|effects|steps)(?:\s*\??$| (?:in|of|that|which|listed|included|"
+    r"used|considered|making|under|the|does|do|for|shown)\b)",
+    r"\bwhat (?:financial )?(?:items|information|types|kinds|categories|sorts|classes|"
+    r"entitlements|services|segments|regions|activities)\b",
+    r"\b(?:what|which) (?:method|approach|standard|model|basis|valuation technique|"
+    r"accounting policy)\b",
+    r"\bwhat (?:are|were) (?:they|these|those)\b",
+    r"^\s*(?:where|who|whom|whose)\b", r"(?:^|[,;:]\s*)(?:where|who)\b",
+    r"(?:^|[,;:]\s*)when (?:was|were|is|are|did|does|do|will|would|can|should|has|have)\b",
+    r"\b(?:describe|explain|summari[sz]e|elaborate)\b",
+    r"\bwhat is meant by\b", r"\bmeaning of\b", r"\bis defined as\b",
+)))
+_TEXT_ZH = re.compile("|".join((
+    "为什么", "为何", "原因", "是什么", "指什么", "什么是", "定义", "含义", "如何(?:确定|计算|"
+    "衡量|核算|计量|确认|定义|评估|得出)", "怎么(?:算|计算|确定)", "由哪些", "包括哪些",
+    "包含哪些", "有哪些", "构成", "组成", "何时", "什么时候", "哪里", "在哪", "谁", "解释",
+    "说明", "描述", "驱动因素", "导致",
+)))
+#: A question that asks for an amount in so many words stays a number question even if
+#: it also names a reason ("How much of the increase was due to …").
+_NUMBER_EN = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:was|is|were|are) the (?:amount|"
+                        r"value|number|total|sum|average|percentage|ratio|change|difference)\b"
+                        r"|\b(?:what|which) (?:percentage|proportion|portion|amount)\b")
+_NUMBER_ZH = re.compile(r"多少|几")
+
+
+@dataclass(frozen=True)
+class QuestionKind:
+    """What a question asks for.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`KINDS`: ``number``, ``label`` or ``text``.
+    target : str
+        For a label: :data:`TARGET_PERIOD` (which year / period) or :data:`TARGET_ITEM`
+        (which row, column or segment); empty otherwise.
+    cue : str
+        The words that decided it (empty for a number: the default).
+    """
+
+    kind: str
+    target: str = ""
+    cue: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"QuestionKind.kind {self.kind!r} is not valid. Valid: "
+                             f"{list(KINDS)}")
+
+    @property
+    def asks_number(self) -> bool:
+        """Whether a headline figure may answer it."""
+        return self.kind == KIND_NUMBER
+
+
+def _first(text: str, *patterns: re.Pattern[str]) -> re.Match[str] | None:
+    found = [m for m in (p.search(text) for p in patterns) if m]
+    return min(found, key=lambda m: m.start()) if found else None
+
+
+def _label(text: str) -> QuestionKind | None:
+    period = _first(text, _LABEL_PERIOD_EN, _LABEL_PERIOD_ZH, _WHEN_EXTREME)
+    if period:
+        return QuestionKind(KIND_LABEL, TARGET_PERIOD, period.group(0).strip(" ,;:"))
+    item = _first(text, _LABEL_ITEM_EN, _LABEL_ITEM_ZH)
+    if item and not _first(text, _NUMBER_EN, _NUMBER_ZH):
+        return QuestionKind(KIND_LABEL, TARGET_ITEM, item.group(0).strip(" ,;:"))
+    return None
+
+
+def question_kind(question: str) -> QuestionKind:
+    """What ``question`` asks for: a number (the default), a label or text.
+
+    A which-year / which-period question is a label before anything else ("In which year
+    was revenue higher?"); a which-item question is one unless it asks for an amount
+    ("Which amount …", "how much"); a reason, method, definition, list of components,
+    place or date is text unless the question asks "how much / how many" or for "the
+    amount / value / total / change …" in so many words.
+
+    Examples
+    --------
+    >>> question_kind("What was revenue in 2019?").kind
+    'number'
+    >>> question_kind("In which year was revenue higher?")
+    QuestionKind(kind='label', target='period', cue='in which year')
+    >>> question_kind("How is the discount rate determined?").kind
+    'text'
+    >>> question_kind("哪一年的营业收入更高？").target
+    'period'
+    >>> question_kind("为什么2025年营运利润下降？").kind
+    'text'
+    """
+    text = fold(question)
+    label = _label(text)
+    if label is not None:
+        return label
+    number = _first(text, _NUMBER_EN, _NUMBER_ZH)
+    found = _first(text, _TEXT_EN, _TEXT_ZH)
+    if found and not (number and number.start() <= found.start()):
+        return QuestionKind(KIND_TEXT, cue=found.group(0).strip(" ,;:"))
+    return QuestionKind(KIND_NUMBER)
