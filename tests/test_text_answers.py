@@ -18,6 +18,7 @@ from ragspine_nb import Agent
 from ragspine_nb.agent.extractive import extractive_answer, passage_sentences
 from ragspine_nb.agent.figures import FigureReader
 from ragspine_nb.agent.focus import question_focus
+from ragspine_nb.agent.footnotes import find_footnote, footnote_marker
 from ragspine_nb.agent.intent import RuleIntentParser
 from ragspine_nb.agent.table_answers import table_answer, table_question
 from ragspine_nb.workspace import ingest
@@ -154,8 +155,12 @@ def test_dates_and_years_in_prose_are_not_figures(agent: Agent) -> None:
                         "2018.") == []
     assert read.figures("Loss carryforwards decreased in 2019 primarily due to $36.1 "
                         "billion of repurchases.") == []
-    (level,) = read.figures("Loss carryforwards were $999 million in 2019.")  # still read
-    assert (level.token, level.value) == ("999", 999.0)
+    assert read.figures("Loss carryforwards were reclassified under ASC 606.") == []
+    assert read.figures("Loss carryforwards included $215 million for Alpha.") == []
+    for levels in ("Loss carryforwards were $999 million in 2019.",       # still read
+                   "Loss carryforwards, driven by Alpha, were $999 million."):
+        (level,) = read.figures(levels)
+        assert (level.token, level.value) == ("999", 999.0)
 
 
 # -------------------------------------------------------------- table questions
@@ -211,3 +216,37 @@ def test_a_restricted_tables_labels_never_answer(agent: Agent) -> None:
         assert got is not None and "Falcon" not in got.text and "900" not in got.text
         assert {s["doc"] for s in got.sources} == {"table.csv"}
         assert "Falcon" not in agent.ask(q, REF).answer
+
+
+def test_what_a_row_includes_is_its_footnote(agent: Agent) -> None:
+    r = agent.ask("What is included in pension benefit costs?", REF)
+    assert r.figures == ()
+    assert "Pension benefit costs: (1) Include pension and post-retirement benefit costs of " \
+           "the U.S. plans. [1]\nSources:\n[1] notes.md · para=" in r.answer
+    assert [s["doc"] for s in r.sources] == ["notes.md"]
+
+
+def test_a_footnote_is_never_a_guess_between_two_notes() -> None:
+    notes = [{"text": "(1) Include rent."}, {"text": "(1) Include fees."}]
+    assert find_footnote("1", notes) is None
+    assert footnote_marker("Pension benefit costs(1)") == "1"
+    assert footnote_marker("Combustion of fuel (Scope 1)") is None
+
+
+def test_a_heading_without_a_total_lists_its_rows_and_a_profile_row_below_joins_them(
+        tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "table.csv").write_text(",2019,2018\nReported results,,\nOperating revenue,10,9\n"
+                                   "Net profit after tax,4,3\nEarnings per share,0.5,0.4\n"
+                                   "Underlying results,,\nUnderlying margin,0.2,0.1\n",
+                                   encoding="utf-8")
+    ingest(src, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    q = "What are the components of reported results?"
+    got = table_answer(q, RuleIntentParser(agent.profile).parse(q, REF), agent.profile,
+                       agent.store)
+    assert got is not None and got.text == (   # a profile row is named by the profile
+        "The rows under reported results are: Revenue [1]; Net profit after tax [2]; "
+        "Earnings per share [3].")
+    assert table_question("What are the contract types?") is None   # no table, no heading

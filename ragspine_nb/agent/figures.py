@@ -50,6 +50,29 @@ _DATE_PARTS = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*(?![a-z])"
     r"|(?<![\d.,$€£¥])(?:19|20)\d\d(?![\d%]|[.,]\d|\s*(?:million|billion|thousand|"
     r"mn|bn|m|k|b|百万|亿|万|元)(?![a-z]))")
+#: Words after which a clause's numbers are a cause's or a part's, not the metric's level.
+_CAUSE_OR_PART = re.compile(r"(?<![a-z])(?:due to|driven by|as a result of|resulting from|"
+                            r"attributable to|owing to|caused by|offset by|because|reflecting|"
+                            r"includ(?:ed|es|ing)|compris(?:ed|es|ing)|consist(?:ed|s|ing) of|"
+                            r"of which|such as)(?![a-z])|由于|因为|其中|包括")
+_LEVEL_VERB = re.compile(r"(?<![a-z])(?:was|were|is|are|totall?ed|reached|stood at|"
+                         r"amounted to|came to)(?![a-z])|为|达")
+
+
+def _after_cause_or_part(between: str) -> bool:
+    """Whether a number follows a cause or a part with no level verb after it.
+
+    "was driven by write-offs of $64 million" (the cause's amount) but not "revenue,
+    driven by demand, was 999" (the level, stated after the cause).
+    """
+    marks = list(_CAUSE_OR_PART.finditer(between))
+    return bool(marks) and not _LEVEL_VERB.search(between[marks[-1].end():])
+
+
+#: A number right after these names a standard, note or section ("ASC 605"), not a figure.
+_REFERENCE = re.compile(r"(?<![a-z])(?:asc|asu|ifrs|ias|sfas|fas|topic|note|notes|section|"
+                        r"item|rule|article|chapter|schedule|exhibit|form|tier|level|phase|"
+                        r"no\.?)\s*$")
 _MAX_GAP = 120
 #: how far before a metric's name a channel or entity may qualify it ("agency new
 #: sales", "ACME Hong Kong's revenue")
@@ -162,15 +185,21 @@ class FigureReader:
         """The first number after a metric's name that states its level, in its clause.
 
         Numbers the words before them mark as a change or a reference ("grew 6.4%",
-        "up by 85", "from 1,320", "同比增长6.4%") are passed over; the clause ends at
-        ``;`` / ``。`` / a full stop.
+        "up by 85", "from 1,320", "同比增长6.4%", "ASC 605") are passed over; the clause ends
+        at ``;`` / ``。`` / a full stop. Past words naming a cause or a part ("driven by
+        write-offs of $64 million", "included S$215 million for …") the numbers are the
+        cause's or the part's, not the metric's level.
         """
         prev = end
         for number in numbers:
             gap = text[prev:number.start()]
             if _CLAUSE_END.search(gap) or number.start() - end > _MAX_GAP:
                 return None
+            if _after_cause_or_part(text[end:number.start()]):
+                return None
             prev = number.end()
+            if _REFERENCE.search(gap):
+                continue
             if _CHANGE.search(gap) and not _LEVEL_END.search(gap):
                 continue
             if _POINTS.match(text[number.end():]):

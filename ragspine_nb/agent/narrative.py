@@ -7,7 +7,8 @@ no figure contradicting the fact store or the answer's own structured line, none
 fact in conflict) and always ends with its sources. A question about a table's own
 labels — which periods it covers, the rows under a heading, its unit — is answered from
 the stored table instead, each label cited by its cell
-(:mod:`ragspine_nb.agent.table_answers`).
+(:mod:`ragspine_nb.agent.table_answers`), and what a row includes or means by the note its
+label's footnote marker points to (:mod:`ragspine_nb.agent.footnotes`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from typing import Any, Protocol, runtime_checkable
 
 from ragspine_nb.agent.extractive import unwrap_lines
 from ragspine_nb.agent.focus import question_focus
+from ragspine_nb.agent.footnotes import ASKS_FOOTNOTE, find_footnote, footnote_marker
 from ragspine_nb.agent.grounding import Dropped, Grounder, GroundingContext
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.providers import LLMProvider
 from ragspine_nb.agent.render import EXCERPT_CHARS
-from ragspine_nb.agent.table_answers import table_answer
+from ragspine_nb.agent.table_answers import display_label, table_answer
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.errors import ProviderError
@@ -121,6 +123,40 @@ def _table_labels(question: str, intent: ParsedIntent, grounder: Grounder, lang:
                            list(unique.values()))
 
 
+def _row_footnote(question: str, intent: ParsedIntent, retriever: NarrativeRetriever,
+                  grounder: Grounder, context: GroundingContext, lang: str,
+                  trace: Trace) -> NarrativeAnswer | None:
+    """What a row includes or means, from the note its label's marker points to (no model).
+
+    "What is included in service delivery costs?" for a row labelled "Service delivery
+    costs(1)": the line "(1) Include …" of the passages beside its table, quoted whole,
+    grounded like any narrative sentence and cited.
+    """
+    folder = getattr(retriever, "folder_passages", None)
+    if folder is None or question_focus(question) not in ASKS_FOOTNOTE:
+        return None
+    for metric in intent.metrics:
+        spec = grounder.profile.metrics.get(metric)
+        marker = footnote_marker(spec.label) if spec is not None else None
+        facts = grounder.store.iter_facts(metric_code=metric) if marker else []
+        note = find_footnote(marker, folder(facts[0].source_doc_id)) \
+            if marker and facts else None
+        if spec is None or note is None:
+            continue
+        grounded = grounder.ground(f"{note.text} [1]", [note.snippet], context)
+        if not grounded.text:
+            return None
+        trace.record(narrative="row_footnote", llm_calls=0)
+        snippet = note.snippet
+        text = f"{display_label(spec.label)}: {grounded.text}"
+        return NarrativeAnswer(
+            f"{text}\n{TEXT['sources'][lang]}\n[1] {snippet['doc_id']} · "
+            f"{snippet['source_locator']}",
+            [{"doc": snippet["doc_id"], "locator": snippet["source_locator"]}],
+            grounded.dropped)
+    return None
+
+
 def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
                   retriever: NarrativeRetriever | None,
                   history: Sequence[tuple[str, str]] | None, trace: Trace, lang: str,
@@ -133,6 +169,9 @@ def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
     if retriever is None:
         trace.record(narrative="not_wired")
         return NarrativeAnswer(TEXT["no_retriever"][lang])
+    note = _row_footnote(question, intent, retriever, grounder, context, lang, trace)
+    if note is not None:
+        return note
     snippets = _retrieve(question, intent, retriever, top_k, trace, retrieval)
     if not snippets:
         return NarrativeAnswer(TEXT["no_hits"][lang])

@@ -130,6 +130,8 @@ def table_question(question: str) -> TableQuestion | None:
     TableQuestion(asks='rows', target='accounts receivable')
     >>> table_question("In which years was revenue higher than 5 million?") is None
     True
+    >>> table_question("What are the contract types?") is None
+    True
     """
     if _UNIT.search(question):
         return TableQuestion("unit")
@@ -139,8 +141,10 @@ def table_question(question: str) -> TableQuestion | None:
     m = _ROWS.search(question)
     if m is None:
         return None
-    named = next((g for g in m.group("x", "y", "z", "w") if g), "")
-    return TableQuestion("rows", _target(named))
+    target = _target(next((g for g in m.group("x", "y", "z", "w") if g), ""))
+    if not target and not re.search(r"\btables?\b|表", question, _I):
+        return None  # "what are the contract types?": the text says, not a table's rows
+    return TableQuestion("rows", target)
 
 
 def _position(fact: Fact) -> tuple[int, int]:
@@ -182,7 +186,33 @@ def table_rows(facts: Sequence[Fact], profile: DomainProfile,
         rows.append(TableRow(code, spec.label or code, section, tuple(spec.parts),
                              tuple(sorted(cells, key=_position))))
     rows.sort(key=lambda r: (_position(r.cells[0])[0], derived.get(r.code, 1 << 30), r.code))
-    return rows
+    return _contiguous_sections(rows)
+
+
+def _row_no(row: TableRow) -> int:
+    return _position(row.cells[0])[0]
+
+
+def _contiguous_sections(rows: list[TableRow]) -> list[TableRow]:
+    """A profile row with no section of its own sits in the section of its neighbours.
+
+    The row just above it when adjacent; else, when it opens a block (the row above is a
+    heading with no figures, or there is none), the row just below it when adjacent.
+    """
+    out = list(rows)
+    for i, row in enumerate(out):
+        if row.section:
+            continue
+        above = out[i - 1] if i else None
+        below = out[i + 1] if i + 1 < len(out) else None
+        if above is not None and _row_no(row) == _row_no(above) + 1:
+            section = above.section
+        elif below is not None and _row_no(below) == _row_no(row) + 1:
+            section = below.section
+        else:
+            section = ""
+        out[i] = TableRow(row.code, row.label, section, row.parts, row.cells)
+    return out
 
 
 def display_label(label: str) -> str:
@@ -230,13 +260,16 @@ def _same_table(facts: Sequence[Fact], first: Fact) -> list[Fact]:
 
 
 def _table_facts(intent: ParsedIntent, store: FactStore) -> list[Fact]:
-    """The facts of the table the question is about: its named metric's, else the only one."""
-    if intent.metrics:
-        named = store.iter_facts(metric_code=intent.metrics[0])
-        if not named:
-            return []
-        first = min(named, key=_position)
-        return _same_table(store.iter_facts(source_doc_id=first.source_doc_id), first)
+    """The facts of the table the question is about: its named metric's, else the only one.
+
+    A metric named but stored nowhere ("accounts receivable" as a heading) does not pick
+    a table; the workspace's only table then does.
+    """
+    for metric in intent.metrics:  # the first metric named that the store holds
+        named = store.iter_facts(metric_code=metric)
+        if named:
+            first = min(named, key=_position)
+            return _same_table(store.iter_facts(source_doc_id=first.source_doc_id), first)
     docs = [str(d["doc_id"]) for d in store.source_documents()]
     with_facts = [facts for d in docs if (facts := store.iter_facts(source_doc_id=d))]
     if len(with_facts) != 1:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ragspine_nb.profile import DomainProfile
@@ -19,6 +19,7 @@ from ragspine_nb.retrieval.rerank import ProviderListwiseJudge, TextProvider
 from ragspine_nb.retrieval.results import SearchResults
 from ragspine_nb.retrieval.vectors import EmbeddingBackend
 from ragspine_nb.stores.chunks import ChunkStore
+from ragspine_nb.types import is_restricted
 
 __all__ = ["NarrativeIndexRetriever", "build_narrative_retriever"]
 
@@ -77,6 +78,29 @@ class NarrativeIndexRetriever:
             results = self._search(query, {}, top_k, rerank)
         self.last_results = results
         return [h.to_snippet() for h in results.hits if not h.restricted]
+
+
+    def folder_passages(self, doc_id: str, limit: int = 500) -> list[dict[str, Any]]:
+        """Passages of ``doc_id`` and of the documents in its folder; RESTRICTED never.
+
+        What a document points to in the notes beside it (a table row's footnote) is read
+        from here, not searched. At most ``limit`` passages, in document order.
+        """
+        store = self.index.store
+        folder = PurePosixPath(doc_id).parent
+        out: list[dict[str, Any]] = []
+        for doc in store.doc_ids():
+            if PurePosixPath(doc).parent != folder:
+                continue
+            for c in store.iter_chunks(doc_id=doc):
+                if is_restricted(c.sensitivity):
+                    continue
+                out.append({"text": c.text, "doc_id": c.doc_id, "title": c.title,
+                            "source_locator": c.source_locator, "chunk_id": c.chunk_id,
+                            "sensitivity": c.sensitivity})
+                if len(out) >= limit:
+                    return out
+        return out
 
 
 def build_narrative_retriever(
