@@ -2,8 +2,10 @@
 
 One bad file never stops the batch (its line says why); a full disk or a read-only
 store does (the later files are not attempted). A document whose table amounts state no
-scale is written after the other files were read, with the scale the prose of its
-folder tells (:mod:`ragspine_nb.ingest_scale`); its line keeps its place in the report.
+scale, or whose tables name no period, is written after the other files were read, with
+the period (:mod:`ragspine_nb.ingest_period`) and the scale
+(:mod:`ragspine_nb.ingest_scale`) the prose of its folder tells; its line keeps its place
+in the report, and its ledger fingerprint covers the files of its folder.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from typing import Any, TypeVar
 
 from ragspine_nb.errors import StoreError
 from ragspine_nb.extract.collect import SourceFile
-from ragspine_nb.ingest_scale import BatchContext, scale_step
+from ragspine_nb.ingest_period import period_step
+from ragspine_nb.ingest_scale import BatchContext, scale_step, with_siblings
 from ragspine_nb.ingest_steps import Read, Settings, finish_step, read_step, store_failure
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
@@ -92,7 +95,7 @@ def _batch_item(item: SourceFile, stores: tuple[FactStore | None, ChunkStore | N
             return read, []
         if s.batch is not None:
             s.batch.remember(path, read.result)
-        if read.result.unscaled:
+        if read.result.unscaled or read.result.undated:
             return read
         return finish_step(path, read, facts, chunks, meta, s)
 
@@ -111,7 +114,14 @@ def _finish_later(item: SourceFile, read: Read,
     meta = meta_by_doc.get(item.doc_id, {})
 
     def step() -> Outcome:
-        scaled = scale_step(read.result, s.batch, item.path) if s.batch else read.result
-        return finish_step(item.path, replace(read, result=scaled), facts, chunks, meta, s)
+        if s.batch is None:
+            return finish_step(item.path, read, facts, chunks, meta, s)
+        dated = period_step(item.path, read, s.batch, meta, s)
+        scaled = scale_step(dated.result, s.batch, item.path)
+        done = replace(dated, result=scaled)
+        if read.result.undated and not scaled.unscaled:  # (finish_step covers unscaled ones)
+            done = replace(done, fingerprint=with_siblings(
+                done.fingerprint, s.batch.sibling_digest(item.path)))
+        return finish_step(item.path, done, facts, chunks, meta, s)
 
     return _guarded(item, step, error)

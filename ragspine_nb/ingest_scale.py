@@ -104,16 +104,19 @@ def scale_step(result: DocumentResult, context: BatchContext, path: Path) -> Doc
     the amounts keep their unit and the report says the scale is not stated.
     """
     unscaled = set(result.unscaled)
-    figures = [f.value for f in result.facts if f.source_locator in unscaled]
-    if not figures:
+    if not unscaled:
         return result
+    # every figure of the tables votes, not only the facts: a column that gave no fact
+    # (no period) may be the one the prose quotes
+    figures = list(result.unscaled_figures) or \
+        [f.value for f in result.facts if f.source_locator in unscaled]
     prose = [(d, t) for d, t in context.prose_beside(path) if d != result.doc_id]
     own = [(result.doc_id, result.prose)] if result.prose.strip() and \
         not is_restricted(result.sensitivity) else []
     texts = own + prose
     found = infer_scale(figures, [t for _, t in texts]) if texts else None
     if found is None:
-        note = (f"scale not stated: {len(figures)} table amount(s) state no scale and no "
+        note = (f"scale not stated: {len(unscaled)} table amount(s) state no scale and no "
                 "prose in their folder tells it; they are kept as written")
         return replace(result, warnings=(*result.warnings, note))
     sources = [d for d, t in texts if any(e in t for e in found.evidence)] or \

@@ -131,3 +131,41 @@ def test_a_caption_naming_a_plan_does_not_date_a_row_dated_table(tmp_path: Path)
               name="dated.csv", period=("FY", "2019"))
     assert [(f.period, f.value) for f in ex.facts if f.source_locator == "cell=B2"] == \
         [("2018", 1590.0)]
+
+
+def test_maturity_buckets_keep_their_bounds_and_a_spanning_caption_names_none(
+        tmp_path: Path) -> None:
+    # "1 to 3 years" and "3 to 5 years" used to be one label ("to years"): nothing told
+    # the columns apart; the caption over every column is the table's, not a column's;
+    # "Over 5 years" is a bucket, not a change "over" another period
+    ex = _csv(tmp_path, [["", "", "Payments due by period", "", ""],
+                         ["", "Less than one year", "1 to 3 years", "3 to 5 years",
+                          "Over 5 years"],
+                         ["Operating lease obligations", "16,164", "19,812", "6,551", "5,883"]],
+              period=("FY", "2019"))
+    cells = _cells(ex)
+    assert [cells[f"cell={c}3"][0][1] for c in "BCDE"] == [
+        "C_LESS_THAN_1_YEAR", "C_1_3", "C_3_5", "C_OVER_5_YEARS"]
+    # with the other ways a question may write them
+    assert {c.code: c.synonyms for c in ex.vocabulary.channels} == {
+        "C_LESS_THAN_1_YEAR": ("less than 1 year", "less than one year"),
+        "C_1_3": ("1-3", "1-3 years", "1 to 3 years", "between 1 and 3 years"),
+        "C_3_5": ("3-5", "3-5 years", "3 to 5 years", "between 3 and 5 years"),
+        "C_OVER_5_YEARS": ("over 5 years", "over five years")}
+    assert cells["cell=E3"] == [
+        ("OPERATING_LEASE_OBLIGATIONS", "C_OVER_5_YEARS", "FY", "2019", 5883.0, "NUMBER")]
+
+
+def test_a_split_column_header_is_no_caption_and_an_opening_balance_no_total(
+        tmp_path: Path) -> None:
+    # "Balance at Beginning of" / "Period (1/1/19)" is one column's header written on two
+    # lines: it names that column, which is never the year's own figure
+    ex = _csv(tmp_path, [["", "Balance at Beginning of", "", ""],
+                         ["", "Period (1/1/19)", "Increase / (Decrease)",
+                          "Balance at End of Period"],
+                         ["Year Ended December 31, 2019", "", "", ""],
+                         ["Accounts receivable", "$90,831", "$7,117", "$97,948"]])
+    cells = _cells(ex)
+    assert cells["cell=B4"] == [
+        ("ACCOUNTS_RECEIVABLE", "C_BALANCE_BEGINNING", "FY", "2019", 90831.0, "NUMBER")]
+    assert all(r[1] != "TOTAL" or r[4] != 90831.0 for rows in cells.values() for r in rows)

@@ -82,6 +82,9 @@ class Extraction:
     #: :func:`ragspine_nb.extract.scale.with_scale` on these facts' units)
     unscaled: list[str] = field(default_factory=list)
     unscaled_figures: list[float] = field(default_factory=list)
+    #: locators of tables that name no period (nor do their titles or the document):
+    #: their figures gave no fact; a period stated in the prose beside them may date them
+    undated: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,9 @@ class ReadContext:
     """Per-file facts a reader needs: document id, entity mapping and lineage.
 
     ``period`` is the document's own period (``("FY", "2024")``), if it has one: a table
-    whose headers and titles name none is of that period.
+    whose headers and titles name none is of that period; ``period_source`` says where
+    it comes from ("metadata", "file name", "notes.md"), recorded in the lineage of the
+    facts it dates.
     """
 
     doc_id: str
@@ -99,6 +104,7 @@ class ReadContext:
     valid_as_of: str = ""
     limits: IngestLimits = DEFAULT_LIMITS
     period: tuple[str, str] | None = None
+    period_source: str = ""
 
 
 def sniff(path: Path) -> None:

@@ -40,6 +40,7 @@ __all__ = [
     "DocumentResult",
     "read_document",
     "period_from_filename",
+    "document_period",
     "check_metadata",
     "entity_step",
     "METADATA_KEYS",
@@ -83,15 +84,41 @@ class DocumentResult:
     unscaled: tuple[str, ...] = ()
     #: the narrative text (at most :data:`MAX_PROSE_CHARS`), for the scale of tables beside it
     prose: str = ""
+    #: every figure of the tables with unscaled amounts (the scale inference reads them all)
+    unscaled_figures: tuple[float, ...] = ()
+    #: locators of tables naming no period (nor does the document): they gave no fact
+    undated: tuple[str, ...] = ()
 
 
 def period_from_filename(name: str, profile: DomainProfile) -> str:
     """An explicit ``FY2024``/``2025H1``/``2025Q1`` in a file name, else ``""``."""
-    m = _FILENAME_PERIOD.search(name)
-    if not m:
-        return ""
-    found = normalize_period(profile, m.group(1), relative=False)
+    found = _filename_period(name, profile)
     return period_label(*found) if found else ""
+
+
+def _filename_period(name: str, profile: DomainProfile) -> tuple[str, str] | None:
+    m = _FILENAME_PERIOD.search(name)
+    return normalize_period(profile, m.group(1), relative=False) if m else None
+
+
+def document_period(profile: DomainProfile, meta: Mapping[str, str], name: str
+                    ) -> tuple[tuple[str, str] | None, str]:
+    """The document's own period and where it is stated: metadata, else the file name.
+
+    A table naming no period is of this period (its facts' lineage says so).
+
+    Raises
+    ------
+    ExtractionError
+        When metadata ``period`` is not a period.
+    """
+    if meta.get("period"):
+        found = normalize_period(profile, meta["period"], relative=False)
+        if found is None:
+            raise ExtractionError(f"metadata period {meta['period']!r} is not a period")
+        return found, "metadata"
+    found = _filename_period(name, profile)
+    return (found, "file name") if found else (None, "")
 
 
 def check_metadata(meta: Mapping[str, object], doc_id: str) -> dict[str, str]:
@@ -119,15 +146,17 @@ def read_document(
     max_chars: int = DEFAULT_CHUNK_CHARS,
     overlap_chars: int = DEFAULT_OVERLAP_CHARS,
     limits: IngestLimits = DEFAULT_LIMITS,
+    table_period: tuple[tuple[str, str], str] | None = None,
 ) -> DocumentResult:
     """Read one file into facts and chunks; raise :class:`ExtractionError` with the reason.
 
     Metadata comes from ``metadata`` when given, else is derived safely: the title
     from the document, the period from an explicit ``FY2024``/``2025H1``/``2025Q1`` in the
-    file name, the language by detection, the sensitivity by the profile's classifier.
-    Facts are not extracted from a RESTRICTED document (its numbers stay out of answers).
-    ``limits`` bound the file size, title, chunks, table cells and facts; a limit that is
-    reached is listed in ``limit_hits`` (a file over ``max_file_bytes`` raises
+    file name (a table naming no period takes it, else ``table_period``: period, source),
+    the language by detection, the sensitivity by the profile's classifier. Facts are
+    not extracted from a RESTRICTED document (its numbers stay out of answers). ``limits``
+    bound the file size, title, chunks, table cells and facts; a limit that is reached is
+    listed in ``limit_hits`` (a file over ``max_file_bytes`` raises
     :class:`~ragspine_nb.extract.base.IngestLimitError` before it is read).
     """
     p = Path(path)
@@ -137,43 +166,49 @@ def read_document(
     sniff(p)
     meta = check_metadata(metadata or {}, doc_id)
     profile, entity, own = entity_step(profile, meta)
-    period = ""
-    if meta.get("period"):
-        found = normalize_period(profile, meta["period"], relative=False)
-        if found is None:
-            raise ExtractionError(f"metadata period {meta['period']!r} is not a period")
-        period = period_label(*found)
+    found, source = document_period(profile, meta, p.name)
+    period = period_label(*found) if found else ""
+    if found is None and table_period is not None:
+        found, source = table_period
     # a table naming no entity is the document's: its company, else the home entity
     ctx = ReadContext(doc_id, entity=entity or profile.home_entity_code,
-                      source_file_hash=file_hash,
-                      mapping_version=mapping_version, valid_as_of=meta.get("valid_as_of", ""),
-                      limits=limits)
+                      source_file_hash=file_hash, mapping_version=mapping_version,
+                      valid_as_of=meta.get("valid_as_of", ""), limits=limits, period=found,
+                      period_source=source)
     extraction = READERS[p.suffix.lower()](p, profile, ctx)
     body = "\n".join(s.text for s in extraction.segments)
-    decision = decide_sensitivity(profile, doc_id, body, meta.get("sensitivity"),
-                                  extraction.screen)
+    decision = decide_sensitivity(profile, doc_id, body, meta.get("sensitivity"), extraction.screen)
     sensitivity = decision.label
     warnings = [*extraction.warnings, *decision.notes()]
-    facts, hits = _capped_facts(extraction.facts, limits)
-    hits = [*extraction.limit_hits, *hits]
+    facts, capped = _capped_facts(extraction.facts, limits)
     if is_restricted(sensitivity) and facts:
         warnings.append(f"RESTRICTED document: {len(facts)} table value(s) not extracted")
         facts = []
-    common = {
-        "title": cap_title(meta.get("title") or extraction.title or p.stem, limits),
-        "topic": meta.get("topic", ""),
-        "entity": entity or "",
-        "geography": meta.get("geography") or (profile.geography_of(entity) if entity else ""),
-        "period": period or period_from_filename(p.name, profile),
-        "language": meta.get("language") or (detect_language(body) if body.strip() else ""),
-        "sensitivity": sensitivity,
-    }
+    common = _common(meta, profile, entity, period, sensitivity,
+                     cap_title(meta.get("title") or extraction.title or p.stem, limits), body)
     chunks, hit = _chunks(extraction.segments, doc_id, common, max_chars, overlap_chars, limits)
     return DocumentResult(doc_id, tuple(facts), tuple(chunks), tuple(extraction.skipped),
                           common["title"], sensitivity, extraction.extractor_version,
-                          tuple(warnings), tuple(hits) + ((hit,) if hit else ()),
+                          tuple(warnings),
+                          (*extraction.limit_hits, *capped, *((hit,) if hit else ())),
                           combine(own, extraction.vocabulary),
-                          tuple(extraction.unscaled) if facts else (), body[:MAX_PROSE_CHARS])
+                          tuple(extraction.unscaled) if facts else (), body[:MAX_PROSE_CHARS],
+                          tuple(extraction.unscaled_figures) if facts else (),
+                          () if is_restricted(sensitivity) else tuple(extraction.undated))
+
+
+def _common(meta: Mapping[str, str], profile: DomainProfile, entity: str | None, period: str,
+            sensitivity: str, title: str, body: str) -> dict[str, str]:
+    """The metadata every chunk of the document carries."""
+    return {
+        "title": title,
+        "topic": meta.get("topic", ""),
+        "entity": entity or "",
+        "geography": meta.get("geography") or (profile.geography_of(entity) if entity else ""),
+        "period": period,
+        "language": meta.get("language") or (detect_language(body) if body.strip() else ""),
+        "sensitivity": sensitivity,
+    }
 
 
 def entity_step(profile: DomainProfile, meta: Mapping[str, str]

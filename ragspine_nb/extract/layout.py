@@ -34,9 +34,10 @@ from ragspine_nb.extract.header_periods import (
 from ragspine_nb.extract.values import parse_number
 
 __all__ = ["Column", "header_rows", "read_columns", "group_owner", "is_figure",
-           "CHANGE_WORDS", "column_label"]
+           "CHANGE_WORDS", "column_label", "bucket_names"]
 
-_CHANGE = re.compile(r"chang|varian|variation|differen|increase|decrease|\bvs\.?\b|\bover\b"
+_CHANGE = re.compile(r"chang|varian|variation|differen|increase|decrease|\bvs\.?\b"
+                     r"|\bover\b(?!\s+(?:\d{1,3}|one|two|three|five|ten)\s+(?:year|month|day))"
                      r"|\bgrowth\b|\byoy\b|同比|变动|增减", re.I)
 #: Words of a change column that do not name it ("% change", "2019 vs 2018").
 CHANGE_WORDS = frozenset({"change", "changes", "percent", "variance", "increase", "decrease",
@@ -49,8 +50,14 @@ _NOISE = re.compile(
     r"billions?|"
     r"except|percentages|amounts?|data|usd|rmb|us|m|bn|k|note|three|six|nine|twelve)\b"
     r"|[$€£¥’'()*:,.\d]", re.I)
-_RANGE = re.compile(r"(?<![\d.,/])(\d{1,3})\s*[-–—]\s*(\d{1,3})(?![\d.,/])")
+_RANGE = re.compile(r"(?<![\d.,/])(\d{1,3})\s*(?:[-–—]|\bto\b)\s*(\d{1,3})(?![\d.,/])", re.I)
 _OVER = re.compile(r">\s*(\d{1,4})(?![\d.,/])")
+_WORD_NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                 "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+#: An open bucket of a maturity or ageing table: "Less than 1 year", "After 5 years".
+_BOUND = re.compile(
+    r"\b(less than|more than|greater than|up to|within|after|over|beyond|under)\s+"
+    rf"(\d{{1,3}}|{'|'.join(_WORD_NUMBERS)})\s+(year|month|day|week)s?\b", re.I)
 _PERIOD_WORDS = re.compile(
     r"(?<![a-z0-9])q[1-4]\s*(?:fy)?\s*'?\d{2,4}|(?<!\d)(?:19|20)\d\d\s*/\s*(?:19|20)?\d\d"
     r"|(?<![a-z0-9])(?:fy|f)\s?'?(?:\d{4}|\d\d)(?!\d)|(?<![a-z0-9])[12]h\s*\d{2,4}|\bh[12]\b"
@@ -82,6 +89,8 @@ class Column:
     part: bool = False
     header: str = ""
     named: str = ""
+    #: other ways to write its name ("1 to 3 years" beside "1-3")
+    aliases: tuple[str, ...] = ()
 
 
 def is_figure(cell: str) -> bool:
@@ -141,12 +150,15 @@ def group_owner(row: Sequence[str], c: int, below: Sequence[str] | None = None) 
 
 
 def column_label(text: str, *, change: bool = False, notes: bool = False) -> str:
-    """Header words that name a column ("as reported", "1-90", "net sales").
+    """Header words that name a column ("as reported", "1-90", "less than 1 year").
 
     A change column keeps "dollars" ("Variance in Dollars"); parenthesised notes
     ("Net additions (losses)") are kept only with ``notes=True``.
     """
-    ranges = [f"{a}-{b}" for a, b in YEAR_RANGE.findall(text)] + \
+    bounds = [f"{w.lower()} {k} {u.lower()}{'' if k == '1' else 's'}"
+              for w, n, u in _BOUND.findall(text) for k in [_WORD_NUMBERS.get(n.lower(), n)]]
+    text = _BOUND.sub(" ", text)
+    ranges = bounds + [f"{a}-{b}" for a, b in YEAR_RANGE.findall(text)] + \
         [f"{a}-{b}" for a, b in _RANGE.findall(text)] + [f"{a}+" for a in _OVER.findall(text)]
     text = _OVER.sub(" ", _RANGE.sub(" ", YEAR_RANGE.sub(" ", text)))
     text = text if change else _CURRENCY_WORDS.sub(" ", text)
@@ -156,6 +168,33 @@ def column_label(text: str, *, change: bool = False, notes: bool = False) -> str
     words = _NOISE.sub(" ", text.replace("%", " percent ")).lower().split()
     return " ".join(dict.fromkeys([*ranges, *(w for w in words
                                                if len(w) > 1 and re.search(r"[a-z]", w))]))
+
+
+_UNIT_RANGE = re.compile(
+    r"(?<![\d.,/])(\d{1,3})\s*(?:[-–—]|\bto\b)\s*(\d{1,3})\s+(year|month|day|week)s?\b", re.I)
+
+
+def bucket_names(text: str) -> tuple[str, ...]:
+    """Other ways to say the buckets a header names ("1 to 3 years": "1-3 years", ...).
+
+    Examples
+    --------
+    >>> bucket_names("1 to 3 years")
+    ('1-3 years', '1 to 3 years', 'between 1 and 3 years')
+    >>> bucket_names("Less than one year")
+    ('less than 1 year', 'less than one year')
+    """
+    out = []
+    for a, b, unit in _UNIT_RANGE.findall(text):
+        units = f"{unit.lower()}s"
+        out += [f"{a}-{b} {units}", f"{a} to {b} {units}", f"between {a} and {b} {units}"]
+    words = {v: k for k, v in _WORD_NUMBERS.items()}
+    for bound, n, unit in _BOUND.findall(text):
+        digits = _WORD_NUMBERS.get(n.lower(), n)
+        units = f"{unit.lower()}{'' if digits == '1' else 's'}"
+        out += [f"{bound.lower()} {k} {units}" for k in (digits, words.get(digits, ""))
+                if k]
+    return tuple(dict.fromkeys(out))
 
 
 _ORDINAL_QUARTER = re.compile(
@@ -199,6 +238,23 @@ def _titles(table: Sequence[Sequence[str]], header: int) -> set[int]:
     return out
 
 
+def _captions(table: Sequence[Sequence[str]], header: int) -> set[int]:
+    """Header rows whose one cell spans every column ("Payments due by period").
+
+    Such a caption names the table, not a column: its words are no column's label
+    (its dates, durations and units still count).
+    """
+    width = max((len(r) for r in table), default=0)
+    out = set()
+    for r in range(header):
+        filled = [k for k in range(1, len(table[r])) if table[r][k].strip()]
+        below = table[r + 1] if r + 1 < header else None
+        if width > 2 and len(filled) == 1 and all(
+                group_owner(table[r], c, below) == filled[0] for c in range(1, width)):
+            out.add(r)
+    return out
+
+
 def _named(table: Sequence[Sequence[str]], header: int, c: int, titles: set[int]) -> str:
     """The header text naming column ``c``: its own cells and the groups spanning it."""
     parts = []
@@ -218,10 +274,14 @@ def _is_percent(own: str, values: list[str]) -> bool:
 
 
 def _one_column(table: Sequence[Sequence[str]], header: int, c: int, titles: set[int],
-                caption: str) -> Column:
+                caption: str, captions: frozenset[int] = frozenset()) -> Column:
     period, ptext = _column_period(table, header, c)
     own = " ".join(table[r][c] for r in range(header))
     named = _named(table, header, c, titles)
+    # the words naming the column: a caption over every column names none of them,
+    # unless the column has no other words ("Balance at Beginning of" over "Period")
+    naming = _named(table, header, c, titles | captions)
+    naming = naming if column_label(naming) else named
     everything = " ".join([caption, *(" ".join(table[r][1:]) for r in titles)])
     values = [table[r][c] for r in range(header, len(table)) if is_figure(table[r][c])]
     head = f"{named} {everything}".strip()
@@ -230,29 +290,29 @@ def _one_column(table: Sequence[Sequence[str]], header: int, c: int, titles: set
         kind = "change_pct" if _is_percent(named, values) or any("%" in v for v in values) \
             else "change"
         return Column(("FY", years[-1]) if years else None, kind,
-                      column_label(named, change=True), header=head, named=named)
+                      column_label(naming, change=True), header=head, named=named)
     if not isinstance(period, tuple):
-        return Column(None, "other", column_label(named), "", column_label(named, notes=True),
+        return Column(None, "other", column_label(naming), "", column_label(naming, notes=True),
                       header=head, named=named)
-    label = column_label(named)
+    label = column_label(naming)
     quarter = _ordinal_quarter(named)
     if quarter and period[0] == "FY":  # "First Quarter" under "Fiscal 2019": 2019Q1
         return Column(("QUARTER", f"{period[1]}Q{quarter}"), "level",
-                      column_label(_ORDINAL_QUARTER.sub(" ", named)), "",
-                      column_label(named, notes=True), header=head, named=named)
+                      column_label(_ORDINAL_QUARTER.sub(" ", naming)), "",
+                      column_label(naming, notes=True), header=head, named=named)
     part = duration(named) or duration(everything)
     date = header_date(ptext) or header_date(named)
     if part and period[0] == "FY":
         aligned = dated_period(part, date) if date else None
         if aligned is not None:
-            return Column(aligned, "level", label, "", column_label(named, notes=True),
+            return Column(aligned, "level", label, "", column_label(naming, notes=True),
                           header=head, named=named)
         words = duration_words(named) or duration_words(everything)
         name = " ".join(dict.fromkeys(f"{label} {words}".split()))
         return Column(period, "level", label, _dated(named, name) or name,
-                      column_label(named, notes=True), part=True, header=head, named=named)
+                      column_label(naming, notes=True), part=True, header=head, named=named)
     return Column(period, "level", label, _dated(named, label),
-                  column_label(named, notes=True), header=head, named=named)
+                  column_label(naming, notes=True), header=head, named=named)
 
 
 def read_columns(table: Sequence[Sequence[str]], header: int) -> dict[int, Column]:
@@ -264,7 +324,11 @@ def read_columns(table: Sequence[Sequence[str]], header: int) -> dict[int, Colum
     width = max((len(r) for r in table), default=0)
     titles = _titles(table, header)
     caption = " ".join(table[r][0] for r in range(header) if table[r])
-    out = {c: _one_column(table, header, c, titles, caption) for c in range(1, width)}
+    captions = frozenset(_captions(table, header))
+    out = {c: _one_column(table, header, c, titles, caption, captions) for c in range(1, width)}
+    for c, col in out.items():
+        if col.kind in ("level", "other") and (names := bucket_names(col.named)):
+            out[c] = replace(col, aliases=names)
     levels = [col.period for col in out.values() if col.kind == "level" and col.period]
     if len(set(levels)) == 1:
         for c, col in out.items():

@@ -52,7 +52,8 @@ def _context(ctx: ReadContext, version: str, titles: tuple[str, ...], locate: An
     return TableContext(
         doc_id=ctx.doc_id, titles=tuple(t for t in titles if t), locate=locate,
         entity=ctx.entity, source_file_hash=ctx.source_file_hash, extractor_version=version,
-        mapping_version=ctx.mapping_version, valid_as_of=ctx.valid_as_of, period=ctx.period)
+        mapping_version=ctx.mapping_version, valid_as_of=ctx.valid_as_of, period=ctx.period,
+        period_source=ctx.period_source)
 
 
 def _cell_locator(prefix: str, kind: tuple[str, str], r: int, c: int, rk: str, cl: str) -> str:
@@ -70,6 +71,7 @@ def _merge(out: Extraction, result: TableResult) -> None:
     out.skipped += result.skipped
     out.unscaled += result.unscaled
     out.unscaled_figures += result.unscaled_figures
+    out.undated += result.undated
     if result.vocabulary:
         out.vocabulary = combine(out.vocabulary, result.vocabulary)
 
@@ -188,7 +190,7 @@ def read_xlsx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
         wb.close()
     out.facts, out.skipped, out.limit_hits = budget.facts, budget.skipped, budget.finish()
     out.vocabulary, out.unscaled = budget.vocabulary, budget.unscaled
-    out.unscaled_figures = budget.unscaled_figures
+    out.unscaled_figures, out.undated = budget.unscaled_figures, budget.undated
     out.screen += cells.found
     return out
 

@@ -55,6 +55,8 @@ class Block:
     partial: bool
     periods: frozenset[Period]
     columns: dict[int, Column]
+    #: the columns name no period: the table's default period dates them
+    defaulted: bool = False
 
 
 def channel_code(label: str) -> str:
@@ -145,19 +147,21 @@ def _layout(cols: dict[int, Column], default: Period | None, channels: Channels,
             span: tuple[int, int, int], periods: frozenset[Period] | None = None) -> Block:
     """The block of rows ``span`` laid out by ``cols``; its channels join ``channels``."""
     levels = {c: col for c, col in cols.items() if col.kind == "level"}
+    defaulted = not levels and default is not None
     if not levels and default:
         levels = {c: replace(col, period=default, kind="level")
                   for c, col in cols.items() if col.kind == "other"}
     for col in cols.values():
         if col.kind in ("level", "other") and col.label:
-            _add(channels, channel_code(col.label), col.label, col.full)
+            _add(channels, channel_code(col.label), col.label, col.full, *col.aliases)
     places, aliases = _level_places(levels, channels)
     places += _change_places(cols, channels, "change_pct", CHANGE_PCT_CHANNEL)
     places += _change_places(cols, channels, "change", CHANGE_CHANNEL)
     found = tuple(places + aliases)
     return Block(*span, found, {c: col.period for c, col in levels.items()},
                  any(col.part for col in levels.values()),
-                 periods if periods is not None else frozenset(p.period for p in found), cols)
+                 periods if periods is not None else frozenset(p.period for p in found), cols,
+                 defaulted and bool(found))
 
 
 def period_block(block: Block, period: Period, channels: Channels) -> Block:

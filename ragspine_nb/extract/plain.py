@@ -95,7 +95,7 @@ def read_csv(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
             doc_id=ctx.doc_id, titles=tuple(t for t in (*batch.titles, path.stem) if t),
             locate=locate, entity=ctx.entity, source_file_hash=ctx.source_file_hash,
             extractor_version=out.extractor_version, mapping_version=ctx.mapping_version,
-            valid_as_of=ctx.valid_as_of, period=ctx.period)
+            valid_as_of=ctx.valid_as_of, period=ctx.period, period_source=ctx.period_source)
 
     cells = RowScreen(profile, "cells")
     rows = budget.counted(cells.tap(_csv_rows(path)), lambda r: f"row={r + 1}")
@@ -103,7 +103,7 @@ def read_csv(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
         out.warnings.append("no table with a header row of periods was found")
     out.facts, out.skipped, out.limit_hits = budget.facts, budget.skipped, budget.finish()
     out.vocabulary, out.unscaled = budget.vocabulary, budget.unscaled
-    out.unscaled_figures = budget.unscaled_figures
+    out.unscaled_figures, out.undated = budget.unscaled_figures, budget.undated
     out.screen += cells.found
     return out
 

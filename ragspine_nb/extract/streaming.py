@@ -38,6 +38,7 @@ class TableBudget:
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
     unscaled: list[str] = field(default_factory=list)
     unscaled_figures: list[float] = field(default_factory=list)
+    undated: list[str] = field(default_factory=list)
 
     def counted(self, rows: Iterable[Sequence[object]], where: Callable[[int], str]
                 ) -> Iterator[Sequence[object]]:
@@ -77,6 +78,7 @@ class TableBudget:
             self.unscaled_figures += result.unscaled_figures
         if result.vocabulary:
             self.vocabulary = combine(self.vocabulary, result.vocabulary)
+        self.undated += [loc for loc in result.undated if loc not in self.undated]
         for skip in result.skipped:
             if repeated(skip):
                 continue

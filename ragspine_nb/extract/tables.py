@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ragspine_nb.extract.grid import cell_text, iter_table_batches
 from ragspine_nb.extract.header_periods import cell_period, unspaced_year
-from ragspine_nb.extract.layout import column_label, header_rows
+from ragspine_nb.extract.layout import column_label, header_rows, is_figure
 from ragspine_nb.extract.placement import Block as LayoutBlock
 from ragspine_nb.extract.placement import Channels, read_blocks
 from ragspine_nb.extract.rows import Namer
@@ -33,6 +33,7 @@ from ragspine_nb.glossary import (
     normalize_entity,
     normalize_metric,
     normalize_period,
+    period_label,
 )
 from ragspine_nb.profile import ChannelSpec, DomainProfile, parts_reach
 from ragspine_nb.types import Fact
@@ -84,6 +85,7 @@ class TableContext:
     mapping_version: str = ""
     valid_as_of: str = ""
     period: tuple[str, str] | None = None
+    period_source: str = ""
 
 
 @dataclass
@@ -96,7 +98,8 @@ class TableResult:
     figure of such a table (a scale read from prose quoting them may apply:
     :func:`~ragspine_nb.extract.scale.infer_scale`, then
     :func:`~ragspine_nb.extract.scale.rescale_facts`, which scales share counts only
-    when the prose says so).
+    when the prose says so). ``undated`` holds the table's locator when its figures
+    gave no fact because neither the table, its titles nor the document name a period.
     """
 
     facts: list[Fact] = field(default_factory=list)
@@ -104,6 +107,7 @@ class TableResult:
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
     unscaled: list[str] = field(default_factory=list)
     unscaled_figures: list[float] = field(default_factory=list)
+    undated: list[str] = field(default_factory=list)
 
 
 def period_key(profile: DomainProfile, text: str) -> tuple[str, str] | None:
@@ -251,8 +255,8 @@ def extract_table(
         return out
     entity = entity_from_titles(profile, ctx.titles) or ctx.entity or profile.home_entity_code
     channels: Channels = {}
-    blocks = read_blocks(grid, _caption_period(grid) or _title_period(ctx.titles) or ctx.period,
-                         channels)
+    own = _caption_period(grid) or _title_period(ctx.titles)
+    blocks = read_blocks(grid, own or ctx.period, channels)
     walk = walk_rows(grid, blocks, channels, lambda b: table_units(grid, b, ctx.titles))
     emit = Emitter(profile, _derives(profile), entity, parse_row_label, ctx.locate,
                    {"source_file_hash": ctx.source_file_hash,
@@ -267,7 +271,25 @@ def extract_table(
     parts = row_parts(grid, blocks, emit.figures)
     _add_parts(emit, parts)
     emit.align_share_counts(parts)
+    if own is None and ctx.period is not None and ctx.period_source:
+        _dated_from(emit, blocks, ctx.period, ctx.period_source)
     out.facts = emit.facts
+    _report(out, grid, blocks, emit, ctx)
+    if not out.facts and own is None and ctx.period is None and \
+            any(is_figure(x) for row in grid for x in row[1:]):
+        out.undated = [ctx.locate(0, 0, "", "")]
+    out.unscaled = emit.unscaled
+    if emit.unscaled:
+        out.unscaled_figures = [n.value for row in grid[header_rows(grid):] for x in row[1:]
+                                if (n := parse_number(x)).value is not None and not n.percent]
+    if emit.derive:
+        out.vocabulary = Vocabulary(emit.namer.specs(), _channel_specs(channels))
+    return out
+
+
+def _report(out: TableResult, grid: list[list[str]], blocks: Sequence[LayoutBlock],
+            emit: Emitter, ctx: TableContext) -> None:
+    """What was not turned into facts: columns, a table naming no period, rows, cells."""
     bad = {c: code for c, code in emit.bad_columns.items() if c not in emit.good_columns}
     out.skipped = [Skip(ctx.locate(r, c, "", text), why)
                    for r, c, text, why in _unplaced(grid, blocks, bad, emit.good_columns)]
@@ -275,13 +297,18 @@ def extract_table(
         out.skipped.append(Skip(ctx.locate(0, 0, "", ""),
                                 "no column header names a period; table skipped"))
     out.skipped += [Skip(loc, why) for loc, why in emit.skipped]
-    out.unscaled = emit.unscaled
-    if emit.unscaled:
-        out.unscaled_figures = [v for row in grid[1:] for x in row[1:]
-                                if (v := parse_number(x).value) is not None]
-    if emit.derive:
-        out.vocabulary = Vocabulary(emit.namer.specs(), _channel_specs(channels))
-    return out
+
+
+def _dated_from(emit: Emitter, blocks: Sequence[LayoutBlock], period: tuple[str, str],
+                source: str) -> None:
+    """Facts of blocks dated by the document's period say where that period came from."""
+    rows = {r for b in blocks if b.defaulted for r in range(b.data_start, b.end)}
+    note = f"|period={period_label(*period)} from {source}"
+    for (r, _), indices in emit.at.items():
+        if r in rows:
+            for i in indices:
+                fact = emit.facts[i]
+                emit.facts[i] = replace(fact, mapping_version=fact.mapping_version + note)
 
 
 def _known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, str]]:
