@@ -146,10 +146,16 @@ def test_a_difference_between_two_named_figures_is_taken_in_the_question_order(
 
 
 def test_a_difference_that_also_reads_as_two_changes_asserts_no_figure(agent: Agent) -> None:
-    # two rows named and a second period assumed: the difference between them, or each
-    # one's change? Never pick
+    # two rows named in one period: their difference in that period (no second period is
+    # assumed for a difference *between* named figures)
+    one = agent.ask("What was the difference between revenue and operating profit of the "
+                    "group in FY2025?", REF)
+    assert [(f.operation, f.value, f.derivation) for f in one.figures] == [
+        ("difference", 3655.0, "(4,760 − 1,105) = 3,655")]
+    # two rows and two periods: the difference between them, or each one's change? Never
+    # pick
     r = agent.ask("What was the difference between revenue and operating profit of the "
-                  "group in FY2025?", REF)
+                  "group in FY2024 and FY2025?", REF)
     assert r.figures == ()
     assert "Difference not computed: it is not clear whether the difference between ACME " \
            "Group Revenue and ACME Group Operating profit or the change of each from FY2024 " \

@@ -109,12 +109,19 @@ def test_a_total_naming_one_cell_is_its_level(agent: Agent) -> None:
     assert [(f.operation, f.value) for f in r.figures] == [("lookup", 1500.0)]
 
 
-def test_an_average_naming_no_period_is_refused(agent: Agent) -> None:
+def test_an_average_naming_no_period_takes_every_period_reported(agent: Agent) -> None:
     # before: the assumed year's level was the answer to "the average"
     r = agent.ask("What is the average revenue?", REF)
+    (fig,) = r.figures
+    assert fig.label == "the company Revenue, average of FY2019, FY2018 and FY2017"
+    assert "(Assuming" not in r.answer
+
+
+def test_a_sum_naming_no_period_is_refused(agent: Agent) -> None:
+    r = agent.ask("What is the sum of revenue?", REF)
     assert r.figures == ()
-    assert r.answer.startswith("Average not computed: the question does not say which "
-                               "periods to take the average over")
+    assert r.answer.startswith("Sum not computed: the question does not say which periods "
+                               "to take the sum over")
 
 
 def test_an_average_with_a_year_missing_lists_the_inputs_found(agent: Agent) -> None:
@@ -215,11 +222,40 @@ def test_how_many_items_that_no_list_names_is_refused(agent: Agent) -> None:
     assert r.answer.startswith("Count not computed: the items to count are not identified")
 
 
-def test_an_average_of_changes_is_named_and_refused(agent: Agent) -> None:
-    r = agent.ask("What is the change in the average revenue between 2017-2018 and "
-                  "2018-2019?", REF)
+@pytest.mark.parametrize("question", [
+    "What is the change in the average revenue between 2017-2018 and 2018-2019?",
+    "What was the average difference between revenue and cost of sales for 2018 and 2019?",
+])
+def test_an_operation_of_operations_is_named_and_refused(agent: Agent, question: str) -> None:
+    r = agent.ask(question, REF)
     assert r.figures == ()
-    assert "not computed" in r.answer
+    assert "Average not computed: the average of changes or of other computed figures" \
+        in r.answer
+
+
+# ---------------------------------------------------------------- change of a change
+def test_a_change_in_the_percentage_change_over_two_consecutive_years(agent: Agent) -> None:
+    r = agent.ask("What was the change in the percentage change of revenue between 2018 and "
+                  "2019?", REF)
+    (fig,) = r.figures
+    assert (fig.operation, fig.value, fig.unit) == ("change_of_change", 15.91, "PCT")
+    assert fig.derivation == ("[(1,500 − 1,200) / 1,200 = 25%] − [(1,200 − 1,100) / 1,100 = "
+                              "9.09%] = 15.91 percentage points")
+    assert [f.period for f in fig.operands] == ["2019", "2018", "2017"]
+
+
+def test_a_difference_between_the_changes(agent: Agent) -> None:
+    r = agent.ask("What is the difference between the changes in revenue in 2018 and 2019?",
+                  REF)
+    assert [(f.operation, f.value, f.derivation) for f in r.figures] == [
+        ("change_of_change", 200.0, "[(1,500 − 1,200) = 300] − [(1,200 − 1,100) = 100] = 200")]
+
+
+def test_a_change_of_a_change_naming_no_two_years_is_refused(agent: Agent) -> None:
+    r = agent.ask("What was the change in the percentage change of revenue?", REF)
+    assert r.figures == ()
+    assert r.answer.startswith("Change of a change not computed: it needs the two "
+                               "consecutive years")
 
 
 # ---------------------------------------------------------------- demo
@@ -254,6 +290,8 @@ def test_the_arithmetic_is_pure_and_refuses_what_it_cannot_do() -> None:
         NotComputed("units", ("USD_K", "USD_M"))
     assert ratio([_f("2019", 1.0)], _f("2018", 0.0), percent=True) == NotComputed("zero_base")
     assert pick_extreme("max", [_f("2019", 2.0), _f("2018", 2.0)]) == NotComputed("tie", ("2",))
+    assert pick_extreme("max", [_f("2019", -4.2), _f("2018", -1.5)]) == NotComputed(
+        "signs", ("-4.2, -1.5",))
     test = threshold("more than 20%")
     assert test is not None
     assert count_passing([_f("2019", 25.0)], test) == NotComputed(

@@ -21,6 +21,7 @@ from ragspine_nb.agent.operations import (
     NotComputed,
     Operation,
     aggregate,
+    change_of_change,
     count_passing,
     passing,
     pick_extreme,
@@ -123,6 +124,18 @@ def _label(kind: str, facts: Sequence[Fact], profile: DomainProfile, lang: str) 
     if lang == "zh":
         return f"{common}，{names}{OPERATION_WORDS['zh'][kind]}{tail}"
     return f"{common}, {OPERATION_WORDS['en'][kind]} {names}{tail}"
+
+
+def _change_label(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
+                  lang: str) -> str:
+    """``the company Revenue, change in the percentage change, FY2019 against FY2018``."""
+    common = _common(facts, ["period"], profile)
+    late, early = (period_label(f.period_type, f.period) for f in facts[:2])
+    pct = op.inner == "percent_change"
+    if lang == "zh":
+        return f"{common}，{late}{'变动率' if pct else '变动'}较{early}的变化"
+    return f"{common}, change in the {'percentage change' if pct else 'change'}, {late} " \
+           f"against {early}"
 
 
 def _count_label(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
@@ -250,6 +263,11 @@ def _computed(op: Operation, plan: Plan, facts: Sequence[Fact], profile: DomainP
         outcome = ratio(top, bottom, percent=op.kind == "share")
         return outcome if isinstance(outcome, NotComputed) else \
             (outcome, _ratio_label(op.kind, top, bottom, profile, lang))
+    if op.kind == "change_of_change":
+        outcome = change_of_change(op.inner, facts)
+        if isinstance(outcome, NotComputed):
+            return outcome
+        return outcome, _change_label(op, facts, profile, lang)
     if op.kind == "count":
         listed = _joined([_name(f, ["period"], profile) for f in facts], lang)
         outcome = count_passing(facts, op.test) if op.test is not None else \

@@ -239,7 +239,7 @@ def _separator(text: str, start: int) -> re.Match[str] | None:
     def usable(m: re.Match[str]) -> bool:
         before, after = text[start:m.start()], text[m.end():]
         return bool(before.strip()) and bool(re.search(r"[a-z\u4e00-\u9fff]", after)) \
-            and not _NUMERAL.search(before) \
+            and not (m.group(0) == "to" and _NUMERAL.search(before)) \
             and not QUESTION_PERIOD.match(after.strip()) \
             and not re.match(r"\s*(?:the )?(?:year|period|quarter|month)s?\b", after)
     for pattern in (_TOTAL_SEP, _STRONG_SEP, _WEAK_SEP):

@@ -72,6 +72,16 @@ _CHANGE = re.compile(r"(?<![a-z])(?:change|changes|changed|increase|increased|de
 _HOW_MANY = re.compile(r"(?<![a-z])how many (?P<noun>[a-z-]+)|(?P<zh>多少年|几年|多少个年度)")
 _PERIOD_NOUNS = frozenset({"year", "years", "period", "periods", "quarter", "quarters",
                            "month", "months", "time", "times", "fiscal"})
+#: A change of a change: "the change in the percentage change", "difference between the
+#: changes", "变动率的变化".
+_CHANGE_OF_CHANGE = re.compile(
+    r"(?<![a-z])(?:change|difference|increase|decrease)s? (?:in|of|between) (?:the )?"
+    r"(?P<inner>(?:(?:percentage|percent|%) )?(?:changes?|growth rates?|growth|increases?|"
+    r"decreases?|differences?))(?![a-z])|(?P<zh>(?:增长率|变动率|增幅|变动)的(?:变化|变动|差额))")
+#: "How many <unit>" asks for an amount in that unit, not for a count.
+_NOT_COUNTED = frozenset({"percent", "percentage", "percentages", "per", "basis", "points",
+                          "dollars", "million", "millions", "thousand", "thousands",
+                          "billion", "billions"})
 _SUPERLATIVE = re.compile(r"(?<![a-z])(?:highest|largest|greatest|biggest|maximum|lowest|"
                           r"smallest|least|minimum)(?![a-z])|最高|最大|最低|最小")
 #: What a blanked-out name is written as (a letter, so the words around it stay words).
@@ -147,7 +157,8 @@ def _percent_column(profile: DomainProfile, code: str) -> bool:
                for n in names)
 
 
-def _ratio(intent: ParsedIntent, cues: str, profile: DomainProfile) -> Operation | None:
+def _ratio(intent: ParsedIntent, text: str, cues: str,
+           profile: DomainProfile) -> Operation | None:
     """A ratio or share, or a change taken as a percentage of its base.
 
     A share the tables state in a column of their own ("% of total", named by the
@@ -156,9 +167,9 @@ def _ratio(intent: ParsedIntent, cues: str, profile: DomainProfile) -> Operation
     split = ratio_split(cues)
     if split is None or any(_percent_column(profile, c) for c in intent.channels):
         return None
-    numerator = cues[slice(*split.numerator)]
+    numerator = text[slice(*split.numerator)]  # a stated-change column may name "change"
     first = min(split.numerator[0], split.denominator[0])
-    change = _CHANGE.search(cues)
+    change = _CHANGE.search(text)
     if change and _CHANGE.search(numerator) and split.numerator[0] < split.denominator[0]:
         return Operation("percent_change")  # "the change … as a percentage of" its base
     if change and change.start() < first:
@@ -184,6 +195,8 @@ def _count(intent: ParsedIntent, cues: str, profile: DomainProfile) -> Operation
     if m is None:
         return None
     test = threshold(cues)
+    if m.group("noun") in _NOT_COUNTED:  # "how many percent did X change by": a change
+        return None
     if m.group("zh") or m.group("noun") in _PERIOD_NOUNS:
         return Operation("count", test=test, over="periods")
     if test is not None or not _names_the_row(m.group("noun"), intent, profile):
@@ -204,6 +217,16 @@ def _aggregate(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
         return None  # "the change in total …": a change
     return Operation(kind, over_range=period_range(text), years=years_count(cues) or 0,
                      implicit=cue == "total")
+
+
+def _change_of_change(text: str) -> Operation | None:
+    """"The change in the percentage change": the later change minus the earlier one."""
+    m = _CHANGE_OF_CHANGE.search(text)
+    if m is None:
+        return None
+    said = m.group("inner") or m.group("zh")
+    percent = bool(re.search(r"%|percent|growth|率|幅", said))
+    return Operation("change_of_change", inner="percent_change" if percent else "difference")
 
 
 def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
@@ -234,8 +257,14 @@ def detect_operation(intent: ParsedIntent, profile: DomainProfile,
     if intent.route == ROUTE_COMPOSITE and len(intent.periods) < 2 and len(intent.channels) < 2:
         return None
     text = fold(intent.raw_question)
+    nested = _change_of_change(text)
+    if nested is not None:
+        return nested
+    cue = aggregate_cue(cues)
+    if cue in ("average", "sum") and _has_cue(cues, DIFFERENCE_CUES):
+        return Operation(cue, nested="difference")  # "the average difference between …"
     if not _has_cue(cues, DIFFERENCE_CUES):
-        found = _ratio(intent, cues, profile) or _count(intent, cues, profile)
+        found = _ratio(intent, text, cues, profile) or _count(intent, cues, profile)
         if found is not None:
             return found
         found = _aggregate(intent, text, cues)

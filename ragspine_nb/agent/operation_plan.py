@@ -6,10 +6,14 @@
 
 * an ``average`` / ``sum`` runs over what varies among the named cells — periods
   (a range "from 2017 to 2019" is every fiscal year in it; "the 3 years" the row's
-  latest three) or listed rows / columns / entities; one varying slot only: several rows
-  *and* several periods with nothing combining them are not answered (``cross``);
+  latest three; "the average X" naming no period, every period the row is reported for,
+  named in the figure's label) or listed rows / columns / entities; one varying slot
+  only: several rows *and* several periods with nothing combining them are not answered
+  (``cross``);
 * a ``count``, ``max`` or ``min`` runs over the periods the question names (two or
   more), else every period the row is reported for, or over listed items;
+* a ``change_of_change`` runs over two consecutive fiscal years named and the year
+  before them (the later change minus the earlier one);
 * a ``ratio`` / ``share`` has a numerator (one or more cells, summed) and one
   denominator, each read from its own part of the question ("A as a percentage of B"):
   a part that names no row, period or column takes it from the rest of the question.
@@ -123,12 +127,16 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
                       for t in tasks}.values())
         tasks = [{**t, "period": p} for t in tasks for p in spread]
     elif not ctx.intent.periods and len(varying_slots(tasks)) == 0:
-        if not op.years:
-            return None if op.implicit else NotComputed("no_periods", (op.kind,))
-        latest = _row_periods(ctx, tasks[0], "FY")[: op.years]
-        if len(latest) < op.years:
+        if op.implicit and not op.years:
+            return None
+        if op.kind == "sum" and not op.years:
             return NotComputed("no_periods", (op.kind,))
-        tasks = _over_periods(ctx, tasks[0], [period_label("FY", p) for p in latest])
+        kind = _period_type(ctx, tasks[0])
+        reported = _row_periods(ctx, tasks[0], kind)
+        latest = reported[: op.years] if op.years else reported
+        if len(latest) < max(op.years, 2):
+            return NotComputed("no_periods", (op.kind,))
+        tasks = _over_periods(ctx, tasks[0], [period_label(kind, p) for p in latest])
     varying = varying_slots(tasks)
     if not varying:
         return None if op.implicit else NotComputed("operands", ("1",))
@@ -216,6 +224,20 @@ def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
     return Plan(op, (*top, *bottom), numerators=len(top))
 
 
+def _change_of_change(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
+    """Two consecutive fiscal years named: the later one, the earlier one, the year before."""
+    tasks = base_tasks(ctx.intent, ctx.clar, ctx.profile)
+    rows = list({tuple((k, t[k]) for k in SLOTS if k != "period"): t for t in tasks}.values())
+    years = sorted({int(p[1]) for p in ctx.intent.periods if p[0] == "FY"})
+    if len(rows) != 1 or not tasks:
+        return NotComputed("cross", (_names(rows, varying_slots(rows)),)) if rows else \
+            NotComputed("operands", ("0",))
+    if len(years) != 2 or years[1] - years[0] != 1 or len(ctx.intent.periods) != 2:
+        return NotComputed("change_periods")
+    periods = [period_label("FY", str(y)) for y in (years[1], years[0], years[0] - 1)]
+    return Plan(op, tuple(_over_periods(ctx, rows[0], periods)))
+
+
 def plan_operation(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
     """The operands of ``op`` (see the module docstring); ``None``: not an operation.
 
@@ -230,5 +252,7 @@ def plan_operation(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None
         return _over(op, ctx)
     if op.kind in ("ratio", "share"):
         return _ratio(op, ctx)
+    if op.kind == "change_of_change":
+        return _change_of_change(op, ctx)
     return None
 

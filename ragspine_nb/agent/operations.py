@@ -33,12 +33,14 @@ from ragspine_nb.types import COMPUTED_OPERATIONS, Fact
 from ragspine_nb.units import SCALES, unit_parts
 
 __all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "ratio",
+           "change_of_change",
            "count_passing", "passing", "pick_extreme", "shown_decimals", "SUPPORTED_OPERATIONS",
            "ANSWERS", "PERCENT_DECIMALS"]
 
 #: The operations computed today.
 SUPPORTED_OPERATIONS: tuple[str, ...] = ("difference", "percent_change", "average", "sum",
-                                         "ratio", "share", "count", "max", "min")
+                                         "ratio", "share", "count", "max", "min",
+                                         "change_of_change")
 #: How an operation's outcome is answered: a headline figure, or a label named as text.
 ANSWERS: tuple[str, ...] = ("number", "label")
 #: Decimal places of a computed percentage or ratio (more when the inputs have more).
@@ -79,6 +81,8 @@ class Operation:
     over : str
         What a count, max or min runs over: ``periods`` (the row's periods) or ``items``
         (rows or columns named as a list); empty for the others.
+    inner : str
+        A ``change_of_change``'s inner change: ``difference`` or ``percent_change``.
     """
 
     kind: str
@@ -92,6 +96,7 @@ class Operation:
     answer: str = "number"
     nested: str = ""
     over: str = ""
+    inner: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:
@@ -121,7 +126,9 @@ class NotComputed:
     ``no_periods`` (an average or sum names no periods), ``sides`` (a ratio's numerator
     or denominator is not identified), ``items`` (the items to count are not
     identified), ``threshold_units`` (a test's amount in a scale the figures do not
-    state), ``nested`` (an operation of operations), ``tie``.
+    state), ``nested`` (an operation of operations), ``tie``, ``signs`` (negative values
+    compared: the value or its size?), ``change_periods`` (a change of a change names no
+    two consecutive years).
     """
 
     reason: str
@@ -206,6 +213,34 @@ def compute(operation: Operation, operands: Sequence[Fact]) -> Computed | NotCom
     if a.unit != b.unit:
         return NotComputed("units", (a.unit, b.unit))
     return _difference(a, b) if operation.kind == "difference" else _percent_change(a, b)
+
+
+def change_of_change(inner: str, operands: Sequence[Fact]) -> Computed | NotComputed:
+    """The later change minus the earlier one, over three periods given latest first.
+
+    Examples
+    --------
+    >>> f = [Fact("R", "C", "NA", "TOTAL", "FY", y, v, "USD_M", "t.csv", "r")
+    ...      for y, v in (("2019", 130.0), ("2018", 110.0), ("2017", 100.0))]
+    >>> change_of_change("difference", f).derivation
+    '[(130 − 110) = 20] − [(110 − 100) = 10] = 10'
+    >>> change_of_change("percent_change", f).value
+    8.18
+    """
+    if len(operands) != 3:
+        return NotComputed("operands", (str(len(operands)),))
+    later = compute(Operation(inner), operands[:2])
+    if isinstance(later, NotComputed):
+        return later
+    earlier = compute(Operation(inner), operands[1:])
+    if isinstance(earlier, NotComputed):
+        return earlier
+    places = PERCENT_DECIMALS if inner == "percent_change" else max(
+        _decimals(f.value) for f in operands)
+    value = round(later.value - earlier.value, places) + 0.0
+    tail = "" if inner == "difference" else " percentage points"
+    return Computed(value, later.unit, f"[{later.derivation}] − [{earlier.derivation}] = "
+                                       f"{format_value(value)}{tail}")
 
 
 def aggregate(kind: str, operands: Sequence[Fact]) -> Computed | NotComputed:
@@ -322,7 +357,10 @@ def passing(operands: Sequence[Fact], test: Threshold) -> list[Fact] | NotComput
 
 
 def pick_extreme(kind: str, operands: Sequence[Fact]) -> int | NotComputed:
-    """The index of the highest (``max``) or lowest (``min``) operand; a tie is refused.
+    """The index of the highest (``max``) or lowest (``min``) operand.
+
+    A tie is refused, and so are negative values: whether "larger" means the value or
+    its size (a larger loss) is not clear.
 
     Examples
     --------
@@ -339,6 +377,8 @@ def pick_extreme(kind: str, operands: Sequence[Fact]) -> int | NotComputed:
     if mixed is not None:
         return mixed
     values = [f.value for f in operands]
+    if any(v < 0 for v in values):  # "larger": the value, or its size (a larger loss)?
+        return NotComputed("signs", (", ".join(format_value(v) for v in values),))
     best = max(values) if kind == "max" else min(values)
     if values.count(best) > 1:
         return NotComputed("tie", (format_value(best),))

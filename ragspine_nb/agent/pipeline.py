@@ -79,7 +79,8 @@ from ragspine_nb.units import unit_parts
 __all__ = ["answer_question", "MAX_TOOL_ITERATIONS", "STRUCTURED_SYSTEM"]
 
 #: Operations whose operands are planned apart (the others: two cells of the question).
-_PLANNED = frozenset({"average", "sum", "ratio", "share", "count", "max", "min"})
+_PLANNED = frozenset({"average", "sum", "ratio", "share", "count", "max", "min",
+                      "change_of_change"})
 
 
 # ------------------------------------------------------------------------ helpers
@@ -380,6 +381,10 @@ def answer_question(
         return _text_answer(run, narrative_retriever, top_k)
     operation = detect_operation(intent, run.profile, run.kind) if intent.metrics else None
     run.trace.record(operation=operation.kind if operation else None)
+    if operation is not None and operation.between and len(intent.periods) < 2 \
+            and intent.change_cue:  # "the difference between A and B": one period, not two
+        run.clar = clarify_scope(replace(intent, change_cue=False), run.ref,
+                                 profile=run.profile)
     if run.kind.kind == KIND_LABEL and (operation is None or run.clar.mode == CLARIFY_ASK_FIRST):
         return _text_answer(run, narrative_retriever, top_k)  # a label we cannot name: prose
     stated = _stated_change(intent, run.clar, store, run.profile, run.ref, operation) \

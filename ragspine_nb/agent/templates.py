@@ -173,8 +173,12 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
            "items": "the items to count are not identified in the stored tables",
            "threshold_units": "{0} cannot be compared with figures stated in {1} (the "
                               "scales differ or are not stated)",
-           "nested": "a {0} of changes or of other computed figures ({1}) is not computed",
-           "tie": "two or more values are equal ({0})"},
+           "nested": "the {0} of changes or of other computed figures ({1}) is not computed",
+           "tie": "two or more values are equal ({0})",
+           "change_periods": "it needs the two consecutive years whose changes are compared "
+                             "(e.g. the change in 2019 against the change in 2018)",
+           "signs": "some values are negative ({0}), so it is not clear whether the value "
+                    "or its size is compared"},
     "zh": {"units": "各输入的单位不同（{0}、{1}）",
            "zero_base": "基数为零",
            "negative_base": "基数为负（{0}）",
@@ -188,7 +192,9 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
            "items": "无法在已存储的表格中确定要计数的项目",
            "threshold_units": "{0} 无法与单位为 {1} 的数字比较（数量级不同或未注明）",
            "nested": "暂不计算变动或其他计算结果的{0}（{1}）",
-           "tie": "有两个或以上数值相等（{0}）"},
+           "tie": "有两个或以上数值相等（{0}）",
+           "change_periods": "需要指明两个相邻年度（例如2019年的变动与2018年的变动）",
+           "signs": "部分数值为负（{0}），无法确定比较的是数值还是其绝对值"},
 }
 
 
