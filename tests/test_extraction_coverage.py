@@ -169,3 +169,23 @@ def test_a_split_column_header_is_no_caption_and_an_opening_balance_no_total(
     assert cells["cell=B4"] == [
         ("ACCOUNTS_RECEIVABLE", "C_BALANCE_BEGINNING", "FY", "2019", 90831.0, "NUMBER")]
     assert all(r[1] != "TOTAL" or r[4] != 90831.0 for rows in cells.values() for r in rows)
+
+
+def test_per_share_lines_under_nested_headings_are_never_scaled(tmp_path: Path) -> None:
+    # "Earnings per share:" is the outer heading of "Continuing operations:"; a later
+    # "Discontinued operations:" heading loses it, but a line named only "Basic" or
+    # "Diluted" is an earnings-per-share line unless its headings count shares
+    ex = _csv(tmp_path, [["(in millions, except per share data)", "2019", "2018"],
+                         ["Revenue", "100.5", "90.1"],
+                         ["Earnings per share:", "", ""],
+                         ["Continuing operations:", "", ""],
+                         ["Basic", "1.23", "1.10"], ["Diluted", "1.20", "1.05"],
+                         ["Discontinued operations:", "", ""],
+                         ["Basic", "0.23", "0.10"],
+                         ["Weighted average common shares:", "", ""],
+                         ["Basic", "100.1", "99.1"]])
+    units = {f.source_locator: (f.value, f.unit) for f in ex.facts}
+    assert units["cell=B2"] == (100.5, "M")
+    assert [units[f"cell=B{r}"] for r in (5, 6, 8)] == [(1.23, "NUMBER"), (1.2, "NUMBER"),
+                                                         (0.23, "NUMBER")]
+    assert units["cell=B10"] == (100.1, "shares_M")

@@ -67,6 +67,10 @@ _SHARES = re.compile(
     r"\bshares\b|\bnumber of (?:shares|options|units|warrants|rsus?)\b"
     r"|\boptions (?:outstanding|granted|exercised|forfeited|vested|exercisable|cancelled)\b"
     r"|\b(?:rsus?|psus?) (?:outstanding|granted|vested|forfeited)\b")
+#: A row named only "Basic" / "Diluted" is an earnings-per-share line unless its headings
+#: say it counts shares ("Weighted average shares:").
+_BASIC_DILUTED = re.compile(r"(?:basic|diluted)(?:\s*(?:and|&|/|,)\s*(?:basic|diluted))?")
+_COUNTED = re.compile(r"\bshares?\b|\bstock\b|\bweighted\b|\bnumber\b|\bunits?\b|\boutstanding\b")
 _NOT_SHARES = re.compile(r"\bshare[- ]based\b|\bshareholders?\b|\bstockholders?\b"
                          r"|\b(?:value|amount|cost|proceeds|purchases?) of\b|\brepurchases? of\b"
                          r"|\bshare capital\b|\bshare premium\b|\bshare of\b")
@@ -96,12 +100,16 @@ def row_kind(label: str, context: str = "", values: Sequence[float] = (),
     ['per_share', 'rate', 'shares', 'count', 'amount', 'amount', 'amount']
     >>> row_kind("Effective rate (1)", values=[12_500.0]), row_kind("Basic", "Earnings per share")
     ('amount', 'per_share')
+    >>> row_kind("Basic", "Continuing operations:"), row_kind("Basic", "Weighted average shares")
+    ('per_share', 'shares')
     """
     own = _words(label)
     bare = " ".join(re.sub(r"\([^)]*\)", " ", own).split())
     words = f"{own} | {_words(context)}"
     small = not money and not any(abs(v) > 1000 for v in values)
     if _PER_SHARE.search(words):
+        return RowKind.PER_SHARE
+    if small and _BASIC_DILUTED.fullmatch(bare) and not _COUNTED.search(words):
         return RowKind.PER_SHARE
     if small and (_RATE.search(bare) and not _EFFECT.search(bare) or "%" in own
                   or "percent" in own):

@@ -111,6 +111,9 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, summed: set[int],
     layout = block
     if first is not None and not block.periods:  # "2019" above the data
         layout = period_block(block, first, channels)
+    # the headings over a row for its units: a run of headings ("Earnings per share:",
+    # "Continuing operations:") all speak for the rows below them
+    heading, run = raw_section, False
     for r, label in zip(range(block.data_start, block.end), labels, strict=True):
         row = grid[r]
         layout = dated.get(r, layout)
@@ -125,8 +128,10 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, summed: set[int],
                 layout, section, raw_section = period_block(block, period, channels), "", ""
             else:
                 section, raw_section = label, row[0]
+            heading, run = (f"{heading} | {row[0]}" if run else row[0]), True
             continue
-        out.sections[r] = raw_section
+        run = False
+        out.sections[r] = heading
         out.rows.append(RowRef(r, row[0] or "Total", label, section,
                                repeated[r - block.data_start], layout, units))
 
