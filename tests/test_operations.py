@@ -208,6 +208,18 @@ def test_which_year_with_equal_values_is_a_tie_not_a_pick(agent: Agent) -> None:
     assert r.answer.startswith("Comparison not computed: two or more values are equal (400).")
 
 
+@pytest.mark.parametrize(("question", "head"), [
+    ("Which was higher in 2019, revenue or cost of sales?",
+     "Revenue: the highest of the 2 compared (the company, FY2019)."),
+    ("2019年营业收入和营业成本哪个更高？", "Revenue：在所比较的2项中最高（the company, FY2019）。"),
+])
+def test_which_of_two_named_rows_is_higher(agent: Agent, question: str, head: str) -> None:
+    # before: an ask-back (two rows named without a list) or both levels as figures
+    r = agent.ask(question, REF)
+    assert r.figures == ()
+    assert head in r.answer.split("\n")[0]
+
+
 def test_which_years_a_row_is_reported_for(agent: Agent) -> None:
     r = agent.ask("In which years was gross profit reported?", REF)
     assert r.figures == ()

@@ -232,6 +232,11 @@ def _label_answer(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
         if isinstance(best, NotComputed):
             return best
         word = {"max": ("highest", "最高"), "min": ("lowest", "最低")}[op.kind]
+        if "period" not in varying:  # items of one period: say which period and whose
+            where = ", ".join(p for p in (common, _period_tail(facts, varying, "en")[2:]) if p)
+            if lang == "zh":
+                return f"{names[best]}：在所比较的{len(facts)}项中{word[1]}（{where}）。"
+            return f"{names[best]}: the {word[0]} of the {len(facts)} compared ({where})."
         if lang == "zh":
             return f"{names[best]}：{common}在所比较的{len(facts)}项中{word[1]}。"
         return f"{names[best]}: {common} is the {word[0]} of the {len(facts)} compared."

@@ -337,17 +337,27 @@ def _structured(run: _Run, operation: Operation | None, retriever: NarrativeRetr
 
 
 def _roles_resolve(run: _Run, operation: Operation | None) -> bool:
-    """Whether an ask-back about several rows / columns is answered by a ratio's roles."""
-    if operation is None or operation.kind not in ("ratio", "share") \
-            or run.clar.mode != CLARIFY_ASK_FIRST or not run.intent.metrics:
+    """Whether an ask-back about several rows / columns is answered by the operation.
+
+    A ratio names its numerator and denominator; a which-item question ("Which was
+    higher, A or B?") compares every item it names.
+    """
+    if operation is None or run.clar.mode != CLARIFY_ASK_FIRST or not run.intent.metrics:
+        return False
+    if operation.kind not in ("ratio", "share") and operation.over != "items":
         return False
     asked = set(run.clar.narrowing_options)
     if not asked or not asked <= {*run.intent.metrics, *run.intent.channel_options}:
         return False
     plain = replace(run.intent, metrics=run.intent.metrics[:1], channel_options=(),
                     metric=run.intent.metrics[0], list_cue=True)
-    run.clar = clarify_scope(plain, run.ref, profile=run.profile)
-    return run.clar.mode != CLARIFY_ASK_FIRST
+    clar = clarify_scope(plain, run.ref, profile=run.profile)
+    if clar.mode == CLARIFY_ASK_FIRST:
+        return False
+    run.clar = clar
+    if operation.over == "items" and run.intent.channel_options and not run.intent.channels:
+        run.intent = replace(run.intent, channels=run.intent.channel_options)
+    return True
 
 
 def answer_question(
@@ -385,7 +395,8 @@ def answer_question(
             and intent.change_cue:  # "the difference between A and B": one period, not two
         run.clar = clarify_scope(replace(intent, change_cue=False), run.ref,
                                  profile=run.profile)
-    if run.kind.kind == KIND_LABEL and (operation is None or run.clar.mode == CLARIFY_ASK_FIRST):
+    if run.kind.kind == KIND_LABEL and (operation is None or (
+            run.clar.mode == CLARIFY_ASK_FIRST and not _roles_resolve(run, operation))):
         return _text_answer(run, narrative_retriever, top_k)  # a label we cannot name: prose
     stated = _stated_change(intent, run.clar, store, run.profile, run.ref, operation) \
         if run.clar.mode != CLARIFY_ASK_FIRST or intent.metrics else None
