@@ -250,3 +250,20 @@ def test_a_heading_without_a_total_lists_its_rows_and_a_profile_row_below_joins_
         "The rows under reported results are: Revenue [1]; Net profit after tax [2]; "
         "Earnings per share [3].")
     assert table_question("What are the contract types?") is None   # no table, no heading
+
+
+@pytest.mark.parametrize("intro", ["Accrued expenses consisted of the following:",
+                                   "The following table presents accrued expenses.",
+                                   "Accrued expenses were as follows:"])
+def test_what_the_table_shows_is_the_sentence_that_introduces_it(tmp_path: Path,
+                                                                 intro: str) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "table.csv").write_text(",2019,2018\nAccrued payroll,5,4\nAccrued taxes,3,2\n",
+                                   encoding="utf-8")
+    (src / "notes.md").write_text(f"9. Accrued Expenses\n\n{intro}\n\nPayroll is paid monthly "
+                                  "in arrears.\n", encoding="utf-8")
+    ingest(src, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask("What financial information does the "
+                                                  "table show?", REF)
+    assert r.answer.startswith(f"{intro} [1]\nSources:\n[1] notes.md · para=")
