@@ -189,3 +189,22 @@ def test_per_share_lines_under_nested_headings_are_never_scaled(tmp_path: Path) 
     assert [units[f"cell=B{r}"] for r in (5, 6, 8)] == [(1.23, "NUMBER"), (1.2, "NUMBER"),
                                                          (0.23, "NUMBER")]
     assert units["cell=B10"] == (100.1, "shares_M")
+
+
+def test_a_total_adding_up_rows_above_its_section_is_the_grand_total(tmp_path: Path) -> None:
+    # the last "Total" adds up the lease row above "Other liabilities:" too: it is the
+    # table's total ("Contractual Obligations", the label column's header), not the
+    # section's
+    ex = _csv(tmp_path, [["Contractual Obligations", "Less Than 1 Year", "2-5 Years", "Total"],
+                         ["Operating lease obligations:", "$773", "$2,055", "$2,828"],
+                         ["Other liabilities:", "", "", ""],
+                         ["Mobile commitment", "650", "—", "650"],
+                         ["Cloud commitment", "2,000", "2,000", "4,000"],
+                         ["Total", "$3,423", "$4,055", "$7,478"]], period=("FY", "2019"))
+    metrics = {m.code: m.synonyms for m in ex.vocabulary.metrics}
+    assert _cells(ex)["cell=D6"][0][0] == "CONTRACTUAL_OBLIGATIONS_TOTAL"
+    assert "total contractual obligations" in metrics["CONTRACTUAL_OBLIGATIONS_TOTAL"]
+    # a total of its own section's rows keeps the section's name
+    ex = _csv(tmp_path, [["", "2019", "2018"], ["Assets:", "", ""], ["Cash", "10", "8"],
+                         ["Receivables", "5", "4"], ["Total", "15", "12"]], name="own.csv")
+    assert _cells(ex)["cell=B5"][0][0] == "ASSETS_TOTAL"

@@ -3,12 +3,14 @@
 A table of buckets ("Less than 1 year | 1-3 years | Total") or of names ("Age | Title")
 names no period in its header; the report says it in the sentence before it: "The
 following table summarizes our contractual obligations as of December 31, 2019:". When
-the sentences of the prose beside a table that introduce a table ("the following
-table", "as follows", "set out below", a sentence ending with a colon; 如下, 下表) state
-exactly one period — every date and year they write falls in one year, and none names
-a part of a year (a quarter, six months) — the table is of that period (a date is its
-year's, as a dated column header is). Anything else (two years, a quarter, no
-introducing sentence) tells nothing: the table stays skipped and reported.
+the lines of the prose beside a table that introduce a table ("the following table",
+"as follows", "set out below", a sentence ending with a colon, a heading line; 如下,
+下表) state exactly one period — every date and year they write falls in one year, or
+each of them states the date its table is at ("as of December 31, 2019") and those
+dates fall in one year — and none names a part of a year (a quarter, six months), the
+table is of that period (a date is its year's, as a dated column header is). Anything
+else (two years, a quarter, no introducing line) tells nothing: the table stays
+skipped and reported.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ _INTRO = re.compile(
 _SPLIT = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][”\"’)]))\s+(?=[A-Z0-9(\"“])|(?<=。)\s*|\n+")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _CN_DATE = re.compile(r"((?:19|20)\d\d)年(?:\d{1,2}月(?:\d{1,2}日)?)?")
+_DATE = rf"(?:{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d|\d{{1,2}}\s+{_MONTH},?\s+(?:19|20)\d\d)"
+#: The date a table is stated at ("as of December 31, 2019"), with the years listed after
+#: it ("as of December 31, 2019 and 2018" states two).
+_AS_OF = re.compile(
+    rf"\b(?:as of|as at|at)\s+(?:the\s+)?({_DATE}(?:(?:\s*,\s*|,?\s+and\s+)(?:19|20)\d\d\b)*)",
+    re.I)
+#: A heading line: a few words with no sentence end ("Ageing of receivables at 31 March 2019").
+_HEADING_WORDS = 15
 
 
 @dataclass(frozen=True)
@@ -52,10 +62,19 @@ def introducing_sentences(prose: str) -> list[str]:
     ['Our obligations as of May 26, 2019, were as follows:']
     """
     out = []
-    for piece in _SPLIT.split(prose):
-        sentence = " ".join(piece.split())
-        if sentence and (_INTRO.search(sentence) or sentence.endswith((":", "："))):
-            out.append(sentence)
+    for line in prose.splitlines():
+        line = " ".join(line.split()).lstrip("#").strip()
+        if not line:
+            continue
+        pieces = _SPLIT.split(line)
+        if len(pieces) == 1 and len(line.split()) <= _HEADING_WORDS and \
+                not line.endswith(tuple(".!?;:。：")):
+            out.append(line)  # a heading over what follows
+            continue
+        for piece in pieces:
+            sentence = piece.strip()
+            if sentence and (_INTRO.search(sentence) or sentence.endswith((":", "："))):
+                out.append(sentence)
     return out
 
 
@@ -77,21 +96,26 @@ def infer_period(prose: Sequence[str]) -> PeriodInference | None:
     ('FY', '2019')
     >>> infer_period(["The following table shows revenue for 2019 and 2018:"]) is None
     True
+    >>> infer_period(["The following table summarizes, as of December 31, 2019, our "
+    ...               "obligations under the lease entered into during 2018:"]).period
+    ('FY', '2019')
+    >>> infer_period(["The following table shows balances as of December 31, 2019 and "
+    ...               "2018:"]) is None
+    True
     >>> infer_period(["The following table shows the three months ended June 30, 2019:"]
     ...              ) is None
     True
     """
-    years: set[str] = set()
-    evidence: list[str] = []
-    for text in prose:
-        for sentence in introducing_sentences(text):
-            found = _years(sentence)
-            if not found:
-                continue
-            if duration(sentence):  # a quarter, a half, nine months: not the year
-                return None
-            years |= found
-            evidence.append(sentence)
+    dated = [sentence for text in prose for sentence in introducing_sentences(text)
+             if _years(sentence)]
+    if any(duration(sentence) for sentence in dated):  # a quarter, a half: not the year
+        return None
+    years = set().union(*(_years(sentence) for sentence in dated))
+    if len(years) > 1 and all(_AS_OF.search(sentence) for sentence in dated):
+        # every sentence states the date its table is at: other years it mentions ("the
+        # lease entered into during 2018") are not the table's
+        years = {y for sentence in dated for m in _AS_OF.finditer(sentence)
+                 for y in YEAR.findall(m.group(1))}
     if len(years) != 1:
         return None
-    return PeriodInference(("FY", years.pop()), tuple(evidence))
+    return PeriodInference(("FY", years.pop()), tuple(dated))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ragspine_nb.extract.header_periods import Period, cell_period
 from ragspine_nb.extract.placement import TOTAL, Block, Channels, Place, period_block, row_places
 from ragspine_nb.extract.rows import norm_label, repeated_labels, undated_label
+from ragspine_nb.extract.scale import read_stated
 from ragspine_nb.extract.sums import is_roll_forward, sum_parts
 from ragspine_nb.extract.table_units import TableUnits
 from ragspine_nb.extract.values import parse_number
@@ -101,9 +102,34 @@ def _dated_layouts(grid: Sequence[Sequence[str]], block: Block, channels: Channe
     return out
 
 
-def _walk_block(grid: Sequence[Sequence[str]], block: Block, summed: set[int],
+def _stub(grid: Sequence[Sequence[str]], block: Block) -> str:
+    """What the rows are, from the label cell of the header ("Contractual Obligations").
+
+    A caption stating units ("(In thousands)") or a period is not what the rows are.
+    """
+    for r in range(block.data_start - 1, block.header_start - 1, -1):
+        cell = grid[r][0]
+        if norm_label(cell) and not _blank(grid[r]) and not read_stated(cell) \
+                and cell_period(cell) is None:
+            return norm_label(cell)
+    return ""
+
+
+def _total_section(section: str, since: int, run: tuple[int, ...] | None, stub: str) -> str:
+    """The section qualifying a total row: its own, or what the rows are for a grand total.
+
+    A total adding up rows above its section's heading (checked on the figures) is the
+    table's grand total, not the section's.
+    """
+    if not section or (run and min(run) < since):
+        return stub
+    return section
+
+
+def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tuple[int, ...]],
                 channels: Channels, units: TableUnits, out: Walk) -> None:
     section, raw_section, first = _titles_above(grid, block)
+    stub, since = _stub(grid, block), block.data_start
     dated = _dated_layouts(grid, block, channels)
     labels = [undated_label(grid[r][0]) if r in dated else norm_label(grid[r][0])
               for r in range(block.data_start, block.end)]
@@ -118,7 +144,7 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, summed: set[int],
         row = grid[r]
         layout = dated.get(r, layout)
         has_figures = bool(row_places(row, layout))
-        if not label and (r in summed or section and has_figures):
+        if not label and (r in sums or section and has_figures):
             label = "total"  # an unlabelled row closing a section or adding up rows above
         if not label:
             continue
@@ -128,11 +154,13 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, summed: set[int],
                 layout, section, raw_section = period_block(block, period, channels), "", ""
             else:
                 section, raw_section = label, row[0]
-            heading, run = (f"{heading} | {row[0]}" if run else row[0]), True
+            heading, run, since = (f"{heading} | {row[0]}" if run else row[0]), True, r
             continue
         run = False
         out.sections[r] = heading
-        out.rows.append(RowRef(r, row[0] or "Total", label, section,
+        own = _total_section(section, since, sums.get(r), stub) if label == "total" \
+            else section
+        out.rows.append(RowRef(r, row[0] or "Total", label, own,
                                repeated[r - block.data_start], layout, units))
 
 
@@ -169,10 +197,11 @@ def block_figures(grid: Sequence[Sequence[str]], block: Block
 def walk_rows(grid: Sequence[Sequence[str]], blocks: Sequence[Block], channels: Channels,
               units: Callable[[Block], TableUnits]) -> Walk:
     """Every data row of every block, with its label, section and layout."""
-    summed = {r for block in blocks for r in sum_parts(block_figures(grid, block))}
+    sums = {r: run for block in blocks
+            for r, run in sum_parts(block_figures(grid, block)).items()}
     out = Walk()
     for block in blocks:
-        _walk_block(grid, block, summed, channels, units(block), out)
+        _walk_block(grid, block, sums, channels, units(block), out)
     return out
 
 
