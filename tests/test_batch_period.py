@@ -145,3 +145,17 @@ def test_a_column_that_gave_no_fact_still_votes_for_the_scale(tmp_path: Path) ->
     assert "read in millions from the prose of notes.md" in report.files[1].reason
     units = {(f.metric_code, f.period): f.unit for f in _facts(tmp_path / "ws")}
     assert units[("EMPLOYEE_TERMINATION_COSTS", "2019")] == "M"
+
+
+def test_a_heading_or_an_as_of_date_dates_the_table(tmp_path: Path) -> None:
+    # a heading line over the table; and an introducing sentence stating the date its
+    # table is at, beside another year it mentions
+    for i, notes in enumerate([
+            "# Notes\n\nMaturity analysis of obligations at December 31, 2019\n\nMore text.\n",
+            "The following table summarizes, as of December 31, 2019, our obligations for "
+            "the lease entered into during 2018:\n"]):
+        report = ingest(_folder(tmp_path / f"docs{i}", notes), workspace=tmp_path / f"ws{i}",
+                        progress=False)
+        line = next(f for f in report.files if f.doc_id == "table.csv")
+        assert "1 table(s) dated FY2019 from the prose of notes.md" in line.reason, notes
+        assert {f.period for f in _facts(tmp_path / f"ws{i}")} == {"2019"}
