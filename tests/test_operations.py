@@ -168,6 +168,26 @@ def test_a_share_of_two_parts_over_the_whole_sums_the_parts(agent: Agent) -> Non
     assert fig.derivation == "(2,303 + 193) / 2,496 × 100 = 100%"
 
 
+def test_a_share_of_a_column_over_a_total_naming_no_column_is_refused(tmp_path: Path) -> None:
+    # the total in the same column, or the whole total? Both readings are common: no pick
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "table.csv").write_text(
+        "(In thousands),,,\n,Payments due as of December 31 2019,,\n"
+        ",Total,Less than 1 year,1-3 years\nOperating leases,900,300,600\n"
+        "Purchase obligations,\"1,100\",700,400\nTotal contractual obligations,\"2,000\","
+        "\"1,000\",\"1,000\"\n", encoding="utf-8")
+    ingest(files, workspace=tmp_path / "ws", profile=None, metadata=None, progress=False)
+    a = Agent.from_workspace(tmp_path / "ws")
+    cell = a.ask("What were operating leases due in less than 1 year in 2019?", REF)
+    assert [f.value for f in cell.figures] == [300.0]  # the cells are there
+    r = a.ask("What is the value of operating leases due in less than 1 year as a percentage "
+              "of the total contractual obligations in 2019?", REF)
+    assert r.figures == ()
+    assert r.answer.startswith("Percentage not computed: what is divided by what could not "
+                               "be identified")
+
+
 def test_a_year_over_year_share_of_one_row(agent: Agent) -> None:
     r = agent.ask("What is the 2019 revenue expressed as a percentage of 2018 revenue?", REF)
     (fig,) = r.figures

@@ -42,8 +42,13 @@ _EACH = re.compile(r"(?<![a-z])(?:respectively|respective|each|separately|indivi
 
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5}
-_YEARS = re.compile(r"(?<![\w$])(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)"
-                    r"[- ](?:fiscal[- ])?years?(?![a-z])|(?:近|过去)?([两二三四五\d])年")
+_N = r"(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)"
+#: "the 3 years", "across all 3 years", "over the last three years", "the 3-year period",
+#: "过去三年" — never a maturity ("within 5 years", "after 5 years").
+_YEARS = re.compile(
+    rf"(?<![a-z])(?:the|all|last|past|previous|prior|these|those|over|across|for)\s+"
+    rf"(?:(?:the|all|last|past)\s+)?{_N}[- ](?:fiscal[- ])?years?(?![a-z])(?! (?:or|and) )"
+    rf"|(?<![\w$]){_N}[- ](?:fiscal[- ])?years?[- ]period|(?:近|过去)([两二三四五\d])年")
 _RANGE_GAP = re.compile(r"\s*(?:-|–|—|~|to|through|thru|until|till|至|到)\s*")
 
 
@@ -99,11 +104,13 @@ def years_count(text: str) -> int | None:
     --------
     >>> years_count("the average over the 3 year period"), years_count("in 2019") is None
     (3, True)
+    >>> years_count("across all 3 years"), years_count("obligations due within 5 years")
+    (3, None)
     """
     m = _YEARS.search(text)
     if m is None:
         return None
-    word = m.group(1) or m.group(2)
+    word = next(g for g in m.groups() if g)
     return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
 
 

@@ -219,6 +219,12 @@ def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
         return NotComputed("sides", (said,))
     if not top or len(bottom) != 1 or bottom[0] in top:
         return NotComputed("sides", (said,))
+    default = ctx.profile.default_channel
+    if not den.channels and not rest.channels and bottom[0]["metric"] not in \
+            {t["metric"] for t in top} and any(t["channel"] != default for t in top):
+        # "A due in less than one year as a percentage of the total": the total in that
+        # column too, or the whole total? Never pick
+        return NotComputed("sides", (said,))
     if len(top) > 1 and not num.list_cue:
         return NotComputed("sides", (said,))
     return Plan(op, (*top, *bottom), numerators=len(top))
