@@ -33,6 +33,7 @@ STOP_WORDS = frozenset(
 )
 _YEAR_WORD = re.compile(r"(?:19|20)\d\d")
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # "non-current" stays one word; "%" is a unit
+_DASH = re.compile(r"(?<=[a-z0-9])[\u2010\u2011\u2012\u2013\u2014](?=[a-z0-9])")
 _SAME = {"percentage": "percent", "pct": "percent", "%": "percent", "january": "jan",
          "february": "feb", "march": "mar", "april": "apr", "june": "jun", "july": "jul",
          "august": "aug", "september": "sep", "sept": "sep", "october": "oct",
@@ -50,10 +51,16 @@ def singular(word: str) -> str:
 
 
 def content_words(text: str, *, keep: Iterable[str] = ()) -> frozenset[str]:
-    """The folded, singular content words of ``text`` (stop words dropped unless kept)."""
+    """The folded, singular content words of ``text`` (stop words dropped unless kept).
+
+    A dash joining two words is a hyphen ("Domestic–state" is "domestic-state").
+
+    >>> sorted(content_words("Domestic–state")), sorted(content_words("Domestic-state"))
+    (['domesticstate'], ['domesticstate'])
+    """
     kept = frozenset(keep)
     words = (_SAME.get(w, w) for w in
-             (singular(re.sub(r"[-']", "", w)) for w in _WORD.findall(fold(text))))
+             (singular(re.sub(r"[-']", "", w)) for w in _WORD.findall(_DASH.sub("-", fold(text)))))
     return frozenset(w for w in words if w not in STOP_WORDS or w in kept)
 
 
@@ -123,6 +130,11 @@ class WordSetIndex:
         """The content words of ``code``'s largest term contained in ``words``."""
         inside = [t.words for t in self._terms if t.code == code and t.words <= words]
         return max(inside, key=len, default=frozenset())
+
+    def shared(self, code: str, words: frozenset[str]) -> frozenset[str]:
+        """The most words any one of ``code``'s terms shares with ``words``."""
+        return max((t.words & words for t in self._terms if t.code == code), key=len,
+                   default=frozenset())
 
     def closest(self, words: frozenset[str], n: int = 5, min_share: float = 0.5,
                 min_shared: int = 1) -> tuple[str, ...]:

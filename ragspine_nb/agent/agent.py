@@ -81,7 +81,8 @@ class Agent:
         self.index = index
         self.provider = provider or MockProvider()
         self.faq = faq
-        self.parser = RuleIntentParser(self.profile)
+        # metrics with no stored figure never compete with named ones that have some
+        self.parser = RuleIntentParser(self.profile, live_metrics=self.store.metric_codes())
         # a real model also paraphrases the question for retrieval (semantic variants)
         self.planner = RuleQueryPlanner(
             self.profile, provider=None if isinstance(self.provider, MockProvider)

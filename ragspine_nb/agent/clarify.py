@@ -2,23 +2,29 @@
 
 Order (first match wins): out-of-scope entity (the security gate on the *raw*
 question, never the parsed slots) → narrative route needs no slots → missing metric
-asks first (fuzzy row candidates are offered, never answered) → several metrics or
-columns named without a list ask back → missing entity or period is assumed (home entity,
-latest complete fiscal year; for a change: the year asked about against the year before,
-or the latest two complete fiscal years) and the assumption is surfaced, as are the
-parser's readings (a total named with its part asks for the part; a bare balance is the
-closing one) → nothing to clarify. A change in one quarter or half-year asks which two
-periods to compare; a period phrase that names no period of ours (a quarter ended mid-month,
-nine months) asks which period is meant.
+asks first (fuzzy row candidates are offered, never answered) → several columns named
+without a list ask back → a period phrase that names no period of ours (a quarter ended
+mid-month, nine months) asks which period is meant → a change in one quarter or
+half-year asks which two periods to compare → several metrics named without a list ask
+back (unless the operation takes them as its two sides: a ratio, a share, the
+difference between them) → a change of several metrics needs its two periods named
+(never each one's change over assumed years) → missing entity or period is
+assumed (home entity, latest complete fiscal year; for a change: the year asked about
+against the year before, or the latest two complete fiscal years) and the assumption is
+surfaced, as are the parser's readings (a total named with its part asks for the part; a
+bare balance is the closing one) → nothing to clarify.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Protocol
 
-from ragspine_nb.agent.intent import ROUTE_NARRATIVE, ParsedIntent
+from ragspine_nb.agent.intent import ROUTE_COMPOSITE, ROUTE_NARRATIVE, ParsedIntent
 from ragspine_nb.agent.security_gate import SecurityGate
+from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 
 __all__ = [
@@ -34,6 +40,19 @@ CLARIFY_NONE = "none"
 CLARIFY_ASK_FIRST = "ask_first"
 CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
 CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
+#: Operations that may be a change over time.
+_CHANGES = ("difference", "percent_change")
+#: Operations with a numerator and a denominator named apart.
+_TWO_SIDED = ("ratio", "share")
+#: Words asking for the difference *between* named figures, not a change over time.
+_BETWEEN = re.compile(r"(?<![a-z])(?:difference|differences|differ|gap)(?![a-z])|差额|差异|"
+                      r"相差|差距")
+
+
+class _Operation(Protocol):
+    """What the gateway reads of an operation the question asks for."""
+
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -56,68 +75,114 @@ def _names(profile: DomainProfile, codes: tuple[str, ...]) -> list[str]:
     return out
 
 
-def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
-                  profile: DomainProfile, gate: SecurityGate | None = None
-                  ) -> ClarificationResult:
-    """Decide how to treat a parsed question (see the module docstring for the order)."""
-    gate = gate or SecurityGate.from_profile(profile)
+def _ask_metrics(intent: ParsedIntent, profile: DomainProfile) -> ClarificationResult | None:
+    """No metric named: offer the near ones (never answered), else the supported ones."""
     zh = intent.language == "zh"
-    verdict = gate.screen(raw_question=intent.raw_question, metric=intent.metric)
-    if verdict.refused:
-        return ClarificationResult(CLARIFY_OUT_OF_SCOPE_ENTITY, question=verdict.message,
-                                   narrowing_options=(profile.company_name,))
-    if intent.route == ROUTE_NARRATIVE:
-        return ClarificationResult(CLARIFY_NONE)
-    if not intent.metrics and intent.metric_candidates:
+    if intent.metric_candidates:
         # some words matched some metrics: fuzzy, so they are offered, never answered
-        options = intent.metric_candidates
-        names = _names(profile, options)
+        names = _names(profile, intent.metric_candidates)
         ask = (f"请问您指的是哪个指标？最接近的：{'、'.join(names)}" if zh
                else f"Which metric do you mean? Closest: {'; '.join(names)}")
-        return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
+        return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=intent.metric_candidates,
+                                   question=ask)
+    options = tuple(profile.metrics)
+    ask = (f"请问您想查询哪个指标？支持：{'、'.join(options)}" if zh
+           else f"Which metric do you mean? Supported: {', '.join(options)}")
+    return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
+
+
+def _ask_which(intent: ParsedIntent, profile: DomainProfile) -> ClarificationResult:
+    """Several metrics named where one is wanted: ask which, never pick or answer a grid."""
+    names = _names(profile, intent.metrics)
+    ask = (f"您指的是哪个指标？{'、'.join(names)}" if intent.language == "zh"
+           else f"Which of these do you mean: {'; '.join(names)}?")
+    return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=intent.metrics, question=ask)
+
+
+def _ask_periods(intent: ParsedIntent) -> ClarificationResult:
+    """A change whose two periods are not clear: ask for them."""
+    ask = ("请给出要比较的两个期间，例如 2024年和2025年。" if intent.language == "zh"
+           else "Which two periods should I compare (e.g. FY2024 and FY2025)?")
+    return ClarificationResult(CLARIFY_ASK_FIRST, question=ask,
+                               narrowing_options=("compare two periods",))
+
+
+def _ask_unread_period(intent: ParsedIntent) -> ClarificationResult:
+    """"the quarter ended July 27, 2019": a span that is no fiscal year, half or quarter."""
+    said = intent.unread_period
+    ask = (f"“{said}”不是可匹配的财年、半年或季度，请指明期间（例如 2019年、2019年上半年、"
+           "2019年第三季度）。" if intent.language == "zh" else
+           f"Which period do you mean? “{said}” is not a fiscal year, half-year or quarter "
+           "I can match; name one (e.g. FY2019, 2019H1, 2019Q3).")
+    return ClarificationResult(CLARIFY_ASK_FIRST, question=ask,
+                               narrowing_options=("name the period",))
+
+
+def _asks_change(intent: ParsedIntent) -> bool:
+    """A change between two periods that the question does not both name."""
+    return intent.change_cue and intent.route != ROUTE_COMPOSITE and len(intent.periods) < 2 \
+        and len(intent.channels) < 2
+
+
+def _two_sided(operation: _Operation | None) -> bool:
+    """Whether the operation takes two metrics as its two sides.
+
+    A ratio, a share, the difference *between* two rows: several metrics named without
+    a list are its operands, not an ambiguity.
+    """
+    if operation is None:
+        return False
+    return operation.kind in _TWO_SIDED or bool(getattr(operation, "between", False))
+
+
+def _changes_grid(intent: ParsedIntent, operation: _Operation | None, change: bool) -> bool:
+    """A change of several metrics whose two periods the question does not name.
+
+    Each metric's change over assumed years, or the difference between the rows in the
+    one period named? Unclear: ask. An operation combining the metrics (a sum, an
+    average, a ratio …) or the difference *between* them is no such grid; plain levels
+    of several metrics over several periods are the answer step's to refuse.
+    """
+    if not change or len(intent.metrics) < 2 or _BETWEEN.search(fold(intent.raw_question)):
+        return False
+    return operation is None or (operation.kind in _CHANGES
+                                 and not getattr(operation, "between", False))
+
+
+def _ask_first(intent: ParsedIntent, profile: DomainProfile,
+               operation: _Operation | None) -> ClarificationResult | None:
+    """The first reason to ask back, in the module docstring's order, if any."""
     if not intent.metrics:
-        options = tuple(profile.metrics)
-        ask = (f"请问您想查询哪个指标？支持：{'、'.join(options)}" if zh
-               else f"Which metric do you mean? Supported: {', '.join(options)}")
-        return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
+        return _ask_metrics(intent, profile)
     if intent.channel_options:
         options = intent.channel_options
-        ask = (f"您指的是哪一列/渠道？{'、'.join(options)}" if zh
+        ask = (f"您指的是哪一列/渠道？{'、'.join(options)}" if intent.language == "zh"
                else f"Which of these columns / channels do you mean: {'; '.join(options)}?")
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
     if intent.unread_period:
-        # "the quarter ended July 27, 2019": a span that is no fiscal year, half or quarter
-        # of ours; never its year's figure, never an assumed year
-        said = intent.unread_period
-        ask = (f"“{said}”不是可匹配的财年、半年或季度，请指明期间（例如 2019年、2019年上半年、"
-               "2019年第三季度）。" if zh else
-               f"Which period do you mean? “{said}” is not a fiscal year, half-year or quarter "
-               "I can match; name one (e.g. FY2019, 2019H1, 2019Q3).")
-        return ClarificationResult(CLARIFY_ASK_FIRST, question=ask,
-                                   narrowing_options=("name the period",))
-    # a change between two periods (a difference between two named columns needs one)
-    change = intent.change_cue and intent.route != "composite" and len(intent.periods) < 2 \
-        and len(intent.channels) < 2
+        return _ask_unread_period(intent)
+    change = _asks_change(intent)
     if change and intent.periods and intent.periods[0][0] != "FY":
         # "the change in Q3 2019": against the previous quarter or the same one a year
         # before? Both are common; ask rather than pick
-        ask = ("请给出要比较的两个期间，例如 2024年和2025年。" if zh
-               else "Which two periods should I compare (e.g. FY2024 and FY2025)?")
-        return ClarificationResult(CLARIFY_ASK_FIRST, question=ask,
-                                   narrowing_options=("compare two periods",))
-    if len(intent.metrics) > 1 and (not intent.list_cue or len(intent.channels) > 1):
+        return _ask_periods(intent)
+    several = len(intent.metrics) > 1
+    if several and (not intent.list_cue or len(intent.channels) > 1) and \
+            not _two_sided(operation):
         # several metrics and no list — or two columns named as the list, so the "and"
         # belongs to them, not to the metrics: ask, never answer a cross product
-        options = intent.metrics
-        names = _names(profile, options)
-        ask = (f"您指的是哪个指标？{'、'.join(names)}" if zh
-               else f"Which of these do you mean: {'; '.join(names)}?")
-        return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
+        return _ask_which(intent, profile)
+    if _changes_grid(intent, operation, change):
+        return _ask_which(intent, profile)
+    return None
+
+
+def _assumed(intent: ParsedIntent, ref: date, profile: DomainProfile) -> dict[str, str]:
+    """The slots filled by assumption (entity, period or periods, part, closing row)."""
     assumed: dict[str, str] = {}
     if not intent.entities:
         assumed["entity"] = profile.home_entity_code
-    ref = reference_date or date.today()
-    if change:
+    if _asks_change(intent):
         # a change needs two periods, never a level passed off as one: the year asked
         # about against the year before, or the latest two complete fiscal years
         later = int(intent.periods[0][1]) if intent.periods else ref.year - 1
@@ -128,8 +193,12 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
         assumed["part"] = intent.read_as_part[-1]
     if intent.read_as_closing:
         assumed["closing"] = intent.read_as_closing
-    if not assumed:
-        return ClarificationResult(CLARIFY_NONE)
+    return assumed
+
+
+def _note(intent: ParsedIntent, assumed: dict[str, str], profile: DomainProfile) -> str:
+    """The assumptions in words, in the question's language."""
+    zh = intent.language == "zh"
     parts = []
     if intent.read_as_part:
         *totals, part = _names(profile, intent.read_as_part)
@@ -147,7 +216,34 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
     if "periods" in assumed:
         a, b = assumed["periods"].split(",")
         parts.append(f"比较{b}与{a}" if zh else f"the comparison is {b} against {a}")
-    note = ("（假设：" + "，".join(parts) + "）") if zh else ("(Assuming " + " and ".join(parts)
-                                                           + ".)")
+    return ("（假设：" + "，".join(parts) + "）") if zh else ("(Assuming " + " and ".join(parts)
+                                                          + ".)")
+
+
+def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
+                  profile: DomainProfile, gate: SecurityGate | None = None,
+                  operation: _Operation | None = None) -> ClarificationResult:
+    """Decide how to treat a parsed question (see the module docstring for the order).
+
+    ``operation`` (anything with a ``kind``, e.g. an
+    :class:`~ragspine_nb.agent.operations.Operation`) is what the question asks to
+    compute, when known: a ratio, a share or the difference *between* two rows takes
+    two metrics named without a list as its sides; an operation other than a change
+    combines several metrics named with a change cue.
+    """
+    gate = gate or SecurityGate.from_profile(profile)
+    verdict = gate.screen(raw_question=intent.raw_question, metric=intent.metric)
+    if verdict.refused:
+        return ClarificationResult(CLARIFY_OUT_OF_SCOPE_ENTITY, question=verdict.message,
+                                   narrowing_options=(profile.company_name,))
+    if intent.route == ROUTE_NARRATIVE:
+        return ClarificationResult(CLARIFY_NONE)
+    asked = _ask_first(intent, profile, operation)
+    if asked is not None:
+        return asked
+    assumed = _assumed(intent, reference_date or date.today(), profile)
+    if not assumed:
+        return ClarificationResult(CLARIFY_NONE)
     options = tuple(e.label for e in profile.entities.values()) if "entity" in assumed else ()
-    return ClarificationResult(CLARIFY_ANSWER_WITH_ASSUMPTIONS, assumed, note, options)
+    return ClarificationResult(CLARIFY_ANSWER_WITH_ASSUMPTIONS, assumed,
+                               _note(intent, assumed, profile), options)

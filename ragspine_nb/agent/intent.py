@@ -3,23 +3,43 @@
 Slots are read from the gate-masked question: metric, entity, period, channel, the
 multi-value lists ``metrics`` / ``entities`` / ``periods`` in question order, and the
 route: a recognised metric plus a narrative cue → ``composite``; a metric or a
-numeric cue → ``structured``; otherwise ``narrative``.
+numeric cue → ``structured``; otherwise ``narrative``. Rows are read by
+:class:`~ragspine_nb.agent.intent_rows.RowReader` (whole names first, never a guess);
+a question qualifying its figure with words no row, column or entity states
+(:mod:`ragspine_nb.agent.unstated`) goes to the narrative channel, never to the
+nearest row.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol, runtime_checkable
 
+from ragspine_nb.agent.intent_rows import Hit, RowReader, Rows
+from ragspine_nb.agent.intent_terms import (
+    LIST_CUES,
+    compile_terms,
+    find_all,
+    has_cue,
+    list_cue,
+    mask,
+    without_percent,
+    without_words,
+)
 from ragspine_nb.agent.security_gate import SecurityGate
-from ragspine_nb.agent.typos import TypoIndex
+from ragspine_nb.agent.unstated import (
+    MIN_UNSTATED,
+    unresolved_partner,
+    unstated_words,
+    vocabulary_words,
+)
 from ragspine_nb.glossary import (
     channel_vocabulary,
     entity_vocabulary,
     fold,
-    metric_vocabulary,
     normalize_periods,
 )
 from ragspine_nb.lang import detect_language
@@ -36,6 +56,10 @@ __all__ = [
     "ROUTE_COMPOSITE",
     "NARRATIVE_CUES",
     "NUMERIC_CUES",
+    "LIST_CUES",
+    "CHANGE_CUES",
+    "PERCENT_CUES",
+    "SHARE_CUES",
 ]
 
 ROUTE_STRUCTURED = "structured"
@@ -47,9 +71,6 @@ NARRATIVE_CUES: tuple[str, ...] = (
     "drivers", "impact", "cause", "caused", "because", "describe", "summarise", "summarize",
     "what drove", "outlook",
 )
-#: Words that make several metrics / entities an explicit list rather than an ambiguity.
-LIST_CUES: tuple[str, ...] = ("和", "与", "及", "以及", "、", "对比", "比较", "分别", " and ",
-                              " vs", "versus", "compare", "compared", "both", "each", ",")
 #: Words asking for a change between periods rather than a level.
 CHANGE_CUES: tuple[str, ...] = ("percentage change", "change in", "changes in", "increase in",
                                 "decrease in", "percentage increase", "percentage decrease",
@@ -68,6 +89,12 @@ NUMERIC_CUES: tuple[str, ...] = (
     "amount", "figure", "number", "total",
 )
 _PERIOD = QUESTION_PERIOD
+# kept importable under their earlier names (agent.figures reads figures with them)
+_compile, _find_all = compile_terms, find_all
+#: "percentage of" names a share, not a percentage change
+_SHARE_OF = re.compile(r"(?:percentage|percent|per cent|%) of\b")
+#: The prefix of a stated-change column's code (``CHANGE``, ``CHANGE_PCT``, ``CHANGE_PCT_X``).
+_CHANGE = "CHANGE"
 
 
 @dataclass(frozen=True)
@@ -103,6 +130,9 @@ class ParsedIntent:
     #: a period phrase that names no period of ours ("the quarter ended July 27, 2019",
     #: "nine months ended ..."): never read as the year in it; the gateway asks back
     unread_period: str = ""
+    #: words qualifying the figure that no row, column or entity states (two or more
+    #: send the question to the narrative channel, never to the nearest row)
+    unstated: tuple[str, ...] = ()
     mentions: dict[str, str] = field(default_factory=dict)  # slot → the text that matched
 
 
@@ -115,63 +145,38 @@ class IntentParser(Protocol):
         ...
 
 
-Terms = list[tuple[re.Pattern[str], str, str]]
+@dataclass(frozen=True)
+class _Columns:
+    codes: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    #: the content words the named columns use
+    words: frozenset[str] = frozenset()
 
 
-def _compile(vocab: dict[str, str]) -> Terms:
-    """Patterns for a vocabulary, longest term first (ASCII terms on word boundaries)."""
-    out = []
-    for term in sorted(vocab, key=lambda t: (-len(t), t)):
-        body = re.escape(term)
-        # a hyphenated word is one word: "vested" is not in "non-vested"
-        pattern = (rf"(?<![a-z0-9])(?<![a-z0-9]-){body}(?![a-z0-9])(?!-[a-z0-9])"
-                   if term.isascii() else body)
-        out.append((re.compile(pattern), vocab[term], term))
-    return out
+def _is_change(code: str) -> bool:
+    return code.startswith(_CHANGE)
 
 
-def _find_all(text: str, terms: Terms) -> list[tuple[int, int, str, str]]:
-    """Non-overlapping longest matches ``(start, end, code, term)`` in text order."""
-    found: list[tuple[int, int, str, str]] = []
-    taken = [False] * len(text)
-    for pattern, code, term in terms:
-        for m in pattern.finditer(text):
-            if not any(taken[m.start():m.end()]):
-                taken[m.start():m.end()] = [True] * (m.end() - m.start())
-                found.append((m.start(), m.end(), code, term))
-    return sorted(found)
+def _channel_terms(profile: DomainProfile) -> list[tuple[str, str]]:
+    """Column names as ``(term, code)``; a percent column is named without its "%" too.
 
-
-#: Words placing a balance at the start or the end of a period.
-_START = frozenset({"beginning", "begin", "opening", "start", "starting"})
-_END = frozenset({"end", "ending", "closing", "close"})
-
-_DATE_COMMA = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*"
-                         r"\d{1,2}\s*,")
-
-
-def _mask(text: str, spans: list[tuple[int, int, str, str]]) -> str:
-    for start, end, _, _ in spans:
-        text = text[:start] + " " * (end - start) + text[end:]
-    return text
-
-
-def _list_cue(text: str) -> bool:
-    """A list of metrics / entities, not "between 2018 and 2019" (periods are not a list)."""
-    text = _DATE_COMMA.sub(" ", text)  # "as of December 31, 2019" is a date, not a list
-    text = _PERIOD.sub("\x00", text)
-    text = re.sub(r"\x00\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*\x00", " ", text)
-    return any(cue in f" {text} " for cue in LIST_CUES)
-
-
-def _has_cue(text: str, cues: tuple[str, ...]) -> bool:
-    for cue in cues:
-        if cue.isascii():
-            if re.search(rf"(?<![a-z]){re.escape(cue)}(?![a-z])", text):
-                return True
-        elif cue in text:
-            return True
-    return False
+    "External valuation %" is named by "external valuation" — when no other column has
+    those words and two words at least remain ("% of Total" is not named by "total").
+    """
+    pairs = [(t, c.code) for c in profile.channels.values()
+             if c.code != profile.default_channel for t in c.synonyms]
+    rows = {content_words(t) for m in profile.metrics.values() for t in (m.label, *m.synonyms)}
+    owners: dict[frozenset[str], set[str]] = {}
+    for term, code in pairs:
+        owners.setdefault(content_words(term), set()).add(code)
+    extra = []
+    for term, code in pairs:
+        bare = without_percent(term)
+        words = content_words(bare)
+        others = [w for w, codes in owners.items() if codes != {code}]
+        if len(words) >= 2 and not any(words <= w for w in others) and words not in rows:
+            extra.append((bare, code))
+    return pairs + extra
 
 
 class RuleIntentParser:
@@ -181,36 +186,20 @@ class RuleIntentParser:
     ----------
     profile : DomainProfile
         Vocabulary and competitor aliases (the gate masks competitor names first).
+    live_metrics : collection of str, optional
+        The metrics that have stored figures (:meth:`FactStore.metric_codes`): one
+        without figures never makes a question naming one with figures ambiguous.
     """
 
-    def __init__(self, profile: DomainProfile) -> None:
+    def __init__(self, profile: DomainProfile, *,
+                 live_metrics: Collection[str] | None = None) -> None:
         self.profile = profile
         self.gate = SecurityGate.from_profile(profile)
-        self._metrics = _compile(metric_vocabulary(profile))  # once per parser, not per question
-        self._entities = _compile(entity_vocabulary(profile))
-        self._channels = _compile(channel_vocabulary(profile))
-        self._metric_words = WordSetIndex(
-            [(t, m.code) for m in profile.metrics.values() for t in (m.label, *m.synonyms)],
-            rival_pairs=[(m.label or m.code, m.code) for m in profile.metrics.values()])
-        self._channel_words = WordSetIndex(
-            [(t, c.code) for c in profile.channels.values() if c.code != profile.default_channel
-             for t in c.synonyms])
-        self._typos: TypoIndex | None = None  # built on the first misspelled question
-
-    def _near_miss(self, words: frozenset[str]) -> tuple[tuple[str, ...], bool]:
-        """Metrics to offer when none was named, and whether a misspelling named them.
-
-        A misspelled word ("proft") read as the metric word it is one edit from, when
-        that completes a metric's name, offers that metric; otherwise metrics sharing
-        some words are offered. Never an answer: the caller asks back.
-        """
-        if self._typos is None:
-            self._typos = TypoIndex(w for m in self.profile.metrics.values()
-                                    for t in (m.label, *m.synonyms) for w in content_words(t))
-        fixed = self._typos.correct(words)
-        if fixed is not None and (named := self._metric_words.contained(fixed)):
-            return named, True
-        return self._metric_words.closest(words), False
+        self.rows = RowReader(profile, live_metrics)  # compiled once, not per question
+        self._entities = compile_terms(entity_vocabulary(profile))
+        self._channels = compile_terms(channel_vocabulary(profile))
+        self._channel_words = WordSetIndex(_channel_terms(profile))
+        self._known = vocabulary_words(profile)
 
     def _first_mention(self, code: str, text: str) -> int:
         """Where a channel is first named in ``text`` (its code, a synonym, or a word)."""
@@ -220,126 +209,76 @@ class RuleIntentParser:
                 for m in [re.search(rf"(?<![a-z0-9]){re.escape(w)}", text)] if m]
         return min(hits, default=len(text))
 
-    def _closing_balance(self, words: frozenset[str]) -> str | None:
-        """The one row named but for "end of the year" when the question states no point.
-
-        "Goodwill in 2019" for the rows "Goodwill, beginning of the year" / "..., end of
-        the year": a balance asked for a period is its closing balance (stated).
-        """
-        if words & (_START | _END):
-            return None
-        found = self._metric_words.contained(words | _END)
-        if len(found) == 1 and self._metric_words.words_of(found[0], words | _END) & _END:
-            return found[0]
-        return None
+    def _names_words(self, code: str) -> frozenset[str]:
+        """Every content word of a column's names ("%" is the word "percent")."""
+        spec = self.profile.channels.get(code)
+        names = [code.replace("_", " "), *(spec.synonyms if spec else ())]
+        return frozenset().union(*(content_words(n.replace("%", " percent ")) for n in names))
 
     def _is_share(self, code: str) -> bool:
         """Whether a channel is a percentage column ("% of Total")."""
         spec = self.profile.channels.get(code)
         return any("percent" in content_words(t) for t in (spec.synonyms if spec else ()))
 
-    def _named_part(self, codes: tuple[str, ...], phrased: set[str],
-                    words: frozenset[str]) -> str | None:
-        """The one named metric that every other candidate is a sum of, if any.
+    def _is_percent_change(self, code: str) -> bool:
+        """Whether a stated-change column states a percentage (``CHANGE_PCT``, "% change")."""
+        return code.startswith(f"{_CHANGE}_PCT") or self._is_share(code)
 
-        A question naming a total and one of its parts without a list ("revenue from
-        external customers from UK") asks for the part; the part must be named in full.
-        """
-        named = [c for c in codes if c in phrased or self._metric_words.words_of(c, words)]
-        found = [p for p in named
-                 if all(self.profile.contains(c, p) for c in codes if c != p)]
-        return found[0] if len(found) == 1 else None
-
-    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
-        """Parse ``question`` (relative periods resolve against ``reference_date``)."""
-        hits, masked = self.gate.detect(question)
-        text = fold(masked)
-        metrics = _find_all(text, self._metrics)
-        entities = _find_all(text, self._entities)
-        list_cue = _list_cue(text)
-        words = row_words = content_words(text)
-        if len({m[2] for m in metrics}) > 1:
+    def _rows(self, text: str, hits: list[Hit], words: frozenset[str], listed: bool) -> Rows:
+        """The rows named; a phrase inside a column's name is the column, not a row."""
+        row_words = words
+        if len({h[2] for h in hits}) > 1:
             # a phrase that is part of a column's name ("Total" in "% of Total") is the
             # column, not a second row, as long as another row is named
             column_words = frozenset().union(*(self._channel_words.words_of(c, words)
                                                for c in self._channel_words.contained(words)))
-            rows = [m for m in metrics if not content_words(m[3]) <= column_words]
-            if rows and len(rows) < len(metrics):
-                metrics, row_words = rows, words - column_words
-        metric_codes = tuple(dict.fromkeys(m[2] for m in metrics))
-        metric_words: frozenset[str] = frozenset()
-        read_as_closing: str | None = None
-        candidates: tuple[str, ...] = ()
-        misspelled = False
-        if len(metric_codes) <= 1 or not list_cue:
-            # the row named in another word order, or a longer (section-qualified) name
-            # that includes every phrase matched; several codes left = ambiguous (ask)
-            contained = self._metric_words.contained(row_words)
-            if metric_codes and len(contained) == 1:
-                kept = self._metric_words.words_of(contained[0], row_words)
-                if not all(content_words(m[3]) <= kept for m in metrics):
-                    # another row is named in full besides the phrase: ask (one metric
-                    # phrase + one other row) or keep the listed phrases (several)
-                    contained = tuple(dict.fromkeys([*metric_codes, *contained])) \
-                        if len(metric_codes) == 1 and contained[0] not in metric_codes else ()
-            elif len(metric_codes) == 1 and len(contained) > 1:
-                # one phrase matched, but other rows are named at least as fully: ask
-                contained = tuple(dict.fromkeys([*metric_codes, *contained]))
-            elif metric_codes:
-                contained = ()  # several phrases matched and no longer name explains them
-            if contained:
-                metric_codes = contained
-                metric_words = frozenset().union(
-                    *(self._metric_words.words_of(c, row_words) for c in contained))
-            elif not metric_codes:
-                closing = self._closing_balance(row_words)
-                if closing is not None:
-                    metric_codes, read_as_closing = (closing,), closing
-                    metric_words = self._metric_words.words_of(closing, row_words | _END)
-                else:
-                    candidates, misspelled = self._near_miss(row_words)
-        read_as_part: tuple[str, ...] = ()
-        # "revenue from software maintenance": the total's words name the group
-        part = self._named_part(metric_codes, {m[2] for m in metrics}, row_words) \
-            if len(metric_codes) > 1 else None
-        if part is not None and not list_cue:
-            read_as_part = (*(c for c in metric_codes if c != part), part)
-            metric_codes = (part,)
-            metric_words = self._metric_words.words_of(part, row_words) or metric_words
-        # a channel is read from what the metric did not use (no "total" of "total debt")
-        rest = _mask(text, metrics)
-        channels = [c for c in _find_all(rest, self._channels)
-                    if c[2] != self.profile.default_channel]
-        rest_words = content_words(_PERIOD.sub(" ", rest)) - metric_words
+            kept = [h for h in hits if not content_words(h[3]) <= column_words]
+            if kept and len(kept) < len(hits):
+                hits, row_words = kept, words - column_words
+        return self.rows.read(hits, row_words, listed)
+
+    def _columns(self, rest: str, words: frozenset[str], row_words: frozenset[str],
+                 percent_asked: bool) -> _Columns:
+        """The columns named outside the rows' names (never a pick between two)."""
+        phrased = [c for c in find_all(rest, self._channels)
+                   if c[2] != self.profile.default_channel]
+        rest_words = content_words(_PERIOD.sub(" ", rest)) - row_words
         # a column may share words with the row ("number of shares granted" → "Number of
         # Shares"), but at least one of its words must lie outside the row's name
         picked = tuple(c for c in self._channel_words.contained(words)
                        if self._channel_words.words_of(c, words) & rest_words)
-        channel_options: tuple[str, ...] = ()
         # a phrase hit explained by a longer column name ("denominated" in "non-USD
         # denominated") is that column, not a second one
-        unexplained = [c for c in channels if not any(
+        unexplained = [c for c in phrased if not any(
             content_words(c[3]) < self._channel_words.words_of(p, words) for p in picked)]
-        named = list(dict.fromkeys([*(c[2] for c in unexplained), *picked]))
-        channel_codes: tuple[str, ...] = ()
+        named = [c for c in dict.fromkeys([*(c[2] for c in unexplained), *picked])
+                 # a stated change of the other kind is not the one asked: an amount
+                 # column named "change" does not answer a percentage change
+                 if not (_is_change(c) and self._is_percent_change(c) != percent_asked)]
+        said = content_words(rest.replace("%", " percent "))
+        used = frozenset().union(*(self._names_words(c) & said for c in named))
         if not named:
             # a column named in part ("net additions" of "Net additions (losses)"): ask
-            channel_options = self._channel_words.closest(rest_words, min_shared=2)
-        elif len(named) == 1:
-            channel_codes = (named[0],)
-        elif _list_cue(rest):  # "the domestic and international rates": both, in order
-            channel_codes = tuple(sorted(named, key=lambda c: self._first_mention(c, rest)))
-        elif len(shares := [c for c in named if self._is_share(c)]) == 1 and \
-                _has_cue(rest, SHARE_CUES):
+            return _Columns(options=self._channel_words.closest(rest_words, min_shared=2))
+        if len(named) == 1:
+            if unresolved_partner(rest, self._names_words(named[0]), self._known):
+                # "the domestic and European rates": one of two columns named is none
+                # of ours; half an answer is not given as the whole, ask
+                return _Columns(options=(named[0],))
+            return _Columns((named[0],), words=used)
+        if list_cue(rest):  # "the domestic and international rates": both, in order
+            return _Columns(tuple(sorted(named, key=lambda c: self._first_mention(c, rest))),
+                            words=used)
+        shares = [c for c in named if self._is_share(c)]
+        if len(shares) == 1 and has_cue(rest, SHARE_CUES):
             # "the percentage of sales from APAC to total net sales": the share column;
             # the other column named is what the share is taken of
-            channel_codes = (shares[0],)
-        else:  # two columns named without a list: ask, never pick
-            channel_options = tuple(named)
-        if part is not None and not read_as_part and len(channel_codes) > 1:
-            # the list is of columns ("1-90 and 91-180 days past due in low risk country")
-            read_as_part = (*(c for c in metric_codes if c != part), part)
-            metric_codes = (part,)
+            return _Columns((shares[0],), words=used)
+        return _Columns(options=tuple(named))  # two columns named without a list: ask
+
+    def _periods(self, text: str, reference_date: date | None
+                 ) -> tuple[list[tuple[str, str]], str, str]:
+        """The periods named in order, the first phrase naming one, an unread phrase."""
         periods: list[tuple[str, str]] = []
         period_text = unread = ""
         for m in _PERIOD.finditer(text):
@@ -350,40 +289,83 @@ class RuleIntentParser:
                 if p not in periods:
                     periods.append(p)
                     period_text = period_text or m.group(0)
-        # cues are read outside the metric's own name ("Net increase in cash" is a level)
+        return periods, period_text, unread
+
+    def _cues(self, rest: str, rows: Rows, words: frozenset[str]
+              ) -> tuple[_Columns, bool, bool]:
+        """The columns named, and whether a change and a percentage are asked.
+
+        Cues are read outside the rows' names ("Net increase in cash" is a level) and
+        the columns' names ("the actual and constant percentage change" names two
+        stated-change columns, no change between them); one stated-change column keeps
+        its cue (the report's own change answers it). "The change in the percentage of
+        sales" asks a difference, not a percentage.
+        """
         cue_text = rest
-        for w in metric_words:
+        for w in rows.words:
             cue_text = re.sub(rf"(?<![a-z0-9]){re.escape(w)}s?(?![a-z0-9])", " ", cue_text)
-        narrative = _has_cue(text, NARRATIVE_CUES)
-        numeric = _has_cue(text, NUMERIC_CUES)
-        entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
-        if metric_codes and narrative:
-            route = ROUTE_COMPOSITE
-        elif metric_codes or numeric or (candidates and (periods or misspelled)):
+        percent = has_cue(_SHARE_OF.sub(" ", cue_text), PERCENT_CUES)
+        cols = self._columns(rest, words, rows.words, percent)
+        if cols.codes and not (len(cols.codes) == 1 and _is_change(cols.codes[0])):
+            cue_text = without_words(cue_text, cols.words)
+            percent = has_cue(_SHARE_OF.sub(" ", cue_text), PERCENT_CUES)
+        return cols, has_cue(cue_text, CHANGE_CUES), percent
+
+    def _route(self, text: str, rows: Rows, codes: tuple[str, ...], periods: bool,
+               unstated: tuple[str, ...]) -> str:
+        """Narrative when the figure is qualified beyond any row; else by the cues."""
+        if len(unstated) >= MIN_UNSTATED and not rows.misspelled:
+            return ROUTE_NARRATIVE  # the text states it, not the nearest row
+        if codes and has_cue(text, NARRATIVE_CUES):
+            return ROUTE_COMPOSITE
+        if codes or has_cue(text, NUMERIC_CUES) or (rows.candidates and
+                                                      (periods or rows.misspelled)):
             # a near-miss row with a period, or a misspelled metric: ask back, not search
-            route = ROUTE_STRUCTURED
-        else:
-            route = ROUTE_NARRATIVE
+            return ROUTE_STRUCTURED
+        return ROUTE_NARRATIVE
+
+    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
+        """Parse ``question`` (relative periods resolve against ``reference_date``)."""
+        found, masked = self.gate.detect(question)
+        text = fold(masked)
+        entities = find_all(text, self._entities)
+        # a comma or "and" inside a row's whole name is no list ("Selling, general and
+        # administrative expense")
+        listed = list_cue(self.rows.unlisted(text))
+        words = content_words(text)
+        rows = self._rows(text, self.rows.phrases(text), words, listed)
+        codes = rows.codes
+        # a channel is read from what the metric did not use (no "total" of "total debt")
+        cols, change, percent = self._cues(mask(text, list(rows.hits)), rows, words)
+        read_as_part = rows.read_as_part
+        if rows.part is not None and not read_as_part and len(cols.codes) > 1:
+            # the list is of columns ("1-90 and 91-180 days past due in low risk country")
+            read_as_part = (*(c for c in codes if c != rows.part), rows.part)
+            codes = (rows.part,)
+        periods, period_text, unread = self._periods(text, reference_date)
+        unstated = unstated_words(_PERIOD.sub(" ", text), self._known)
+        entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
         mentions = {}
-        if metrics and metric_codes and metrics[0][2] == metric_codes[0]:
-            mentions["metric"] = metrics[0][3]
-        elif metric_codes:
-            mentions["metric"] = " ".join(sorted(metric_words))
+        if rows.hits and codes and rows.hits[0][2] == codes[0]:
+            mentions["metric"] = rows.hits[0][3]
+        elif codes:
+            mentions["metric"] = " ".join(sorted(rows.words))
         if entities:
             mentions["entity"] = entities[0][3]
         if period_text:
             mentions["period"] = period_text
         return ParsedIntent(
-            raw_question=question, route=route, language=detect_language(question),
-            metric=metric_codes[0] if metric_codes else None,
+            raw_question=question, language=detect_language(question),
+            route=self._route(text, rows, codes, bool(periods), unstated),
+            metric=codes[0] if codes else None,
             entity=entity_codes[0] if entity_codes else None,
             period=periods[0] if periods else None,
-            channel=channel_codes[0] if channel_codes else None, channels=channel_codes,
-            metrics=metric_codes, entities=entity_codes, periods=tuple(periods),
-            external_entity=hits[0].display_name if hits else None,
-            numeric_cue=numeric, narrative_cue=narrative, mentions=mentions,
-            list_cue=list_cue, change_cue=_has_cue(cue_text, CHANGE_CUES),
-            percent_cue=_has_cue(cue_text, PERCENT_CUES), metric_candidates=candidates,
-            channel_options=channel_options, read_as_part=read_as_part,
-            read_as_closing=read_as_closing, unread_period=unread,
+            channel=cols.codes[0] if cols.codes else None, channels=cols.codes,
+            metrics=codes, entities=entity_codes, periods=tuple(periods),
+            external_entity=found[0].display_name if found else None,
+            numeric_cue=has_cue(text, NUMERIC_CUES), narrative_cue=has_cue(text, NARRATIVE_CUES),
+            mentions=mentions, list_cue=listed, change_cue=change, percent_cue=percent,
+            metric_candidates=rows.candidates, channel_options=cols.options,
+            read_as_part=read_as_part, read_as_closing=rows.read_as_closing,
+            unread_period=unread, unstated=unstated,
         )

@@ -275,6 +275,11 @@ class FactStore(ConflictMixin, SQLiteStore):
         )
         return [_row_to_fact(r) for r in rows]
 
+    def metric_codes(self) -> frozenset[str]:
+        """The metric codes that have at least one stored fact."""
+        rows = self._db.fetchall("SELECT DISTINCT metric_code FROM fact_metric")
+        return frozenset(str(r[0]) for r in rows)
+
     def count(self) -> int:
         """Number of facts."""
         return int(self._db.fetchall("SELECT COUNT(*) FROM fact_metric")[0][0])

@@ -1,0 +1,138 @@
+"""Low-level text steps of intent parsing: term patterns, matches, masks and cues.
+
+Pure functions over a folded question (:func:`~ragspine_nb.glossary.fold`); the parser
+(:mod:`ragspine_nb.agent.intent`) composes them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragspine_nb.period_phrases import QUESTION_PERIOD
+from ragspine_nb.wordset import content_words
+
+__all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue",
+           "without_words", "unsigned_label", "bare_label", "without_percent", "LIST_CUES"]
+
+#: Words that make several metrics / entities an explicit list rather than an ambiguity.
+LIST_CUES: tuple[str, ...] = ("和", "与", "及", "以及", "、", "对比", "比较", "分别", " and ",
+                              " vs", "versus", "compare", "compared", "both", "each", ",")
+
+Terms = list[tuple[re.Pattern[str], str, str]]
+
+_DATE_COMMA = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*"
+                         r"\d{1,2}\s*,")
+_TOKEN = re.compile(r"%|[a-z0-9]+(?:[-'][a-z0-9]+)*")
+_PAREN = re.compile(r"\([^()]*\)")
+_TRAILING_PERCENT = re.compile(r"\s*[(\[]?\s*(?:%|(?<![a-z])(?:percentage|percent|pct))\s*[)\]]?"
+                               r"\s*$", re.IGNORECASE)
+#: A sign word opening a row label ("Less: valuation allowance", "Add: ...").
+_SIGN = re.compile(r"^\s*(?:less|add|plus|deduct|minus)\b\s*:?\s*(?=\S)", re.IGNORECASE)
+
+
+def compile_terms(vocab: dict[str, str]) -> Terms:
+    """Patterns for a vocabulary, longest term first (ASCII terms on word boundaries)."""
+    out = []
+    for term in sorted(vocab, key=lambda t: (-len(t), t)):
+        body = re.escape(term)
+        # a hyphenated word is one word: "vested" is not in "non-vested"
+        pattern = (rf"(?<![a-z0-9])(?<![a-z0-9]-){body}(?![a-z0-9])(?!-[a-z0-9])"
+                   if term.isascii() else body)
+        out.append((re.compile(pattern), vocab[term], term))
+    return out
+
+
+def find_all(text: str, terms: Terms) -> list[tuple[int, int, str, str]]:
+    """Non-overlapping longest matches ``(start, end, code, term)`` in text order."""
+    found: list[tuple[int, int, str, str]] = []
+    taken = [False] * len(text)
+    for pattern, code, term in terms:
+        for m in pattern.finditer(text):
+            if not any(taken[m.start():m.end()]):
+                taken[m.start():m.end()] = [True] * (m.end() - m.start())
+                found.append((m.start(), m.end(), code, term))
+    return sorted(found)
+
+
+def mask(text: str, spans: list[tuple[int, int, str, str]]) -> str:
+    """``text`` with each span blanked out (same length)."""
+    for start, end, _, _ in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def list_cue(text: str) -> bool:
+    """A list of metrics / entities, not "between 2018 and 2019" (periods are not a list)."""
+    text = _DATE_COMMA.sub(" ", text)  # "as of December 31, 2019" is a date, not a list
+    text = QUESTION_PERIOD.sub("\x00", text)
+    text = re.sub(r"\x00\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*\x00", " ", text)
+    return any(cue in f" {text} " for cue in LIST_CUES)
+
+
+def has_cue(text: str, cues: tuple[str, ...]) -> bool:
+    """Whether one of ``cues`` occurs in ``text`` (ASCII cues as whole words)."""
+    for cue in cues:
+        if cue.isascii():
+            if re.search(rf"(?<![a-z]){re.escape(cue)}(?![a-z])", text):
+                return True
+        elif cue in text:
+            return True
+    return False
+
+
+def without_words(text: str, words: frozenset[str]) -> str:
+    """``text`` with every token whose content words all lie in ``words`` blanked out.
+
+    >>> without_words("the change in the percentage of total sales", frozenset({"percent",
+    ...                                                                          "total"}))
+    'the change in the            of       sales'
+    """
+    def blank(m: re.Match[str]) -> str:
+        found = content_words(m.group(0).replace("%", "percent"))
+        return " " * len(m.group(0)) if found and found <= words else m.group(0)
+    return _TOKEN.sub(blank, text) if words else text
+
+
+def bare_label(label: str) -> str:
+    """A name without its parenthesised notes, nested ones too, else ``""``.
+
+    >>> bare_label("Carrying amount (non-current (liabilities)/assets)")
+    'Carrying amount'
+    >>> bare_label("Transition costs and project assets(1)"), bare_label("Revenue")
+    ('Transition costs and project assets', '')
+    """
+    bare = label
+    while True:
+        shorter = _PAREN.sub(" ", bare)
+        if shorter == bare:
+            break
+        bare = shorter
+    bare = " ".join(bare.split())
+    return bare if bare != " ".join(label.split()) else ""
+
+
+def without_percent(name: str) -> str:
+    """A column's name without its percent sign or word ("External valuation %"), else ``""``.
+
+    Only a trailing "%" is a unit marker: a share column ("% of Total Fees",
+    "percentage total fees") keeps its name, without "%" it would name the whole.
+
+    >>> without_percent("external valuation percent"), without_percent("Margin (%)")
+    ('external valuation', 'Margin')
+    >>> without_percent("percentage total fees"), without_percent("net sales")
+    ('', '')
+    """
+    m = _TRAILING_PERCENT.search(name)
+    return " ".join(name[:m.start()].split()) if m and name[:m.start()].strip() else ""
+
+
+def unsigned_label(label: str) -> str:
+    """A row label without the sign word that opens it ("Less: X" → "X"), else ``""``.
+
+    >>> unsigned_label("Less: valuation allowance"), unsigned_label("Less off-hire days")
+    ('valuation allowance', 'off-hire days')
+    >>> unsigned_label("Lessor income")
+    ''
+    """
+    bare = _SIGN.sub("", label)
+    return bare if bare != label else ""

@@ -1,0 +1,133 @@
+"""Words of a question that no row, column or entity of the workspace states.
+
+A question may name a row in full and still ask about something else: "the amount
+capitalized to internal use software related to continuing operations" names the row
+"Internal use software", but "capitalized … continuing operations" qualifies it into a
+figure the table does not state (the notes do). Answering the row's level would be a
+wrong number. :func:`unstated_words` lists the question's content words that are none of
+
+* the workspace's vocabulary (every word of a metric's label or synonyms, a column's
+  synonyms, an entity's names: :func:`vocabulary_words`),
+* the general words of a question about reported figures (:data:`QUESTION_WORDS`: what
+  is asked, operations, comparisons, time, scale and currency words, the company),
+* numbers, single letters and period phrases (read apart).
+
+Two or more such words mean the question qualifies the figure beyond what the tables
+state: the parser sends it to the narrative channel (the text that states it), never to
+the nearest table row. One word alone is not enough (a table's subject, a segment's
+name or an acronym is often left out of its row labels).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.wordset import content_words
+
+__all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "vocabulary_words", "unstated_words",
+           "unresolved_partner"]
+
+#: How many unstated words make a question one the tables do not answer.
+MIN_UNSTATED = 2
+
+#: General words of questions about reported figures (singular, folded, as
+#: :func:`~ragspine_nb.wordset.content_words` gives them): never a row's qualifier.
+QUESTION_WORDS = frozenset("""
+    can could should shall will would may might must has have had having also only just
+    value amount figure number total sum average mean median combined combine altogether
+    overall aggregate aggregated all both each every respective respectively individually
+    separately change increase decrease growth grow grew grown rise rose risen fall fell
+    fallen decline drop difference differ compare compared comparison versus v ratio
+    proportion percent share portion fraction rate exceed exceeded exceeding above below
+    more less greater higher lower larger smaller largest smallest highest lowest most
+    least maximum minimum max min top bottom expressed express made make up constitute
+    constituted constitution account accounted represent represented representing comprise
+    comprised include included including consist component item element category type kind
+    line segment part whole fiscal annual annually quarter quarterly month monthly half
+    week day date time end ending ended beginning begin began start starting opening
+    closing close during over across throughout within since until till through prior
+    previous preceding last next latest recent first second third fourth fifth
+    jan feb mar apr may jun jul aug sep oct nov dec thousand million billion trillion
+    dollar cent usd eur gbp rmb cny inr aud cad sgd hkd jpy euro pound yen company group
+    firm entity corporation inc ltd plc our we they them us you between against among
+    under after before about via onto also here following table listed shown show
+    report reported state stated disclose disclosed present presented provide provided
+    give given calculate calculated compute computed find approximately approximate
+    nearest rounded round decimal place
+""".split())
+
+_NUMBER = re.compile(r"[\d.,]+")
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+#: Two words joined as a list ("domestic and european"), overlapping matches allowed.
+_PAIR = re.compile(r"(?=(?<![a-z0-9-])([a-z][a-z0-9-]*)\s*(?:,|\band\b|\bor\b|&|\bvs\.?|"
+                   r"\bversus\b)\s*(?:the\s+)?([a-z][a-z0-9-]*))")
+
+
+@lru_cache(maxsize=64)
+def vocabulary_words(profile: DomainProfile) -> frozenset[str]:
+    """Every content word of the profile's metric, column and entity names."""
+    words: set[str] = set()
+    for m in profile.metrics.values():
+        for term in (m.code.replace("_", " "), m.label, *m.synonyms):
+            words |= content_words(term)
+    for c in profile.channels.values():
+        for term in (c.code.replace("_", " "), *c.synonyms):
+            words |= content_words(term)
+    for e in profile.entities.values():
+        for term in (e.code.replace("_", " "), e.label, *e.synonyms):
+            words |= content_words(term)
+    return frozenset(words)
+
+
+def unstated_words(text: str, known: frozenset[str]) -> tuple[str, ...]:
+    """The content words of ``text`` that ``known`` and :data:`QUESTION_WORDS` lack.
+
+    ``text`` is the folded question with its period phrases blanked out.
+
+    Examples
+    --------
+    >>> known = content_words("Internal use software Revenue")
+    >>> unstated_words("what is the amount capitalized to internal use software related "
+    ...                "to continuing operations for the years ended", known)
+    ('capitalized', 'continuing', 'operation', 'related')
+    >>> unstated_words("what was the change in revenue between", known)
+    ()
+    """
+    plain = known | QUESTION_WORDS
+    out: set[str] = set()
+    for token in _TOKEN.findall(text):
+        # a hyphenated word is known when its parts are ("year-end", "weighted-average")
+        if "-" in token and content_words(token.replace("-", " ")) <= plain:
+            continue
+        out |= {w for w in content_words(token) - plain
+                if len(w) > 1 and not _NUMBER.fullmatch(w)}
+    return tuple(sorted(out))
+
+
+def unresolved_partner(text: str, item: frozenset[str], known: frozenset[str]) -> str:
+    """The word listed with one of ``item``'s words that nothing in ``known`` names.
+
+    "the domestic and European rates" names the column "Domestic" and a second one
+    the workspace does not have: answering the first alone would answer half the
+    question as if it were all of it, so the caller asks back. ``""`` when there is none.
+
+    Examples
+    --------
+    >>> known = frozenset({"domestic", "international", "rate"})
+    >>> unresolved_partner("what were the domestic and european rates?",
+    ...                    frozenset({"domestic"}), known)
+    'european'
+    >>> unresolved_partner("what were the domestic and international rates?",
+    ...                    frozenset({"domestic"}), known)
+    ''
+    """
+    plain = known | QUESTION_WORDS
+    for m in _PAIR.finditer(text):
+        left, right = content_words(m.group(1)), content_words(m.group(2))
+        for mine, other in ((left, right), (right, left)):
+            if mine and mine <= item and other and not other & plain and \
+                    not any(_NUMBER.fullmatch(w) for w in other):
+                return sorted(other)[0]
+    return ""
