@@ -208,3 +208,41 @@ def test_a_total_adding_up_rows_above_its_section_is_the_grand_total(tmp_path: P
     ex = _csv(tmp_path, [["", "2019", "2018"], ["Assets:", "", ""], ["Cash", "10", "8"],
                          ["Receivables", "5", "4"], ["Total", "15", "12"]], name="own.csv")
     assert _cells(ex)["cell=B5"][0][0] == "ASSETS_TOTAL"
+
+
+def test_movements_between_two_dated_balance_columns_are_the_later_periods(
+        tmp_path: Path) -> None:
+    # a roll-forward across: the columns between the balances name no period, yet they
+    # move the 2018 balance to the 2019 one; the closing balance stays 2019's figure
+    ex = _csv(tmp_path, [["", "Balances, January 31, 2018", "Additions", "Payments",
+                          "Balances, January 31, 2019"],
+                         ["Fiscal 2018 Plan", "", "", "", ""],
+                         ["Employee termination costs", "$53.0", "$39.2", "$(89.7)", "$2.5"],
+                         ["Facility exit costs", "2.5", "3.2", "(5.7)", "0.0"],
+                         ["Total", "$55.5", "$42.4", "$(95.4)", "$2.5"]])
+    cells = _cells(ex)
+    assert cells["cell=C3"] == [
+        ("EMPLOYEE_TERMINATION_COSTS", "C_ADDITIONS", "FY", "2019", 39.2, "NUMBER")]
+    assert cells["cell=D3"] == [
+        ("EMPLOYEE_TERMINATION_COSTS", "C_PAYMENTS", "FY", "2019", -89.7, "NUMBER")]
+    assert ("EMPLOYEE_TERMINATION_COSTS", "TOTAL", "FY", "2019", 2.5, "NUMBER") in \
+        cells["cell=E3"]
+    # a heading naming a year in a table whose columns name periods is a section
+    assert cells["cell=E5"][0][0] == "FISCAL_2018_PLAN_TOTAL"
+    assert ex.skipped == []
+
+
+def test_two_dated_columns_of_one_year_are_named_by_their_dates(tmp_path: Path) -> None:
+    # "As of August 1, 2019" and "As of December 31, 2019" share a year and a header
+    # beside an undated "Adjustments": each is named by its date, none is the year's
+    ex = _csv(tmp_path, [["", "Preliminary", "Measurement", "Preliminary"],
+                         ["", "Allocation", "Period", "Allocation"],
+                         ["(In millions)", "As of August 1, 2019", "Adjustments",
+                          "As of December 31, 2019"],
+                         ["Total liabilities", "$ 94.9", "$ 5.2", "$ 100.1"]])
+    cells = _cells(ex)
+    assert [cells[f"cell={c}4"][0][1] for c in "BCD"] == [
+        "C_PRELIMINARY_ALLOCATION_AUG_1", "C_MEASUREMENT_ADJUSTMENTS",
+        "C_PRELIMINARY_ALLOCATION_DEC_31"]
+    assert cells["cell=D4"] == [
+        ("TOTAL_LIABILITIES", "C_PRELIMINARY_ALLOCATION_DEC_31", "FY", "2019", 100.1, "M")]

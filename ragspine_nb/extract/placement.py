@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ragspine_nb.extract.column_moves import MOVEMENT, movement_columns
 from ragspine_nb.extract.header_periods import Period, cell_period
 from ragspine_nb.extract.layout import CHANGE_WORDS, Column, header_rows, is_figure, read_columns
 from ragspine_nb.extract.values import parse_number
@@ -129,8 +130,10 @@ def _level_places(levels: dict[int, Column], channels: Channels
             continue
         labels = [levels[c].label for c in cs]
         partial = any(levels[c].part for c in cs)
-        if (partial or len(set(labels)) < len(cs)) and all(levels[c].dated for c in cs):
-            labels = [levels[c].dated for c in cs]  # quarters ended "July 27", "April 27"
+        if (partial or len(set(labels)) < len(cs)) and any(levels[c].dated for c in cs):
+            # quarters ended "July 27", "April 27"; balances "as of August 1" and "as of
+            # December 31" of one year beside an undated "Adjustments"
+            labels = [levels[c].dated or levels[c].label for c in cs]
         for c, label in zip(cs, labels, strict=True):
             if label and labels.count(label) == 1:
                 out.append(Place(c, period, channel_code(label)))
@@ -155,6 +158,10 @@ def _layout(cols: dict[int, Column], default: Period | None, channels: Channels,
         if col.kind in ("level", "other") and col.label:
             _add(channels, channel_code(col.label), col.label, col.full, *col.aliases)
     places, aliases = _level_places(levels, channels)
+    for c, col in cols.items():  # a roll-forward's movements: channels of their own
+        if col.kind == MOVEMENT and col.period is not None:
+            places.append(Place(c, col.period, channel_code(col.label)))
+            _add(channels, channel_code(col.label), col.label, col.full)
     places += _change_places(cols, channels, "change_pct", CHANGE_PCT_CHANNEL)
     places += _change_places(cols, channels, "change", CHANGE_CHANNEL)
     found = tuple(places + aliases)
@@ -200,8 +207,8 @@ def read_blocks(table: Sequence[Sequence[str]], default: Period | None,
     out = []
     for i, (hs, ds) in enumerate(starts):
         end = starts[i + 1][0] if i + 1 < len(starts) else len(table)
-        cols = {c: col for c, col in read_columns(table[hs:], ds - hs).items()
-                if not _empty_column(table, c, hs, end)}
+        cols = movement_columns({c: col for c, col in read_columns(table[hs:], ds - hs).items()
+                                 if not _empty_column(table, c, hs, end)})
         # year titles over the rows ("2019:" ... "2018:") or dated rows ("Balance at
         # June 30, 2018") date them; else the default
         dated = any(_dated_row(table[r], r >= ds) for r in range(hs, end))

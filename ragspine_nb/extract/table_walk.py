@@ -63,7 +63,7 @@ def _titles_above(grid: Sequence[Sequence[str]], block: Block
         if not label or not _blank(grid[r]):
             continue
         period = cell_period(grid[r][0])
-        if isinstance(period, tuple):
+        if isinstance(period, tuple) and not block.periods:
             return section, raw, period
         if not section:
             section, raw = label, grid[r][0]
