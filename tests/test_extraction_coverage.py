@@ -246,3 +246,19 @@ def test_two_dated_columns_of_one_year_are_named_by_their_dates(tmp_path: Path) 
         "C_PRELIMINARY_ALLOCATION_DEC_31"]
     assert cells["cell=D4"] == [
         ("TOTAL_LIABILITIES", "C_PRELIMINARY_ALLOCATION_DEC_31", "FY", "2019", 100.1, "M")]
+
+
+def test_a_count_column_and_a_money_column_of_one_year(tmp_path: Path) -> None:
+    # "2019 / NUMBER" spans "M | $M": the money column is the year's amount, the other
+    # the number of shares in the scale its twin states; before, both were skipped
+    ex = _csv(tmp_path, [["", "2019", "", "2018", ""],
+                         ["", "NUMBER", "", "NUMBER", ""],
+                         ["SHARE CAPITAL", "M", "$M", "M", "$M"],
+                         ["Ordinary shares on issue", "", "", "", ""],
+                         ["Balance at end of period", "1,258.7", "6,033", "1,313.3", "6,201"]])
+    cells = _cells(ex)
+    assert cells["cell=C5"] == [("BALANCE_AT_END_OF_PERIOD", "TOTAL", "FY", "2019", 6033.0, "M")]
+    assert cells["cell=B5"] == [
+        ("BALANCE_AT_END_OF_PERIOD", "C_NUMBER", "FY", "2019", 1258.7, "shares_M")]
+    assert cells["cell=E5"][0][1:] == ("TOTAL", "FY", "2018", 6201.0, "M")
+    assert ex.skipped == []

@@ -34,7 +34,7 @@ from ragspine_nb.extract.header_periods import (
 from ragspine_nb.extract.values import parse_number
 
 __all__ = ["Column", "header_rows", "read_columns", "group_owner", "is_figure",
-           "CHANGE_WORDS", "column_label", "bucket_names"]
+           "CHANGE_WORDS", "column_label", "bucket_names", "is_percent_column"]
 
 _CHANGE = re.compile(r"chang|varian|variation|differen|increase|decrease|\bvs\.?\b"
                      r"|\bover\b(?!\s+(?:\d{1,3}|one|two|three|five|ten)\s+(?:year|month|day))"
@@ -91,6 +91,8 @@ class Column:
     named: str = ""
     #: other ways to write its name ("1 to 3 years" beside "1-3")
     aliases: tuple[str, ...] = ()
+    #: the unit its header implies beside a twin ("M" beside "$M": "(in millions)")
+    unit_words: str = ""
 
 
 def is_figure(cell: str) -> bool:
@@ -266,7 +268,7 @@ def _named(table: Sequence[Sequence[str]], header: int, c: int, titles: set[int]
     return " ".join(p for p in parts if p)
 
 
-def _is_percent(own: str, values: list[str]) -> bool:
+def is_percent_column(own: str, values: list[str]) -> bool:
     """A column of percentages: its own header says so, or most of its figures carry %."""
     if "%" in own or re.search(r"\bpercent", own, re.I):
         return True
@@ -287,7 +289,7 @@ def _one_column(table: Sequence[Sequence[str]], header: int, c: int, titles: set
     head = f"{named} {everything}".strip()
     if period == MULTI or _CHANGE.search(named):
         years = sorted(set(YEAR.findall(f"{own} {ptext}")))
-        kind = "change_pct" if _is_percent(named, values) or any("%" in v for v in values) \
+        kind = "change_pct" if is_percent_column(named, values) or any("%" in v for v in values) \
             else "change"
         return Column(("FY", years[-1]) if years else None, kind,
                       column_label(naming, change=True), header=head, named=named)
@@ -337,26 +339,4 @@ def read_columns(table: Sequence[Sequence[str]], header: int) -> dict[int, Colum
     for c, col in out.items():
         if col.kind.startswith("change") and col.period is None and levels:
             out[c] = replace(col, period=max(levels, key=lambda p: (p[1], p[0])))
-    return _percent_apart(table, header, out)
-
-
-def _percent_apart(table: Sequence[Sequence[str]], header: int, cols: dict[int, Column]
-                   ) -> dict[int, Column]:
-    """Name a period's column of percentages beside its amounts with the same header.
-
-    "2019" over "$275,792 | 99%" gives both columns the label of "2019": the column of
-    percentages is named "percent" (its channel), the amount keeps the period's figure.
-    """
-    out = dict(cols)
-    for c, col in cols.items():
-        if col.kind != "level":
-            continue
-        values = [table[r][c] for r in range(header, len(table)) if is_figure(table[r][c])]
-        twins = [k for k, other in cols.items() if k != c and other.kind == "level"
-                 and other.period == col.period and other.label == col.label]
-        if twins and _is_percent(col.named, values) and not any(
-                _is_percent(cols[k].named, [table[r][k] for r in range(header, len(table))
-                                            if is_figure(table[r][k])]) for k in twins):
-            label = f"{col.label} percent".strip()
-            out[c] = replace(col, label=label, dated="", full=label)
     return out

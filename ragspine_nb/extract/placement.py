@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ragspine_nb.extract.column_moves import MOVEMENT, movement_columns
+from ragspine_nb.extract.column_twins import tell_twins_apart
 from ragspine_nb.extract.header_periods import Period, cell_period
 from ragspine_nb.extract.layout import CHANGE_WORDS, Column, header_rows, is_figure, read_columns
 from ragspine_nb.extract.values import parse_number
@@ -207,7 +208,8 @@ def read_blocks(table: Sequence[Sequence[str]], default: Period | None,
     out = []
     for i, (hs, ds) in enumerate(starts):
         end = starts[i + 1][0] if i + 1 < len(starts) else len(table)
-        cols = movement_columns({c: col for c, col in read_columns(table[hs:], ds - hs).items()
+        read = tell_twins_apart(table[hs:], ds - hs, read_columns(table[hs:], ds - hs))
+        cols = movement_columns({c: col for c, col in read.items()
                                  if not _empty_column(table, c, hs, end)})
         # year titles over the rows ("2019:" ... "2018:") or dated rows ("Balance at
         # June 30, 2018") date them; else the default

@@ -73,7 +73,7 @@ def table_units(grid: Sequence[Sequence[str]], block: Block, titles: Sequence[st
     columns = {}
     headed, mostly = set(), set()
     for c, col in block.columns.items():
-        columns[c] = read_stated(col.named)
+        columns[c] = read_stated(f"{col.named} {col.unit_words}".strip())
         values = [grid[r][c] for r in range(block.data_start, block.end)
                   if parse_number(grid[r][c]).value is not None]
         if _headed_percent(col):
@@ -138,6 +138,9 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
     if kind == RowKind.SHARES and stated.money_scale and stated.currency \
             and not stated.shares_scale:
         kind = RowKind.AMOUNT  # "Own shares held" in a £m balance sheet is money
+    if kind == RowKind.SHARES and units.columns.get(c, Stated()).money_scale \
+            and row_kind(label) != RowKind.SHARES:
+        kind = RowKind.AMOUNT  # a "$M" column under a heading about shares holds money
     percent = _percent(units, c, kind, number, money, channel)
     currency = number.currency if number.currency in _CODES else ""
     unit = cell_unit(kind, stated, percent=percent, currency=currency)
