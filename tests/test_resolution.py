@@ -140,6 +140,43 @@ def test_unstated_words_ignore_question_words_periods_and_known_names() -> None:
     assert unstated_words("how much did blizzard net sales increase", known) == ("blizzard",)
 
 
+_FILMS = (",2019,2018,2017\nGlobal (India and International),,,\nHindi films,7,10,8\n"
+          "Regional films (excluding Tamil films),49,3,12\nInternational Only,,,\n"
+          "Hindi films,7,1,3\nRegional films (excluding Tamil films),1,2,4\nIndia Only,,,\n"
+          "Hindi films,1,3,1\nRegional films (excluding Tamil films),5,6,5\n")
+
+
+def test_rows_of_one_name_are_told_apart_by_the_section_named_best(tmp_path: Path) -> None:
+    agent = _agent(tmp_path, _FILMS)
+    # only the first section's name has "global": that row is named
+    assert _figures(agent, "What was the number of global regional films (excluding Tamil "
+                           "films) in 2019?") == [(49.0, "lookup")]
+    # no section named: the three rows are named alike, ask
+    assert _mode(agent, "What was the number of regional films (excluding Tamil films) in "
+                        "2019?") == "ask_first"
+
+
+_INTANGIBLES = (",2019,2018\nFinite-Lived Intangible Assets,,\n"
+                "Customer relationships,\"1,098.9\",\"1,191.4\"\n"
+                "Underlying rights and other,1.9,2.1\nTotal,\"1,100.8\",\"1,193.5\"\n"
+                "Indefinite-Lived Intangible Assets,,\nCertifications,3.5,3.5\n"
+                "Underlying rights and other,14.5,15.1\nTotal,\"1,118.8\",\"1,212.1\"\n")
+
+
+def test_a_word_shared_by_a_total_and_its_part_reads_neither(tmp_path: Path) -> None:
+    agent = _agent(tmp_path, "($ in millions)\n" + _INTANGIBLES)
+    intent = agent.parser.parse("What was the total in 2019?", REF)
+    assert intent.read_as_part == () and len(intent.metrics) == 2
+    assert _mode(agent, "What was the total in 2019?") == "ask_first"
+    # a section's name inside longer row names is those rows', not the section total's
+    intent = agent.parser.parse("What is the net total underlying rights and other for both "
+                                "finite-lived and indefinite-lived intangible assets in 2019?",
+                                REF)
+    assert sorted(intent.metrics) == [
+        "FINITE_LIVED_INTANGIBLE_ASSETS_UNDERLYING_RIGHTS_AND_OTHER",
+        "INDEFINITE_LIVED_INTANGIBLE_ASSETS_UNDERLYING_RIGHTS_AND_OTHER"]
+
+
 # --------------------------------------------------------------------- columns
 _RATES = ("Assumption,Domestic,International\nDiscount rate,4.0%,1.9%\n"
           "Expected return,6.5%,3.2%\n")

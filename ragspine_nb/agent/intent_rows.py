@@ -136,8 +136,15 @@ class RowReader:
         named = [c for c in codes if c in phrased or self.index.words_of(c, words)]
         if len(named) < len(codes):
             return None
+
+        def apart(part: str, total: str) -> bool:
+            # the part is named by words of its own, not only by the total's ("total"
+            # naming a section's total and the grand total is no reading of either)
+            mine, theirs = self.index.words_of(part, words), self.index.words_of(total, words)
+            return not mine or not theirs or bool(mine - theirs)
+
         found = [p for p in named
-                 if all(self.profile.contains(c, p) for c in codes if c != p)]
+                 if all(self.profile.contains(c, p) and apart(p, c) for c in codes if c != p)]
         return found[0] if len(found) == 1 else None
 
     def _widened(self, codes: tuple[str, ...], hits: list[Hit],
@@ -205,12 +212,30 @@ class RowReader:
                     read_as_part=rows.read_as_part if set(rows.read_as_part) <= set(kept)
                     else (), part=part)
 
+    def _qualified(self, codes: tuple[str, ...], words: frozenset[str]) -> tuple[str, ...]:
+        """Rows of one name told apart by the qualified name the question names best.
+
+        "Regional films" under "Global (India and International)", "International Only"
+        and "India Only": "global regional films" shares more of the first one's
+        qualified name than of any other, and every word the others share it shares too
+        — that row is named. Rows named alike ("other receivables", current and
+        non-current) stay ambiguous: the caller asks.
+        """
+        named = {self.index.words_of(c, words) for c in codes}
+        if len(named) != 1 or not next(iter(named)):
+            return codes
+        said = {c: self.index.shared(c, words) for c in codes}
+        top = [c for c in codes if all(said[o] < said[c] for o in codes if o != c)]
+        return (top[0],) if len(top) == 1 else codes
+
     def _read(self, hits: list[Hit], words: frozenset[str], listed: bool) -> Rows:
         codes = tuple(dict.fromkeys(h[2] for h in hits))
         used: frozenset[str] = frozenset()
         if len(codes) > 1 and listed:
             return self._with_part(Rows(codes, tuple(hits)), words, listed)
         contained = self._widened(codes, hits, words)
+        if len(contained) > 1 and not listed:
+            contained = self._qualified(contained, words)
         if contained:
             used = frozenset().union(*(self.index.words_of(c, words) for c in contained))
             return self._with_part(Rows(contained, tuple(hits), used), words, listed)
