@@ -118,6 +118,17 @@ def test_a_why_question_gets_the_cause_and_the_sentence_it_points_back_to() -> N
         "The increase was primarily due to a higher average debt balance. [1]")
 
 
+def test_the_year_asked_about_is_the_sentences_subject_not_its_comparison() -> None:
+    passages = [(1, "Net cash from operations increased $224 million for fiscal 2019 compared to "
+                    "fiscal 2018. The increase was primarily due to customer advances."),
+                (2, "Net cash from operations increased $242 million for fiscal 2018 compared to "
+                    "fiscal 2017. The increase was primarily due to lower tax payments.")]
+    assert extractive_answer("What caused the increase in net cash from operations in 2018?",
+                             passages).startswith(
+        "Net cash from operations increased $242 million for fiscal 2018 compared to fiscal "
+        "2017. [2]\nThe increase was primarily due to lower tax payments. [2]")
+
+
 def test_a_list_question_gets_the_sentence_that_lists() -> None:
     passages = [(1, "Services revenue for 2019 decreased by $4.9 million. Services revenue "
                     "consists primarily of fees for customer support. Software revenue is "
@@ -157,8 +168,11 @@ def test_dates_and_years_in_prose_are_not_figures(agent: Agent) -> None:
                         "billion of repurchases.") == []
     assert read.figures("Loss carryforwards were reclassified under ASC 606.") == []
     assert read.figures("Loss carryforwards included $215 million for Alpha.") == []
+    assert read.figures("Loss carryforwards increased $5 million primarily as a result of "
+                        "loss carryforwards of $3 million acquired with Alpha.") == []
     for levels in ("Loss carryforwards were $999 million in 2019.",       # still read
-                   "Loss carryforwards, driven by Alpha, were $999 million."):
+                   "Loss carryforwards, driven by Alpha, were $999 million.",
+                   "Because of Alpha, loss carryforwards were $999 million."):
         (level,) = read.figures(levels)
         assert (level.token, level.value) == ("999", 999.0)
 

@@ -12,7 +12,8 @@ sentences of the retrieved passages, each cited ``[n]``. They are chosen in name
    words follow each other in it, raised when it is worded as the answer the question
    asks for (:mod:`ragspine_nb.agent.focus`: a cause for "why", a definition for "how is
    X determined", a list for "what does X include" …) and lowered when it only
-   introduces a table and the question is not about one. A sentence that points back
+   introduces a table and the question is not about one; a year the sentence names only
+   as what it compares with ("for 2019 compared to 2018") counts half. A sentence that points back
    ("The increase was driven by …") is about the sentence before it and carries its
    subject.
 3. :func:`choose_sentences` — the best sentence, then the few close to it (at most
@@ -186,6 +187,26 @@ def _phrase_share(question_terms: Sequence[str], sentence_terms: Sequence[str]) 
     return len(pairs & have) / len(pairs)
 
 
+_COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|than|over|from|against)\s+"
+                       r"(?:[^\s.;]+\s+){0,4}?((?:19|20)\d\d)\b", re.IGNORECASE)
+_YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d%])")
+
+
+def _reference_years(sentence: str) -> set[str]:
+    """Years a sentence names only as what it compares with ("… for 2019 compared to 2018").
+
+    Examples
+    --------
+    >>> sorted(_reference_years("Cash rose $224 million for fiscal 2019 compared to fiscal 2018."))
+    ['2018']
+    >>> _reference_years("Revenue for 2018 rose.")
+    set()
+    """
+    reference = [m.group(1) for m in _COMPARED.finditer(sentence)]
+    named = _YEAR.findall(sentence)
+    return {y for y in reference if named.count(y) == reference.count(y)}
+
+
 def rank_sentences(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
     """Every sentence scored for the question (see the module docstring), best first."""
     focus = question_focus(question)
@@ -193,7 +214,9 @@ def rank_sentences(question: str, sentences: Sequence[Sentence]) -> list[Scored]
     s_terms = [terms(s.text) for s in sentences]
     weights = _weights(q_terms, [set(t) for t in s_terms])
     total = sum(weights.values()) or 1.0
-    relevance = [sum(w for t, w in weights.items() if t in set(ts)) / total for ts in s_terms]
+    relevance = [sum(w * (0.5 if t in _reference_years(s.text) else 1.0)
+                     for t, w in weights.items() if t in set(ts)) / total
+                 for s, ts in zip(sentences, s_terms, strict=True)]
     for i, s in enumerate(sentences):  # "The increase was driven by …" carries its subject
         if i and is_anaphoric(s.text) and sentences[i - 1].snippet == s.snippet:
             relevance[i] = max(relevance[i], 0.8 * relevance[i - 1])

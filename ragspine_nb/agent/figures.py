@@ -168,7 +168,9 @@ class FigureReader:
         out = []
         for i, (start, end, code, _term) in enumerate(metrics):
             limit = metrics[i + 1][0] if i + 1 < len(metrics) else len(text)
-            number = self._level(text, end, [n for n in numbers if end <= n.start() < limit])
+            clause = max((m.end() for m in _CLAUSE_END.finditer(text, 0, start)), default=0)
+            number = self._level(text, end, [n for n in numbers if end <= n.start() < limit],
+                                 clause)
             if number is None:
                 continue
             channel = _near(channels, start - _CHANNEL_REACH, number.start())
@@ -181,23 +183,26 @@ class FigureReader:
         return out
 
     @staticmethod
-    def _level(text: str, end: int, numbers: list[re.Match[str]]) -> re.Match[str] | None:
+    def _level(text: str, end: int, numbers: list[re.Match[str]],
+               clause: int = 0) -> re.Match[str] | None:
         """The first number after a metric's name that states its level, in its clause.
 
         Numbers the words before them mark as a change or a reference ("grew 6.4%",
         "up by 85", "from 1,320", "同比增长6.4%", "ASC 605") are passed over; the clause ends
-        at ``;`` / ``。`` / a full stop. Past words naming a cause or a part ("driven by
-        write-offs of $64 million", "included S$215 million for …") the numbers are the
-        cause's or the part's, not the metric's level.
+        at ``;`` / ``。`` / a full stop. A number past words naming a cause or a part, with
+        no level verb after them ("driven by write-offs of $64 million", "included S$215
+        million for …", "as a result of interest expense of $3.3 million" — the name itself
+        inside the cause), is the cause's or the part's, not the metric's level; "revenue,
+        driven by demand, was 999" is the level. ``clause`` is where the name's clause starts.
         """
         prev = end
         for number in numbers:
             gap = text[prev:number.start()]
             if _CLAUSE_END.search(gap) or number.start() - end > _MAX_GAP:
                 return None
-            if _after_cause_or_part(text[end:number.start()]):
-                return None
             prev = number.end()
+            if _after_cause_or_part(text[clause:number.start()]):
+                continue
             if _REFERENCE.search(gap):
                 continue
             if _CHANGE.search(gap) and not _LEVEL_END.search(gap):
