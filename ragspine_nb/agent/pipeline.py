@@ -61,6 +61,7 @@ from ragspine_nb.agent.question_kind import KIND_LABEL, KIND_TEXT, QuestionKind,
 from ragspine_nb.agent.render import citations, sql_of
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.security_gate import SecurityGate
+from ragspine_nb.agent.stated_change import stated_change
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
 from ragspine_nb.agent.trace import Trace
@@ -69,59 +70,16 @@ from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.types import (
-    CHANGE_PCT_CHANNEL,
     ConflictResult,
     FoundResult,
     QueryResult,
 )
-from ragspine_nb.units import unit_parts
 
 __all__ = ["answer_question", "MAX_TOOL_ITERATIONS", "STRUCTURED_SYSTEM"]
 
 #: Operations whose operands are planned apart (the others: two cells of the question).
 _PLANNED = frozenset({"average", "sum", "ratio", "share", "count", "max", "min",
                       "change_of_change"})
-
-
-# ------------------------------------------------------------------------ helpers
-def _stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactStore,
-                   profile: DomainProfile, ref: date,
-                   operation: Operation | None) -> FoundResult | ConflictResult | None:
-    """A change the source states itself (a "% change" column), for a change question.
-
-    Asked when the question names a stated-change channel (``CHANGE*``), or asks for a
-    percentage change and the profile has :data:`CHANGE_PCT_CHANNEL`. The stated figure
-    is filed under the later period, so one period in the question is enough. A figure
-    the report states wins over one computed from two levels (rounding, restatements);
-    one in conflict is answered as the conflict, never computed from levels instead. A
-    stated percentage answers only a percentage change, a stated amount only a change
-    in amount.
-    """
-    periods = list(intent.periods) or [
-        ("FY", p[2:]) for p in clar.assumed_slots.get("periods", "").split(",") if p]
-    if operation is None or operation.kind not in ("difference", "percent_change") \
-            or operation.between or operation.nested:
-        return None
-    if not (intent.change_cue and len(intent.metrics) == 1 and periods
-            and len(intent.entities) <= 1):
-        return None
-    percent = operation.kind == "percent_change"
-    channel = intent.channel if intent.channel and intent.channel.startswith("CHANGE") \
-        else CHANGE_PCT_CHANNEL if percent and CHANGE_PCT_CHANNEL in profile.channels \
-        else None
-    if channel is None:
-        return None
-    later = max(periods, key=lambda p: p[1])
-    entity = intent.entities[0] if intent.entities else profile.home_entity_code
-    result = execute_query_metric(store, intent.metrics[0], entity, period_label(*later),
-                                  channel, profile=profile, reference_date=ref)
-    if isinstance(result, FoundResult) and _is_percent(result.fact.unit) != percent:
-        return None  # a stated % change does not answer a change in amount, nor vice versa
-    return result if isinstance(result, FoundResult | ConflictResult) else None
-
-
-def _is_percent(unit: str) -> bool:
-    return unit_parts(unit).percent or unit.strip().lower() in ("percent", "%", "pct")
 
 
 # --------------------------------------------------------------------- the loop
@@ -398,7 +356,7 @@ def answer_question(
     if run.kind.kind == KIND_LABEL and (operation is None or (
             run.clar.mode == CLARIFY_ASK_FIRST and not _roles_resolve(run, operation))):
         return _text_answer(run, narrative_retriever, top_k)  # a label we cannot name: prose
-    stated = _stated_change(intent, run.clar, store, run.profile, run.ref, operation) \
+    stated = stated_change(intent, run.clar, store, run.profile, run.ref, operation) \
         if run.clar.mode != CLARIFY_ASK_FIRST or intent.metrics else None
     if stated is not None:  # the report states this change: no second period needed
         return _stated_answer(run, stated)
