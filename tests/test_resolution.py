@@ -314,3 +314,10 @@ def test_the_demo_answers_are_unchanged_by_the_rules(demo: Agent) -> None:
     r = demo.ask("What was the change in ACME Hong Kong's revenue from FY2024 to FY2025?",
                  date(2026, 3, 31))
     assert [(f.value, f.operation) for f in r.figures] == [(85.0, "difference")]
+
+
+def test_a_misspelled_metric_word_is_no_unstated_qualifier(demo: Agent) -> None:
+    r = demo.ask("What was the opertaing proft margin in FY2025?", date(2026, 3, 31))
+    assert r.clarification.mode == "ask_first" and r.figures == ()
+    assert r.clarification.narrowing_options == ("OPERATING_PROFIT",)
+    assert "Closest: Operating profit" in r.answer

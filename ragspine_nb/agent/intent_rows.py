@@ -95,6 +95,12 @@ class RowReader:
         self.names = compile_terms({fold(t): "" for t, _ in pairs if fold(t)})
         self._typos: TypoIndex | None = None  # built on the first misspelled question
 
+    def _typo_index(self) -> TypoIndex:
+        if self._typos is None:
+            self._typos = TypoIndex(w for m in self.profile.metrics.values()
+                                    for t in (m.label, *m.synonyms) for w in content_words(t))
+        return self._typos
+
     def near_miss(self, words: frozenset[str]) -> tuple[tuple[str, ...], bool]:
         """Metrics to offer when none was named, and whether a misspelling named them.
 
@@ -102,10 +108,7 @@ class RowReader:
         that completes a metric's name, offers that metric; otherwise metrics sharing
         some words are offered. Never an answer: the caller asks back.
         """
-        if self._typos is None:
-            self._typos = TypoIndex(w for m in self.profile.metrics.values()
-                                    for t in (m.label, *m.synonyms) for w in content_words(t))
-        fixed = self._typos.correct(words)
+        fixed = self._typo_index().correct(words)
         if fixed is not None and (named := self.index.contained(fixed)):
             return named, True
         return self.index.closest(words), False
