@@ -262,3 +262,17 @@ def test_a_count_column_and_a_money_column_of_one_year(tmp_path: Path) -> None:
         ("BALANCE_AT_END_OF_PERIOD", "C_NUMBER", "FY", "2019", 1258.7, "shares_M")]
     assert cells["cell=E5"][0][1:] == ("TOTAL", "FY", "2018", 6201.0, "M")
     assert ex.skipped == []
+
+
+def test_the_nearest_heading_naming_shares_speaks_before_the_run_above_it(
+        tmp_path: Path) -> None:
+    # three headings in a row: the last one says the rows are shares, whatever the one
+    # before it says about earnings per share
+    ex = _csv(tmp_path, [["(in millions, except per share amounts)", "2019", "2018"],
+                         ["Net income", "$(31.5)", "$155.6"],
+                         ["Earnings allocable to common shares:", "", ""],
+                         ["Numerator for basic and diluted earnings per share", "", ""],
+                         ["Participating shares at end of period:", "", ""],
+                         ["Weighted-average common stock outstanding", "44.8", "44.3"]])
+    assert [(f.value, f.unit) for f in ex.facts if f.source_locator == "cell=B6"] == \
+        [(44.8, "shares_M")]

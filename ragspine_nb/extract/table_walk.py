@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ragspine_nb.extract.header_periods import Period, cell_period
 from ragspine_nb.extract.placement import TOTAL, Block, Channels, Place, period_block, row_places
+from ragspine_nb.extract.row_kinds import RowKind, row_kind
 from ragspine_nb.extract.rows import norm_label, repeated_labels, undated_label
 from ragspine_nb.extract.scale import read_stated
 from ragspine_nb.extract.sums import is_roll_forward, sum_parts
@@ -126,6 +127,19 @@ def _total_section(section: str, since: int, run: tuple[int, ...] | None, stub: 
     return section
 
 
+def _units_heading(headings: Sequence[str]) -> str:
+    """The headings that speak for a row's units.
+
+    The nearest heading, when it says what the figures are ("Participating shares:");
+    else the whole run above the rows ("Earnings per share:" over "Continuing
+    operations:").
+    """
+    nearest = headings[-1] if headings else ""
+    if row_kind("", nearest) != RowKind.AMOUNT:
+        return nearest
+    return " | ".join(h for h in headings if h)
+
+
 def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tuple[int, ...]],
                 channels: Channels, units: TableUnits, out: Walk) -> None:
     section, raw_section, first = _titles_above(grid, block)
@@ -137,9 +151,7 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
     layout = block
     if first is not None and not block.periods:  # "2019" above the data
         layout = period_block(block, first, channels)
-    # the headings over a row for its units: a run of headings ("Earnings per share:",
-    # "Continuing operations:") all speak for the rows below them
-    heading, run = raw_section, False
+    headings, run = [raw_section], False  # the run of headings over the rows
     for r, label in zip(range(block.data_start, block.end), labels, strict=True):
         row = grid[r]
         layout = dated.get(r, layout)
@@ -154,10 +166,10 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
                 layout, section, raw_section = period_block(block, period, channels), "", ""
             else:
                 section, raw_section = label, row[0]
-            heading, run, since = (f"{heading} | {row[0]}" if run else row[0]), True, r
+            headings, run, since = ([*headings, row[0]] if run else [row[0]]), True, r
             continue
         run = False
-        out.sections[r] = heading
+        out.sections[r] = _units_heading(headings)
         own = _total_section(section, since, sums.get(r), stub) if label == "total" \
             else section
         out.rows.append(RowRef(r, row[0] or "Total", label, own,
