@@ -19,7 +19,12 @@ import pytest
 from ragspine_nb import Agent, DomainProfile
 from ragspine_nb.agent.clarify import clarify_scope
 from ragspine_nb.agent.intent import ROUTE_NARRATIVE, RuleIntentParser
-from ragspine_nb.agent.intent_terms import bare_label, unsigned_label, without_percent
+from ragspine_nb.agent.intent_terms import (
+    bare_label,
+    part_of_year,
+    unsigned_label,
+    without_percent,
+)
 from ragspine_nb.agent.unstated import unresolved_partner, unstated_words
 from ragspine_nb.wordset import content_words
 from ragspine_nb.workspace import ingest
@@ -300,6 +305,17 @@ def test_an_operation_combining_the_rows_lets_a_change_of_several_through() -> N
         kind = "sum"
 
     assert clarify_scope(intent, REF, profile=profile, operation=Sum()).mode != "ask_first"
+
+
+def test_a_quarter_named_without_its_year_is_never_read_as_a_year(tmp_path: Path) -> None:
+    agent = _agent(tmp_path, "(in thousands),2019,2018\nRevenues,\"363,800\",\"365,912\"\n")
+    r = agent.ask("What is the change in revenues between the second and first quarter in the "
+                  "fiscal year 2019?", REF)
+    assert r.figures == () and r.clarification.mode == "ask_first"
+    assert "second and first quarter" in r.answer
+    # quarters that name rows are rows ("In 2019, … between the third quarter and fourth")
+    assert part_of_year("between the third quarter and fourth quarter",
+                        frozenset({"third", "fourth", "quarter"})) == ""
 
 
 # ------------------------------------------------------------------------ the demo

@@ -26,6 +26,7 @@ from ragspine_nb.agent.intent_terms import (
     has_cue,
     list_cue,
     mask,
+    part_of_year,
     without_percent,
     without_words,
 )
@@ -93,6 +94,8 @@ _PERIOD = QUESTION_PERIOD
 _compile, _find_all = compile_terms, find_all
 #: "percentage of" names a share, not a percentage change
 _SHARE_OF = re.compile(r"(?:percentage|percent|per cent|%) of\b")
+#: Period types that are parts of a year.
+_PARTS = ("QUARTER", "HY")
 #: The prefix of a stated-change column's code (``CHANGE``, ``CHANGE_PCT``, ``CHANGE_PCT_X``).
 _CHANGE = "CHANGE"
 
@@ -343,6 +346,10 @@ class RuleIntentParser:
             read_as_part = (*(c for c in codes if c != rows.part), rows.part)
             codes = (rows.part,)
         periods, period_text, unread = self._periods(text, reference_date)
+        if not unread and not any(p[0] in _PARTS for p in periods):
+            # "between the second and first quarter": a part of a year named without its
+            # year (and naming no row or column) is no period of ours, never a year
+            unread = part_of_year(mask(text, list(rows.hits)), rows.words | cols.words)
         unstated = unstated_words(_PERIOD.sub(" ", text), self._known)
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
         mentions = {}

@@ -12,7 +12,8 @@ from ragspine_nb.period_phrases import QUESTION_PERIOD
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue",
-           "without_words", "unsigned_label", "bare_label", "without_percent", "LIST_CUES"]
+           "without_words", "unsigned_label", "bare_label", "without_percent", "part_of_year",
+           "LIST_CUES"]
 
 #: Words that make several metrics / entities an explicit list rather than an ambiguity.
 LIST_CUES: tuple[str, ...] = ("和", "与", "及", "以及", "、", "对比", "比较", "分别", " and ",
@@ -26,6 +27,9 @@ _TOKEN = re.compile(r"%|[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _PAREN = re.compile(r"\([^()]*\)")
 _TRAILING_PERCENT = re.compile(r"\s*[(\[]?\s*(?:%|(?<![a-z])(?:percentage|percent|pct))\s*[)\]]?"
                                r"\s*$", re.IGNORECASE)
+_PART_OF_YEAR = re.compile(r"(?<![a-z])(?:(?:first|second|third|fourth|1st|2nd|3rd|4th)"
+                           r"(?:\s+(?:and|&|or|to)\s+(?:first|second|third|fourth|1st|2nd|3rd|4th))?"
+                           r"\s+(?:fiscal\s+)?(?:quarter|half)s?|q[1-4]|h[12])(?![a-z0-9])")
 #: A sign word opening a row label ("Less: valuation allowance", "Add: ...").
 _SIGN = re.compile(r"^\s*(?:less|add|plus|deduct|minus)\b\s*:?\s*(?=\S)", re.IGNORECASE)
 
@@ -136,3 +140,23 @@ def unsigned_label(label: str) -> str:
     """
     bare = _SIGN.sub("", label)
     return bare if bare != label else ""
+
+
+def part_of_year(text: str, named: frozenset[str]) -> str:
+    """A quarter or half named in ``text`` whose words are not all in ``named``, else ``""``.
+
+    ``text`` is the folded question without its period phrases' years read apart: the
+    caller checks that no quarter or half was read as a period; ``named`` holds the words
+    of the rows and columns named ("Third Quarter" rows, a "First" column).
+
+    >>> part_of_year("the change between the second and first quarter in fiscal 2019",
+    ...              frozenset())
+    'second and first quarter'
+    >>> part_of_year("the change between the third quarter and fourth quarter",
+    ...              frozenset({"third", "fourth", "quarter"}))
+    ''
+    """
+    for m in _PART_OF_YEAR.finditer(text):
+        if not content_words(m.group(0)) <= named | {"quarter", "half", "fiscal"}:
+            return m.group(0)
+    return ""
