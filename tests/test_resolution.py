@@ -337,3 +337,21 @@ def test_a_misspelled_metric_word_is_no_unstated_qualifier(demo: Agent) -> None:
     assert r.clarification.mode == "ask_first" and r.figures == ()
     assert r.clarification.narrowing_options == ("OPERATING_PROFIT",)
     assert "Closest: Operating profit" in r.answer
+
+
+def test_a_part_the_prose_names_is_answered_from_the_prose_not_the_table_row(
+        tmp_path: Path) -> None:
+    table = ("(amounts in millions),2019,2018\nNet bookings,\"6,388\",\"7,262\"\n"
+             "In-game net bookings,\"3,366\",\"4,203\"\n")
+    notes = ("Net bookings\n\nThe decrease in net bookings for 2019 was primarily due to:\n\n"
+             "a $572 million decrease in Blizzard net bookings driven by lower sales;\n\n"
+             "a $239 million decrease in Activision net bookings.\n")
+    agent = _agent(tmp_path, table, notes)
+    r = agent.ask("What was the decrease in Blizzard net bookings for 2019, as compared to "
+                  "2018?", REF)
+    # the table's total change (-874) is not Blizzard's: no table figure, the prose quoted
+    assert r.figures == () and "$572 million decrease in Blizzard" in r.answer
+    assert r.trace["qualified_in_prose"] == "blizzard net bookings"
+    # the whole company's change is still the table's
+    whole = agent.ask("What was the change in net bookings from 2018 to 2019?", REF)
+    assert [(f.value, f.unit) for f in whole.figures] == [(-874.0, "M")]

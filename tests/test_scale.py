@@ -178,7 +178,8 @@ def test_prose_stating_one_scale_for_amounts_and_another_for_shares() -> None:
     assert [f.unit for f in got] == ["M", "shares_K"]
     # words split across lines still state it; "(1,000)" beside a label is thousands
     assert infer_scale([53_445.0], ["summarized\nas\nfollows\n(in\nthousands):"]) == \
-        ScaleInference("K", 0, ("as follows (in thousands)",), shares=True, shares_scale="K")
+        ScaleInference("K", 0, ("summarized as follows (in thousands)",), shares=True,
+                       shares_scale="K")
     assert read_stated("Number of shares (1,000)").shares_scale == "K"
 
 
@@ -186,3 +187,15 @@ def test_a_variance_in_dollars_is_an_amount_a_price_in_dollars_is_not() -> None:
     assert row_kind("Product", "Revenue: | 2019 vs. 2018 Variance in Dollars") == \
         RowKind.AMOUNT
     assert row_kind("Closing price (in dollars)") == RowKind.PER_SHARE
+
+
+def test_one_scale_stated_for_dollars_and_share_amounts_reaches_both() -> None:
+    # a running page header in the notes: "(dollars and share amounts in thousands, ...)"
+    found = infer_scale([37_390.0], [
+        "Notes to Consolidated Financial Statements (Continued) (dollars and share amounts "
+        "in thousands, except per share amounts)"])
+    assert found is not None and (found.scale, found.shares, found.shares_scale) == \
+        ("K", True, "K")
+    # the words before the scale never reach back over a sentence's end
+    found = infer_scale([12.0], ["1,000 shares were issued. Amounts in thousands."])
+    assert found is not None and found.evidence == ("Amounts in thousands",)

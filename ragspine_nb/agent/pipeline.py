@@ -65,6 +65,7 @@ from ragspine_nb.agent.stated_change import stated_change
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
 from ragspine_nb.agent.trace import Trace
+from ragspine_nb.agent.unstated import qualified_in_prose, restates_any
 from ragspine_nb.errors import ProfileError, ProviderError
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
@@ -294,6 +295,20 @@ def _structured(run: _Run, operation: Operation | None, retriever: NarrativeRetr
                     dropped=left_out, figures=structured.figures)
 
 
+def _qualified_in_prose(run: _Run, retriever: NarrativeRetriever | None) -> bool:
+    """One unstated word the prose writes before the same words: the prose's figure."""
+    if retriever is None or len(run.intent.unstated) != 1 or \
+            run.intent.route == ROUTE_NARRATIVE:
+        return False
+    passages = [s.get("text", "") for s in retriever.retrieve(run.question, top_k=10)]
+    phrase, sentences = qualified_in_prose(run.question, run.intent.unstated[0], passages)
+    if not phrase or restates_any(sentences, (f.value for m in run.intent.metrics
+                                              for f in run.store.iter_facts(metric_code=m))):
+        return False  # no such phrase, or the prose restates the table's own figures
+    run.trace.record(qualified_in_prose=phrase)
+    return True
+
+
 def _roles_resolve(run: _Run, operation: Operation | None) -> bool:
     """Whether an ask-back about several rows / columns is answered by the operation.
 
@@ -345,7 +360,8 @@ def answer_question(
         served = _faq_answer(run, faq)
         if served is not None:
             return served
-    if run.kind.kind == KIND_TEXT and intent.route != ROUTE_NARRATIVE:
+    if run.kind.kind == KIND_TEXT and intent.route != ROUTE_NARRATIVE or \
+            _qualified_in_prose(run, narrative_retriever):
         return _text_answer(run, narrative_retriever, top_k)
     operation = detect_operation(intent, run.profile, run.kind) if intent.metrics else None
     run.trace.record(operation=operation.kind if operation else None)

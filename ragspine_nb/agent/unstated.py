@@ -21,13 +21,15 @@ name or an acronym is often left out of its row labels).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
 __all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "vocabulary_words", "unstated_words",
-           "unresolved_partner"]
+           "unresolved_partner", "qualified_in_prose", "restates_any"]
 
 #: How many unstated words make a question one the tables do not answer.
 MIN_UNSTATED = 2
@@ -59,6 +61,11 @@ QUESTION_WORDS = frozenset("""
 """.split())
 
 _NUMBER = re.compile(r"[\d.,]+")
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
+_FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+_YEARS_RANGE = range(1900, 2101)
+#: A line this short naming the phrase is a heading ("18 Investment in associates").
+_HEADING_WORDS = 6
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 #: Two words joined as a list ("domestic and european"), overlapping matches allowed.
 _PAIR = re.compile(r"(?=(?<![a-z0-9-])([a-z][a-z0-9-]*)\s*(?:,|\band\b|\bor\b|&|\bvs\.?|"
@@ -131,3 +138,76 @@ def unresolved_partner(text: str, item: frozenset[str], known: frozenset[str]) -
                     not any(_NUMBER.fullmatch(w) for w in other):
                 return sorted(other)[0]
     return ""
+
+
+def qualified_in_prose(question: str, word: str,
+                       passages: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """The question's ``word`` with the two words after it, and the sentences saying them.
+
+    One unstated word is usually a table's subject left out of its rows; but when the
+    document's prose writes the same qualified phrase ("a $539 million decrease in
+    Blizzard in-game net bookings" for "the decrease in Blizzard in-game net bookings"),
+    the figure asked for may be the prose's, not the table row's (the caller checks the
+    sentences' numbers with :func:`restates_any`). ``("", ())`` when no passage has it,
+    or when a heading or a lead-in ending in ":" does ("18 Investment in associates": the
+    subject of what follows, its tables too). The two words after ``word`` must say
+    something ("IMFT in 2018" names no figure).
+
+    Examples
+    --------
+    >>> qualified_in_prose("What was the decrease in Blizzard net bookings in 2019?",
+    ...                    "blizzard", ["Sales fell. A $572 million decrease in Blizzard "
+    ...                                 "net bookings. Other."])
+    ('blizzard net bookings', ('A $572 million decrease in Blizzard net bookings.',))
+    >>> qualified_in_prose("What were Blizzard net bookings?", "blizzard",
+    ...                    ["Net bookings were as follows"])
+    ('', ())
+    >>> qualified_in_prose("What was the total investment in associates?", "investment",
+    ...                    ["18 Investment in associates", "Investment in associates is"])
+    ('', ())
+    >>> qualified_in_prose("What were the liabilities of IMFT in 2018?", "imft",
+    ...                    ["Intel lent $1.01 billion to IMFT in 2018."])
+    ('', ())
+    """
+    tokens = _TOKEN.findall(fold(question))
+    for i, token in enumerate(tokens):
+        following = [w for t in tokens[i + 1:i + 3] for w in content_words(t)
+                     if not _NUMBER.fullmatch(w)]
+        if word in content_words(token) and i + 2 < len(tokens) and following:
+            pattern = re.compile(r"(?<![a-z0-9])" + r"\W+".join(map(re.escape, tokens[i:i + 3]))
+                                 + r"(?![a-z0-9])")
+            said = tuple(sentence for p in passages for line in p.splitlines()
+                         for sentence in _SENTENCE.split(line)
+                         if pattern.search(fold(sentence)))
+            if any(len(s.split()) <= _HEADING_WORDS or s.rstrip().endswith(":") for s in said):
+                return "", ()  # a heading or a lead-in names it: the subject of what follows
+            if said:
+                return " ".join(tokens[i:i + 3]), said
+    return "", ()
+
+
+def restates_any(sentences: Sequence[str], values: Iterable[float]) -> bool:
+    """Whether a number of ``sentences`` is one of ``values`` (in any scale).
+
+    A sentence restating a table figure ("CMS Adjusted EBITDA increased 31%" beside a
+    table whose change column says 31) speaks of the table's own subject; one whose
+    numbers the table lacks ("a $572 million decrease" beside 874) speaks of a part.
+
+    >>> restates_any(["increased 31% to $34.4 million"], [34_412.0])
+    True
+    >>> restates_any(["a $572 million decrease"], [6_388.0, -874.0])
+    False
+    """
+    cells = [abs(v) for v in values]
+    for sentence in sentences:
+        for m in _FIGURE.finditer(sentence):
+            text = m.group(0).replace(",", "")
+            number = float(text)
+            if number in _YEARS_RANGE and "." not in text or \
+                    len(text.replace(".", "").strip("0")) < 2:
+                continue  # a year, or too few digits to tell ("(1)", "5")
+            slack = 0.5 * 10.0 ** -(len(text.split(".")[1]) if "." in text else 0)
+            if any(abs(v / f - number) <= slack * (1 + 1e-9)
+                   for v in cells for f in (1.0, 1e3, 1e6, 1e-3)):
+                return True
+    return False

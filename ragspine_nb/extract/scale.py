@@ -91,6 +91,8 @@ except_per_share=True, except_shares=False, except_percent=False)
     ('K', True)
     >>> read_stated("Shares (in thousands)").shares_scale, read_stated("(%)").percent
     ('K', True)
+    >>> s = read_stated("(dollars and share amounts in thousands)"); (s.scale, s.shares_scale)
+    ('K', 'K')
     """
     head, rest = split_except(fold_quotes(text))
     scale = _scale_of(head)
@@ -100,7 +102,9 @@ except_per_share=True, except_shares=False, except_percent=False)
     percent = bool(_PERCENT.search(head)) and not scale
     if shares_named and scale and not money:
         return Stated(shares_scale=scale, currency=currency)
+    # "dollars and share amounts in thousands": one scale for both
     return Stated(scale=scale, currency=currency, percent=percent, money_scale=money,
+                  shares_scale=scale if shares_named else "",
                   except_per_share=bool(rest and _PER_SHARE_WORDS.search(rest)),
                   except_shares=bool(rest and _SHARE_WORDS.search(
                       _PER_SHARE_WORDS.sub(" ", rest))),
@@ -166,7 +170,8 @@ _PROSE_FACTOR = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9, "mn
 #: the words before ("shares in thousands", "dollars in millions") and the clause after
 #: ("except share data", "unless otherwise disclosed").
 _STATED_IN_PROSE = re.compile(
-    r"(?:\S+\s+){0,2}(?:\(\s*(?:in\s+)?|\bin\s+)(?:thousands|millions|billions)\b\)?"
+    r"(?:(?!(?:thousands|millions|billions)\b)[^\s.;:]+\s+){0,4}"
+    r"(?:\(\s*(?:in\s+)?|\bin\s+)(?:thousands|millions|billions)\b\)?"
     r"(?:(?!\bin\s+(?:thousands|millions|billions))[^.;:)]){0,80}", re.I)
 
 
