@@ -355,3 +355,15 @@ def test_a_part_the_prose_names_is_answered_from_the_prose_not_the_table_row(
     # the whole company's change is still the table's
     whole = agent.ask("What was the change in net bookings from 2018 to 2019?", REF)
     assert [(f.value, f.unit) for f in whole.figures] == [(-874.0, "M")]
+
+
+def test_a_span_named_by_its_number_asks_which_column_never_the_total(tmp_path: Path) -> None:
+    table = ("(in thousands),Up to 1 year,1 to 3 years,3 to 5 years,More than 5 years,Total\n"
+             "Purchase obligations,\"55,755\",\"16,220\",\"7,595\",\"17,649\",\"97,219\"\n")
+    agent = _agent(tmp_path, table, "The following summarizes our contractual obligations as "
+                   "of December 31, 2019:\n")
+    r = agent.ask("What are the purchase obligations that are due within 5 years?", REF)
+    assert r.figures == () and r.clarification.mode == "ask_first"
+    assert "3 and 5 years (C_3_5)" in r.answer and "(C_MORE_THAN_5_YEARS)" in r.answer
+    named = agent.ask("What are the purchase obligations due in 3 to 5 years?", REF)
+    assert [f.value for f in named.figures] == [7595.0]

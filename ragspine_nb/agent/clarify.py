@@ -149,6 +149,13 @@ def _changes_grid(intent: ParsedIntent, operation: _Operation | None, change: bo
                                  and not getattr(operation, "between", False))
 
 
+def _column_name(profile: DomainProfile, code: str) -> str:
+    """A column as a reader knows it: its longest name, and the code to type."""
+    spec = profile.channels.get(code)
+    names = spec.synonyms if spec is not None else ()
+    return f"{max(names, key=len)} ({code})" if names else code
+
+
 def _ask_first(intent: ParsedIntent, profile: DomainProfile,
                operation: _Operation | None) -> ClarificationResult | None:
     """The first reason to ask back, in the module docstring's order, if any."""
@@ -156,8 +163,9 @@ def _ask_first(intent: ParsedIntent, profile: DomainProfile,
         return _ask_metrics(intent, profile)
     if intent.channel_options:
         options = intent.channel_options
-        ask = (f"您指的是哪一列/渠道？{'、'.join(options)}" if intent.language == "zh"
-               else f"Which of these columns / channels do you mean: {'; '.join(options)}?")
+        names = [_column_name(profile, c) for c in options]
+        ask = (f"您指的是哪一列/渠道？{'、'.join(names)}" if intent.language == "zh"
+               else f"Which of these columns / channels do you mean: {'; '.join(names)}?")
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
     if intent.unread_period:
         return _ask_unread_period(intent)

@@ -26,6 +26,7 @@ from ragspine_nb.agent.intent_terms import (
     has_cue,
     list_cue,
     mask,
+    numbered_columns,
     part_of_year,
     without_percent,
     without_words,
@@ -202,6 +203,8 @@ class RuleIntentParser:
         self._entities = compile_terms(entity_vocabulary(profile))
         self._channels = compile_terms(channel_vocabulary(profile))
         self._channel_words = WordSetIndex(_channel_terms(profile))
+        self._column_names = {c.code: c.synonyms for c in profile.channels.values()
+                              if c.code != profile.default_channel}
         self._known = vocabulary_words(profile)
 
     def _first_mention(self, code: str, text: str) -> int:
@@ -261,8 +264,10 @@ class RuleIntentParser:
         said = content_words(rest.replace("%", " percent "))
         used = frozenset().union(*(self._names_words(c) & said for c in named))
         if not named:
-            # a column named in part ("net additions" of "Net additions (losses)"): ask
-            return _Columns(options=self._channel_words.closest(rest_words, min_shared=2))
+            # a column named in part ("net additions" of "Net additions (losses)", "due
+            # within 5 years" of "3 to 5 years"): ask
+            return _Columns(options=self._channel_words.closest(rest_words, min_shared=2)
+                            or numbered_columns(_PERIOD.sub(" ", rest), self._column_names))
         if len(named) == 1:
             if unresolved_partner(rest, self._names_words(named[0]), self._known):
                 # "the domestic and European rates": one of two columns named is none

@@ -13,6 +13,7 @@ from ragspine_nb.wordset import content_words
 
 __all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue",
            "without_words", "unsigned_label", "bare_label", "without_percent", "part_of_year",
+           "numbered_columns",
            "LIST_CUES"]
 
 #: Words that make several metrics / entities an explicit list rather than an ambiguity.
@@ -160,3 +161,24 @@ def part_of_year(text: str, named: frozenset[str]) -> str:
         if not content_words(m.group(0)) <= named | {"quarter", "half", "fiscal"}:
             return m.group(0)
     return ""
+
+
+_COUNT = re.compile(r"(?<![\d.,])\d+(?:\.\d+)?(?![\d.,]*\d)")
+
+
+def numbered_columns(text: str, columns: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The columns whose names hold a number ``text`` names ("within 5 years").
+
+    ``text`` is the question without its period phrases; ``columns`` maps a column's
+    code to its names. A question naming a span by its number, but no column whole
+    ("due within 5 years" over "3 to 5 years" and "More than 5 years"), asks which:
+    the total column is not the answer.
+
+    >>> numbered_columns("obligations due within 5 years",
+    ...                  {"C_3_5": ("3 to 5 years",), "C_MORE": ("more than 5 years",),
+    ...                   "C_1": ("up to 1 year",)})
+    ('C_3_5', 'C_MORE')
+    """
+    asked = set(_COUNT.findall(text))
+    return tuple(code for code, names in columns.items()
+                 if asked & {n for name in names for n in _COUNT.findall(name)})
