@@ -390,3 +390,29 @@ def test_a_ratio_whose_side_reads_as_a_total_or_its_part_is_refused(tmp_path: Pa
     assert r.figures == ()
     assert r.answer.startswith("Percentage not computed: what is divided by what could not "
                                "be identified")
+
+
+@pytest.mark.parametrize("question", [
+    "What percentage did revenue increase by between 2018 and 2019?",
+    "What is the change (%) for revenue between 2018 and 2019?",
+])
+def test_a_change_asked_as_a_percentage_in_other_words(agent: Agent, question: str) -> None:
+    r = agent.ask(question, REF)
+    assert [(f.value, f.unit, f.operation) for f in r.figures] == \
+        [(25.0, "PCT", "percent_change")]
+
+
+def test_an_operation_asked_in_words_not_read_lists_inputs_never_a_level(agent: Agent) -> None:
+    r = agent.ask("What is the ratio of the gross profit in fiscal 2019 to fiscal 2018?", REF)
+    assert r.figures == ()
+    assert r.answer.startswith("Ratio not computed: the question asks for it in words")
+    assert "Input found: the company Gross profit, FY2019: 600 K" in r.answer
+    assert r.trace["operation_not_read"] == "ratio"
+
+
+def test_how_many_years_with_no_test_and_no_reporting_counts_nothing(agent: Agent) -> None:
+    # a duration ("how many years is the lifespan") is no count of the periods reported
+    r = agent.ask("How many years is the minimum lifespan of the deposits?", REF)
+    assert r.figures == () and r.answer.startswith("Count not computed")
+    reported = agent.ask("In how many years was revenue reported?", REF)
+    assert [(f.value, f.operation) for f in reported.figures] == [(3.0, "count")]

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from ragspine_nb.period_phrases import QUESTION_PERIOD
 
 __all__ = ["Threshold", "RatioSplit", "aggregate_cue", "listed_each", "period_range",
-           "years_count", "threshold", "extreme", "ratio_split", "THRESHOLD_SCALES"]
+           "years_count", "threshold", "extreme", "ratio_split", "THRESHOLD_SCALES",
+           "operation_asked"]
 
 _AVERAGE = re.compile(r"(?<![a-z-])(?:average|averages|mean|avg)(?![a-z-])|平均|均值")
 _WEIGHTED = re.compile(r"weighted[- ]average")
@@ -309,3 +310,32 @@ def ratio_split(text: str) -> RatioSplit | None:
         kind = "share" if m.re is _ZH_SHARE and "比率" not in m.group(0) else "ratio"
         return _split(text, kind, (0, m.start()), (m.start("den"), m.end("den")))
     return None
+
+
+#: Words that ask for an operation in any phrasing: what the detector did not read is
+#: still asked (checked in order; the first found names the operation refused).
+_ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("ratio", re.compile(r"(?<![a-z])(?:ratio|proportion)(?![a-z])|比率|比例")),
+    ("percent_change", re.compile(r"(?:percentage|percent|per cent|%)\s*(?:change|increase|"
+                                  r"decrease|growth|decline)|增长率|变动率")),
+    ("average", re.compile(r"(?<![a-z-])(?<!weighted )(?:average|mean)(?![a-z-])|平均")),
+    ("change", re.compile(r"(?<![a-z])(?:change|changes|changed|increase|increased|"
+                          r"decrease|decreased|growth|grew|decline|declined|difference)"
+                          r"(?![a-z])|变动|变化|增长|下降|差额")),
+)
+
+
+def operation_asked(text: str) -> str:
+    """The operation ``text`` (a folded question, names blanked) asks for, or ``""``.
+
+    A safety net, not the detector: when no operation was read but one of these words
+    is there, a level is never the answer.
+
+    >>> operation_asked("what is the ratio of xxxx in fiscal 2019 to fiscal 2018?")
+    'ratio'
+    >>> operation_asked("what was xxxx in 2019 and 2018?")
+    ''
+    >>> operation_asked("what is the weighted average rate of return?")
+    ''
+    """
+    return next((kind for kind, pattern in _ASKED if pattern.search(text)), "")

@@ -60,7 +60,10 @@ PERCENT_CHANGE = re.compile(
     r"(?:percentage|percent|per cent|%) (?:change|changes|increase|decrease|growth|decline|"
     r"rise|fall|drop|movement|reduction)|growth rate|rate of (?:change|growth|increase|"
     r"decrease)|(?:by|in) (?:what|which) (?:percentage|percent)|(?:change|increase|decrease|"
-    r"growth|decline) (?:in|as a) (?:percentage|percent)(?! of)|增长率|增幅|降幅|变动率|"
+    r"growth|decline) (?:in|as a) (?:percentage|percent)(?! of)|(?:change|increase|decrease|"
+    r"growth|decline) \(%\)|what (?:percentage|percent) (?:did|has|have|had|was|were|is|does)"
+    r"\b[^?%]{0,80}?(?:increase|decrease|change|grow|grew|rise|rose|fall|fell|decline|drop)"
+    r"|增长率|增幅|降幅|变动率|"
     r"变化率|百分比变化|变动百分比")
 #: Words saying which periods a row is reported for ("In which years was X reported?").
 REPORTED = re.compile(r"(?<![a-z])(?:calculated|reported|provided|presented|shown|disclosed|"
@@ -198,7 +201,10 @@ def _count(intent: ParsedIntent, cues: str, profile: DomainProfile) -> Operation
     if m.group("noun") in _NOT_COUNTED:  # "how many percent did X change by": a change
         return None
     if m.group("zh") or m.group("noun") in _PERIOD_NOUNS:
-        return Operation("count", test=test, over="periods")
+        # "how many years did X exceed N" / "in how many years was X reported" count
+        # periods; "how many years is the lifespan" asks a duration no period count gives
+        counted = test is not None or bool(REPORTED.search(cues)) or bool(m.group("zh"))
+        return Operation("count", test=test, over="periods" if counted else "items")
     if test is not None or not _names_the_row(m.group("noun"), intent, profile):
         return Operation("count", test=test, over="items")
     return None

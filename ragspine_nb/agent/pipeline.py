@@ -46,7 +46,8 @@ from ragspine_nb.agent.intent import (
     RuleIntentParser,
 )
 from ragspine_nb.agent.narrative import NarrativeAnswer, NarrativeRetriever, run_narrative
-from ragspine_nb.agent.operation_detect import detect_operation
+from ragspine_nb.agent.operation_cues import operation_asked
+from ragspine_nb.agent.operation_detect import cue_text, detect_operation
 from ragspine_nb.agent.operation_plan import (
     Plan,
     PlanContext,
@@ -65,7 +66,7 @@ from ragspine_nb.agent.stated_change import stated_change
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
 from ragspine_nb.agent.trace import Trace
-from ragspine_nb.agent.unstated import qualified_in_prose, restates_any
+from ragspine_nb.agent.unstated import prose_figure
 from ragspine_nb.errors import ProfileError, ProviderError
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
@@ -262,6 +263,12 @@ def _structured(run: _Run, operation: Operation | None, retriever: NarrativeRetr
             return planned
         plan, operation = planned, operation if planned is not None else None
         tasks = list(plan.tasks) if plan is not None else tasks
+    stated = bool(run.intent.channels) and all(c.startswith("CHANGE")
+                                               for c in run.intent.channels)
+    missed = operation_asked(cue_text(run.intent, run.profile)) \
+        if operation is None and not stated else ""  # a stated-change column answers it
+    if missed:  # an operation asked in words we did not read: its inputs, never a level
+        return _not_read(run, missed, tasks)
     if operation is None and len(varying_slots(tasks)) > 1:
         refused = cross_refusal(tasks, run.lang)  # several rows × several periods: no figure
         run.trace.record(cross_product=len(tasks), figures=0)
@@ -295,18 +302,26 @@ def _structured(run: _Run, operation: Operation | None, retriever: NarrativeRetr
                     dropped=left_out, figures=structured.figures)
 
 
+def _not_read(run: _Run, kind: str, tasks: Sequence[dict[str, str]]) -> AgentResult:
+    """An operation asked that was not read: no figure, the cells found listed as inputs."""
+    try:
+        results = _lookups(run, tasks) if len(varying_slots(tasks)) <= 1 else []
+    except ProviderError:
+        results = []
+    refused = refusal_answer(kind, TEXT["operation_not_read"][run.lang], results, run.profile,
+                             run.lang)
+    run.trace.record(operation_not_read=kind, figures=0)
+    return run.done(refused.text, run.intent.route, sources=refused.sources)
+
+
 def _qualified_in_prose(run: _Run, retriever: NarrativeRetriever | None) -> bool:
     """One unstated word the prose writes before the same words: the prose's figure."""
-    if retriever is None or len(run.intent.unstated) != 1 or \
-            run.intent.route == ROUTE_NARRATIVE:
+    if retriever is None or run.intent.route == ROUTE_NARRATIVE:
         return False
-    passages = [s.get("text", "") for s in retriever.retrieve(run.question, top_k=10)]
-    phrase, sentences = qualified_in_prose(run.question, run.intent.unstated[0], passages)
-    if not phrase or restates_any(sentences, (f.value for m in run.intent.metrics
-                                              for f in run.store.iter_facts(metric_code=m))):
-        return False  # no such phrase, or the prose restates the table's own figures
-    run.trace.record(qualified_in_prose=phrase)
-    return True
+    phrase = prose_figure(run.question, run.intent.unstated, run.intent.metrics, retriever,
+                          run.store)
+    run.trace.record(qualified_in_prose=phrase or None)
+    return bool(phrase)
 
 
 def _roles_resolve(run: _Run, operation: Operation | None) -> bool:

@@ -75,6 +75,9 @@ def value_text(value: float, unit: str, lang: str, amount: bool = False) -> str:
 
 
 TEXT = {
+    "operation_not_read": {"zh": "问题要求的运算未能从问题中确定地读出，因此不给出数字",
+                           "en": "the question asks for it in words this agent could not "
+                                 "read exactly, so no figure is given"},
     "provider_error": {"zh": "AI 服务暂时不可用，请稍后再试；本次未给出任何数字。",
                        "en": "The AI service is unavailable right now; no figures were given. "
                              "Please try again later."},

@@ -23,13 +23,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any, Protocol
 
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.types import Fact
 from ragspine_nb.wordset import content_words
 
 __all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "vocabulary_words", "unstated_words",
-           "unresolved_partner", "qualified_in_prose", "restates_any"]
+           "unresolved_partner", "qualified_in_prose", "restates_any", "prose_figure"]
 
 #: How many unstated words make a question one the tables do not answer.
 MIN_UNSTATED = 2
@@ -211,3 +213,29 @@ def restates_any(sentences: Sequence[str], values: Iterable[float]) -> bool:
                    for v in cells for f in (1.0, 1e3, 1e6, 1e-3)):
                 return True
     return False
+
+
+class _Passages(Protocol):
+    def retrieve(self, query: str, *, filters: dict[str, Any] | None = None,
+                 top_k: int = 50) -> list[dict[str, Any]]: ...
+
+
+class _Facts(Protocol):
+    def iter_facts(self, **filters: str) -> list[Fact]: ...
+
+
+def prose_figure(question: str, unstated: Sequence[str], metrics: Sequence[str],
+                 retriever: _Passages, store: _Facts) -> str:
+    """The qualified phrase when the prose, not the table, states the figure asked; else "".
+
+    One unstated word (:func:`qualified_in_prose`) whose sentences restate none of the
+    named rows' figures (:func:`restates_any`).
+    """
+    if len(unstated) != 1:
+        return ""
+    passages = [s.get("text", "") for s in retriever.retrieve(question, top_k=10)]
+    phrase, sentences = qualified_in_prose(question, unstated[0], passages)
+    if not phrase or restates_any(sentences, (f.value for m in metrics
+                                              for f in store.iter_facts(metric_code=m))):
+        return ""  # no such phrase, or the prose restates the table's own figures
+    return phrase
