@@ -130,13 +130,13 @@ def test_tatqa_dev_every_question_through_ingestion(tmp_path: Path) -> None:
     assert result["subsets"]["single_cell"]["asked"] == 36
     assert result["subsets"]["difference"]["asked"] == 20
     assert result["ingest_errors"] == {}
-    # the figures measured once the table pipeline landed (phase 1 of issue 15), as bounds:
-    # a regression fails here; raise them as answers improve
+    # the figures measured when issue 15 closed, as bounds: a regression fails here;
+    # raise them as answers improve
     cats = result["categories"]
-    assert cats["correct"] >= 77 and cats["text_correct"] >= 19
-    assert cats["wrong_number"] <= 29 and cats["figure_on_text"] <= 35
+    assert cats["correct"] >= 99 and cats["text_correct"] >= 59
+    assert cats["wrong_number"] <= 8 and cats["figure_on_text"] == 0
     ex = result["extraction"]
-    assert ex["cells"] == 75 and ex["located"] >= 74 and ex["value_and_scale"] >= 69
+    assert ex["cells"] == 75 and ex["located"] >= 75 and ex["value_and_scale"] >= 70
     assert result["text_span"]["recall@3"] >= 0.95
 
 
