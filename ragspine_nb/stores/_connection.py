@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from typing import Any, Generic, TypeVar
 
 __all__ = ["LazyConnection"]
@@ -10,7 +11,7 @@ __all__ = ["LazyConnection"]
 C = TypeVar("C")  # a DB-API connection with close()
 
 
-class LazyConnection(Generic[C]):
+class LazyConnection(ABC, Generic[C]):
     """A connection opened on first use and closed on :meth:`close`.
 
     :meth:`_open` runs once even when several threads ask at the same time; after
@@ -30,8 +31,9 @@ class LazyConnection(Generic[C]):
                     self._conn = self._open()
         return self._conn
 
+    @abstractmethod
     def _open(self) -> C:
-        raise NotImplementedError
+        """Open and check the connection (each backend's own)."""
 
     def close(self) -> None:
         """Close the connection; the next use opens it again."""

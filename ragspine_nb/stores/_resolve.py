@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import getpass
+from abc import ABC, abstractmethod
 
 from ragspine_nb.errors import ConflictResolutionError
 from ragspine_nb.stores import statements as st
@@ -27,15 +28,15 @@ def _label(key: st.Key) -> str:
     return f"{metric} / {entity} / {period_type} {period} / {channel}"
 
 
-class ConflictMixin:
+class ConflictMixin(ABC):
     """Statements, lookups that surface conflicts, and recorded choices."""
 
     _db: Database | PostgresDatabase
 
+    @abstractmethod
     def query(self, metric: str, entity: str, period_type: str, period: str,
               channel: str = "TOTAL") -> Fact | None:
         """The settled fact (implemented by :class:`FactStore`)."""
-        raise NotImplementedError
 
     def statements(self, metric: str, entity: str, period_type: str, period: str,
                    channel: str = "TOTAL") -> list[Fact]:
