@@ -81,6 +81,13 @@ class FoundResult:
         }
 
 
+def _identity(result: NotFoundResult | ConflictResult) -> dict[str, str]:
+    """The looked-up identity, as the seed's ``normalized`` JSON object."""
+    return {"metric_code": result.metric_code, "entity": result.entity,
+            "period_type": result.period_type, "period": result.period,
+            "channel": result.channel}
+
+
 @dataclass(frozen=True)
 class NotFoundResult:
     """Every parameter normalized, but no row matches; never interpolated."""
@@ -96,13 +103,7 @@ class NotFoundResult:
         """Return the seed's JSON shape."""
         return {
             "status": self.status,
-            "normalized": {
-                "metric_code": self.metric_code,
-                "entity": self.entity,
-                "period_type": self.period_type,
-                "period": self.period,
-                "channel": self.channel,
-            },
+            "normalized": _identity(self),
         }
 
 
@@ -144,13 +145,7 @@ class ConflictResult:
         """Return the JSON shape: the identity and every statement with its source."""
         return {
             "status": self.status,
-            "normalized": {
-                "metric_code": self.metric_code,
-                "entity": self.entity,
-                "period_type": self.period_type,
-                "period": self.period,
-                "channel": self.channel,
-            },
+            "normalized": _identity(self),
             "statements": [{"value": f.value, "unit": f.unit, "source": f.source.to_dict(),
                             "valid_as_of": f.valid_as_of, "ingested_at": f.ingested_at}
                            for f in self.statements],
