@@ -42,7 +42,8 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (rf"(?P<kind>[hq])(?P<n>[1-4]) ?(?:of )?{_FISCAL} ?(?P<y>{_YEAR})", "part"),
     (rf"{_FISCAL} ?(?P<y>{_YEAR}) ?(?P<kind>[hq])(?P<n>[1-4])(?![a-z0-9])", "part"),
     (rf"(?P<y>{_Y4})(?:财年|年度?)第?(?P<n>[一二三四1-4])(?P<kind>季度)", "part"),
-    (rf"{_FISCAL} (?P<y>{_YEAR})|(?P<y2>{_Y4}) {_FISCAL}", "year"),
+    (rf"{_FISCAL} (?P<y>{_YEAR})|(?P<y2>{_Y4}) (?:{_FISCAL}(?:[- ]end)?|year[- ]end)",
+     "year"),
 )
 _COMPILED = tuple((re.compile(p), kind) for p, kind in _PATTERNS)
 #: One period phrase (apply to folded text: NFKC, lower case, single spaces).
@@ -144,10 +145,11 @@ def phrase_periods(text: str) -> list[Period | None] | None:
     Examples
     --------
     >>> [phrase_periods(t)[0] for t in ("first half of 2025", "q3 fy24", "fiscal 2024",
-    ...  "the year ended december 31, 2019", "2019 fiscal year", "h1 fy25", "2025年第三季度")]
+    ...  "the year ended december 31, 2019", "2019 fiscal year", "h1 fy25", "2025年第三季度",
+    ...  "2018 year end")]
     ... # doctest: +NORMALIZE_WHITESPACE
     [('HY', '2025H1'), ('QUARTER', '2024Q3'), ('FY', '2024'), ('FY', '2019'), ('FY', '2019'),
-     ('HY', '2025H1'), ('QUARTER', '2025Q3')]
+     ('HY', '2025H1'), ('QUARTER', '2025Q3'), ('FY', '2018')]
     >>> phrase_periods("three months ended march 31, 2019 and 2018")
     [('QUARTER', '2019Q1'), ('QUARTER', '2018Q1')]
     >>> phrase_periods("quarters ended january 26, 2019 and december 29, 2018")

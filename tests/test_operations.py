@@ -416,3 +416,47 @@ def test_how_many_years_with_no_test_and_no_reporting_counts_nothing(agent: Agen
     assert r.figures == () and r.answer.startswith("Count not computed")
     reported = agent.ask("In how many years was revenue reported?", REF)
     assert [(f.value, f.operation) for f in reported.figures] == [(3.0, "count")]
+
+
+# ---------------------------------------------------------------- percentage points
+@pytest.mark.parametrize("question", [
+    "What was the absolute percentage change in dividend yield between 2018 and 2019?",
+    "What was the percentage point change in dividend yield from 2018 to 2019?",
+])
+def test_a_change_in_points_of_a_percentage_row_is_their_difference(agent: Agent,
+                                                                    question: str) -> None:
+    result = agent.ask(question, REF)
+    [figure] = result.figures
+    assert (figure.value, figure.unit) == (0.2, "PCT")
+    assert "(1.7 − 1.5) = 0.2 percentage points" in result.answer
+    assert "change in percentage points from FY2018 to FY2019" in result.answer
+
+
+def test_a_percentage_change_of_a_percentage_row_stays_relative(agent: Agent) -> None:
+    result = agent.ask("What was the percentage change in dividend yield from 2018 to 2019?",
+                       REF)
+    [figure] = result.figures
+    assert (figure.value, figure.unit) == (13.33, "PCT")
+
+
+def test_points_asked_of_amounts_stay_a_relative_change(agent: Agent) -> None:
+    result = agent.ask("What was the absolute percentage change in revenue from 2018 to 2019?",
+                       REF)
+    [figure] = result.figures
+    assert (figure.value, figure.unit) == (25.0, "PCT")
+
+
+def test_a_year_end_named_in_the_period_is_no_closing_row(tmp_path: Path) -> None:
+    # before: "2018 year end" also named the row "At end of the year": two figures
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "table.csv").write_text(
+        "(In millions),,\n,2019,2018\nAt beginning of the year,\"1,000\",900\n"
+        "Additions,300,250\nDisposals,(100),(150)\nAt end of the year,\"1,200\",\"1,000\"\n",
+        encoding="utf-8")
+    ingest(files, workspace=tmp_path / "ws", profile=None, metadata=None, progress=False)
+    a = Agent.from_workspace(tmp_path / "ws")
+    r = a.ask("How much is the change in additions between 2018 year end and 2019 year end?",
+              REF)
+    assert [(f.value, f.unit) for f in r.figures] == [(50.0, "M")]
+    assert "(300 − 250) = 50" in r.answer

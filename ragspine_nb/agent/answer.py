@@ -42,7 +42,7 @@ from ragspine_nb.types import (
     QueryResult,
     UnrecognizedParamResult,
 )
-from ragspine_nb.units import unit_text
+from ragspine_nb.units import unit_parts, unit_text
 
 __all__ = ["StructuredAnswer", "structured_answer", "figure_label", "figure_text",
            "render_figures", "layout"]
@@ -87,14 +87,17 @@ def figure_label(fact: Fact, profile: DomainProfile, lang: str) -> str:
 def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,
                      profile: DomainProfile, lang: str) -> str:
     """``ACME Hong Kong Revenue, change from FY2024 to FY2025`` (a is the later / first)."""
-    pct = operation.kind == "percent_change"
+    points = operation.points and unit_parts(a.unit).percent  # a change in points
+    pct = operation.kind == "percent_change" and not points
     if axis == "period":
         what = _what(profile, a.metric_code, a.entity, a.channel)
         early, late = period_label(b.period_type, b.period), period_label(a.period_type,
                                                                           a.period)
         if lang == "zh":
             return f"{what}，{late}较{early}{'变动率' if pct else '变动'}"
-        return f"{what}, {'percentage change' if pct else 'change'} from {early} to {late}"
+        said = "percentage change" if pct else "change in percentage points" if points \
+            else "change"
+        return f"{what}, {said} from {early} to {late}"
     period = period_label(a.period_type, a.period)
     if axis == "channel":
         what, names = _what(profile, a.metric_code, a.entity, profile.default_channel), \

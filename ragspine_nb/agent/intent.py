@@ -29,6 +29,7 @@ from ragspine_nb.agent.intent_terms import (
     numbered_columns,
     part_of_year,
     without_percent,
+    without_phrases,
     without_words,
 )
 from ragspine_nb.agent.security_gate import SecurityGate
@@ -340,8 +341,9 @@ class RuleIntentParser:
         # a comma or "and" inside a row's whole name is no list ("Selling, general and
         # administrative expense")
         listed = list_cue(self.rows.unlisted(text))
-        words = content_words(text)
-        rows = self._rows(text, self.rows.phrases(text), words, listed)
+        named = without_phrases(text)  # rows are named outside period phrases
+        words = content_words(named)
+        rows = self._rows(named, self.rows.phrases(named), words, listed)
         codes = rows.codes
         # a channel is read from what the metric did not use (no "total" of "total debt")
         cols, change, percent = self._cues(mask(text, list(rows.hits)), rows, words)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ragspine_nb.period_phrases import QUESTION_PERIOD
+from ragspine_nb.period_phrases import PHRASE, QUESTION_PERIOD
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue",
@@ -24,6 +24,7 @@ Terms = list[tuple[re.Pattern[str], str, str]]
 
 _DATE_COMMA = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*"
                          r"\d{1,2}\s*,")
+_PHRASE = re.compile(rf"(?<![a-z0-9])(?:{PHRASE})")
 _TOKEN = re.compile(r"%|[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _PAREN = re.compile(r"\([^()]*\)")
 _TRAILING_PERCENT = re.compile(r"\s*[(\[]?\s*(?:%|(?<![a-z])(?:percentage|percent|pct))\s*[)\]]?"
@@ -64,6 +65,18 @@ def mask(text: str, spans: list[tuple[int, int, str, str]]) -> str:
     for start, end, _, _ in spans:
         text = text[:start] + " " * (end - start) + text[end:]
     return text
+
+
+def without_phrases(text: str) -> str:
+    """``text`` with each period phrase of several words blanked out (same length).
+
+    "2018 year end" or "the year ended December 31, 2019" names a period, not the rows
+    "At end of the year" or "Year ended"; a bare year is kept (it may be part of a name).
+
+    >>> without_phrases("transfers between 2018 year end and 2019")
+    'transfers between               and 2019'
+    """
+    return _PHRASE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def list_cue(text: str) -> bool:

@@ -56,6 +56,10 @@ DIFFERENCE_CUES: tuple[str, ...] = ("difference", "differences", "differ", "gap"
 RELATIVE_DIFFERENCE_CUES: tuple[str, ...] = ("percentage difference", "percent difference",
                                              "% difference", "差异率")
 #: A change asked as a percentage: the percentage qualifies the change itself.
+#: a change asked in percentage points: "the absolute percentage change", "the
+#: percentage-point change" (over two percentages, their difference)
+_POINTS = re.compile(r"absolute (?:percentage|percent|%) (?:change|increase|decrease)|"
+                     r"percentage[- ]points?|百分点")
 PERCENT_CHANGE = re.compile(
     r"(?:percentage|percent|per cent|%) (?:change|changes|increase|decrease|growth|decline|"
     r"rise|fall|drop|movement|reduction)|growth rate|rate of (?:change|growth|increase|"
@@ -237,11 +241,15 @@ def _change_of_change(text: str) -> Operation | None:
 
 def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
     """A difference between named figures, a change over time, or a comparison."""
+    points = bool(_POINTS.search(text))
     if _has_cue(cues, DIFFERENCE_CUES):  # a subtraction, unless asked as a percentage
         relative = _has_cue(cues, RELATIVE_DIFFERENCE_CUES)
-        return Operation("percent_change" if relative else "difference", between=True)
+        return Operation("percent_change" if relative else "difference", between=True,
+                         points=relative and points)
     if intent.change_cue:
-        return Operation("percent_change" if PERCENT_CHANGE.search(text) else "difference")
+        if points or PERCENT_CHANGE.search(text):
+            return Operation("percent_change", points=points)
+        return Operation("difference")
     if _has_cue(cues, COMPARE_CUES):
         return Operation("difference", with_levels=True)
     return None

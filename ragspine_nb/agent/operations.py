@@ -83,6 +83,10 @@ class Operation:
         (rows or columns named as a list); empty for the others.
     inner : str
         A ``change_of_change``'s inner change: ``difference`` or ``percent_change``.
+    points : bool
+        A ``percent_change`` asked in percentage points ("the absolute percentage
+        change", "the percentage-point change"): over two percentages it is their
+        difference in points; over amounts it stays a relative change.
     """
 
     kind: str
@@ -97,6 +101,7 @@ class Operation:
     nested: str = ""
     over: str = ""
     inner: str = ""
+    points: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:
@@ -212,7 +217,17 @@ def compute(operation: Operation, operands: Sequence[Fact]) -> Computed | NotCom
     a, b = operands
     if a.unit != b.unit:
         return NotComputed("units", (a.unit, b.unit))
-    return _difference(a, b) if operation.kind == "difference" else _percent_change(a, b)
+    if operation.kind == "difference":
+        return _difference(a, b)
+    if operation.points and unit_parts(a.unit).percent:
+        return _points(a, b)
+    return _percent_change(a, b)
+
+
+def _points(a: Fact, b: Fact) -> Computed:
+    """The change between two percentages in percentage points."""
+    diff = _difference(a, b)
+    return Computed(diff.value, diff.unit, f"{diff.derivation} percentage points")
 
 
 def change_of_change(inner: str, operands: Sequence[Fact]) -> Computed | NotComputed:
