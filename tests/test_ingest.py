@@ -51,7 +51,8 @@ def test_demo_chunks_keep_slide_page_and_paragraph_locators(demo_ws: Path) -> No
     assert by_doc["ACME_FY2025_Results.pptx"] == [
         "slide=1,para=1-2", "slide=2,notes,para=1", "slide=9,para=1-4", "slide=9,para=5",
         "slide=9,notes,para=1"]
-    assert by_doc["Regulatory_Watch_2025H1.pdf"] == ["page=1,para=1-6", "page=2,para=1-5"]
+    # wrapped lines are reflowed into paragraphs (a chunk quotes whole sentences)
+    assert by_doc["Regulatory_Watch_2025H1.pdf"] == ["page=1,para=1-3", "page=2,para=1-3"]
     assert by_doc["QBR_2025Q1_经营回顾.md"] == ["para=1-8"]
     source = (DEMO / "reports" / "QBR_2025Q1_经营回顾.md").read_text(encoding="utf-8")
     md = [c for c in chunks if c.doc_id == "QBR_2025Q1_经营回顾.md"]
@@ -131,7 +132,8 @@ def test_every_format_gives_exact_locators(profile: DomainProfile, tmp_path: Pat
     assert chunks[("memo.docx", "para=1-2")].entity == "ACME_HK"
     assert chunks[("plain.txt", "para=1")].language == "zh"
     pdf = next(f for f in report.files if f.doc_id == "report.pdf")
-    assert pdf.reason == "1 of 3 pages have no text layer (scanned?)"
+    assert pdf.reason == ("1 of 3 pages have no text layer (scanned?): page(s) 2; they were "
+                          "not read (no OCR is installed)")
 
 
 # --------------------------------------------------------- every failure reason

@@ -45,10 +45,12 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import ScreenText
 from ragspine_nb.vocabulary import combine
 
-__all__ = ["read_pptx", "read_xlsx", "read_docx"]
+__all__ = ["read_pptx", "read_xlsx", "read_docx", "cell_locator", "merge_table", "table_context"]
 
 
-def _context(ctx: ReadContext, version: str, titles: tuple[str, ...], locate: Any) -> TableContext:
+def table_context(ctx: ReadContext, version: str, titles: tuple[str, ...],
+                  locate: Any) -> TableContext:
+    """The :class:`TableContext` of one table of a file read with ``ctx``."""
     return TableContext(
         doc_id=ctx.doc_id, titles=tuple(t for t in titles if t), locate=locate,
         entity=ctx.entity, source_file_hash=ctx.source_file_hash, extractor_version=version,
@@ -56,7 +58,7 @@ def _context(ctx: ReadContext, version: str, titles: tuple[str, ...], locate: An
         period_source=ctx.period_source)
 
 
-def _cell_locator(prefix: str, kind: tuple[str, str], r: int, c: int, rk: str, cl: str) -> str:
+def cell_locator(prefix: str, kind: tuple[str, str], r: int, c: int, rk: str, cl: str) -> str:
     """``prefix,row=KEY,col=LABEL``; a header cell omits the row, a row label the column."""
     parts = [prefix]
     if rk or r:
@@ -66,7 +68,8 @@ def _cell_locator(prefix: str, kind: tuple[str, str], r: int, c: int, rk: str, c
     return ",".join(parts)
 
 
-def _merge(out: Extraction, result: TableResult) -> None:
+def merge_table(out: Extraction, result: TableResult) -> None:
+    """Add one table's facts, skips, unscaled amounts and vocabulary to ``out``."""
     out.facts += result.facts
     out.skipped += result.skipped
     out.unscaled += result.unscaled
@@ -110,10 +113,10 @@ def read_pptx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
                 out.screen.append(table_screen(f"table {tables} of slide {s}", rows))
 
                 def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
-                    return _cell_locator(p, ("row", "col"), r, c, rk, cl)
+                    return cell_locator(p, ("row", "col"), r, c, rk, cl)
 
-                _merge(out, extract_table(profile, rows, _context(ctx, out.extractor_version,
-                                                                  (title,), locate)))
+                merge_table(out, extract_table(profile, rows, table_context(
+                    ctx, out.extractor_version, (title,), locate)))
             elif getattr(shape, "has_chart", False):
                 charts += 1
                 chart = shape.chart
@@ -125,9 +128,9 @@ def read_pptx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
                 prefix = f"slide={s},chart={charts}"
 
                 def locate_chart(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
-                    return _cell_locator(p, ("series", "cat"), r, c, rk, cl)
+                    return cell_locator(p, ("series", "cat"), r, c, rk, cl)
 
-                _merge(out, extract_table(profile, rows, _context(
+                merge_table(out, extract_table(profile, rows, table_context(
                     ctx, out.extractor_version, (chart_title, title), locate_chart)))
             elif getattr(shape, "has_text_frame", False) and shape.shape_id != title_id:
                 text = shape.text_frame.text.strip()
@@ -203,7 +206,7 @@ def _read_sheet(sheet: Any, profile: DomainProfile, ctx: ReadContext, version: s
         return f"sheet={name}!{column_letter(c)}{r + 1}"
 
     def context(batch: TableBatch, locate: Locate) -> TableContext:
-        return _context(ctx, version, (*batch.titles, name), locate)
+        return table_context(ctx, version, (*batch.titles, name), locate)
 
     rows = budget.counted(cells.tap(_sheet_rows(sheet), f"sheet {name}"), lambda r: cell(r, 0))
     try:
@@ -237,8 +240,8 @@ def read_docx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
         prefix = f"table={t}"
 
         def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
-            return _cell_locator(p, ("row", "col"), r, c, rk, cl)
+            return cell_locator(p, ("row", "col"), r, c, rk, cl)
 
-        _merge(out, extract_table(profile, rows, _context(ctx, out.extractor_version,
+        merge_table(out, extract_table(profile, rows, table_context(ctx, out.extractor_version,
                                                           (out.title,), locate)))
     return out

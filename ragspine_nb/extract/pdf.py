@@ -1,8 +1,22 @@
-"""PDF pages with a text layer, through pypdf (locators ``page=N,para=a-b``)."""
+"""PDF pages through pypdfium2: statement tables into facts, text into page-aware paragraphs.
+
+Locators: a table cell ``page=60,table=1,row=<label>,col=<header>``; narrative
+``page=N,para=a-b``. Each page's characters and their boxes become lines and cells
+(:mod:`~ragspine_nb.extract.pdf_layout`), tables are read from those lines
+(:mod:`~ragspine_nb.extract.pdf_tables`) and go through the one table pipeline
+(:func:`~ragspine_nb.extract.tables.extract_table`) with the lines above them as titles
+("Consolidated Statement of Cash Flows", "(Millions)"). Character boxes are read only on
+pages whose text has a line ending in two figures. The page text is reflowed into
+paragraphs (a line wrapped at the right margin joins the next), so a chunk quotes whole
+sentences. Pages with no text layer are listed in the report; there is no OCR.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ragspine_nb._optional import import_optional
 from ragspine_nb.extract.base import (
@@ -12,46 +26,144 @@ from ragspine_nb.extract.base import (
     ReadContext,
     Segment,
 )
+from ragspine_nb.extract.office import cell_locator, merge_table, table_context
+from ragspine_nb.extract.pdf_layout import page_lines
+from ragspine_nb.extract.pdf_statements import prefer_statements, statement_kind
+from ragspine_nb.extract.pdf_tables import page_tables
+from ragspine_nb.extract.tables import TableResult, extract_table
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import ScreenText
 
-__all__ = ["read_pdf"]
+__all__ = ["read_pdf", "reflow", "pages_without_text"]
+
+#: A line ending in two figures: the page may hold a table (its boxes are read).
+_TABLE_HINT = re.compile(r"\d[\d,.]*\)?\s*%?\s+\(?[$€£¥]?\s*\(?\d[\d,.]*\)?\s*%?\s*$", re.M)
+_END = re.compile(r"[.!?:;。！？；]['\")”’]*$")
+_BULLET = re.compile(r"^\s*(?:[•·▪◦‣●\-–—*]|\(?\d{1,2}[.)]|\([a-z]\))\s")
 
 
-def _properties(meta: object) -> list[ScreenText]:
+def _properties(meta: dict[str, Any]) -> list[ScreenText]:
     """Title, subject and keywords of the PDF's document information, as screen text."""
-    get = getattr(meta, "get", None)
-    values = [str(get(key) or "") for key in ("/Title", "/Subject", "/Keywords")] if get else []
-    text = "\n".join(v for v in values if v.strip())
+    text = "\n".join(str(meta.get(k) or "") for k in ("Title", "Subject", "Keywords")
+                     if str(meta.get(k) or "").strip())
     return [ScreenText("document properties", text)] if text else []
 
 
-def read_pdf(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
-    """One narrative segment per page that has text; pages without a text layer are counted.
+def reflow(text: str) -> str:
+    r"""A page's lines as paragraphs: a line wrapped near the right margin joins the next.
 
-    Tables inside PDFs are not turned into facts (their layout is not reliable enough
-    to attribute cells without guessing).
+    A line ends its paragraph when it is short (under 60% of the page's longest line:
+    a heading, a table row, a paragraph's last line) or ends a sentence before reaching
+    90% of it; a bullet starts a new one.
+
+    Examples
+    --------
+    >>> page = ("Results of Operations\n"
+    ...         "Sales rose in every business group this year, led by demand in\n"
+    ...         "Health Care. Margins held.\n"
+    ...         "Net sales $ 32,765 $ 31,657")
+    >>> print(reflow(page))
+    Results of Operations
+    Sales rose in every business group this year, led by demand in Health Care. Margins held.
+    Net sales $ 32,765 $ 31,657
     """
-    del profile, ctx
-    pypdf = import_optional("pypdf", extra="ingest", feature="Reading .pdf files")
-    try:
-        reader = pypdf.PdfReader(str(path))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise ExtractionError("password-protected PDF; remove the password and ingest again")
-        pages = [(page.extract_text() or "") for page in reader.pages]
-        meta = reader.metadata
-    except ExtractionError:
-        raise
-    except Exception as exc:  # pypdf raises PdfReadError and friends on broken files
-        raise ExtractionError(f"cannot read the PDF: {exc}") from exc
-    out = Extraction(READER_VERSIONS[".pdf"], title=str((meta.title if meta else "") or path.stem),
-                     screen=_properties(meta))
-    empty = 0
-    for n, text in enumerate(pages, start=1):
-        if text.strip():
-            out.segments.append(Segment(text, f"page={n}"))
+    lines = [" ".join(line.split()) for line in text.replace("\r", "\n").split("\n")]
+    lines = [line for line in lines if line]
+    if not lines:
+        return ""
+    longest = max(len(line) for line in lines)
+    out: list[str] = [lines[0]]
+    for prev, line in zip(lines, lines[1:], strict=False):
+        ends = len(prev) < 0.6 * longest or (_END.search(prev) and len(prev) < 0.9 * longest)
+        if ends or _BULLET.match(line):
+            out.append(line)
         else:
-            empty += 1
+            out[-1] = f"{out[-1]} {line}"
+    return "\n".join(out)
+
+
+def pages_without_text(empty: list[int], total: int) -> str:
+    """The report line for pages with no text layer: ``"pages 3, 4 of 10 have ..."``."""
+    shown = ", ".join(str(n) for n in empty[:20]) + (" …" if len(empty) > 20 else "")
+    return (f"{len(empty)} of {total} pages have no text layer (scanned?): page(s) {shown}; "
+            "they were not read (no OCR is installed)")
+
+
+def _open(pdfium: Any, path: Path) -> Any:
+    try:
+        return pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        if "password" in str(exc).lower():
+            raise ExtractionError("password-protected PDF; remove the password and ingest "
+                                  "again") from exc
+        raise ExtractionError(f"cannot read the PDF: {exc}") from exc
+
+
+def _tables(out: Extraction, textpage: Any, text: str, n: int, profile: DomainProfile,
+            ctx: ReadContext) -> list[tuple[str, TableResult]]:
+    """The page's tables as ``(statement kind, result)``.
+
+    Character boxes are read only when a line of the page ends in figures.
+    """
+    if not _TABLE_HINT.search(text):
+        return []
+    boxes = [textpage.get_charbox(i) for i in range(min(len(text), textpage.count_chars()))]
+    found = []
+    for k, (table, grid) in enumerate(page_tables(page_lines(text, boxes)), start=1):
+        prefix = f"page={n},table={k}"
+        out.screen.append(ScreenText(f"table {k} of page {n}",
+                                     "\n".join(" ".join(row) for row in grid)))
+
+        def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
+            return cell_locator(p, ("row", "col"), r, c, rk, cl)
+
+        result = extract_table(profile, grid, table_context(ctx, out.extractor_version,
+                                                            table.titles, locate))
+        found.append((statement_kind(table.titles), result))
+    return found
+
+
+def _merge_tables(out: Extraction, tables: list[tuple[str, TableResult]]) -> None:
+    """All tables into ``out``: a primary statement's facts win over other tables'."""
+    facts, skipped = prefer_statements([(kind, r.facts) for kind, r in tables])
+    for _, result in tables:
+        merge_table(out, replace(result, facts=[]))
+    out.facts += facts
+    out.skipped += skipped
+
+
+def read_pdf(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
+    """Tables into facts and one narrative segment per page that has text.
+
+    Pages without a text layer are named in a warning.
+    """
+    pdfium = import_optional("pypdfium2", extra="ingest", feature="Reading .pdf files")
+    doc = _open(pdfium, path)
+    try:
+        meta = doc.get_metadata_dict()
+        out = Extraction(READER_VERSIONS[".pdf"], title=str(meta.get("Title") or path.stem),
+                         screen=_properties(meta))
+        empty: list[int] = []
+        tables: list[tuple[str, TableResult]] = []
+        total = len(doc)
+        for n in range(1, total + 1):
+            page = doc[n - 1]
+            textpage = page.get_textpage()
+            try:
+                text = textpage.get_text_range()
+                if not text.strip():
+                    empty.append(n)
+                    continue
+                tables += _tables(out, textpage, text, n, profile, ctx)
+                out.segments.append(Segment(reflow(text), f"page={n}"))
+            finally:
+                textpage.close()
+                page.close()
+    except pdfium.PdfiumError as exc:
+        raise ExtractionError(f"cannot read the PDF: {exc}") from exc
+    finally:
+        doc.close()
+    _merge_tables(out, tables)
     if empty:
-        out.warnings.append(f"{empty} of {len(pages)} pages have no text layer (scanned?)")
+        out.warnings.append(pages_without_text(empty, total))
     return out

@@ -1,0 +1,143 @@
+r"""Lines and cells of a PDF page from its characters' boxes (pure functions, no PDF library).
+
+A PDF has no table structure, only characters at positions. A page's text (in the
+reader's order, lines ended by ``\r\n``) and one box per character become
+:class:`Line` s of :class:`Cell` s: characters of one line separated by a gap wider than
+a word space start a new cell, so a row label and each figure of a statement row are
+cells of their own ("Net income including noncontrolling interest | $ 5,363 | $ 4,869").
+:mod:`ragspine_nb.extract.pdf_tables` reads tables from these lines.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Box", "Cell", "Line", "page_lines", "is_value", "is_period_cell", "MIN_GAP"]
+
+#: One character's box: left, bottom, right, top (PDF points, y grows upwards).
+Box = tuple[float, float, float, float]
+
+#: A gap between characters at least this wide (points) may start a new cell; the gap
+#: must also be wider than :data:`GAP_HEIGHTS` times the line's character height.
+MIN_GAP = 4.0
+GAP_HEIGHTS = 0.6
+
+_VALUE = re.compile(r"^[(\[]?\s*[-−–]?\s*[$€£¥]?\s*[(]?\s*[-−–]?\d[\d,]*(?:\.\d+)?\s*%?\s*[)\]]?"
+                    r"\s*%?$|^[(]?\s*\.\d+\s*%?\s*[)]?$")
+_DASH = re.compile(r"^[$€£¥]?\s*[—–−-]+\s*%?$")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_PERIOD_WORDS = re.compile(
+    r"(?i)\b(?:fiscal|fy|year|years|quarter|quarters|months|weeks|ended|ending|as of|"
+    r"december|january|february|march|april|may|june|july|august|september|october|"
+    r"november|q[1-4]|h[12])\b")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Text that sits together on one line, with its left and right edge."""
+
+    text: str
+    x0: float
+    x1: float
+
+    @property
+    def center(self) -> float:
+        """The middle of the cell."""
+        return (self.x0 + self.x1) / 2
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a page: its cells left to right and its baseline (points)."""
+
+    cells: tuple[Cell, ...]
+    y: float
+
+    @property
+    def text(self) -> str:
+        """The line's text, cells joined by one space."""
+        return " ".join(c.text for c in self.cells)
+
+
+def is_value(text: str) -> bool:
+    """Whether a cell is a figure: ``1,488``, ``(370)``, ``$ 5,363``, ``12.5%``, ``—``.
+
+    A year is a figure here too; :func:`is_period_cell` tells header years apart.
+
+    Examples
+    --------
+    >>> [is_value(t) for t in ("1,488", "(370)", "$ 5,363", "12.5 %", "—", "$", "Total")]
+    [True, True, True, True, True, False, False]
+    """
+    t = text.strip()
+    return bool(_VALUE.match(t) or _DASH.match(t))
+
+
+def is_period_cell(text: str) -> bool:
+    """Whether a cell names a period: ``2018``, ``December 31, 2018``, ``Fiscal 2024``.
+
+    >>> [is_period_cell(t) for t in ("2018", "Fiscal 2024", "Years ended December 31",
+    ...                              "1,488", "Total")]
+    [True, True, True, False, False]
+    """
+    t = text.strip()
+    if _YEAR.fullmatch(t):
+        return True
+    return bool(_PERIOD_WORDS.search(t)) and len(t) <= 60
+
+
+def _gap_limit(boxes: Sequence[Box]) -> float:
+    heights = [b[3] - b[1] for b in boxes if b[3] > b[1]]
+    height = statistics.median(heights) if heights else 0.0
+    return max(MIN_GAP, GAP_HEIGHTS * height)
+
+
+def _cells(text: str, boxes: Sequence[Box], idx: Sequence[int]) -> tuple[Cell, ...]:
+    """The cells of one line from its visible characters' indexes (left to right)."""
+    limit = _gap_limit([boxes[i] for i in idx])
+    cells: list[Cell] = []
+    start = prev = idx[0]
+    for i in idx[1:]:
+        if boxes[i][0] - boxes[prev][2] > limit:
+            cells.append(Cell(" ".join(text[start:prev + 1].split()), boxes[start][0],
+                              boxes[prev][2]))
+            start = i
+        prev = i
+    cells.append(Cell(" ".join(text[start:prev + 1].split()), boxes[start][0], boxes[prev][2]))
+    return tuple(c for c in cells if c.text)
+
+
+def page_lines(text: str, boxes: Sequence[Box]) -> list[Line]:
+    r"""The lines of a page: ``text[i]`` is drawn in ``boxes[i]`` (pdfium's text order).
+
+    Examples
+    --------
+    >>> text = "Revenue  1,200 900\r\n"
+    >>> boxes = [(10.0 + 5 * i, 100.0, 14.0 + 5 * i, 107.0) for i in range(9)]
+    >>> boxes += [(200.0 + 5 * i, 100.0, 204.0 + 5 * i, 107.0) for i in range(5)]
+    >>> boxes += [(250.0, 100.0, 254.0, 107.0)]
+    >>> boxes += [(300.0 + 5 * i, 100.0, 304.0 + 5 * i, 107.0) for i in range(3)]
+    >>> boxes += [(0.0, 0.0, 0.0, 0.0)] * 2
+    >>> [c.text for c in page_lines(text, boxes)[0].cells]
+    ['Revenue', '1,200', '900']
+    """
+    lines: list[Line] = []
+    current: list[int] = []
+
+    def close() -> None:
+        if current:
+            cells = _cells(text, boxes, sorted(current, key=lambda i: boxes[i][0]))
+            if cells:
+                lines.append(Line(cells, statistics.median(boxes[i][1] for i in current)))
+        current.clear()
+
+    for i, ch in enumerate(text[:len(boxes)]):
+        if ch in "\r\n":
+            close()
+        elif not ch.isspace() and boxes[i][2] > boxes[i][0]:
+            current.append(i)
+    close()
+    return lines

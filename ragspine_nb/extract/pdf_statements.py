@@ -1,0 +1,89 @@
+"""Primary financial statements among a filing's tables, and their precedence.
+
+A 10-K states "Net sales" in the income statement, in the selected financial data, in
+each segment's table and in the quarterly data; the table pipeline files each as the
+company's revenue when the table's titles name no segment it knows. Inside one document
+the same fact stated with two amounts is withheld altogether, so the consolidated
+figure would be lost to a segment's. The consolidated statements are the filing's own
+answer for the company as a whole: when a fact's identity is stated by a primary
+statement (named from its title: income statement, balance sheet, cash flows,
+comprehensive income, equity), that statement's cell is kept and a different amount
+from another table is left out with a reason naming both cells.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ragspine_nb.extract.tables import Skip
+from ragspine_nb.types import Fact
+
+__all__ = ["statement_kind", "prefer_statements", "STATEMENT_KINDS"]
+
+_STATEMENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("comprehensive_income", re.compile(r"statements? of comprehensive (?:income|loss)")),
+    ("income", re.compile(r"statements? of (?:consolidated )?(?:income|operations|earnings)"
+                          r"|income statements?|profit and loss")),
+    ("balance_sheet", re.compile(r"balance sheets?|statements? of financial position"
+                                 r"|statements? of financial condition")),
+    ("cash_flow", re.compile(r"statements? of cash flows?|cash flows? statements?")),
+    ("equity", re.compile(r"statements? of (?:changes in )?(?:shareholders'?|stockholders'?"
+                          r"|share ?owners'?)? ?equity")),
+)
+#: The statements :func:`statement_kind` names.
+STATEMENT_KINDS: tuple[str, ...] = tuple(k for k, _ in _STATEMENTS)
+
+
+def statement_kind(titles: Sequence[str]) -> str:
+    """The primary statement a table's titles name (``""``: none).
+
+    Examples
+    --------
+    >>> statement_kind(["Consolidated Statement of Cash Flows", "3M Company"])
+    'cash_flow'
+    >>> statement_kind(["CONSOLIDATED BALANCE SHEETS"]), statement_kind(["Net sales by segment"])
+    ('balance_sheet', '')
+    """
+    text = " ".join(" ".join(titles).lower().replace("’", "'").split())
+    text = re.sub(r"(?<=[a-z]) (?=[a-z]\b)", "", text)  # "Incom e": a split glyph run
+    for kind, pattern in _STATEMENTS:
+        if pattern.search(text):
+            return kind
+    return ""
+
+
+def _key(f: Fact) -> tuple[str, ...]:
+    return (f.metric_code, f.entity, f.channel, f.period_type, f.period)
+
+
+def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
+                      ) -> tuple[list[Fact], list[Skip]]:
+    """Every table's facts, a primary statement's first; others that contradict it left out.
+
+    ``tables`` are ``(statement kind, facts)`` in document order. Facts of primary
+    statements come first (a repeated fact then cites the statement); a fact from
+    another table with the same identity and a different value or unit is skipped.
+    """
+    stated: dict[tuple[str, ...], Fact] = {}
+    for kind, facts in tables:
+        if kind:
+            for f in facts:
+                stated.setdefault(_key(f), f)
+    first = [f for kind, facts in tables if kind for f in facts]
+    rest: list[Fact] = []
+    skipped: list[Skip] = []
+    for kind, facts in tables:
+        if kind:
+            continue
+        for f in facts:
+            s = stated.get(_key(f))
+            if s is not None and (s.value, s.unit) != (f.value, f.unit):
+                skipped.append(Skip(f.source_locator, (
+                    f"states {f.value:g} {f.unit} where the primary statement at "
+                    f"{s.source_locator} states {s.value:g} {s.unit} for the same row and "
+                    "period; the statement's cell is kept (this table's row is not the "
+                    "company total, or its scale differs)")))
+            else:
+                rest.append(f)
+    return first + rest, skipped

@@ -1,0 +1,124 @@
+"""PDF statements into facts: a real PDF drawn with reportlab, read by pypdfium2."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import Agent
+from ragspine_nb.extract.document import read_document
+from ragspine_nb.extract.pdf import reflow
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.workspace import ingest
+
+pytest.importorskip("pypdfium2")
+canvas_mod = pytest.importorskip("reportlab.pdfgen.canvas")
+
+COLUMNS = (380.0, 450.0, 520.0)  # right edges of the three year columns
+CASH_FLOW = [
+    ("Cash Flows from Operating Activities", ()),
+    ("Net income", ("$ 5,363", "$ 4,869", "$ 5,058")),
+    ("Depreciation and amortization", ("1,488", "1,544", "1,474")),
+    ("Purchases of property, plant and equipment (PP&E)", ("(1,577)", "(1,373)", "(1,420)")),
+    ("Proceeds from sale of businesses, net of cash", ()),
+    ("sold", ()),
+    ("", ("846", "1,065", "142")),
+    ("Net cash provided by operating activities", ("6,439", "—", "6,662")),
+]
+SEGMENT = [("Net income", ("900", "800", "700"))]
+
+
+def _statement(c: object, y: float, title: str, caption: str,
+               rows: list[tuple[str, tuple[str, ...]]]) -> float:
+    c.setFont("Helvetica", 8)  # type: ignore[attr-defined]
+    c.drawString(60, y, title)  # type: ignore[attr-defined]
+    y -= 12
+    c.drawString(60, y, caption)  # type: ignore[attr-defined]
+    for x, year in zip(COLUMNS, ("2018", "2017", "2016"), strict=True):
+        c.drawRightString(x - 6, y, year)  # type: ignore[attr-defined]
+    for label, values in rows:
+        y -= 11
+        c.drawString(60 if label[:1].isupper() or not label else 70, y, label)  # type: ignore[attr-defined]
+        for x, v in zip(COLUMNS, values, strict=False):
+            if v.startswith("$ "):
+                c.drawString(x - 55, y, "$")  # type: ignore[attr-defined]
+                v = v[2:]
+            c.drawRightString(x + (3 if v.endswith(")") else 0), y, v)  # type: ignore[attr-defined]
+    return y - 30
+
+
+def make_filing(path: Path) -> Path:
+    c = canvas_mod.Canvas(str(path), pagesize=(612, 792), invariant=1)
+    y = _statement(c, 740, "Consolidated Statement of Cash Flows", "(Millions)", CASH_FLOW)
+    c.drawString(60, y, "The accompanying notes are an integral part of this statement.")
+    c.drawString(300, y - 20, "60")
+    c.showPage()
+    c.setFont("Helvetica", 9)
+    c.drawString(60, 740, "Sales rose in every business group this year, led by strong demand in")
+    c.drawString(60, 729, "Health Care and Safety. Margins held steady as material costs eased.")
+    _statement(c, 700, "Safety and Industrial Business", "(Millions)", SEGMENT)
+    c.showPage()
+    c.showPage()  # a page with no text layer
+    c.save()
+    return path
+
+
+@pytest.fixture(scope="module")
+def filing(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_filing(tmp_path_factory.mktemp("pdf") / "acme_2018_10k.pdf")
+
+
+def _facts(filing: Path) -> dict[tuple[str, str], tuple[float, str, str]]:
+    result = read_document(filing, "acme", DomainProfile.builtin())
+    return {(f.metric_code, f.period): (f.value, f.unit, f.source_locator) for f in result.facts}
+
+
+def test_a_statement_table_becomes_facts_with_page_locators(filing: Path) -> None:
+    facts = _facts(filing)
+    assert facts[("DEPRECIATION_AMORTIZATION", "2017")] == (
+        1544.0, "M", "page=1,table=1,row=DEPRECIATION_AMORTIZATION,col=FY2017")
+    assert facts[("CAPEX", "2018")][:2] == (-1577.0, "M")  # parentheses: negative
+    # a label wrapped over two lines, its figures on a line of their own
+    wrapped = [k for k in facts if k[0].startswith("PROCEEDS_FROM_SALE_OF_BUSINESSES")]
+    assert sorted(facts[k][0] for k in wrapped) == [142.0, 846.0, 1065.0]
+    # a dash is no figure; the page number under the table is no row
+    assert facts[("OPERATING_CASH_FLOW", "2018")][0] == 6439.0
+    assert ("OPERATING_CASH_FLOW", "2017") not in facts
+    assert not any("60" in k[0] for k in facts)
+
+
+def test_the_primary_statement_wins_over_a_segment_table(filing: Path) -> None:
+    result = read_document(filing, "acme", DomainProfile.builtin())
+    net = [f for f in result.facts if f.metric_code == "NET_INCOME" and f.period == "2018"]
+    assert [(f.value, f.source_locator.split(",")[0]) for f in net] == [(5363.0, "page=1")]
+    assert any("primary statement at page=1,table=1" in s.reason for s in result.skipped
+               if s.locator.startswith("page=2"))
+
+
+def test_pages_without_text_are_named_and_prose_is_reflowed(filing: Path) -> None:
+    result = read_document(filing, "acme", DomainProfile.builtin())
+    assert any("page(s) 3" in w and "no OCR" in w for w in result.warnings)
+    page2 = [c.text for c in result.chunks if c.source_locator.startswith("page=2")]
+    assert any("led by strong demand in Health Care and Safety. Margins held steady" in t
+               for t in page2)
+
+
+def test_a_user_asks_for_capex_from_the_filing(filing: Path, tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / filing.name).write_bytes(filing.read_bytes())
+    ingest(docs, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    r = agent.ask("What is the FY2018 capital expenditure amount (in USD millions)?",
+                  date(2019, 3, 1))
+    assert [(f.value, f.unit) for f in r.figures] == [(-1577.0, "M")]
+    assert "page=1,table=1,row=CAPEX,col=FY2018" in r.answer
+
+
+def test_reflow_keeps_short_lines_and_bullets_apart() -> None:
+    text = ("Overview\r\n" + "a" * 70 + " wraps\r\n" + "here.\r\n" + "• first point\r\n"
+            + "• second point")
+    assert reflow(text).split("\n") == ["Overview", "a" * 70 + " wraps here.",
+                                        "• first point", "• second point"]
