@@ -150,24 +150,7 @@ def build(root: Path) -> tuple[Path, dict[str, str], dict[str, str]]:
     return root / "ws", canaries, labels
 
 
-class SpyProvider:
-    """The offline mock provider, recording every prompt it receives."""
-
-    name = "spy"
-
-    def __init__(self) -> None:
-        from ragspine_nb.agent.providers import MockProvider
-
-        self.inner = MockProvider()
-        self.prompts: list[str] = []
-
-    def create_message(self, *, system: str, messages: list[dict[str, Any]],
-                       tools: list[dict[str, Any]]) -> Any:
-        self.prompts.append(system + json.dumps(messages, ensure_ascii=False))
-        return self.inner.create_message(system=system, messages=messages, tools=tools)
-
-
-def _agent(ws: Path, spy: SpyProvider) -> Any:
+def _agent(ws: Path, spy: Any) -> Any:
     from ragspine_nb import Agent
 
     return Agent.from_workspace(ws, provider=spy)
@@ -191,7 +174,9 @@ def _count(name: str, outputs: list[str], prompts: list[str], canaries: dict[str
 
 def run_agent(ws: Path, canaries: dict[str, str]) -> dict[str, Any]:
     """Every question through ``Agent.ask``; answers, sources, citations and tool results."""
-    spy = SpyProvider()
+    from ragspine_nb.agent.providers import RecordingProvider
+
+    spy = RecordingProvider()
     agent = _agent(ws, spy)
     outputs = []
     for q in questions():
@@ -205,6 +190,7 @@ def run_routes(ws: Path, canaries: dict[str, str], tmp: Path) -> list[dict[str, 
     """Every question through each HTTP route; the raw response bodies are searched."""
     from fastapi.testclient import TestClient
 
+    from ragspine_nb.agent.providers import RecordingProvider
     from ragspine_nb.service import create_app
     from ragspine_nb.stores.conversations import ConversationStore
 
@@ -219,7 +205,7 @@ def run_routes(ws: Path, canaries: dict[str, str], tmp: Path) -> list[dict[str, 
     }
     out = []
     for route, call in calls.items():
-        spy = SpyProvider()
+        spy = RecordingProvider()
         client = TestClient(create_app(_agent(ws, spy),
                                        ConversationStore(tmp / f"conv{len(out)}.db")))
         out.append(_count(route, [call(client, q) for q in questions()], spy.prompts, canaries))

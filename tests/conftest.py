@@ -31,6 +31,21 @@ def make_fact(**over: object) -> Fact:
     return Fact(**base)  # type: ignore[arg-type]
 
 
+#: A recursive query that never ends: what a read's time limit must stop.
+INFINITE = ("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
+            "SELECT count(*) AS n FROM r")
+
+
+def store_fact(metric: str = "REVENUE", value: float = 1405.0, period: str = "2025") -> Fact:
+    """A Hong Kong fact of the demo deck, for the store attack tests."""
+    return Fact(metric, "ACME_HK", "HK", "TOTAL", "FY", period, value, "USD_M",
+                "ACME_FY2025_Results.pptx", f"slide=4,row={metric},col=FY{period}")
+
+
+#: The facts the store attack tests write before each attack.
+STORE_FACTS = [store_fact(), store_fact("NEW_SALES", 310.5), store_fact("REVENUE", 1320.0, "2024")]
+
+
 def make_chunk(doc: str = "doc.md", seq: int = 0, text: str | None = None, **over: object) -> Chunk:
     base: dict[str, object] = dict(
         doc_id=doc, chunk_id=f"{doc}#{seq}", seq=seq, text=text or f"paragraph {seq} of {doc}",

@@ -8,30 +8,10 @@ one).
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
-from ragspine_nb import DomainProfile
-from ragspine_nb.extract.base import Extraction, ReadContext
-from ragspine_nb.extract.plain import read_csv
-
-Row = tuple[str, str, str, str, float, str]  # metric, channel, type, period, value, unit
-
-
-def _csv(tmp_path: Path, rows: list[list[str]], name: str = "table.csv",
-         period: tuple[str, str] | None = None) -> Extraction:
-    path = tmp_path / name
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
-    return read_csv(path, DomainProfile.builtin(), ReadContext(name, period=period))
-
-
-def _cells(ex: Extraction) -> dict[str, list[Row]]:
-    out: dict[str, list[Row]] = {}
-    for f in ex.facts:
-        out.setdefault(f.source_locator, []).append(
-            (f.metric_code, f.channel, f.period_type, f.period, f.value, f.unit))
-    return {k: sorted(v) for k, v in out.items()}
+from tests.tablehelpers import cells_of as _cells
+from tests.tablehelpers import read_table as _csv
 
 
 def test_a_period_title_in_the_header_block_dates_the_rows_below_it(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ pytest.importorskip("fastapi")
 import uvicorn  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
-from ragspine_nb import Agent, DomainProfile, FactStore, NarrativeIndex  # noqa: E402
+from ragspine_nb import Agent  # noqa: E402
 from ragspine_nb.service import create_app  # noqa: E402
 from ragspine_nb.service.models import ServiceLimits  # noqa: E402
 from ragspine_nb.stores.conversations import (  # noqa: E402
@@ -34,12 +34,6 @@ HK = "What was ACME Hong Kong's revenue in FY2025?"
 MB = 1 << 20
 
 
-def _agent(ws: Path) -> Agent:
-    profile = DomainProfile.from_file(ws / "profile.toml")
-    return Agent(FactStore(ws / "facts.db", create=False),
-                 NarrativeIndex(ws / "chunks.db", profile=profile))
-
-
 @pytest.fixture()
 def store(tmp_path: Path) -> ConversationStore:
     return ConversationStore(tmp_path / "conv.db")
@@ -47,7 +41,7 @@ def store(tmp_path: Path) -> ConversationStore:
 
 @pytest.fixture()
 def client(demo_ws: Path, store: ConversationStore) -> TestClient:
-    return TestClient(create_app(_agent(demo_ws), store))
+    return TestClient(create_app(Agent.from_workspace(demo_ws), store))
 
 
 # ------------------------------------------------------------------------ body limit
@@ -84,7 +78,7 @@ def _drive(app: Any, headers: list[tuple[bytes, bytes]], chunks: list[bytes]
 
 
 def test_declared_body_over_the_limit_is_413_before_any_of_it_is_read(demo_ws: Path) -> None:
-    app = create_app(_agent(demo_ws))
+    app = create_app(Agent.from_workspace(demo_ws))
     status, body, pulled = _drive(app, [(b"content-length", b"314572800")], [b"{}"] * 300)
     assert status == 413 and pulled == 0
     assert body == {"detail": "request body is too large: 314,572,800 bytes declared, the "
@@ -92,7 +86,7 @@ def test_declared_body_over_the_limit_is_413_before_any_of_it_is_read(demo_ws: P
 
 
 def test_chunked_body_is_cut_off_at_the_limit_without_reading_the_rest(demo_ws: Path) -> None:
-    app = create_app(_agent(demo_ws))
+    app = create_app(Agent.from_workspace(demo_ws))
     piece = b"x" * (64 * 1024)  # 300 pieces = 19.7 MB, no Content-Length
     status, body, pulled = _drive(app, [(b"transfer-encoding", b"chunked")],
                                   [b'{"question": "'] + [piece] * 300)
@@ -101,7 +95,8 @@ def test_chunked_body_is_cut_off_at_the_limit_without_reading_the_rest(demo_ws: 
 
 
 def test_body_limit_is_configurable_and_bodies_under_it_are_answered(demo_ws: Path) -> None:
-    c = TestClient(create_app(_agent(demo_ws), limits=ServiceLimits(max_body_bytes=200)))
+    c = TestClient(create_app(Agent.from_workspace(demo_ws),
+                              limits=ServiceLimits(max_body_bytes=200)))
     ok = c.post("/v1/ask", json={"question": HK})
     assert ok.status_code == 200 and "1,405 USD_M" in ok.json()["answer"]
     big = c.post("/v1/ask", json={"question": HK * 5})
@@ -117,7 +112,7 @@ def test_body_limit_is_configurable_and_bodies_under_it_are_answered(demo_ws: Pa
 
 @pytest.fixture()
 def server(demo_ws: Path, tmp_path: Path) -> Iterator[tuple[str, int]]:
-    app = create_app(_agent(demo_ws), ConversationStore(tmp_path / "conv.db"))
+    app = create_app(Agent.from_workspace(demo_ws), ConversationStore(tmp_path / "conv.db"))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

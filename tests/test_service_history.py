@@ -14,19 +14,13 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from ragspine_nb import Agent, DomainProfile, FactStore, NarrativeIndex  # noqa: E402
+from ragspine_nb import Agent  # noqa: E402
 from ragspine_nb.agent.conversation import Conversation  # noqa: E402
 from ragspine_nb.service import create_app  # noqa: E402
 from ragspine_nb.service.models import ServiceLimits  # noqa: E402
 from ragspine_nb.stores.conversations import ConversationStore  # noqa: E402
 
 HK = "What was ACME Hong Kong's revenue in FY2025?"
-
-
-def _agent(ws: Path) -> Agent:
-    profile = DomainProfile.from_file(ws / "profile.toml")
-    return Agent(FactStore(ws / "facts.db", create=False),
-                 NarrativeIndex(ws / "chunks.db", profile=profile))
 
 
 @pytest.fixture()
@@ -36,7 +30,7 @@ def store(tmp_path: Path) -> ConversationStore:
 
 @pytest.fixture()
 def client(demo_ws: Path, store: ConversationStore) -> TestClient:
-    return TestClient(create_app(_agent(demo_ws), store))
+    return TestClient(create_app(Agent.from_workspace(demo_ws), store))
 
 
 def _fill(store: ConversationStore, cid: str, n: int) -> None:
@@ -79,7 +73,7 @@ def test_history_pages_in_sql_with_a_cursor_and_a_total(client: TestClient,
 
 def test_history_page_size_is_configurable(demo_ws: Path, store: ConversationStore) -> None:
     _fill(store, "long", 30)
-    c = TestClient(create_app(_agent(demo_ws), store, limits=ServiceLimits(
+    c = TestClient(create_app(Agent.from_workspace(demo_ws), store, limits=ServiceLimits(
         history_page_size=10, max_history_page=20)))
     page = c.get("/chat/history/long").json()
     assert (len(page["messages"]), page["next_after"], page["total"]) == (10, 10, 30)
@@ -96,7 +90,7 @@ def test_history_reads_do_not_wait_for_an_answer_in_progress(demo_ws: Path,
             release.wait(30)
             return super().ask(*args, **kwargs)
 
-    base = _agent(demo_ws)
+    base = Agent.from_workspace(demo_ws)
     c = TestClient(create_app(Slow(base.store, base.index, profile=base.profile), store))
     _fill(store, "long", 10)
     asking = threading.Thread(target=lambda: c.post("/v1/ask", json={"question": HK}))
@@ -165,7 +159,7 @@ def test_a_turn_in_a_long_conversation_sees_its_last_five(demo_ws: Path,
             seen.append(list(history or []))
             return super().ask(question, reference_date, history)
 
-    base = _agent(demo_ws)
+    base = Agent.from_workspace(demo_ws)
     _fill(store, "long", 1000)
     Conversation(Spy(base.store, base.index, profile=base.profile), store, "long").ask(HK)
     assert seen == [[("assistant", "m996"), ("user", "m997"), ("assistant", "m998"),

@@ -29,18 +29,9 @@ from ragspine_nb.errors import (
     ReadOnlyStoreError,
 )
 from ragspine_nb.stores.limits import ReadLimits
-from ragspine_nb.types import Fact
-
-INFINITE = ("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
-            "SELECT count(*) AS n FROM r")
-
-
-def _fact(metric: str = "REVENUE", value: float = 1405.0, period: str = "2025") -> Fact:
-    return Fact(metric, "ACME_HK", "HK", "TOTAL", "FY", period, value, "USD_M",
-                "ACME_FY2025_Results.pptx", f"slide=4,row={metric},col=FY{period}")
-
-
-FACTS = [_fact(), _fact("NEW_SALES", 310.5), _fact("REVENUE", 1320.0, "2024")]
+from tests.conftest import INFINITE
+from tests.conftest import STORE_FACTS as FACTS
+from tests.conftest import store_fact as _fact
 
 
 def _snapshot(store: FactStore) -> list[tuple[Any, ...]]:

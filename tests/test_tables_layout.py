@@ -20,25 +20,9 @@ from ragspine_nb.extract.base import Extraction, ReadContext
 from ragspine_nb.extract.office import read_docx, read_xlsx
 from ragspine_nb.extract.plain import read_csv
 from tests.filemakers import make_xlsx
-
-Row = tuple[str, str, str, str, float, str]  # metric, channel, type, period, value, unit
-
-
-def _csv(tmp_path: Path, rows: list[list[str]], name: str = "table.csv",
-         profile: DomainProfile | None = None) -> Extraction:
-    path = tmp_path / name
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
-    return read_csv(path, profile or DomainProfile.builtin(), ReadContext(name))
-
-
-def _cells(ex: Extraction) -> dict[str, list[Row]]:
-    """Locator → the facts stored from that cell (a cell may be named two ways)."""
-    out: dict[str, list[Row]] = {}
-    for f in ex.facts:
-        out.setdefault(f.source_locator, []).append(
-            (f.metric_code, f.channel, f.period_type, f.period, f.value, f.unit))
-    return {k: sorted(v) for k, v in out.items()}
+from tests.tablehelpers import Row
+from tests.tablehelpers import cells_of as _cells
+from tests.tablehelpers import read_table as _csv
 
 
 def _one(ex: Extraction, locator: str) -> Row:

@@ -15,7 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ragspine_nb.agent.operations import NotComputed, Operation, compute, shown_decimals
+from ragspine_nb.agent.operations import (
+    NotComputed,
+    Operation,
+    compute,
+    in_points,
+    shown_decimals,
+)
 from ragspine_nb.agent.render import entity_label, result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
@@ -42,7 +48,7 @@ from ragspine_nb.types import (
     QueryResult,
     UnrecognizedParamResult,
 )
-from ragspine_nb.units import unit_parts, unit_text
+from ragspine_nb.units import unit_text
 
 __all__ = ["StructuredAnswer", "structured_answer", "figure_label", "figure_text",
            "render_figures", "layout"]
@@ -87,7 +93,7 @@ def figure_label(fact: Fact, profile: DomainProfile, lang: str) -> str:
 def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,
                      profile: DomainProfile, lang: str) -> str:
     """``ACME Hong Kong Revenue, change from FY2024 to FY2025`` (a is the later / first)."""
-    points = operation.points and unit_parts(a.unit).percent  # a change in points
+    points = in_points(operation, a.unit)
     pct = operation.kind == "percent_change" and not points
     if axis == "period":
         what = _what(profile, a.metric_code, a.entity, a.channel)

@@ -33,7 +33,7 @@ from ragspine_nb.types import COMPUTED_OPERATIONS, Fact
 from ragspine_nb.units import SCALES, unit_parts
 
 __all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "ratio",
-           "change_of_change",
+           "change_of_change", "in_points",
            "count_passing", "passing", "pick_extreme", "shown_decimals", "SUPPORTED_OPERATIONS",
            "ANSWERS", "PERCENT_DECIMALS"]
 
@@ -219,9 +219,20 @@ def compute(operation: Operation, operands: Sequence[Fact]) -> Computed | NotCom
         return NotComputed("units", (a.unit, b.unit))
     if operation.kind == "difference":
         return _difference(a, b)
-    if operation.points and unit_parts(a.unit).percent:
+    if in_points(operation, a.unit):
         return _points(a, b)
     return _percent_change(a, b)
+
+
+def in_points(operation: Operation, unit: str) -> bool:
+    """Whether a change asked in points is computed in points: over percentages only.
+
+    >>> in_points(Operation("percent_change", points=True), "PCT")
+    True
+    >>> in_points(Operation("percent_change", points=True), "USD_M")
+    False
+    """
+    return operation.points and unit_parts(unit).percent
 
 
 def _points(a: Fact, b: Fact) -> Computed:

@@ -24,6 +24,7 @@ __all__ = [
     "ProviderResponse",
     "ToolCall",
     "MockProvider",
+    "RecordingProvider",
     "AnthropicProvider",
     "OpenAIProvider",
     "DEFAULT_ANTHROPIC_MODEL",
@@ -126,6 +127,32 @@ class MockProvider:
 
 
 # ------------------------------------------------------------------- anthropic
+class RecordingProvider:
+    """Another provider (the offline mock by default) that keeps every prompt it is sent.
+
+    For audits: what reached the model, as text (system prompt and messages as JSON),
+    e.g. to check that no RESTRICTED text ever does.
+
+    >>> spy = RecordingProvider()
+    >>> _ = spy.create_message(system="s", messages=[{"role": "user", "content": "q"}],
+    ...                        tools=[])
+    >>> spy.prompts
+    ['s[{"role": "user", "content": "q"}]']
+    """
+
+    name = "spy"
+
+    def __init__(self, inner: LLMProvider | None = None) -> None:
+        self.inner: LLMProvider = inner or MockProvider()
+        self.prompts: list[str] = []
+
+    def create_message(self, *, system: str, messages: list[dict[str, Any]],
+                       tools: list[dict[str, Any]]) -> ProviderResponse:
+        """Record the prompt, then return ``inner``'s message."""
+        self.prompts.append(system + json.dumps(messages, ensure_ascii=False))
+        return self.inner.create_message(system=system, messages=messages, tools=tools)
+
+
 class AnthropicProvider:
     """Claude through the real ``anthropic`` SDK (imported lazily).
 

@@ -31,19 +31,21 @@ YEAR_RANGE = re.compile(
 _ORDINAL = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2",
             "3rd": "3", "4th": "4"}
 _CN = {"一": "1", "二": "2", "三": "3", "四": "4", "1": "1", "2": "2", "3": "3", "4": "4"}
+_QUARTER_NUMBERS = {**_ORDINAL, **_CN}
+_HALF_NUMBERS = {"first": "1", "second": "2", "上": "1", "下": "2"}
 _Y4 = r"((?:19|20)\d\d)"
 _YY = r"'?(\d\d(?:\d\d)?)"
 _QUARTERS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(rf"(?<![a-z0-9])q([1-4])\s*(?:fy|fiscal)?\s*{_YY}(?!\d)"), "qy"),
-    (re.compile(rf"(?<!\d){_Y4}\s*q([1-4])(?![0-9])"), "yq"),
+    (re.compile(rf"(?<![a-z0-9])q([1-4])\s*(?:fy|fiscal)?\s*{_YY}(?!\d)"), "py"),
+    (re.compile(rf"(?<!\d){_Y4}\s*q([1-4])(?![0-9])"), "yp"),
     (re.compile(r"\b(first|second|third|fourth|1st|2nd|3rd|4th) quarter(?: of)?(?: fiscal)?"
                 rf"(?: year)?\s*{_YY}(?!\d)"), "wy"),
     (re.compile(rf"{_Y4}年?第?([一二三四1-4])季度?"), "cn"),
 )
 _HALVES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(rf"(?<![a-z0-9])([12])h\s*(?:fy)?\s*{_YY}(?!\d)"), "hy"),
-    (re.compile(rf"(?<![a-z0-9])h([12])\s*(?:fy)?\s*{_YY}(?!\d)"), "hy"),
-    (re.compile(rf"(?<!\d){_Y4}\s*h([12])(?![0-9])"), "yh"),
+    (re.compile(rf"(?<![a-z0-9])([12])h\s*(?:fy)?\s*{_YY}(?!\d)"), "py"),
+    (re.compile(rf"(?<![a-z0-9])h([12])\s*(?:fy)?\s*{_YY}(?!\d)"), "py"),
+    (re.compile(rf"(?<!\d){_Y4}\s*h([12])(?![0-9])"), "yp"),
     (re.compile(rf"\b(first|second) half(?: of)?(?: fiscal)?(?: year)?\s*{_YY}(?!\d)"), "wy"),
     (re.compile(rf"{_Y4}年?(上|下)半年"), "cn"),
 )
@@ -71,31 +73,23 @@ def _year(text: str) -> str:
     return text if len(text) == 4 else f"20{text}"
 
 
-def _quarter(text: str) -> Period | None:
-    for pattern, shape in _QUARTERS:
+def _part(text: str, patterns: tuple[tuple[re.Pattern[str], str], ...], kind: str,
+          mark: str, numbers: dict[str, str]) -> Period | None:
+    """A quarter or a half named by the first of ``patterns`` that matches ``text``.
+
+    Shapes: ``py`` (part number, year), ``yp`` (year, part number), ``wy`` (ordinal word,
+    year) and ``cn`` (year, Chinese part); ``numbers`` reads the words.
+    """
+    for pattern, shape in patterns:
         if m := pattern.search(text):
             a, b = m.group(1), m.group(2)
-            if shape == "qy":
-                return "QUARTER", f"{_year(b)}Q{a}"
-            if shape == "yq":
-                return "QUARTER", f"{a}Q{b}"
+            if shape == "py":
+                return kind, f"{_year(b)}{mark}{a}"
+            if shape == "yp":
+                return kind, f"{a}{mark}{b}"
             if shape == "wy":
-                return "QUARTER", f"{_year(b)}Q{_ORDINAL[a]}"
-            return "QUARTER", f"{a}Q{_CN[b]}"
-    return None
-
-
-def _half(text: str) -> Period | None:
-    for pattern, shape in _HALVES:
-        if m := pattern.search(text):
-            a, b = m.group(1), m.group(2)
-            if shape == "hy":
-                return "HY", f"{_year(b)}H{a}"
-            if shape == "yh":
-                return "HY", f"{a}H{b}"
-            if shape == "wy":
-                return "HY", f"{_year(b)}H{'1' if a == 'first' else '2'}"
-            return "HY", f"{a}H{'1' if b == '上' else '2'}"
+                return kind, f"{_year(b)}{mark}{numbers[a]}"
+            return kind, f"{a}{mark}{numbers[b]}"
     return None
 
 
@@ -117,7 +111,8 @@ def cell_period(text: str) -> Period | str | None:
     folded = " ".join(text.casefold().replace("\u2019", "'").split())
     if not folded:
         return None
-    found = _quarter(folded) or _half(folded)
+    found = _part(folded, _QUARTERS, "QUARTER", "Q", _QUARTER_NUMBERS) or \
+        _part(folded, _HALVES, "HY", "H", _HALF_NUMBERS)
     if found:
         return found
     if m := _SPAN.search(folded):  # fiscal "2018/2019" or "2018/19" = the later year

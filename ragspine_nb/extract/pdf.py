@@ -44,8 +44,8 @@ _BULLET = re.compile(r"^\s*(?:[•·▪◦‣●\-–—*]|\(?\d{1,2}[.)]|\([a-z
 
 def _properties(meta: dict[str, Any]) -> list[ScreenText]:
     """Title, subject and keywords of the PDF's document information, as screen text."""
-    text = "\n".join(str(meta.get(k) or "") for k in ("Title", "Subject", "Keywords")
-                     if str(meta.get(k) or "").strip())
+    values = (str(meta.get(k) or "").strip() for k in ("Title", "Subject", "Keywords"))
+    text = "\n".join(v for v in values if v)
     return [ScreenText("document properties", text)] if text else []
 
 

@@ -252,6 +252,9 @@ def _captions_joined(header: list[list[str]]) -> list[list[str]]:
 def table_grid(table: PdfTable) -> list[list[str]]:
     """The table's cells: header rows, then one row per label (see the module docstring).
 
+    The table's lines are read as :func:`merge_marks` leaves them (:func:`find_runs`
+    is given merged lines).
+
     >>> header = Line((Cell("(Millions)", 10, 50), Cell("2018", 190, 210),
     ...                Cell("2017", 260, 280)), 700.0)
     >>> body = (Line((Cell("Sales", 10, 40), Cell("1,200", 200, 220),
@@ -264,14 +267,13 @@ def table_grid(table: PdfTable) -> list[list[str]]:
     [['(Millions)', '2018', '2017'], ['Sales', '1,200', '(900)'],
      ['Proceeds from sale of businesses, net of cash sold', '846', '1,065']]
     """
-    body = [merge_marks(line) for line in table.body]
+    body = table.body
     columns = value_columns(body)
     if not columns:
         return []
     figure_x0 = [c.x0 for line in body for c in _figures(line)]
     left = min(figure_x0) - COLUMN_GAP if figure_x0 else 0.0
-    grid = _captions_joined([_header_row(merge_marks(line), columns, left)
-                             for line in table.header])
+    grid = _captions_joined([_header_row(line, columns, left) for line in table.header])
     rows: list[list[str]] = []
     for line in body:
         row = _row_cells(line, columns)
