@@ -148,7 +148,10 @@ def _merge_metrics(profile: DomainProfile, derived: Iterable[MetricSpec]) -> dic
     for code, (first, terms) in found.items():
         label = first.label if fold(first.label) not in claimed else ""
         merged[code] = MetricSpec(code, first.unit, label, tuple(terms))
-    for code in found:
+    for spec in derived:  # parts of a profile metric that names none (a table's total)
+        if spec.code in base and not base[spec.code].parts and spec.parts:
+            parts.setdefault(spec.code, []).extend(spec.parts)
+    for code in (*found, *(c for c in parts if c in base)):
         kept: list[str] = []
         for part in dict.fromkeys(parts[code]):
             if part in merged and part != code and not parts_reach(graph, part, code):

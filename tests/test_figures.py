@@ -281,6 +281,13 @@ def test_compute_is_pure_and_refuses_what_it_cannot_do() -> None:
     assert isinstance(refused, NotComputed)
     assert refused.text() == "the base value is negative (-2)"
     assert refused.text("zh") == "基数为负（-2）"
+    # two negative amounts (an allowance growing from (15,916) to (19,911)): their size
+    grown = compute(Operation("percent_change"), (_fact(-19911.0), _fact(-15916.0)))
+    assert not isinstance(grown, NotComputed)
+    assert (grown.value, grown.derivation) == (
+        25.1, "both negative, in size: (19,911 − 15,916) / 15,916 = 25.1%")
+    shrunk = compute(Operation("percent_change"), (_fact(-1.3), _fact(-1.9)))
+    assert not isinstance(shrunk, NotComputed) and shrunk.value == -31.58
     assert compute(Operation("average"), (a, b)).reason == "unsupported"  # type: ignore[union-attr]
     assert compute(Operation("difference"), (a,)).reason == "operands"  # type: ignore[union-attr]
     with pytest.raises(InvalidRecordError, match="Valid"):

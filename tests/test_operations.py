@@ -26,10 +26,9 @@ from ragspine_nb.agent.operations import (
     NotComputed,
     Operation,
     aggregate,
-    count_passing,
-    pick_extreme,
     ratio,
 )
+from ragspine_nb.agent.operations_over import count_passing, pick_extreme
 from ragspine_nb.errors import InvalidRecordError
 from ragspine_nb.glossary import fold
 from ragspine_nb.types import Fact, Source

@@ -13,6 +13,7 @@ headline number, so such answers assert no figure.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ragspine_nb.agent.answer import StructuredAnswer, figure_label, figure_text, layout
 from ragspine_nb.agent.operation_plan import Plan, varying_slots
@@ -22,11 +23,10 @@ from ragspine_nb.agent.operations import (
     Operation,
     aggregate,
     change_of_change,
-    count_passing,
-    passing,
-    pick_extreme,
     ratio,
+    shown_decimals,
 )
+from ragspine_nb.agent.operations_over import count_passing, passing, pick_extreme
 from ragspine_nb.agent.render import entity_label, result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
@@ -307,12 +307,45 @@ def plan_answer(plan: Plan, results: Sequence[QueryResult], profile: DomainProfi
         head = TEXT["compared"][lang]
         body = [said, head, *(f"  - {_line(f, profile, lang)}" for f in facts)]
         return StructuredAnswer((), "\n".join(body), _sources(results))
+    if plan.groups > 1:
+        return _by_year(plan, facts, results, profile, lang)
     outcome = _computed(op, plan, facts, profile, lang)
     if isinstance(outcome, NotComputed):
         return refusal_answer(op.kind, outcome, results, profile, lang)
     figure = _figure(op.kind, outcome[0], facts, outcome[1])
     return StructuredAnswer((figure,), layout([figure_text(figure, lang)], lang),
                             _sources(results))
+
+
+def _by_year(plan: Plan, facts: Sequence[Fact], results: Sequence[QueryResult],
+             profile: DomainProfile, lang: str) -> StructuredAnswer:
+    """A ratio / share asked for several years: one figure each, or their average."""
+    op, size = plan.operation, len(facts) // plan.groups
+    figures = []
+    for g in range(plan.groups):
+        run = facts[g * size:(g + 1) * size]
+        outcome = _computed(op, replace(plan, tasks=plan.tasks[g * size:(g + 1) * size],
+                                        groups=1), run, profile, lang)
+        if isinstance(outcome, NotComputed):
+            return refusal_answer(op.kind, outcome, results, profile, lang)
+        figures.append(_figure(op.kind, outcome[0], run, outcome[1]))
+    if op.then == "average":
+        values = [f.value for f in figures]
+        places = max(shown_decimals(op.kind, facts) or 0, 2)
+        mean = sum(values) / len(values)
+        terms = " + ".join(format_value(round(v, places) + 0.0) for v in values)
+        years = _joined([period_label(g[0].period_type, g[0].period)
+                         for g in (f.operands for f in figures)], lang)
+        base = figures[0].label.rsplit("，" if lang == "zh" else ", ", 1)[0]
+        label = f"{base}，{years}{OPERATION_WORDS['zh']['average']}" if lang == "zh" else \
+            f"{base}, {OPERATION_WORDS['en']['average']} {years}"
+        derivation = f"({terms}) / {len(values)} = {format_value(round(mean, places) + 0.0)}" + \
+            ("%" if op.kind == "share" else "")
+        figures = [Figure(mean, figures[0].unit, label, "average", tuple(facts),
+                          tuple(dict.fromkeys(s for f in figures for s in f.sources)),
+                          derivation)]
+    return StructuredAnswer(tuple(figures), layout([figure_text(f, lang) for f in figures],
+                                                   lang), _sources(results))
 
 
 def cross_refusal(tasks: Sequence[dict[str, str]], lang: str) -> StructuredAnswer:

@@ -164,6 +164,11 @@ def _percent_column(profile: DomainProfile, code: str) -> bool:
                for n in names)
 
 
+#: "the average proportion …", "the total percentage …": an aggregate of yearly shares
+_OF_SHARES = re.compile(r"\b(average|total|sum)\s+(?:of\s+(?:the\s+)?)?(?:proportions?|"
+                        r"percentages?|ratios?|shares?)\b")
+
+
 def _ratio(intent: ParsedIntent, text: str, cues: str,
            profile: DomainProfile) -> Operation | None:
     """A ratio or share, or a change taken as a percentage of its base.
@@ -181,7 +186,10 @@ def _ratio(intent: ParsedIntent, text: str, cues: str,
         return Operation("percent_change")  # "the change … as a percentage of" its base
     if change and change.start() < first:
         return None  # "the change in the percentage of sales": a change of a share
-    return Operation(split.kind, split=split)
+    over = _OF_SHARES.search(text[:split.denominator[0]])  # "the average proportion of …"
+    if over and over.group(1) != "average":
+        return Operation("sum", nested=split.kind)  # a sum of shares: not computed
+    return Operation(split.kind, split=split, then="average" if over else "")
 
 
 def _names_the_row(noun: str, intent: ParsedIntent, profile: DomainProfile) -> bool:

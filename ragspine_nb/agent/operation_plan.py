@@ -33,6 +33,7 @@ from ragspine_nb.agent.operations import NotComputed, Operation
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
+from ragspine_nb.wordset import content_words
 
 __all__ = ["Task", "Plan", "PlanContext", "base_tasks", "plan_operation", "varying_slots",
            "SLOTS"]
@@ -50,6 +51,8 @@ class Plan:
     tasks: tuple[Task, ...]
     #: a ratio / share: the first ``numerators`` tasks are summed over the last one
     numerators: int = 0
+    #: a ratio / share asked for several years: ``groups`` runs of tasks, one per year
+    groups: int = 1
 
 
 @dataclass(frozen=True)
@@ -180,13 +183,13 @@ def _one(values: Sequence[str], *fallbacks: Sequence[str]) -> list[str]:
 
 
 def _side_tasks(side: ParsedIntent, other: ParsedIntent, rest: ParsedIntent,
-                ctx: PlanContext) -> list[Task]:
+                ctx: PlanContext, year: str = "") -> list[Task]:
     """The cells one side of a ratio names, completed from the rest of the question."""
     intent, profile = ctx.intent, ctx.profile
     metrics = _one(side.metrics, rest.metrics,
                    other.metrics if len(other.metrics) == 1 else (),
                    intent.metrics if len(intent.metrics) == 1 else ())
-    periods = _one([period_label(*p) for p in side.periods],
+    periods = [year] if year else _one([period_label(*p) for p in side.periods],
                    [period_label(*p) for p in rest.periods],
                    [period_label(*p) for p in other.periods],
                    [period_label(*p) for p in intent.periods][:1],
@@ -202,6 +205,65 @@ def _side_tasks(side: ParsedIntent, other: ParsedIntent, rest: ParsedIntent,
             for m in metrics for c in channels]
 
 
+def _whole_named_once(num: ParsedIntent,
+                      den: ParsedIntent) -> tuple[ParsedIntent, ParsedIntent]:
+    """The sides without the whole one of them names beside its own row.
+
+    "Net sales from total electronic components as a percentage of total net sales":
+    the numerator names the denominator's one row as the group its row belongs to —
+    the numerator is the other row. "Operating leases of more than 5 years in the total
+    operating leases": the denominator names the numerator's one row beside a "Total"
+    row — it is that row (in its total column).
+    """
+    def without(side: ParsedIntent, whole: str) -> ParsedIntent:
+        return replace(side, metrics=tuple(m for m in side.metrics if m != whole))
+
+    def only(side: ParsedIntent, row: str) -> ParsedIntent:
+        return replace(side, metrics=(row,))
+
+    if len(den.metrics) == 1 and len(num.metrics) == 2 and den.metrics[0] in num.metrics:
+        return without(num, den.metrics[0]), den
+    if len(num.metrics) == 1 and len(den.metrics) > 1 and num.metrics[0] in den.metrics:
+        return num, only(den, num.metrics[0])
+    return num, den
+
+
+def _apart(profile: DomainProfile, codes: Sequence[str]) -> bool:
+    """Whether the rows' names share no word ("Total" aside): no name runs into another."""
+    seen: set[str] = set()
+    for code in codes:
+        spec = profile.metrics.get(code)
+        words = content_words(spec.label if spec and spec.label else code) - {"total"}
+        if words & seen:
+            return False
+        seen |= words
+    return True
+
+
+def _sides_clear(top: Sequence[Task], bottom: Sequence[Task],
+                 parts: tuple[ParsedIntent, ParsedIntent, ParsedIntent],
+                 profile: DomainProfile) -> bool:
+    """Whether the two sides name their cells clearly enough to divide them."""
+    num, den, rest = parts
+    # a total or its part? named unclearly — unless the total is the other side and the
+    # names run into each other nowhere ("revenue from services as a percentage of total
+    # revenue"; not "prepaid expenses and other current assets" beside "Total prepaid
+    # expenses and other")
+    whole = set(num.read_as_part[:-1]) <= {t["metric"] for t in bottom} and \
+        _apart(profile, num.read_as_part)
+    if den.read_as_part or (num.read_as_part and not whole):
+        return False
+    if not top or len(bottom) != 1 or bottom[0] in top:
+        return False
+    if not den.channels and not rest.channels and bottom[0]["metric"] not in \
+            {t["metric"] for t in top} and \
+            any(t["channel"] != profile.default_channel for t in top):
+        # "A due in less than one year as a percentage of the total": the total in that
+        # column too, or the whole total? Never pick
+        return False
+    return len(top) == 1 or num.list_cue
+
+
 def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
     split = op.split
     if split is None:
@@ -209,25 +271,37 @@ def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
     text = fold(ctx.intent.raw_question)
     (a, b), (c, d) = split.numerator, split.denominator
     outside = "".join(" " if a <= i < b or c <= i < d else ch for i, ch in enumerate(text))
-    num, den = ctx.parse(text[a:b]), ctx.parse(text[c:d])
+    num, den = _whole_named_once(ctx.parse(text[a:b]), ctx.parse(text[c:d]))
     rest = ctx.parse(outside) if outside.strip() else replace(num, metrics=(), periods=(),
                                                               channels=(), entities=())
-    top = _side_tasks(num, den, rest, ctx)
-    bottom = _side_tasks(den, num, rest, ctx)
     said = f"{text[a:b]!r} / {text[c:d]!r}"
-    if den.read_as_part or num.read_as_part:  # a total or its part? named unclearly
-        return NotComputed("sides", (said,))
-    if not top or len(bottom) != 1 or bottom[0] in top:
-        return NotComputed("sides", (said,))
-    default = ctx.profile.default_channel
-    if not den.channels and not rest.channels and bottom[0]["metric"] not in \
-            {t["metric"] for t in top} and any(t["channel"] != default for t in top):
-        # "A due in less than one year as a percentage of the total": the total in that
-        # column too, or the whole total? Never pick
-        return NotComputed("sides", (said,))
-    if len(top) > 1 and not num.list_cue:
-        return NotComputed("sides", (said,))
-    return Plan(op, (*top, *bottom), numerators=len(top))
+    years = _yearly(ctx.intent, num, den, rest) or [""]
+    if op.then and len(years) < 2:
+        return NotComputed("operands", ("1",))  # an average of one year's share
+    tasks: list[Task] = []
+    for year in years:  # one numerator / denominator run per year asked, same rows
+        top = _side_tasks(num, den, rest, ctx, year)
+        bottom = _side_tasks(den, num, rest, ctx, year)
+        if not _sides_clear(top, bottom, (num, den, rest), ctx.profile):
+            return NotComputed("sides", (said,))
+        tasks += [*top, *bottom]
+    return Plan(op, tuple(tasks), numerators=len(tasks) // len(years) - 1, groups=len(years))
+
+
+def _yearly(intent: ParsedIntent, *parts: ParsedIntent) -> list[str]:
+    """The fiscal years a ratio is asked for, one result each ("… in 2018 and 2019").
+
+    Two or more fiscal years named, and every part of the question naming either none
+    of them or all of them; else none (the sides name their own periods).
+    """
+    named = [period_label(*p) for p in intent.periods]
+    if len(set(named)) < 2 or any(p[0] != "FY" for p in intent.periods):
+        return []
+    every = set(named)
+    if any(part.periods and {period_label(*p) for p in part.periods} != every
+           for part in parts):
+        return []
+    return list(dict.fromkeys(named))
 
 
 def _change_of_change(op: Operation, ctx: PlanContext) -> Plan | NotComputed:

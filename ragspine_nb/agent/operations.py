@@ -13,8 +13,8 @@ off as the result of an operation.
 * ``average`` / ``sum`` — of every operand, in one unit (:func:`aggregate`);
 * ``ratio`` / ``share`` — the numerators (summed) over the denominator; a share is in
   percent (:func:`ratio`);
-* ``count`` — how many operands pass a stated test (:func:`count_passing`);
-* ``max`` / ``min`` — which operand is the highest / lowest (:func:`pick_extreme`).
+* ``count`` — how many operands pass a stated test, and ``max`` / ``min`` — which operand
+  is the highest / lowest: :mod:`ragspine_nb.agent.operations_over`.
 
 A computed value keeps every digit (``Computed.value``); its text is rounded as a report
 rounds it (:func:`shown_decimals`).
@@ -28,13 +28,11 @@ from dataclasses import dataclass
 from ragspine_nb.agent.operation_cues import RatioSplit, Threshold
 from ragspine_nb.agent.templates import NOT_COMPUTED, format_value
 from ragspine_nb.errors import InvalidRecordError
-from ragspine_nb.glossary import period_label
 from ragspine_nb.types import COMPUTED_OPERATIONS, Fact
-from ragspine_nb.units import SCALES, unit_parts
+from ragspine_nb.units import unit_parts
 
 __all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "ratio",
-           "change_of_change", "in_points",
-           "count_passing", "passing", "pick_extreme", "shown_decimals", "SUPPORTED_OPERATIONS",
+           "change_of_change", "in_points", "one_unit", "shown_decimals", "SUPPORTED_OPERATIONS",
            "ANSWERS", "PERCENT_DECIMALS"]
 
 #: The operations computed today.
@@ -87,6 +85,10 @@ class Operation:
         A ``percent_change`` asked in percentage points ("the absolute percentage
         change", "the percentage-point change"): over two percentages it is their
         difference in points; over amounts it stays a relative change.
+    then : str
+        A ratio / share asked for several years: ``average`` — the mean of the yearly
+        results ("the average proportion of A as a percentage of B in 2017 and 2018");
+        empty — one result per year.
     """
 
     kind: str
@@ -102,6 +104,7 @@ class Operation:
     over: str = ""
     inner: str = ""
     points: bool = False
+    then: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:
@@ -169,7 +172,8 @@ def _shown(value: float, decimals: int | None) -> str:
     return format_value(value if decimals is None else round(value, decimals) + 0.0)
 
 
-def _one_unit(operands: Sequence[Fact]) -> NotComputed | None:
+def one_unit(operands: Sequence[Fact]) -> NotComputed | None:
+    """Why operands in more than one unit are not combined; ``None`` when one unit."""
     units = list(dict.fromkeys(f.unit for f in operands))
     return NotComputed("units", (units[0], units[1])) if len(units) > 1 else None
 
@@ -184,6 +188,12 @@ def _difference(a: Fact, b: Fact) -> Computed:
 def _percent_change(a: Fact, b: Fact) -> Computed | NotComputed:
     if b.value == 0:
         return NotComputed("zero_base")
+    if b.value < 0 and a.value < 0:
+        # two negative amounts (an allowance, an outflow, a loss): the change in size
+        pct = round((abs(a.value) - abs(b.value)) / abs(b.value) * 100, PERCENT_DECIMALS)
+        return Computed(pct + 0.0, "PCT", f"both negative, in size: ({format_value(-a.value)} "
+                        f"− {format_value(-b.value)}) / {format_value(-b.value)} = "
+                        f"{format_value(pct + 0.0)}%")
     if b.value < 0:
         return NotComputed("negative_base", (format_value(b.value),))
     pct = round((a.value - b.value) / b.value * 100, PERCENT_DECIMALS) + 0.0
@@ -195,7 +205,8 @@ def compute(operation: Operation, operands: Sequence[Fact]) -> Computed | NotCom
     """Apply a two-operand ``operation`` to its operands, in order (pure, deterministic).
 
     ``difference`` is the first operand minus the second; ``percent_change`` the same
-    difference relative to the second (a zero or negative base is refused). Both need
+    difference relative to the second (a zero base is refused, and a negative one
+    unless both are negative: then the change in their size). Both need
     exactly two operands in one unit. Other kinds go to their own functions
     (:func:`aggregate`, :func:`ratio`, :func:`count_passing`, :func:`pick_extreme`).
 
@@ -285,7 +296,7 @@ def aggregate(kind: str, operands: Sequence[Fact]) -> Computed | NotComputed:
         raise ValueError(f"aggregate kind must be 'average' or 'sum', got {kind!r}")
     if len(operands) < 2:
         return NotComputed("operands", (str(len(operands)),))
-    mixed = _one_unit(operands)
+    mixed = one_unit(operands)
     if mixed is not None:
         return mixed
     places = max(_decimals(f.value) for f in operands)
@@ -313,7 +324,7 @@ def ratio(numerators: Sequence[Fact], denominator: Fact,
     """
     if not numerators:
         return NotComputed("operands", ("0",))
-    mixed = _one_unit([*numerators, denominator])
+    mixed = one_unit([*numerators, denominator])
     if mixed is not None:
         return mixed
     if denominator.value == 0:
@@ -328,84 +339,3 @@ def ratio(numerators: Sequence[Fact], denominator: Fact,
     tail = f" × 100 = {shown}%" if percent else f" = {shown}"
     return Computed(value, "PCT" if percent else "",
                     f"{top_text} / {format_value(denominator.value)}{tail}")
-
-
-def _in_scale(fact: Fact, test: Threshold) -> float | NotComputed:
-    """A fact's value in the scale of a test's amount, or why it cannot be compared."""
-    parts = unit_parts(fact.unit)
-    if test.scale == "PCT" or parts.percent:
-        return fact.value if test.scale == "PCT" and parts.percent else \
-            NotComputed("threshold_units", (test.text, fact.unit))
-    if not test.scale:
-        return fact.value if parts.factor is None else \
-            NotComputed("threshold_units", (test.text, fact.unit))
-    if parts.factor is None:
-        return NotComputed("threshold_units", (test.text, fact.unit))
-    return fact.value * parts.factor / SCALES[test.scale]
-
-
-def count_passing(operands: Sequence[Fact], test: Threshold) -> Computed | NotComputed:
-    """How many operands pass ``test`` (each compared in the test's scale).
-
-    Examples
-    --------
-    >>> from ragspine_nb.agent.operation_cues import threshold
-    >>> f = [Fact("NS", "C", "NA", "TOTAL", "FY", y, v, "USD_K", "t.csv", "r")
-    ...      for y, v in (("2019", 190000.0), ("2018", 259105.0), ("2017", 210000.0))]
-    >>> c = count_passing(f, threshold("exceed $200,000 thousand"))
-    >>> c.value, c.derivation
-    (2.0, 'FY2019 190,000 no; FY2018 259,105 yes; FY2017 210,000 yes → 2')
-    """
-    if not operands:
-        return NotComputed("operands", ("0",))
-    marks, passed = [], 0
-    for f in operands:
-        value = _in_scale(f, test)
-        if isinstance(value, NotComputed):
-            return value
-        ok = test.passes(value)
-        passed += ok
-        marks.append(f"{period_label(f.period_type, f.period)} {format_value(f.value)} "
-                     f"{'yes' if ok else 'no'}")
-    return Computed(float(passed), "", f"{'; '.join(marks)} → {passed}")
-
-
-def passing(operands: Sequence[Fact], test: Threshold) -> list[Fact] | NotComputed:
-    """The operands that pass ``test`` (in order), or why they cannot be compared."""
-    out = []
-    for f in operands:
-        value = _in_scale(f, test)
-        if isinstance(value, NotComputed):
-            return value
-        if test.passes(value):
-            out.append(f)
-    return out
-
-
-def pick_extreme(kind: str, operands: Sequence[Fact]) -> int | NotComputed:
-    """The index of the highest (``max``) or lowest (``min``) operand.
-
-    A tie is refused, and so are negative values: whether "larger" means the value or
-    its size (a larger loss) is not clear.
-
-    Examples
-    --------
-    >>> f = [Fact("S", "C", "NA", "TOTAL", "FY", y, v, "USD_M", "t.csv", "r")
-    ...      for y, v in (("2019", 1496.5), ("2018", 1202.9))]
-    >>> pick_extreme("max", f), pick_extreme("min", f)
-    (0, 1)
-    """
-    if kind not in ("max", "min"):
-        raise ValueError(f"pick_extreme kind must be 'max' or 'min', got {kind!r}")
-    if len(operands) < 2:
-        return NotComputed("operands", (str(len(operands)),))
-    mixed = _one_unit(operands)
-    if mixed is not None:
-        return mixed
-    values = [f.value for f in operands]
-    if any(v < 0 for v in values):  # "larger": the value, or its size (a larger loss)?
-        return NotComputed("signs", (", ".join(format_value(v) for v in values),))
-    best = max(values) if kind == "max" else min(values)
-    if values.count(best) > 1:
-        return NotComputed("tie", (format_value(best),))
-    return values.index(best)

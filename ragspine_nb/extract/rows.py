@@ -105,6 +105,8 @@ class Namer:
     taken: Collection[str]
     rows: dict[str, DerivedRow] = field(default_factory=dict)
     seen: dict[tuple[str, str], tuple[str, frozenset[Period]]] = field(default_factory=dict)
+    #: the profile's metrics read as totals of this table's rows: their parts
+    known_parts: dict[str, list[str]] = field(default_factory=dict)
 
     def code_for(self, raw: str, label: str, section: str, repeated: bool,
                  periods: frozenset[Period]) -> str | None:
@@ -138,6 +140,8 @@ class Namer:
             out.append(MetricSpec(row.code, row.unit, row.label,
                                   tuple(dict.fromkeys([*row.synonyms, *extra])),
                                   tuple(row.parts)))
+        out += [MetricSpec(code, "", "", (), tuple(parts))
+                for code, parts in self.known_parts.items()]
         return tuple(out)
 
 

@@ -330,11 +330,15 @@ def _known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, s
 
 
 def _add_parts(emit: Emitter, parts: dict[int, tuple[int, ...]]) -> None:
-    """Derived totals record their parts (rows of this table, never a metric itself)."""
+    """Totals record their parts (rows of this table, never a metric itself).
+
+    A total the profile names ("Total revenue" as the built-in revenue) records them
+    too, for the vocabulary merge to add where the profile names no parts.
+    """
     graph: dict[str, list[str]] = {}
     for total, run in parts.items():
         code = emit.codes.get(total)
-        if code is None or code not in emit.namer.rows:
+        if code is None:
             continue
         for r in run:
             part = emit.codes.get(r)
@@ -342,7 +346,10 @@ def _add_parts(emit: Emitter, parts: dict[int, tuple[int, ...]]) -> None:
                     part not in graph.get(code, []):
                 graph.setdefault(code, []).append(part)
     for code, found in graph.items():
-        emit.namer.rows[code].parts = found
+        if code in emit.namer.rows:
+            emit.namer.rows[code].parts = found
+        else:
+            emit.namer.known_parts[code] = found
 
 
 def _channel_specs(channels: Channels) -> tuple[ChannelSpec, ...]:

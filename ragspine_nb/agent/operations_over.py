@@ -1,0 +1,100 @@
+"""Operations over many operands tested one by one: counts against a stated amount, max / min.
+
+Pure functions over cited cells, like :mod:`ragspine_nb.agent.operations`: each operand
+is compared in the test's scale (a count), or against the others in one unit (max /
+min); what cannot be compared is refused with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ragspine_nb.agent.operation_cues import Threshold
+from ragspine_nb.agent.operations import Computed, NotComputed, one_unit
+from ragspine_nb.agent.templates import format_value
+from ragspine_nb.glossary import period_label
+from ragspine_nb.types import Fact
+from ragspine_nb.units import SCALES, unit_parts
+
+__all__ = ["count_passing", "passing", "pick_extreme"]
+
+
+def _in_scale(fact: Fact, test: Threshold) -> float | NotComputed:
+    """A fact's value in the scale of a test's amount, or why it cannot be compared."""
+    parts = unit_parts(fact.unit)
+    if test.scale == "PCT" or parts.percent:
+        return fact.value if test.scale == "PCT" and parts.percent else \
+            NotComputed("threshold_units", (test.text, fact.unit))
+    if not test.scale:
+        return fact.value if parts.factor is None else \
+            NotComputed("threshold_units", (test.text, fact.unit))
+    if parts.factor is None:
+        return NotComputed("threshold_units", (test.text, fact.unit))
+    return fact.value * parts.factor / SCALES[test.scale]
+
+
+def count_passing(operands: Sequence[Fact], test: Threshold) -> Computed | NotComputed:
+    """How many operands pass ``test`` (each compared in the test's scale).
+
+    Examples
+    --------
+    >>> from ragspine_nb.agent.operation_cues import threshold
+    >>> f = [Fact("NS", "C", "NA", "TOTAL", "FY", y, v, "USD_K", "t.csv", "r")
+    ...      for y, v in (("2019", 190000.0), ("2018", 259105.0), ("2017", 210000.0))]
+    >>> c = count_passing(f, threshold("exceed $200,000 thousand"))
+    >>> c.value, c.derivation
+    (2.0, 'FY2019 190,000 no; FY2018 259,105 yes; FY2017 210,000 yes → 2')
+    """
+    if not operands:
+        return NotComputed("operands", ("0",))
+    marks, passed = [], 0
+    for f in operands:
+        value = _in_scale(f, test)
+        if isinstance(value, NotComputed):
+            return value
+        ok = test.passes(value)
+        passed += ok
+        marks.append(f"{period_label(f.period_type, f.period)} {format_value(f.value)} "
+                     f"{'yes' if ok else 'no'}")
+    return Computed(float(passed), "", f"{'; '.join(marks)} → {passed}")
+
+
+def passing(operands: Sequence[Fact], test: Threshold) -> list[Fact] | NotComputed:
+    """The operands that pass ``test`` (in order), or why they cannot be compared."""
+    out = []
+    for f in operands:
+        value = _in_scale(f, test)
+        if isinstance(value, NotComputed):
+            return value
+        if test.passes(value):
+            out.append(f)
+    return out
+
+
+def pick_extreme(kind: str, operands: Sequence[Fact]) -> int | NotComputed:
+    """The index of the highest (``max``) or lowest (``min``) operand.
+
+    A tie is refused, and so are negative values: whether "larger" means the value or
+    its size (a larger loss) is not clear.
+
+    Examples
+    --------
+    >>> f = [Fact("S", "C", "NA", "TOTAL", "FY", y, v, "USD_M", "t.csv", "r")
+    ...      for y, v in (("2019", 1496.5), ("2018", 1202.9))]
+    >>> pick_extreme("max", f), pick_extreme("min", f)
+    (0, 1)
+    """
+    if kind not in ("max", "min"):
+        raise ValueError(f"pick_extreme kind must be 'max' or 'min', got {kind!r}")
+    if len(operands) < 2:
+        return NotComputed("operands", (str(len(operands)),))
+    mixed = one_unit(operands)
+    if mixed is not None:
+        return mixed
+    values = [f.value for f in operands]
+    if any(v < 0 for v in values):  # "larger": the value, or its size (a larger loss)?
+        return NotComputed("signs", (", ".join(format_value(v) for v in values),))
+    best = max(values) if kind == "max" else min(values)
+    if values.count(best) > 1:
+        return NotComputed("tie", (format_value(best),))
+    return values.index(best)

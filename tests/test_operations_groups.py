@@ -1,0 +1,119 @@
+"""Operations over a table's groups: shares asked for several years, parts of a built-in
+total ("revenue from software maintenance"), the whole named beside its part, and
+percentage changes of two negative amounts.
+
+Each table is a CSV ingested with no profile, as a user's file; every expectation is the
+figure an analyst would compute by hand from the cells, with its derivation.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import Agent
+from ragspine_nb.workspace import ingest
+
+REF = date(2020, 1, 1)
+SEGMENTS = """\
+(In millions),,,
+,2019,2018,2017
+Revenue:,,,
+License,"3,181","3,042","2,628"
+Subscription,"1,877","1,303",927
+Total license and subscription,"5,058","4,345","3,555"
+Services:,,,
+Software maintenance,"4,754","4,351","3,919"
+Professional services,999,917,862
+Total services,"5,753","5,268","4,781"
+Total revenue,"10,811","9,613","8,336"
+Cost of revenue,"2,162","2,115","1,834"
+Valuation allowance,"(19,911)","(15,916)","(14,002)"
+Net income (loss),542,(762),120
+"""
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
+    root = tmp_path_factory.mktemp("groups")
+    files = root / "files"
+    files.mkdir()
+    (files / "table.csv").write_text(SEGMENTS, encoding="utf-8")
+    ingest(files, workspace=root / "ws", profile=None, metadata=None, progress=False)
+    return Agent.from_workspace(Path(root / "ws"))
+
+
+def test_a_row_named_with_the_builtin_total_it_sums_into_is_that_row(agent: Agent) -> None:
+    # before: "Which of these do you mean: Revenue; Software maintenance?" — the table's
+    # "Total revenue" (the built-in revenue) is checked to sum its sections on the figures
+    r = agent.ask("What was the change in revenue from software maintenance between 2018 "
+                  "and 2019?", REF)
+    (fig,) = r.figures
+    assert (fig.value, fig.unit, fig.derivation) == (403.0, "M", "(4,754 − 4,351) = 403")
+    assert r.answer.startswith("(Assuming the question asks for Software maintenance")
+    assert "part of Revenue" in r.answer
+
+
+def test_a_row_beside_a_builtin_metric_it_is_no_part_of_is_asked_back(agent: Agent) -> None:
+    r = agent.ask("What was the change in cost of revenue from software maintenance between "
+                  "2018 and 2019?", REF)
+    assert r.figures == ()
+
+
+def test_the_whole_named_beside_the_part_on_the_numerator_side(agent: Agent) -> None:
+    r = agent.ask("How much is the 2019 revenue from total services as a percentage of the "
+                  "2019 total revenue?", REF)
+    (fig,) = r.figures
+    assert fig.derivation == "5,753 / 10,811 × 100 = 53.21%"
+
+
+def test_a_share_asked_for_two_years_is_one_figure_per_year(agent: Agent) -> None:
+    r = agent.ask("What are the respective proportions of cost of revenue as a percentage of "
+                  "total revenue in 2018 and 2019?", REF)
+    assert [(f.operation, f.derivation) for f in r.figures] == [
+        ("share", "2,115 / 9,613 × 100 = 22%"), ("share", "2,162 / 10,811 × 100 = 20%")]
+    assert [f.label.rsplit(", ", 1)[1] for f in r.figures] == ["FY2018", "FY2019"]
+    assert [f.operands[0].source_locator for f in r.figures] == ["cell=C12", "cell=B12"]
+
+
+def test_the_average_proportion_over_two_years_is_the_mean_of_the_yearly_shares(
+        agent: Agent) -> None:
+    r = agent.ask("What is the average proportion of cost of revenue as a percentage of total "
+                  "revenue in 2018 and 2019?", REF)
+    (fig,) = r.figures
+    yearly = [2115 / 9613 * 100, 2162 / 10811 * 100]
+    assert fig.operation == "average" and fig.unit == "PCT"
+    assert fig.value == pytest.approx(sum(yearly) / 2)
+    assert fig.derivation == "(22 + 20) / 2 = 21%"
+    assert fig.label.endswith("average of FY2018 and FY2019")
+    assert len(fig.operands) == 4
+
+
+def test_a_sum_of_shares_is_not_computed(agent: Agent) -> None:
+    r = agent.ask("What is the total proportion of cost of revenue as a percentage of total "
+                  "revenue in 2018 and 2019?", REF)
+    assert r.figures == ()
+
+
+def test_an_average_proportion_of_one_year_is_refused(agent: Agent) -> None:
+    r = agent.ask("What is the average proportion of cost of revenue as a percentage of total "
+                  "revenue in 2019?", REF)
+    assert r.figures == ()
+
+
+def test_a_percentage_change_of_two_negative_amounts_is_the_change_in_size(
+        agent: Agent) -> None:
+    r = agent.ask("What is the percentage change in the valuation allowance from 2018 to "
+                  "2019?", REF)
+    (fig,) = r.figures
+    assert fig.value == 25.1  # as a percentage change is kept: to 2 places
+    assert fig.derivation == "both negative, in size: (19,911 − 15,916) / 15,916 = 25.1%"
+
+
+def test_a_percentage_change_from_a_negative_to_a_positive_is_refused(agent: Agent) -> None:
+    r = agent.ask("What was the percentage change in net income (loss) between 2018 and "
+                  "2019?", REF)
+    assert r.figures == ()
+    assert "the base value is negative (-762)" in r.answer
