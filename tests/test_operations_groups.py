@@ -117,3 +117,16 @@ def test_a_percentage_change_from_a_negative_to_a_positive_is_refused(agent: Age
                   "2019?", REF)
     assert r.figures == ()
     assert "the base value is negative (-762)" in r.answer
+
+
+def test_a_lookup_over_a_written_range_lists_every_year_in_it(agent: Agent) -> None:
+    # before: "for fiscal years 2019 to 2017 respectively" gave 2019 and 2017 only
+    r = agent.ask("What is the total revenue for fiscal years 2019 to 2017 respectively?", REF)
+    assert [(f.value, f.operands[0].period) for f in r.figures] == [
+        (10811.0, "2019"), (9613.0, "2018"), (8336.0, "2017")]
+
+
+def test_a_change_over_a_written_range_stays_between_its_ends(agent: Agent) -> None:
+    r = agent.ask("What was the change in total revenue from 2017 to 2019?", REF)
+    (fig,) = r.figures
+    assert fig.derivation == "(10,811 − 8,336) = 2,475"

@@ -341,7 +341,9 @@ class RuleIntentParser:
         # a comma or "and" inside a row's whole name is no list ("Selling, general and
         # administrative expense")
         listed = list_cue(self.rows.unlisted(text))
-        named = without_phrases(text)  # rows are named outside period phrases
+        # rows are named outside period phrases and the entities' names ("Best Buy" the
+        # company, not the segment row "Best Buy" of its own filing)
+        named = without_phrases(mask(text, entities))
         words = content_words(named)
         rows = self._rows(named, self.rows.phrases(named), words, listed)
         codes = rows.codes

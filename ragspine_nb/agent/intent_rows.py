@@ -44,6 +44,7 @@ END_WORDS = frozenset({"end", "ending", "closing", "close"})
 #: A phrase match: ``(start, end, code, term)``.
 Hit = tuple[int, int, str, str]
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_TOTAL_WORDS = frozenset({"total"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
 
 
@@ -150,10 +151,17 @@ class RowReader:
                  if all(self.profile.contains(c, p) and apart(p, c) for c in codes if c != p)]
         return found[0] if len(found) == 1 else None
 
+    def _bare_total(self, code: str) -> bool:
+        """Whether a row's label is only "Total" (a section's total, named by its place)."""
+        spec = self.profile.metrics.get(code)
+        return spec is not None and not content_words(spec.label or code) - _TOTAL_WORDS
+
     def _widened(self, codes: tuple[str, ...], hits: list[Hit],
                  words: frozenset[str]) -> tuple[str, ...]:
         """The codes a word-set reading settles on (``()``: keep the phrase codes)."""
         contained = self.index.contained(words)
+        if codes:  # as in :meth:`read`: no bare "Total" row beside a row named
+            contained = tuple(c for c in contained if c in codes or not self._bare_total(c))
         if codes and len(contained) == 1:
             kept = self.index.words_of(contained[0], words)
             if not all(content_words(h[3]) <= kept for h in hits):
@@ -180,6 +188,9 @@ class RowReader:
         With ``live`` metrics known, one that has no stored figure is dropped from
         several rows named (or offered) when some of them have figures.
         """
+        if any(not self._bare_total(h[2]) for h in hits):
+            # "the total amount of inventories": "total" names no bare "Total" row
+            hits = [h for h in hits if not self._bare_total(h[2])]
         return self._alive(self._read(hits, words, listed), words)
 
     def _alive(self, rows: Rows, words: frozenset[str]) -> Rows:

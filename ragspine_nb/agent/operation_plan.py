@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 from ragspine_nb.agent.clarify import ClarificationResult
 from ragspine_nb.agent.intent import ParsedIntent
+from ragspine_nb.agent.operation_cues import period_range
 from ragspine_nb.agent.operations import NotComputed, Operation
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
@@ -36,7 +37,7 @@ from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Task", "Plan", "PlanContext", "base_tasks", "plan_operation", "varying_slots",
-           "SLOTS"]
+           "ranged", "SLOTS"]
 
 #: One cell to look up: metric, entity, period (a label such as ``FY2019``), channel.
 Task = dict[str, str]
@@ -80,6 +81,30 @@ def base_tasks(intent: ParsedIntent, clar: ClarificationResult,
     channels = list(intent.channels) or [intent.channel or profile.default_channel]
     return [{"metric": m, "entity": e, "period": p, "channel": c}
             for m in intent.metrics for e in entities for p in periods for c in channels]
+
+
+def ranged(tasks: Sequence[Task], intent: ParsedIntent) -> list[Task]:
+    """Lookups over a range of fiscal years written out: every year in it, as written.
+
+    "For fiscal years 2019 to 2017" names 2019, 2018 and 2017; other tasks stay.
+
+    >>> from ragspine_nb.agent.intent import ParsedIntent
+    >>> i = ParsedIntent(raw_question="net income for fiscal years 2019 to 2017?",
+    ...                  route="structured", language="en",
+    ...                  periods=(("FY", "2019"), ("FY", "2017")))
+    >>> [t["period"] for t in ranged([{"metric": "NI", "period": "FY2019"},
+    ...                               {"metric": "NI", "period": "FY2017"}], i)]
+    ['FY2019', 'FY2018', 'FY2017']
+    """
+    named = intent.periods
+    if len(named) != 2 or any(p[0] != "FY" for p in named) or \
+            not period_range(fold(intent.raw_question)):
+        return list(tasks)
+    first, last = int(named[0][1]), int(named[1][1])
+    step = 1 if last >= first else -1
+    years = [period_label("FY", str(y)) for y in range(first, last + step, step)]
+    rows = {tuple((k, t[k]) for k in t if k != "period"): t for t in tasks}
+    return [{**t, "period": y} for t in rows.values() for y in years]
 
 
 def varying_slots(tasks: Sequence[Task]) -> list[str]:

@@ -22,53 +22,45 @@ several rows and periods.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date
-from typing import Any
 
 from ragspine_nb.agent.answer import structured_answer
 from ragspine_nb.agent.answer_ops import cross_refusal, plan_answer, refusal_answer
 from ragspine_nb.agent.clarify import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
-    ClarificationResult,
     clarify_scope,
 )
 from ragspine_nb.agent.faq import FaqCache
-from ragspine_nb.agent.grounding import Grounder, GroundingContext, question_context
 from ragspine_nb.agent.intent import (
     ROUTE_COMPOSITE,
     ROUTE_NARRATIVE,
     IntentParser,
-    ParsedIntent,
-    RuleIntentParser,
 )
 from ragspine_nb.agent.narrative import NarrativeAnswer, NarrativeRetriever, run_narrative
 from ragspine_nb.agent.operation_cues import operation_asked
 from ragspine_nb.agent.operation_detect import cue_text, detect_operation
 from ragspine_nb.agent.operation_plan import (
     Plan,
-    PlanContext,
     base_tasks,
     plan_operation,
+    ranged,
     varying_slots,
 )
 from ragspine_nb.agent.operations import Operation
-from ragspine_nb.agent.providers import LLMProvider, MockProvider
+from ragspine_nb.agent.providers import LLMProvider
 from ragspine_nb.agent.query_tools import execute_query_metric
-from ragspine_nb.agent.question_kind import KIND_LABEL, KIND_TEXT, QuestionKind, question_kind
-from ragspine_nb.agent.render import citations, sql_of
+from ragspine_nb.agent.question_kind import KIND_LABEL, KIND_TEXT
+from ragspine_nb.agent.render import sql_of
 from ragspine_nb.agent.result import AgentResult
-from ragspine_nb.agent.security_gate import SecurityGate
+from ragspine_nb.agent.run import Run, start_run
 from ragspine_nb.agent.stated_change import stated_change
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
-from ragspine_nb.agent.trace import Trace
 from ragspine_nb.agent.unstated import prose_figure
-from ragspine_nb.errors import ProfileError, ProviderError
-from ragspine_nb.glossary import period_label
+from ragspine_nb.errors import ProviderError
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.types import (
@@ -85,79 +77,7 @@ _PLANNED = frozenset({"average", "sum", "ratio", "share", "count", "max", "min",
 
 
 # --------------------------------------------------------------------- the loop
-@dataclass
-class _Run:
-    """One question on its way through the loop: what was read, and how to finish."""
-
-    question: str
-    store: FactStore
-    provider: LLMProvider
-    profile: DomainProfile
-    ref: date
-    intent: ParsedIntent
-    clar: ClarificationResult
-    history: Sequence[tuple[str, str]]
-    trace: Trace
-    grounder: Grounder
-    context: GroundingContext
-    parser: IntentParser
-    kind: QuestionKind
-    started: float = field(default_factory=time.perf_counter)
-    retrieval: dict[str, Any] = field(default_factory=dict)
-    #: narrative citations, filled by run_narrative
-    passages: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def lang(self) -> str:
-        """The question's language (answers are written in it)."""
-        return self.intent.language
-
-    def done(self, answer: str, route: str, **kw: Any) -> AgentResult:
-        """The result, with its citations and timing."""
-        kw.setdefault("citations", citations(self.passages, kw.get("tool_results", []),
-                                             kw.get("sources", []), kw.get("plain")))
-        self.trace.record(latency_ms=round((time.perf_counter() - self.started) * 1e3, 3),
-                          n_sources=len(kw.get("sources", [])))
-        return AgentResult(self.question, answer, route, self.clar, trace=self.trace.to_dict(),
-                           answer_plain=kw.pop("plain", answer), language=self.lang, **kw)
-
-    def plan_context(self) -> PlanContext:
-        """What operation planning reads (parts of the question parsed by our parser)."""
-        return PlanContext(self.intent, self.clar, self.profile, self.store,
-                           lambda text: self.parser.parse(text, self.ref))
-
-
-def _start(question: str, store: FactStore, provider: LLMProvider | None,
-           reference_date: date | None, intent_parser: IntentParser | None,
-           profile: DomainProfile | None, history: Sequence[tuple[str, str]] | None) -> _Run:
-    """Check the input, screen the history, parse the intent and clarify its scope."""
-    if profile is None:
-        raise ProfileError("answer_question needs profile= (a DomainProfile)")
-    if not isinstance(question, str) or not question.strip():
-        raise ValueError("question must be a non-empty string")
-    ref = reference_date or date.today()
-    trace = Trace()
-    started = time.perf_counter()
-    parser = intent_parser or RuleIntentParser(profile)
-    gate = parser.gate if isinstance(parser, RuleIntentParser) else \
-        SecurityGate.from_profile(profile)
-    screened, dropped = gate.screen_history(history)  # before anything uses the history
-    trace.record(history_turns_dropped=dropped)
-    intent = parser.parse(question, ref)
-    if intent.raw_question != question:
-        raise ValueError("an IntentParser must fill raw_question with the exact question")
-    clar = clarify_scope(intent, ref, profile=profile, gate=gate)
-    kind = question_kind(question)
-    trace.record(route=intent.route, metric=intent.metric, entity=intent.entity,
-                 period=period_label(*intent.period) if intent.period else None,
-                 channel=intent.channel, clar_mode=clar.mode, question_kind=kind.kind,
-                 external_entity=bool(intent.external_entity), language=intent.language)
-    return _Run(question, store, provider or MockProvider(), profile, ref, intent, clar,
-                screened or [], trace, Grounder(profile, store),
-                question_context(intent, clar, profile), parser, kind, started)
-
-
-def _faq_answer(run: _Run, faq: FaqCache) -> AgentResult | None:
+def _faq_answer(run: Run, faq: FaqCache) -> AgentResult | None:
     """A curated answer, unless the fact store contradicts it."""
     entry = faq.lookup(run.question, run.ref)
     clash = run.grounder.first_clash(entry.answer, run.context) if entry is not None else None
@@ -172,7 +92,7 @@ def _faq_answer(run: _Run, faq: FaqCache) -> AgentResult | None:
     return run.done(entry.answer + note, "faq", sources=[src], plain=entry.answer)
 
 
-def _stated_answer(run: _Run, stated: FoundResult | ConflictResult) -> AgentResult:
+def _stated_answer(run: Run, stated: FoundResult | ConflictResult) -> AgentResult:
     """A change the report states: its own figure (or its conflict), not computed."""
     change = structured_answer([{}], [stated], None, run.profile, run.lang, "stated_change")
     note = TEXT["stated_change"][run.lang]
@@ -184,7 +104,7 @@ def _stated_answer(run: _Run, stated: FoundResult | ConflictResult) -> AgentResu
                     figures=change.figures)
 
 
-def _narrative(run: _Run, retriever: NarrativeRetriever | None, top_k: int,
+def _narrative(run: Run, retriever: NarrativeRetriever | None, top_k: int,
                anchors: Sequence[QueryResult] = ()) -> NarrativeAnswer:
     """Retrieved passages, grounded (against the structured results, when there are some)."""
     context = replace(run.context, anchors=tuple(anchors)) if anchors else run.context
@@ -193,7 +113,7 @@ def _narrative(run: _Run, retriever: NarrativeRetriever | None, top_k: int,
                          run.grounder, context)
 
 
-def _lookups(run: _Run, tasks: Sequence[dict[str, str]]) -> list[QueryResult]:
+def _lookups(run: Run, tasks: Sequence[dict[str, str]]) -> list[QueryResult]:
     """Each planned sub-task's result: several run deterministically, one through the tool."""
     if len(tasks) > 1:  # explicit multi-value question: deterministic sub-tasks, no LLM
         run.trace.record(subtasks=len(tasks), llm_calls=0)
@@ -204,7 +124,7 @@ def _lookups(run: _Run, tasks: Sequence[dict[str, str]]) -> list[QueryResult]:
                          run.ref, run.trace)
 
 
-def _text_answer(run: _Run, retriever: NarrativeRetriever | None, top_k: int) -> AgentResult:
+def _text_answer(run: Run, retriever: NarrativeRetriever | None, top_k: int) -> AgentResult:
     """A question asking for text (or a label we cannot name): the narrative, no figure.
 
     A "why" question naming a row (composite) still looks its cells up: they anchor the
@@ -236,7 +156,7 @@ def _text_answer(run: _Run, retriever: NarrativeRetriever | None, top_k: int) ->
                     dropped=[d.to_dict() for d in told.dropped])
 
 
-def _planned(run: _Run, operation: Operation, retriever: NarrativeRetriever | None,
+def _planned(run: Run, operation: Operation, retriever: NarrativeRetriever | None,
              top_k: int) -> AgentResult | Plan | None:
     """An operation with its own operands: its plan, a refusal, or ``None`` (a level)."""
     plan = plan_operation(operation, run.plan_context())
@@ -249,7 +169,7 @@ def _planned(run: _Run, operation: Operation, retriever: NarrativeRetriever | No
     return run.done(refused.text, run.intent.route)
 
 
-def _structured(run: _Run, operation: Operation | None, retriever: NarrativeRetriever | None,
+def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetriever | None,
                 top_k: int) -> AgentResult:
     """The fact channel: the operation's operands (or the named cells) and their figures.
 
@@ -263,6 +183,7 @@ def _structured(run: _Run, operation: Operation | None, retriever: NarrativeRetr
             return planned
         plan, operation = planned, operation if planned is not None else None
         tasks = list(plan.tasks) if plan is not None else tasks
+    tasks = ranged(tasks, run.intent) if operation is None else tasks  # "2019 to 2017"
     stated = bool(run.intent.channels) and all(c.startswith("CHANGE")
                                                for c in run.intent.channels)
     missed = operation_asked(cue_text(run.intent, run.profile)) \
@@ -302,7 +223,7 @@ def _structured(run: _Run, operation: Operation | None, retriever: NarrativeRetr
                     dropped=left_out, figures=structured.figures)
 
 
-def _not_read(run: _Run, kind: str, tasks: Sequence[dict[str, str]]) -> AgentResult:
+def _not_read(run: Run, kind: str, tasks: Sequence[dict[str, str]]) -> AgentResult:
     """An operation asked that was not read: no figure, the cells found listed as inputs."""
     try:
         results = _lookups(run, tasks) if len(varying_slots(tasks)) <= 1 else []
@@ -314,7 +235,7 @@ def _not_read(run: _Run, kind: str, tasks: Sequence[dict[str, str]]) -> AgentRes
     return run.done(refused.text, run.intent.route, sources=refused.sources)
 
 
-def _qualified_in_prose(run: _Run, retriever: NarrativeRetriever | None) -> bool:
+def _qualified_in_prose(run: Run, retriever: NarrativeRetriever | None) -> bool:
     """One unstated word the prose writes before the same words: the prose's figure."""
     if retriever is None or run.intent.route == ROUTE_NARRATIVE:
         return False
@@ -324,7 +245,7 @@ def _qualified_in_prose(run: _Run, retriever: NarrativeRetriever | None) -> bool
     return bool(phrase)
 
 
-def _roles_resolve(run: _Run, operation: Operation | None) -> bool:
+def _roles_resolve(run: Run, operation: Operation | None) -> bool:
     """Whether an ask-back about several rows / columns is answered by the operation.
 
     A ratio names its numerator and denominator; a which-item question ("Which was
@@ -367,7 +288,7 @@ def answer_question(
     only: it is never fed to intent parsing or retrieval. Turns naming a competitor are
     dropped first (the trace counts them); the question is judged on its own text.
     """
-    run = _start(question, store, provider, reference_date, intent_parser, profile, history)
+    run = start_run(question, store, provider, reference_date, intent_parser, profile, history)
     intent = run.intent
     if run.clar.mode == CLARIFY_OUT_OF_SCOPE_ENTITY:  # before any tool, retrieval or model
         return run.done(run.clar.question, intent.route)

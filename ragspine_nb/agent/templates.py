@@ -16,7 +16,7 @@ from ragspine_nb.units import unit_parts, unit_text
 __all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line", "conflict_line",
            "not_computed_line", "missing_text", "conflicted_text", "NOT_COMPUTED",
            "statement_text", "where_text", "figure_line", "resolved_note", "TEXT",
-           "SCALE_NOT_STATED", "OPERATION_NAMES"]
+           "SCALE_NOT_STATED", "OPERATION_NAMES", "STATEMENT_NAMES"]
 
 
 def format_value(value: float) -> str:
@@ -74,6 +74,16 @@ def value_text(value: float, unit: str, lang: str, amount: bool = False) -> str:
     return text
 
 
+#: The financial statements an instruction names, in words.
+STATEMENT_NAMES: dict[str, dict[str, str]] = {
+    "en": {"income": "the income statement", "balance_sheet": "the balance sheet",
+           "cash_flow": "the cash flow statement",
+           "comprehensive_income": "the statement of comprehensive income",
+           "equity": "the statement of equity"},
+    "zh": {"income": "利润表", "balance_sheet": "资产负债表", "cash_flow": "现金流量表",
+           "comprehensive_income": "综合收益表", "equity": "权益变动表"},
+}
+
 TEXT = {
     "operation_not_read": {"zh": "问题要求的运算未能从问题中确定地读出，因此不给出数字",
                            "en": "the question asks for it in words this agent could not "
@@ -92,6 +102,9 @@ TEXT = {
     "attribution": {"zh": "归因分析：", "en": "Attribution:"},
     "sources": {"zh": "来源：", "en": "Sources:"},
     "comparison": {"zh": "对比结果：", "en": "Comparison:"},
+    "read_apart": {"zh": "（按问题读取：“{asked}”；另有{n}句说明另读{kinds}。）",
+                   "en": "(Read as the question: “{asked}”; {n} instruction sentence(s) "
+                         "read apart{kinds}.) "},
     "stated_change": {"zh": "（报告中直接列示的变动，非计算所得）",
                       "en": "(The change as the report states it, not computed.)"},
     "derivation": {"zh": "计算：{d}，其中：", "en": "Derivation: {d}, from:"},

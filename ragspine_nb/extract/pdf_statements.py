@@ -57,6 +57,35 @@ def _key(f: Fact) -> tuple[str, ...]:
     return (f.metric_code, f.entity, f.channel, f.period_type, f.period)
 
 
+def _not_balances(kind: str, facts: Sequence[Fact], balances: dict[tuple[str, ...], Fact],
+                  skipped: list[Skip]) -> list[Fact]:
+    """A cash flow statement's facts without the rows the balance sheet states as balances.
+
+    "Merchandise inventories (194)" in the cash flows is the change in the balance the
+    balance sheet states as 5,409: one row name, two things. A cash flow row stating
+    another amount than the balance sheet for a year both show is left out for every
+    year (one the balance sheet does not show included) with a reason, never filed as a
+    balance; a row agreeing with it ("cash at end of year") is kept.
+    """
+    if kind != "cash_flow":
+        return list(facts)
+    # rows that state another amount than the balance sheet for a year both show: changes
+    changes = {(b.metric_code, b.entity, b.channel): b for f in facts
+               if (b := balances.get(_key(f))) is not None
+               and (b.value, b.unit) != (f.value, f.unit)}
+    kept = []
+    for f in facts:
+        b = changes.get((f.metric_code, f.entity, f.channel))
+        if b is not None:
+            skipped.append(Skip(f.source_locator, (
+                f"the cash flow statement's {f.value:g} {f.unit} is a change in the balance "
+                f"the balance sheet states (as {b.value:g} {b.unit} at {b.source_locator}); "
+                "the balance sheet's rows are kept")))
+        else:
+            kept.append(f)
+    return kept
+
+
 def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
                       ) -> tuple[list[Fact], list[Skip]]:
     """Every table's facts, a primary statement's first; others that contradict it left out.
@@ -65,6 +94,9 @@ def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
     statements come first (a repeated fact then cites the statement); a fact from
     another table with the same identity and a different value or unit is skipped.
     """
+    balances = {_key(f): f for kind, facts in tables if kind == "balance_sheet" for f in facts}
+    skipped: list[Skip] = []
+    tables = [(kind, _not_balances(kind, facts, balances, skipped)) for kind, facts in tables]
     stated: dict[tuple[str, ...], Fact] = {}
     for kind, facts in tables:
         if kind:
@@ -72,7 +104,6 @@ def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
                 stated.setdefault(_key(f), f)
     first = [f for kind, facts in tables if kind for f in facts]
     rest: list[Fact] = []
-    skipped: list[Skip] = []
     for kind, facts in tables:
         if kind:
             continue

@@ -1,0 +1,136 @@
+"""The question asked, read apart from the instructions written around it.
+
+Analysts paste questions the way they brief a colleague: "What is the FY2018 capital
+expenditure amount for 3M? Give a response to the question by relying on the details
+shown in the cash flow statement." Read whole, the instruction's words ("response",
+"relying", "details") name nothing in the store and send the question to the narrative
+channel. :func:`read_instructions` splits a question into sentences and keeps apart,
+from the structure of each sentence (never from a list of questions):
+
+1. **instructions** — a sentence opening with a verb addressed to the answerer
+   ("Give …", "Answer …", "Base your judgments …", "Round …", "Assume …", "Please …")
+   or with the asker's own frame ("You are an investment banker …", "We want to
+   calculate …", "Here's the question:"); a frame ending in a colon keeps what follows
+   it as the question ("Answer the following question …: what is …?");
+2. **definitions** — "X is defined as …", "Define X as …" (a formula the question
+   states; named in the answer, not read as the question's rows);
+3. the **asked** text: every other sentence, in order.
+
+The statements an instruction names ("the cash flow statement", "the statement of
+financial position") are read as :data:`STATEMENT_KINDS` codes. Nothing is dropped
+silently: the caller states what it read, and screens the *whole* question with the
+security gate before any of this (a name in an instruction still refuses).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragspine_nb.extract.pdf_statements import STATEMENT_KINDS, statement_kind
+
+__all__ = ["Instructions", "read_instructions", "STATEMENT_KINDS"]
+
+#: Verbs that open a sentence addressed to the answerer.
+_DIRECTING = (
+    "give|answer|base|round|assume|use|using|provide|calculate|compute|respond|express|report"
+    "|show|please|state|rely|utili[sz]e|consider|approximate|address|reference|referencing"
+    "|focus|limit|restrict|keep|treat|ignore|exclude|include|return|format|present|write"
+)
+_INSTRUCTION = re.compile(
+    rf"^(?:(?:{_DIRECTING})\b|(?:you|we)\s+(?:are|want|need|would|will|have)\b"
+    r"|here(?:'s| is)\s+(?:the|my|our)\s+question\b"
+    r"|(?:when|while|by)\s+(?:primarily\s+)?(?:referencing|drawing|using|relying|basing)\b"
+    r"|basing\s+your\b"
+    r"|(?:according to|in agreement with|based on)\b.*\b(?:statement|sheet|position)s?\b)",
+    re.I)
+_DEFINITION = re.compile(r"\bis\s+defined\s+as\b|^define\s+\w", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[\"'“(]?[A-Z])")
+_QUESTION_WORD = re.compile(r"^(?:what|how|which|who|whom|whose|when|where|why|is|are|was"
+                            r"|were|do|does|did|has|have|had|can|could|should|would|will)\b",
+                            re.I)
+
+
+@dataclass(frozen=True)
+class Instructions:
+    """A question split into what is asked and what is asked of the answerer."""
+
+    #: the question's own sentences, as written (the whole question when nothing is split)
+    asked: str
+    #: instruction sentences, as written
+    notes: tuple[str, ...] = ()
+    #: formulas the question defines ("X is defined as: …"), as written
+    definitions: tuple[str, ...] = ()
+    #: statements the instructions name, as :data:`STATEMENT_KINDS` codes
+    statements: tuple[str, ...] = ()
+
+    @property
+    def split(self) -> bool:
+        """Whether any sentence was read apart from the question."""
+        return bool(self.notes or self.definitions)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+
+
+def _framed(sentence: str) -> tuple[str, str] | None:
+    """``(frame, question)``: an instruction ending in a colon or a comma before it.
+
+    "According to the balance sheet, what is …", "Here is the question: what is …".
+    """
+    for mark in (":", ","):
+        head, found, tail = sentence.partition(mark)
+        if found and tail.strip() and _INSTRUCTION.match(head.strip()) and \
+                _QUESTION_WORD.match(tail.strip()):
+            return head.strip() + mark, tail.strip()
+    return None
+
+
+def _is_instruction(sentence: str) -> bool:
+    return bool(_INSTRUCTION.match(sentence)) and not _QUESTION_WORD.match(sentence) \
+        and "?" not in sentence
+
+
+def read_instructions(question: str) -> Instructions:
+    """Split ``question`` into the asked text, instructions and definitions (pure).
+
+    Examples
+    --------
+    >>> r = read_instructions("What is the FY2018 capital expenditure amount for 3M? Give "
+    ...     "a response to the question by relying on the details shown in the cash flow "
+    ...     "statement.")
+    >>> r.asked, r.statements
+    ('What is the FY2018 capital expenditure amount for 3M?', ('cash_flow',))
+    >>> read_instructions("Answer using the balance sheet: what is FY2019 inventory?").asked
+    'what is FY2019 inventory?'
+    >>> read_instructions("What was revenue in 2019?").split
+    False
+    """
+    asked: list[str] = []
+    notes: list[str] = []
+    definitions: list[str] = []
+    for sentence in _sentences(question):
+        framed = _framed(sentence)
+        if framed is not None:
+            notes.append(framed[0])
+            asked.append(framed[1])
+        elif _DEFINITION.search(sentence) and not _QUESTION_WORD.match(sentence):
+            definitions.append(sentence)
+        elif _is_instruction(sentence):
+            notes.append(sentence)
+        else:
+            asked.append(sentence)
+    if not asked or not (notes or definitions):
+        return Instructions(question)
+    kinds = tuple(dict.fromkeys(k for n in notes for k in _kinds(n)))
+    return Instructions(" ".join(asked), tuple(notes), tuple(definitions), kinds)
+
+
+def _kinds(note: str) -> list[str]:
+    """Every statement one instruction names, in order.
+
+    "the income statement and the statement of financial position": two.
+    """
+    parts = re.split(r"\band\b|,|;", note)
+    return [k for p in parts if (k := statement_kind([p]))]

@@ -1,0 +1,127 @@
+"""One question on its way through the answer loop: what was read, and how it finishes.
+
+:func:`start_run` checks the input, screens the history, reads the question apart from
+the instructions written around it (:mod:`ragspine_nb.agent.instructions` — only when
+the security gate finds nothing in the *whole* question, so an instruction naming a
+competitor still refuses), parses the intent and clarifies its scope. :class:`Run`
+carries that state through :mod:`ragspine_nb.agent.pipeline` and builds the result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from ragspine_nb.agent.clarify import ClarificationResult, clarify_scope
+from ragspine_nb.agent.grounding import Grounder, GroundingContext, question_context
+from ragspine_nb.agent.instructions import Instructions, read_instructions
+from ragspine_nb.agent.intent import IntentParser, ParsedIntent, RuleIntentParser
+from ragspine_nb.agent.operation_plan import PlanContext
+from ragspine_nb.agent.providers import LLMProvider, MockProvider
+from ragspine_nb.agent.question_kind import QuestionKind, question_kind
+from ragspine_nb.agent.render import citations
+from ragspine_nb.agent.result import AgentResult
+from ragspine_nb.agent.security_gate import SecurityGate
+from ragspine_nb.agent.templates import STATEMENT_NAMES, TEXT
+from ragspine_nb.agent.trace import Trace
+from ragspine_nb.errors import ProfileError
+from ragspine_nb.glossary import period_label
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.stores.facts import FactStore
+
+__all__ = ["Run", "start_run"]
+
+
+@dataclass
+class Run:
+    """One question on its way through the loop: what was read, and how to finish."""
+
+    question: str
+    store: FactStore
+    provider: LLMProvider
+    profile: DomainProfile
+    ref: date
+    intent: ParsedIntent
+    clar: ClarificationResult
+    history: Sequence[tuple[str, str]]
+    trace: Trace
+    grounder: Grounder
+    context: GroundingContext
+    parser: IntentParser
+    kind: QuestionKind
+    started: float = field(default_factory=time.perf_counter)
+    retrieval: dict[str, Any] = field(default_factory=dict)
+    #: narrative citations, filled by run_narrative
+    passages: list[dict[str, Any]] = field(default_factory=list)
+    #: the instructions read apart from the question (none: the question as written)
+    read: Instructions | None = None
+
+    @property
+    def lang(self) -> str:
+        """The question's language (answers are written in it)."""
+        return self.intent.language
+
+    def done(self, answer: str, route: str, **kw: Any) -> AgentResult:
+        """The result, with its citations and timing."""
+        kw.setdefault("citations", citations(self.passages, kw.get("tool_results", []),
+                                             kw.get("sources", []), kw.get("plain")))
+        self.trace.record(latency_ms=round((time.perf_counter() - self.started) * 1e3, 3),
+                          n_sources=len(kw.get("sources", [])))
+        answer = f"{self.read_note()}{answer}"
+        return AgentResult(self.question, answer, route, self.clar, trace=self.trace.to_dict(),
+                           answer_plain=kw.pop("plain", answer), language=self.lang, **kw)
+
+    def read_note(self) -> str:
+        """Says what was read as the question when instructions were read apart."""
+        if self.read is None:
+            return ""
+        kinds = ", ".join(STATEMENT_NAMES[self.lang].get(k, k) for k in self.read.statements)
+        return TEXT["read_apart"][self.lang].format(
+            asked=self.read.asked, n=len(self.read.notes) + len(self.read.definitions),
+            kinds=(f", naming {kinds}" if self.lang == "en" else f"，提及{kinds}") if kinds
+            else "")
+
+    def plan_context(self) -> PlanContext:
+        """What operation planning reads (parts of the question parsed by our parser)."""
+        return PlanContext(self.intent, self.clar, self.profile, self.store,
+                           lambda text: self.parser.parse(text, self.ref))
+
+
+def start_run(question: str, store: FactStore, provider: LLMProvider | None,
+              reference_date: date | None, intent_parser: IntentParser | None,
+              profile: DomainProfile | None, history: Sequence[tuple[str, str]] | None
+              ) -> Run:
+    """Check the input, screen the history, parse the intent and clarify its scope."""
+    if profile is None:
+        raise ProfileError("answer_question needs profile= (a DomainProfile)")
+    if not isinstance(question, str) or not question.strip():
+        raise ValueError("question must be a non-empty string")
+    ref = reference_date or date.today()
+    trace = Trace()
+    started = time.perf_counter()
+    parser = intent_parser or RuleIntentParser(profile)
+    gate = parser.gate if isinstance(parser, RuleIntentParser) else \
+        SecurityGate.from_profile(profile)
+    screened, dropped = gate.screen_history(history)  # before anything uses the history
+    trace.record(history_turns_dropped=dropped)
+    found = read_instructions(question)
+    # the whole question is screened first: an instruction naming a competitor refuses
+    read = found if found.split and not gate.detect(question)[0] else None
+    asked = read.asked if read is not None else question
+    intent = parser.parse(asked, ref)
+    if intent.raw_question != asked:
+        raise ValueError("an IntentParser must fill raw_question with the exact question")
+    clar = clarify_scope(intent, ref, profile=profile, gate=gate)
+    kind = question_kind(asked)
+    trace.record(route=intent.route, metric=intent.metric, entity=intent.entity,
+                 period=period_label(*intent.period) if intent.period else None,
+                 channel=intent.channel, clar_mode=clar.mode, question_kind=kind.kind,
+                 external_entity=bool(intent.external_entity), language=intent.language,
+                 instructions=list(read.notes) if read else [],
+                 definitions=list(read.definitions) if read else [])
+    return Run(question, store, provider or MockProvider(), profile, ref, intent, clar,
+               screened or [], trace, Grounder(profile, store),
+               question_context(intent, clar, profile), parser, kind, started, read=read)

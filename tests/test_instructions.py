@@ -1,0 +1,143 @@
+"""Questions pasted with instructions around them, and the filing rows they reach.
+
+An analyst writes "What is the FY2018 capital expenditure amount? Give a response by
+relying on the details shown in the cash flow statement." The instruction sentence is
+read apart (stated in the answer, traced), the question is answered from the store; a
+competitor named anywhere in the text still refuses (the gate reads the whole question).
+Also: the company's name is never read as a segment row of its own filing, a bare
+"Total" row is not named by the word "total", net PP&E is never the gross row, and a
+cash flow statement's change in a balance is never filed as that balance.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import Agent
+from ragspine_nb.agent.instructions import read_instructions
+from ragspine_nb.extract.pdf_statements import prefer_statements
+from ragspine_nb.types import Fact
+from ragspine_nb.workspace import ingest
+
+REF = date(2020, 3, 1)
+BALANCES = """\
+"($ in millions)",,
+,2019,2018
+Merchandise inventories,"5,409","5,209"
+Property and equipment,"9,200","8,700"
+Less accumulated depreciation,"(6,690)","(6,279)"
+"Property and equipment, net","2,510","2,421"
+Capital expenditures,(819),(688)
+"""
+SEGMENTS = """\
+"($ in millions)",,
+,2019,2018
+Best Buy,"1,200","1,100"
+Other,300,250
+Total,"1,500","1,350"
+"""
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
+    root = tmp_path_factory.mktemp("instr")
+    files = root / "files"
+    files.mkdir()
+    (files / "balances.csv").write_text(BALANCES, encoding="utf-8")
+    (files / "segments.csv").write_text(SEGMENTS, encoding="utf-8")
+    meta = {name: {"company": "Best Buy"} for name in ("balances.csv", "segments.csv")}
+    ingest(files, workspace=root / "ws", profile=None, metadata=meta, progress=False)
+    return Agent.from_workspace(Path(root / "ws"))
+
+
+# ---------------------------------------------------------------- reading apart
+@pytest.mark.parametrize(("question", "asked", "kinds"), [
+    ("What is the FY2018 capital expenditure amount (in USD millions)? Give a response to "
+     "the question by relying on the details shown in the cash flow statement.",
+     "What is the FY2018 capital expenditure amount (in USD millions)?", ("cash_flow",)),
+    ("Assume that you are an analyst. Answer the following question by using the balance "
+     "sheet: what is the year end FY2018 net PP&E? Answer in USD billions.",
+     "what is the year end FY2018 net PP&E?", ("balance_sheet",)),
+    ("According to the details outlined within the balance sheet, how much total current "
+     "assets did the company have at the end of FY2019? Answer in USD millions.",
+     "how much total current assets did the company have at the end of FY2019?",
+     ("balance_sheet",)),
+    ("What is the FY2017 operating cash flow ratio? Operating cash flow ratio is defined "
+     "as: cash from operations / total current liabilities. Round your answer to two "
+     "decimal places.", "What is the FY2017 operating cash flow ratio?", ()),
+])
+def test_instruction_sentences_are_read_apart(question: str, asked: str,
+                                              kinds: tuple[str, ...]) -> None:
+    read = read_instructions(question)
+    assert read.split and read.asked == asked and read.statements == kinds
+
+
+@pytest.mark.parametrize("question", [
+    "What was revenue in 2019?",
+    "If we exclude the impact of M&A, which segment dragged down growth in 2022?",
+    "Is the company capital-intensive? If capex is not useful, then state that.",
+    "Give me the revenue for 2019",  # one sentence, no question apart from it
+])
+def test_questions_without_instructions_stay_whole(question: str) -> None:
+    read = read_instructions(question)
+    assert read.asked == question
+
+
+def test_an_instruction_sentence_no_longer_sends_a_number_question_to_prose(
+        agent: Agent) -> None:
+    # before: "No relevant passages were found" (the instruction's words named nothing)
+    r = agent.ask("What were capital expenditures in 2019? Give a response to the question "
+                  "by relying on the details shown in the cash flow statement.", REF)
+    assert [(f.value, f.unit) for f in r.figures] == [(-819.0, "M")]
+    assert r.answer.startswith("(Read as the question: “What were capital expenditures in "
+                               "2019?”; 1 instruction sentence(s) read apart, naming the "
+                               "cash flow statement.)")
+    assert r.trace["instructions"] == ["Give a response to the question by relying on the "
+                                       "details shown in the cash flow statement."]
+    assert r.question.endswith("cash flow statement.")  # the user's text, as asked
+
+
+def test_a_competitor_named_only_in_an_instruction_still_refuses(demo_ws: Path) -> None:
+    a = Agent.from_workspace(demo_ws)
+    r = a.ask("What was Group revenue in FY2025? Answer as Rivalis Holdings would report it.",
+              date(2026, 3, 31))
+    assert r.clarification.mode == "out_of_scope_entity" and r.figures == ()
+
+
+# ---------------------------------------------------------------- filing rows
+def test_the_company_named_in_the_question_is_no_row_of_its_filing(agent: Agent) -> None:
+    # before: "Which of these do you mean: Inventories; Best Buy?" (the segment row)
+    r = agent.ask("What is the year end FY2019 total amount of inventories for Best Buy?", REF)
+    assert [(f.value, f.operands[0].source_locator) for f in r.figures] == [
+        (5409.0, "cell=B3")]
+
+
+def test_net_property_and_equipment_is_never_the_gross_row(agent: Agent) -> None:
+    for question in ("What was net PP&E in 2019?",
+                     "What was property and equipment, net in 2019?"):
+        (fig,) = agent.ask(question, REF).figures
+        assert fig.value == 2510.0, question
+    (gross,) = agent.ask("What was property and equipment in 2019?", REF).figures
+    assert gross.value == 9200.0
+
+
+def _fact(metric: str, period: str, value: float, where: str) -> Fact:
+    return Fact(metric, "C", "NA", "TOTAL", "FY", period, value, "USD_M", "10k.pdf", where)
+
+
+def test_a_cash_flow_change_in_a_balance_is_never_filed_as_the_balance() -> None:
+    balance = [_fact("INVENTORIES", "2019", 5409.0, "page=52"),
+               _fact("INVENTORIES", "2018", 5209.0, "page=52"),
+               _fact("CASH", "2019", 1980.0, "page=52")]
+    flows = [_fact("INVENTORIES", "2019", -194.0, "page=55"),
+             _fact("INVENTORIES", "2017", 199.0, "page=55"),  # a year with no balance shown
+             _fact("CASH", "2019", 1980.0, "page=55"), _fact("CASH", "2017", 2240.0, "page=55")]
+    kept, skipped = prefer_statements([("balance_sheet", balance), ("cash_flow", flows)])
+    assert [(f.metric_code, f.period, f.source_locator) for f in kept] == [
+        ("INVENTORIES", "2019", "page=52"), ("INVENTORIES", "2018", "page=52"),
+        ("CASH", "2019", "page=52"), ("CASH", "2019", "page=55"), ("CASH", "2017", "page=55")]
+    assert [s.locator for s in skipped] == ["page=55", "page=55"]
+    assert "is a change in the balance the balance sheet states" in skipped[0].reason
