@@ -224,6 +224,21 @@ def _cmd_eval_tatqa(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_eval_financebench(args: argparse.Namespace) -> int:
+    from ragspine_nb.eval.financebench import evaluate_financebench, report_lines
+
+    folder = Path(args.folder)
+    if not (folder / "questions.jsonl").is_file() or not (folder / "pdfs").is_dir():
+        return _fail(f"FinanceBench folder not found or incomplete: {folder} (expected "
+                     "questions.jsonl, documents.jsonl and pdfs/)")
+    report = evaluate_financebench(folder, limit=args.limit)
+    print("\n".join(report_lines(report)))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False),
+                                   encoding="utf-8")
+    return 0
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from ragspine_nb.report import build_report
 
@@ -296,6 +311,13 @@ def _parser() -> argparse.ArgumentParser:
                    help="processes answering contexts at once (the figures do not depend on it)")
     p.add_argument("--json", metavar="OUT", help="write the report as JSON (and OUT.html)")
     p.set_defaults(func=_cmd_eval_tatqa)
+
+    p = ev_sub.add_parser("financebench", help="every FinanceBench question through the "
+                                               "PDF ingestion and the Agent, scored")
+    p.add_argument("folder", help="a folder with questions.jsonl, documents.jsonl and pdfs/")
+    p.add_argument("--limit", type=int, default=0, help="only the first N filings")
+    p.add_argument("--json", metavar="OUT", help="write the report as JSON")
+    p.set_defaults(func=_cmd_eval_financebench)
 
     for name, func, helptext, parent in (("ask", _cmd_ask, "answer one question", sub),
                                          ("qa", _cmd_eval_qa, "golden-set QA gates", ev_sub)):

@@ -122,3 +122,37 @@ def test_reflow_keeps_short_lines_and_bullets_apart() -> None:
             + "• second point")
     assert reflow(text).split("\n") == ["Overview", "a" * 70 + " wraps here.",
                                         "• first point", "• second point"]
+
+
+def test_financebench_eval_through_the_cli_on_a_filing_of_our_own(tmp_path: Path) -> None:
+    # the FinanceBench layout (questions.jsonl, documents.jsonl, pdfs/) with one filing
+    import json
+
+    from ragspine_nb.cli import main
+
+    (tmp_path / "pdfs").mkdir()
+    make_filing(tmp_path / "pdfs" / "ACME_2018_10K.pdf")
+    (tmp_path / "documents.jsonl").write_text(json.dumps(
+        {"doc_name": "ACME_2018_10K", "company": "ACME", "doc_period": 2018}) + "\n")
+    questions = [
+        ("What is the FY2018 capital expenditure amount (in USD millions) for ACME? Give a "
+         "response to the question by relying on the details shown in the cash flow "
+         "statement.", "$1577.00", 0),
+        ("What was ACME's FY2017 net income (in USD millions)? Answer in USD millions.",
+         "$4869.00", 0),
+        ("Why did ACME's sales rise?", "Demand in Health Care and Safety.", 1),
+    ]
+    (tmp_path / "questions.jsonl").write_text("".join(json.dumps(
+        {"financebench_id": f"q{i}", "company": "ACME", "doc_name": "ACME_2018_10K",
+         "question_type": "metrics-generated", "question": q, "answer": a,
+         "evidence": [{"evidence_page_num": page}]}) + "\n"
+        for i, (q, a, page) in enumerate(questions)))
+    out = tmp_path / "fb.json"
+    assert main(["eval", "financebench", str(tmp_path), "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["questions"] == 3 and report["filings"] == 1
+    assert report["categories"]["correct"] == 2 and report["categories"]["wrong_number"] == 0
+    assert report["sign_flipped"] == 1  # capex is stated as an outflow: (1,577)
+    assert [r["evidence_cited"] for r in report["rows"]][:2] == [True, True]
+    assert report["rows"][0]["answer"].startswith("(Read as the question:")
+    assert main(["eval", "financebench", str(tmp_path / "missing")]) == 2

@@ -1,0 +1,169 @@
+"""FinanceBench, every question, through the ingestion and the Agent a user runs.
+
+Each filing (a PDF of ``pdfs/``) is ingested into a fresh workspace with no profile and
+one piece of metadata, the filing's ``company`` (as a user names their documents), and
+every question on it is asked as written — instructions included — with the reference
+date January 1 after the filing's period. Answers are scored from the figures they
+assert with the TAT-QA scorer (:func:`~ragspine_nb.eval.tatqa_score.classify`): a gold
+written as one number ("$1577.00", "0.66", "65.4%") is numeric, in the scale the
+question asks for ("in USD millions", "USD billions"; a "$" amount with none named is
+in millions, as the filings state them); any other gold is text (its long sentences are
+not matched; only whether a figure was asserted is counted). Whether an answer cites a
+page of the gold's evidence is counted for every question.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ragspine_nb.eval.tatqa_gold import Gold, GoldNumber
+from ragspine_nb.eval.tatqa_run import abstain_kind
+from ragspine_nb.eval.tatqa_score import CATEGORIES, classify
+
+__all__ = ["FinanceBenchQuestion", "load_financebench", "gold_of_answer",
+           "evaluate_financebench", "report_lines"]
+
+_NUMBER = re.compile(r"^\s*(?P<neg>-)?\$?\s*(?P<num>-?\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*$")
+_ASKED_SCALE = re.compile(r"\b(?:in\s+)?(?:usd|us\$|\$|dollars?)?\s*(?:in\s+)?"
+                          r"(?P<scale>thousands|millions|billions)\b", re.I)
+
+
+@dataclass(frozen=True)
+class FinanceBenchQuestion:
+    """One question of FinanceBench with its gold answer and evidence pages (1-based)."""
+
+    qid: str
+    company: str
+    doc_name: str
+    question_type: str
+    question: str
+    answer: str
+    pages: tuple[int, ...]
+    doc_period: int
+
+
+def load_financebench(root: str | Path) -> list[FinanceBenchQuestion]:
+    """The questions of ``root/questions.jsonl`` (periods from ``documents.jsonl``)."""
+    folder = Path(root)
+    periods = {d["doc_name"]: int(d.get("doc_period") or 0) for d in map(
+        json.loads, (folder / "documents.jsonl").read_text(encoding="utf-8").splitlines())}
+    out = []
+    for line in (folder / "questions.jsonl").read_text(encoding="utf-8").splitlines():
+        q = json.loads(line)
+        pages = tuple(sorted({int(e["evidence_page_num"]) + 1 for e in q.get("evidence", [])}))
+        out.append(FinanceBenchQuestion(q["financebench_id"], q["company"], q["doc_name"],
+                                        q["question_type"], q["question"], str(q["answer"]),
+                                        pages, periods.get(q["doc_name"], 0)))
+    return out
+
+
+def gold_of_answer(question: str, answer: str) -> Gold:
+    """A numeric gold when the answer is one number, in the scale the question asks for.
+
+    Examples
+    --------
+    >>> gold_of_answer("What is capex (in USD millions)?", "$1577.00").numbers[0]
+    GoldNumber(value=1577.0, decimals=2, scale='million', exact=False)
+    >>> gold_of_answer("What is the ratio?", "65.4%").numbers[0].scale
+    'percent'
+    >>> gold_of_answer("Why?", "Sales fell.").kind
+    'text'
+    """
+    m = _NUMBER.match(answer)
+    if m is None:
+        return Gold("text", spans=(answer,))
+    text = m.group("num").replace(",", "")
+    value = float(text) * (-1 if m.group("neg") else 1)
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    asked = _ASKED_SCALE.search(question)
+    if m.group("pct"):
+        scale = "percent"
+    elif asked is not None:
+        scale = asked.group("scale").lower().rstrip("s")
+    else:
+        scale = "million" if answer.strip().startswith(("$", "-$")) else ""
+    return Gold("number", (GoldNumber(value, decimals, scale),))
+
+
+def _pages(result: Any) -> set[int]:
+    out = set()
+    for s in result.sources:
+        m = re.match(r"page=(\d+)", str(s.get("locator", "")))
+        if m:
+            out.add(int(m.group(1)))
+    return out
+
+
+def _answer_doc(pdf: Path, questions: Sequence[FinanceBenchQuestion]) -> list[dict[str, Any]]:
+    from ragspine_nb.agent.agent import Agent
+    from ragspine_nb.workspace import ingest
+
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp) / "docs"
+        docs.mkdir()
+        (docs / pdf.name).write_bytes(pdf.read_bytes())
+        started = time.perf_counter()
+        ingest(docs, workspace=Path(tmp) / "ws", progress=False,
+               metadata={pdf.name: {"company": questions[0].company}})
+        ingest_s = time.perf_counter() - started
+        agent = Agent.from_workspace(Path(tmp) / "ws")
+        rows = []
+        for q in questions:
+            result = agent.ask(q.question, date(q.doc_period + 1, 1, 1))
+            gold = gold_of_answer(q.question, q.answer)
+            verdict = classify(gold, result.figures, result.answer, abstain_kind(result))
+            rows.append({"id": q.qid, "type": q.question_type, "question": q.question,
+                         "gold": q.answer, "category": verdict.category, "kind": verdict.kind,
+                         "sign_flipped": verdict.sign_flipped,
+                         "evidence_cited": bool(_pages(result) & set(q.pages)),
+                         "figures": [f.to_dict() for f in result.figures],
+                         "answer": result.answer, "ingest_s": round(ingest_s, 3)})
+        return rows
+
+
+def evaluate_financebench(root: str | Path, *, limit: int = 0) -> dict[str, Any]:
+    """Every question (or those of the first ``limit`` filings) answered and scored.
+
+    Returns the JSON of ``ragspine-nb eval financebench``: ``questions``, ``filings``,
+    ``categories``, ``by_type`` (question type → categories), ``evidence_cited``,
+    ``sign_flipped``, ``timings`` and ``rows`` (every question with its figures).
+    """
+    folder = Path(root)
+    questions = load_financebench(folder)
+    by_doc: dict[str, list[FinanceBenchQuestion]] = {}
+    for q in questions:
+        by_doc.setdefault(q.doc_name, []).append(q)
+    docs = list(by_doc)[: limit or None]
+    started = time.perf_counter()
+    rows = [r for d in docs for r in _answer_doc(folder / "pdfs" / f"{d}.pdf", by_doc[d])]
+    cats = Counter(r["category"] for r in rows)
+    by_type: dict[str, dict[str, int]] = {}
+    for r in rows:
+        by_type.setdefault(r["type"], dict.fromkeys(CATEGORIES, 0))[r["category"]] += 1
+    return {"questions": len(rows), "filings": len(docs),
+            "categories": {c: cats.get(c, 0) for c in CATEGORIES}, "by_type": by_type,
+            "evidence_cited": sum(r["evidence_cited"] for r in rows),
+            "sign_flipped": sum(r["sign_flipped"] for r in rows),
+            "timings": {"wall_s": round(time.perf_counter() - started, 1)}, "rows": rows}
+
+
+def report_lines(report: dict[str, Any]) -> list[str]:
+    """The report in words: every category, by question type, evidence cited."""
+    n = report["questions"] or 1
+    lines = [f"FinanceBench: {report['questions']} questions on {report['filings']} filings, "
+             f"{report['timings']['wall_s']} s"]
+    lines += [f"  {c:<15} {k:>4}  {k / n:.3f}" for c, k in report["categories"].items()]
+    lines.append(f"  evidence page cited: {report['evidence_cited']} of {report['questions']}; "
+                 f"sign apart: {report['sign_flipped']}")
+    for kind, cats in report["by_type"].items():
+        lines.append(f"  {kind}: " + ", ".join(f"{c} {k}" for c, k in cats.items() if k))
+    return lines
