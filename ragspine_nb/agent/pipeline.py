@@ -34,6 +34,7 @@ from ragspine_nb.agent.clarify import (
     clarify_scope,
 )
 from ragspine_nb.agent.faq import FaqCache
+from ragspine_nb.agent.formula_answer import defined_answer
 from ragspine_nb.agent.intent import (
     ROUTE_COMPOSITE,
     ROUTE_NARRATIVE,
@@ -296,6 +297,9 @@ def answer_question(
         served = _faq_answer(run, faq)
         if served is not None:
             return served
+    defined = defined_answer(run)  # a formula the question defines: computed, or why not
+    if defined is not None:
+        return defined
     if run.kind.kind == KIND_TEXT and intent.route != ROUTE_NARRATIVE or \
             _qualified_in_prose(run, narrative_retriever):
         return _text_answer(run, narrative_retriever, top_k)
