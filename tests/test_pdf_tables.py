@@ -156,3 +156,26 @@ def test_financebench_eval_through_the_cli_on_a_filing_of_our_own(tmp_path: Path
     assert [r["evidence_cited"] for r in report["rows"]][:2] == [True, True]
     assert report["rows"][0]["answer"].startswith("(Read as the question:")
     assert main(["eval", "financebench", str(tmp_path / "missing")]) == 2
+
+
+def test_period_headers_drawn_column_by_column_are_read_side_by_side(tmp_path: Path) -> None:
+    # before: "December 1," / "2017" / "December 2," / "2016" came out as four lines in
+    # text order, the title was lost and no column had a period (Adobe's statements)
+    path = tmp_path / "balance.pdf"
+    c = canvas_mod.Canvas(str(path), pagesize=(612, 792), invariant=1)
+    c.setFont("Helvetica", 8)
+    c.drawString(200, 740, "CONSOLIDATED BALANCE SHEETS")
+    c.drawString(200, 728, "(In thousands)")
+    for right, day, year in ((470.0, "December 1,", "2017"), (545.0, "December 2,", "2016")):
+        c.drawRightString(right, 712, day)  # one column's header, then the next one's
+        c.drawRightString(right - 10, 704, year)
+    for y, label, values in ((690, "Cash and cash equivalents", ("2,306,072", "1,011,315")),
+                             (678, "Total current liabilities", ("2,180,241", "2,811,635"))):
+        c.drawString(60, y, label)
+        for right, v in zip((480.0, 555.0), values, strict=True):
+            c.drawRightString(right, y, v)
+    c.save()
+    result = read_document(path, "adbe", DomainProfile.builtin())
+    got = {(f.metric_code, f.period): (f.value, f.unit) for f in result.facts}
+    assert got[("CURRENT_LIABILITIES", "2017")] == (2180241.0, "K")
+    assert got[("CASH", "2016")] == (1011315.0, "K")

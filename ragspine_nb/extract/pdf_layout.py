@@ -15,7 +15,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Box", "Cell", "Line", "page_lines", "is_value", "is_period_cell", "MIN_GAP"]
+__all__ = ["Box", "Cell", "Line", "page_lines", "merge_period_lines", "is_value",
+           "is_period_cell", "MIN_GAP", "SAME_BASELINE"]
 
 #: One character's box: left, bottom, right, top (PDF points, y grows upwards).
 Box = tuple[float, float, float, float]
@@ -140,4 +141,43 @@ def page_lines(text: str, boxes: Sequence[Box]) -> list[Line]:
         elif not ch.isspace() and boxes[i][2] > boxes[i][0]:
             current.append(i)
     close()
-    return lines
+    return merge_period_lines(lines)
+
+
+#: Baselines closer than this (points) are one line.
+SAME_BASELINE = 1.5
+
+
+def merge_period_lines(lines: Sequence[Line]) -> list[Line]:
+    """Header lines of periods drawn column by column, put back side by side.
+
+    A statement may draw its column headers one column at a time ("December 1," over
+    "2017", then "December 2," over "2016"): the text order gives four lines where the
+    page shows two. Lines of period cells only on one baseline, their cells apart, are
+    merged (left to right) where the first of them stands; any other line is kept as
+    it is.
+
+    >>> a = Line((Cell("December 1,", 430, 473),), 680.9)
+    >>> b = Line((Cell("2017", 444, 460),), 672.9)
+    >>> c = Line((Cell("December 2,", 504, 547),), 680.9)
+    >>> d = Line((Cell("2016", 518, 534),), 672.9)
+    >>> [ln.text for ln in merge_period_lines([a, b, c, d])]
+    ['December 1, December 2,', '2017 2016']
+    """
+    out: list[Line] = []
+    for line in lines:
+        periods = all(is_period_cell(c.text) for c in line.cells)
+        host = next((k for k, o in enumerate(out) if periods and abs(o.y - line.y)
+                     <= SAME_BASELINE and all(is_period_cell(c.text) for c in o.cells)
+                     and _apart(o.cells, line.cells)), None)
+        if host is None:
+            out.append(line)
+        else:
+            merged = tuple(sorted((*out[host].cells, *line.cells), key=lambda c: c.x0))
+            out[host] = Line(merged, out[host].y)
+    return out
+
+
+def _apart(a: Sequence[Cell], b: Sequence[Cell]) -> bool:
+    """Whether no cell of ``a`` overlaps a cell of ``b`` horizontally."""
+    return all(x.x1 < y.x0 or y.x1 < x.x0 for x in a for y in b)
