@@ -130,3 +130,27 @@ def test_a_change_over_a_written_range_stays_between_its_ends(agent: Agent) -> N
     r = agent.ask("What was the change in total revenue from 2017 to 2019?", REF)
     (fig,) = r.figures
     assert fig.derivation == "(10,811 − 8,336) = 2,475"
+
+
+def test_a_change_asked_in_units_of_percents_is_a_percentage_change(agent: Agent) -> None:
+    r = agent.ask("What is the year-over-year change in total revenue from FY2018 to FY2019 "
+                  "(in units of percents and round to one decimal place)?", REF)
+    (fig,) = r.figures
+    assert (fig.operation, fig.derivation) == (
+        "percent_change", "(10,811 − 9,613) / 9,613 = 12.46%")
+
+
+def test_a_row_named_only_total_change_is_not_named_by_the_word_change(
+        tmp_path: Path) -> None:
+    # before: "change in operating income" also named the row "Total change" (ask-back)
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "table.csv").write_text(
+        "(In millions),,\n,2019,2018\nOperating income,\"1,494\",903\n"
+        "Foreign currency,12,(3)\nOther,(4),5\nTotal change,8,2\n", encoding="utf-8")
+    ingest(files, workspace=tmp_path / "ws", profile=None, metadata=None, progress=False)
+    a = Agent.from_workspace(tmp_path / "ws")
+    r = a.ask("What was the change in operating income from 2018 to 2019?", REF)
+    assert [f.derivation for f in r.figures] == ["(1,494 − 903) = 591"]
+    (total,) = a.ask("What was the total change in 2019?", REF).figures
+    assert total.value == 8.0

@@ -120,11 +120,38 @@ def read_instructions(question: str) -> Instructions:
         elif _is_instruction(sentence):
             notes.append(sentence)
         else:
-            asked.append(sentence)
+            kept, inner = _inner_instructions(sentence)
+            asked.append(kept)
+            notes += inner
     if not asked or not (notes or definitions):
         return Instructions(question)
     kinds = tuple(dict.fromkeys(k for n in notes for k in _kinds(n)))
     return Instructions(" ".join(asked), tuple(notes), tuple(definitions), kinds)
+
+
+_PAREN = re.compile(r"\(([^()]*)\)")
+
+
+def _inner_instructions(sentence: str) -> tuple[str, list[str]]:
+    """A question sentence without the instructions inside its parentheses.
+
+    "… from FY2015 to FY2016 (in units of percents and round to one decimal place)?"
+    keeps "(in units of percents)" (what the answer is in) and reads "round to one
+    decimal place" apart; a parenthesis with no instruction is kept as written.
+    """
+    notes: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        parts = re.split(r"\s+and\s+|;\s*|,\s*", m.group(1))
+        told = [p for p in parts if _INSTRUCTION.match(p.strip())]
+        if not told:
+            return m.group(0)
+        notes.extend(p.strip() for p in told)
+        rest = [p for p in parts if p not in told]
+        return f"({' and '.join(rest)})" if rest else ""
+
+    kept = " ".join(_PAREN.sub(keep, sentence).split()).replace(" ?", "?")
+    return kept, notes
 
 
 def _kinds(note: str) -> list[str]:

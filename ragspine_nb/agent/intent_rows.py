@@ -44,7 +44,9 @@ END_WORDS = frozenset({"end", "ending", "closing", "close"})
 #: A phrase match: ``(start, end, code, term)``.
 Hit = tuple[int, int, str, str]
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_TOTAL_WORDS = frozenset({"total"})
+#: A row named only by these ("Total", "Total change", "Net change") is named by its place
+#: in its table, never by a question's "total" or "change" beside a row it names
+_TOTAL_WORDS = frozenset({"total", "change", "changes", "net"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
 
 
@@ -152,7 +154,7 @@ class RowReader:
         return found[0] if len(found) == 1 else None
 
     def _bare_total(self, code: str) -> bool:
-        """Whether a row's label is only "Total" (a section's total, named by its place)."""
+        """Whether a row's label is only "Total" / "Total change" (named by its place)."""
         spec = self.profile.metrics.get(code)
         return spec is not None and not content_words(spec.label or code) - _TOTAL_WORDS
 
