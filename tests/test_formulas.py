@@ -88,3 +88,29 @@ def test_evaluate_refuses_a_zero_divisor_and_two_units() -> None:
     one = Operand("a", 1.0, "USD_M", ())
     assert evaluate(f, one, Operand("b", 0.0, "USD_M", ())) == NotComputed("zero_base")
     assert isinstance(evaluate(f, one, Operand("b", 2.0, "USD_K", ())), NotComputed)
+    # EBITDA = operating income + D&A with D&A stated negative: which is meant is unclear
+    plus = Formula("EBITDA", "+", "Operating income", "D&A")
+    mixed = evaluate(plus, Operand("oi", 305.8, "USD_M", ()), Operand("da", -43.2, "USD_M", ()))
+    assert isinstance(mixed, NotComputed) and mixed.reason == "signs"
+
+
+def test_a_builtin_margin_no_row_states_is_computed_from_its_operands(tmp_path: Path) -> None:
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "income.csv").write_text(
+        "(In millions),,\n,2019,2018\nRevenue,\"1,500\",\"1,200\"\nGross profit,600,420\n"
+        "Operating income,300,240\nDepreciation and amortization,50,45\n", encoding="utf-8")
+    ingest(files, workspace=tmp_path / "ws", profile=None, metadata=None, progress=False)
+    a = Agent.from_workspace(tmp_path / "ws")
+    (margin,) = a.ask("What was the gross margin in 2019?", REF).figures
+    assert (margin.value, margin.unit, margin.operation) == (40.0, "PCT", "share")
+    assert margin.derivation == ("Gross margin (%) = Gross profit / Revenue × 100: 600 / 1,500 "
+                                 "× 100 = 40%")
+    (ebitda,) = a.ask("What was EBITDA in 2018?", REF).figures
+    assert (ebitda.value, ebitda.unit) == (285.0, "M")
+    # a margin of a row whose name has none is not read as that row's level
+    r = a.ask("What was the EBITDA % margin in 2018?", REF)
+    assert r.figures == () and "not computed" in r.answer
+    # an operand not stored: the miss stands, no figure
+    r = a.ask("What was the net margin in 2019?", REF)
+    assert r.figures == () and "not in the fact store" in r.answer

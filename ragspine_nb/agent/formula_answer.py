@@ -16,7 +16,13 @@ from __future__ import annotations
 import re
 
 from ragspine_nb.agent.answer import figure_text
-from ragspine_nb.agent.formulas import Formula, Operand, evaluate, read_formula
+from ragspine_nb.agent.formulas import (
+    BUILTIN_FORMULAS,
+    Formula,
+    Operand,
+    evaluate,
+    read_formula,
+)
 from ragspine_nb.agent.operations import NotComputed
 from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.render import entity_label
@@ -26,10 +32,11 @@ from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.types import Figure, FoundResult
 from ragspine_nb.units import unit_text
 
-__all__ = ["defined_answer"]
+__all__ = ["defined_answer", "builtin_answer"]
 
 _NOT_ONE_ITEM = re.compile(r"[*/+×÷]|\s-\s|^\d[\d,.]*\s")
 _OPS = {"/": "ratio", "-": "difference", "+": "sum"}
+_PERCENT_OPS = {"/": "share", "-": "difference", "+": "sum"}
 
 
 def _periods(run: Run, text: str) -> list[str] | str:
@@ -57,12 +64,20 @@ def _operand(run: Run, text: str) -> Operand | str:
         return periods
     entity = (run.intent.entities or (run.clar.assumed_slots.get(
         "entity", run.profile.home_entity_code),))[0]
-    found = [execute_query_metric(run.store, metrics[0], entity, p, run.profile.default_channel,
+    return _looked_up(run, text, {"metric": metrics[0], "entity": entity,
+                                  "channel": run.profile.default_channel}, periods)
+
+
+def _looked_up(run: Run, text: str, cell: dict[str, str],
+               periods: list[str]) -> Operand | str:
+    """The operand's facts for each period (their mean), or why not."""
+    metric = cell["metric"]
+    found = [execute_query_metric(run.store, metric, cell["entity"], p, cell["channel"],
                                   profile=run.profile, reference_date=run.ref)
              for p in periods]
     facts = tuple(r.fact for r in found if isinstance(r, FoundResult))
     if len(facts) != len(periods):
-        return f"'{text}' ({metrics[0]}, {' and '.join(periods)}) is not in the fact store"
+        return f"'{text}' ({metric}, {' and '.join(periods)}) is not in the fact store"
     if len({f.unit for f in facts}) != 1:
         return f"'{text}' is stated in several units"
     return Operand(text, sum(f.value for f in facts) / len(facts), facts[0].unit, facts)
@@ -85,6 +100,34 @@ def defined_answer(run: Run) -> AgentResult | None:
     return _computed(run, formula, left, right)
 
 
+def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
+    """A built-in derived metric no figure states, computed from its stored operands.
+
+    A margin, free cash flow or EBITDA for the cell asked; ``None`` when the metric has
+    no built-in formula or an operand is not stored (the miss stands as it is).
+    """
+    spec = BUILTIN_FORMULAS.get(task["metric"])
+    if spec is None:
+        return None
+    left_code, op, right_code, percent = spec
+    names = [_label(run, c) for c in (task["metric"], left_code, right_code)]
+    formula = Formula(names[0], op, names[1], names[2], percent)
+    sides = [_looked_up(run, name, {**task, "metric": code}, [task["period"]])
+             for name, code in ((names[1], left_code), (names[2], right_code))]
+    if any(isinstance(s, str) for s in sides):
+        run.trace.record(formula=formula.text, formula_missing=[s for s in sides
+                                                                if isinstance(s, str)])
+        return None
+    left, right = (s for s in sides if isinstance(s, Operand))
+    run.trace.record(formula=formula.text)
+    return _computed(run, formula, left, right)
+
+
+def _label(run: Run, code: str) -> str:
+    spec = run.profile.metrics.get(code)
+    return spec.label if spec is not None and spec.label else code
+
+
 def _computed(run: Run, formula: Formula, left: Operand, right: Operand) -> AgentResult:
     outcome = evaluate(formula, left, right)
     if isinstance(outcome, NotComputed):
@@ -93,7 +136,8 @@ def _computed(run: Run, formula: Formula, left: Operand, right: Operand) -> Agen
     facts = (*left.facts, *right.facts)
     periods = " and ".join(dict.fromkeys(period_label(f.period_type, f.period) for f in facts))
     label = f"{entity_label(run.profile, facts[0].entity)} {formula.name}, {periods}"
-    figure = Figure(outcome.value, unit_text(outcome.unit), label, _OPS[formula.op], facts,
+    kind = (_PERCENT_OPS if formula.percent else _OPS)[formula.op]
+    figure = Figure(outcome.value, unit_text(outcome.unit), label, kind, facts,
                     tuple(dict.fromkeys(f.source for f in facts)), outcome.derivation)
     sources = [s.to_dict() for s in figure.sources]
     return run.done(figure_text(figure, run.lang), run.intent.route, sources=sources,

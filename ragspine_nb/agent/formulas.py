@@ -20,7 +20,7 @@ from ragspine_nb.agent.operations import PERCENT_DECIMALS, Computed, NotComputed
 from ragspine_nb.agent.templates import format_value
 from ragspine_nb.types import Fact
 
-__all__ = ["Formula", "Operand", "read_formula", "evaluate"]
+__all__ = ["Formula", "Operand", "read_formula", "evaluate", "BUILTIN_FORMULAS"]
 
 _DEFINED = re.compile(r"^(?P<name>.+?)\s+is\s+defined\s+as\s*:?\s*(?P<expr>.+?)\.?$"
                       r"|^define\s+(?P<name2>.+?)\s+as\s*:?\s*(?P<expr2>.+?)\.?$",
@@ -38,11 +38,27 @@ class Formula:
     op: str  # "/", "-" or "+"
     left: str
     right: str
+    #: a ratio in percent (× 100): a margin
+    percent: bool = False
 
     @property
     def text(self) -> str:
         """The formula as one line."""
-        return f"{self.name} = {self.left} {self.op} {self.right}"
+        tail = " × 100" if self.percent else ""
+        return f"{self.name} = {self.left} {self.op} {self.right}{tail}"
+
+
+#: Derived metrics of the built-in profile, computed when no stored figure states them:
+#: ``code → (left code, operator, right code, percent)``. A margin is a percentage of
+#: revenue; free cash flow subtracts capital expenditure's size; EBITDA adds depreciation
+#: and amortization to operating income.
+BUILTIN_FORMULAS: dict[str, tuple[str, str, str, bool]] = {
+    "GROSS_MARGIN": ("GROSS_PROFIT", "/", "REVENUE", True),
+    "OPERATING_MARGIN": ("OPERATING_INCOME", "/", "REVENUE", True),
+    "NET_MARGIN": ("NET_INCOME", "/", "REVENUE", True),
+    "FREE_CASH_FLOW": ("OPERATING_CASH_FLOW", "-", "CAPEX", False),
+    "EBITDA": ("OPERATING_INCOME", "+", "DEPRECIATION_AMORTIZATION", False),
+}
 
 
 @dataclass(frozen=True)
@@ -86,9 +102,8 @@ def read_formula(definition: str) -> Formula | None:
     Examples
     --------
     >>> read_formula("Operating cash flow ratio is defined as: cash from operations / "
-    ...              "total current liabilities.")
-    Formula(name='Operating cash flow ratio', op='/', left='cash from operations', \
-right='total current liabilities')
+    ...              "total current liabilities.").text
+    'Operating cash flow ratio = cash from operations / total current liabilities'
     >>> read_formula("Define working capital ratio as total current assets divided by "
     ...              "total current liabilities.").op
     '/'
@@ -131,8 +146,8 @@ def evaluate(formula: Formula, left: Operand, right: Operand) -> Computed | NotC
 
     A ratio of two amounts in one unit is a plain number; a sum or difference keeps the
     unit. Subtracting a figure shown as a deduction (negative) beside a positive one
-    subtracts its size, and the derivation says so. A zero divisor or two units are
-    refused.
+    subtracts its size, and the derivation says so. A sum of a positive and a negative
+    operand (an add-back stated as a deduction?), a zero divisor or two units are refused.
     """
     if left.unit != right.unit:
         return NotComputed("units", (left.unit, right.unit))
@@ -140,6 +155,8 @@ def evaluate(formula: Formula, left: Operand, right: Operand) -> Computed | NotC
         if right.value == 0:
             return NotComputed("zero_base")
         value, unit = left.value / right.value, ""
+        if formula.percent:
+            value, unit = value * 100, "PCT"
     elif formula.op == "-":
         # "cash from operations - capex" with capex shown as an outflow, (460.8): the
         # minus is the deduction the parentheses mark — its size is subtracted (said so)
@@ -147,11 +164,17 @@ def evaluate(formula: Formula, left: Operand, right: Operand) -> Computed | NotC
         value, unit = left.value - abs(right.value) if deducted else \
             left.value - right.value, left.unit
     else:
+        if (left.value < 0) != (right.value < 0):  # an add-back stated as a deduction?
+            return NotComputed("signs", (f"{format_value(left.value)}, "
+                                         f"{format_value(right.value)}",))
         value, unit = left.value + right.value, left.unit
     if unit:  # a sum or difference: exact to the operands' places (no float residue)
         value = round(value, max(_places(f.value) for f in (*left.facts, *right.facts)))
     shown_right = _side(right)
     if formula.op == "-" and right.value < 0 <= left.value:
         shown_right = f"{format_value(abs(right.value))} (the size of {_side(right)})"
-    derivation = f"{formula.text}: {_side(left)} {formula.op} {shown_right} = {_shown(value)}"
+    tail = " × 100" if formula.percent else ""
+    pct = "%" if formula.percent else ""
+    derivation = f"{formula.text}: {_side(left)} {formula.op} {shown_right}{tail} = " \
+                 f"{_shown(value)}{pct}"
     return Computed(value, unit, derivation)

@@ -316,6 +316,8 @@ def ratio_split(text: str) -> RatioSplit | None:
 #: still asked (checked in order; the first found names the operation refused).
 _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("ratio", re.compile(r"(?<![a-z])(?:ratio|proportion)(?![a-z])|比率|比例")),
+    # "the EBITDA % margin": a margin of a row whose name has none is a share of revenue
+    ("share", re.compile(r"(?<![a-z])margins?(?![a-z])|利润率")),
     ("percent_change", re.compile(r"(?:percentage|percent|per cent|%)\s*(?:change|increase|"
                                   r"decrease|growth|decline)|增长率|变动率")),
     ("average", re.compile(r"(?<![a-z-])(?<!weighted )(?:average|mean)(?![a-z-])|平均")),
@@ -337,5 +339,7 @@ def operation_asked(text: str) -> str:
     ''
     >>> operation_asked("what is the weighted average rate of return?")
     ''
+    >>> operation_asked("what is the fy2015 unadjusted xxxx % margin?")
+    'share'
     """
     return next((kind for kind, pattern in _ASKED if pattern.search(text)), "")

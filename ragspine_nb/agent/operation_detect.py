@@ -98,7 +98,7 @@ _BLANK = "x"
 _CUE_WORDS = frozenset({"average", "mean", "total", "sum", "combined", "ratio", "percentage",
                         "percent", "proportion", "share", "change", "increase", "decrease",
                         "highest", "lowest", "largest", "smallest", "maximum", "minimum",
-                        "growth", "net", "aggregate"})
+                        "growth", "net", "aggregate", "margin", "margins"})
 
 
 def _has_cue(text: str, cues: Sequence[str]) -> bool:

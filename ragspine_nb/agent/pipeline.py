@@ -34,7 +34,7 @@ from ragspine_nb.agent.clarify import (
     clarify_scope,
 )
 from ragspine_nb.agent.faq import FaqCache
-from ragspine_nb.agent.formula_answer import defined_answer
+from ragspine_nb.agent.formula_answer import builtin_answer, defined_answer
 from ragspine_nb.agent.intent import (
     ROUTE_COMPOSITE,
     ROUTE_NARRATIVE,
@@ -200,6 +200,10 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
     except ProviderError:
         run.trace.record(provider_error=True)
         return run.done(TEXT["provider_error"][run.lang], run.intent.route)
+    if plan is None and operation is None and len(results) == 1 and results[0].status != "found":
+        derived = builtin_answer(run, tasks[0])  # a margin, FCF, EBITDA no figure states
+        if derived is not None:
+            return derived
     structured = plan_answer(plan, results, run.profile, run.lang) if plan is not None \
         else structured_answer(tasks, results, operation, run.profile, run.lang)
     body, sources = structured.text, structured.sources
