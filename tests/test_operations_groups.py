@@ -154,3 +154,16 @@ def test_a_row_named_only_total_change_is_not_named_by_the_word_change(
     assert [f.derivation for f in r.figures] == ["(1,494 − 903) = 591"]
     (total,) = a.ask("What was the total change in 2019?", REF).figures
     assert total.value == 8.0
+
+
+def test_a_share_over_a_written_range_of_years_takes_every_year_in_it(agent: Agent) -> None:
+    # "from FY2017 to FY2019" is three years, never its two ends
+    r = agent.ask("What is the three year average of cost of revenue as a % of total revenue "
+                  "from FY2017 to FY2019?", REF)
+    (fig,) = r.figures
+    yearly = [1834 / 8336 * 100, 2115 / 9613 * 100, 2162 / 10811 * 100]
+    assert fig.value == pytest.approx(sum(yearly) / 3)
+    assert fig.label.endswith("average of FY2017, FY2018 and FY2019")
+    each = agent.ask("What is cost of revenue as a percentage of total revenue from 2017 to "
+                     "2019?", REF)
+    assert [f.operands[0].period for f in each.figures] == ["2017", "2018", "2019"]

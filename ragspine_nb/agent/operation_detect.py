@@ -187,10 +187,13 @@ def _ratio(intent: ParsedIntent, text: str, cues: str,
         return Operation("percent_change")  # "the change … as a percentage of" its base
     if change and change.start() < first:
         return None  # "the change in the percentage of sales": a change of a share
-    over = _OF_SHARES.search(text[:split.denominator[0]])  # "the average proportion of …"
+    before = text[:split.denominator[0]]  # "the average proportion of …", "average of …"
+    over = _OF_SHARES.search(before)
     if over and over.group(1) != "average":
         return Operation("sum", nested=split.kind)  # a sum of shares: not computed
-    return Operation(split.kind, split=split, then="average" if over else "")
+    mean = bool(over) or bool(re.search(r"\baverage of\b", before))
+    return Operation(split.kind, split=split, then="average" if mean else "",
+                     over_range=period_range(text))
 
 
 def _names_the_row(noun: str, intent: ParsedIntent, profile: DomainProfile) -> bool:

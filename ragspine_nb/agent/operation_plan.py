@@ -301,6 +301,8 @@ def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
                                                               channels=(), entities=())
     said = f"{text[a:b]!r} / {text[c:d]!r}"
     years = _yearly(ctx.intent, num, den, rest) or [""]
+    if op.over_range and len(years) == 2:  # "from FY2016 to FY2018": every year in it
+        years = [t["period"] for t in ranged([{"period": y} for y in years], ctx.intent)]
     if op.then and len(years) < 2:
         return NotComputed("operands", ("1",))  # an average of one year's share
     tasks: list[Task] = []
