@@ -141,3 +141,25 @@ def test_a_cash_flow_change_in_a_balance_is_never_filed_as_the_balance() -> None
         ("CASH", "2019", "page=52"), ("CASH", "2019", "page=55"), ("CASH", "2017", "page=55")]
     assert [s.locator for s in skipped] == ["page=55", "page=55"]
     assert "is a change in the balance the balance sheet states" in skipped[0].reason
+
+
+def test_a_filings_deferred_tax_component_is_never_the_line_item_it_is_named_after() -> None:
+    # Netflix 2015 10-K: "Deferred tax assets (liabilities): Depreciation and amortization
+    # (43,204)" was filed as the company's D&A (and added into EBITDA)
+    from ragspine_nb.extract.tables import TableContext, extract_table
+    from ragspine_nb.profile import DomainProfile
+
+    grid = [["(In thousands)", "2015", "2014"],
+            ["Deferred tax assets (liabilities):", "", ""],
+            ["Depreciation and amortization", "(43,204)", "(11,708)"],
+            ["Inventories", "1,200", "1,100"],
+            ["Total deferred tax assets", "180,573", "120,340"]]
+
+    def codes(filing: bool) -> set[str]:
+        ctx = TableContext("10k.pdf", ("Income taxes",), lambda r, c, rk, cl: f"r={r}",
+                           tax_components=filing)
+        return {f.metric_code for f in extract_table(DomainProfile.builtin(), grid, ctx).facts}
+
+    assert not {"DEPRECIATION_AMORTIZATION", "INVENTORIES"} & codes(True)
+    # a lone table keeps the plain reading (a question about it asks for that row)
+    assert {"DEPRECIATION_AMORTIZATION", "INVENTORIES"} <= codes(False)

@@ -9,6 +9,7 @@ the profile knows unless the table brings its own vocabulary.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -25,6 +26,9 @@ from ragspine_nb.types import Fact
 from ragspine_nb.units import store_unit
 
 __all__ = ["Emitter", "RowMetric"]
+
+#: A section of deferred tax components ("Deferred tax assets:", "递延所得税资产").
+_DEFERRED_TAX = re.compile(r"(?i)deferred (?:income )?tax|递延所得税")
 
 
 @dataclass(frozen=True)
@@ -59,10 +63,22 @@ class Emitter:
     at: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     kinds: list[str] = field(default_factory=list)
     good_columns: set[int] = field(default_factory=set)
+    #: rows under a deferred tax section are its components (see :meth:`known`)
+    tax_components: bool = False
 
     # ------------------------------------------------------------------ metrics
     def known(self, ref: RowRef) -> tuple[str, str] | None:
-        """The profile's (metric, channel) for a row label, else None."""
+        """The profile's (metric, channel) for a row label, else None.
+
+        In a filing's table (``tax_components``), a row under a deferred tax section
+        ("Deferred tax assets (liabilities): Depreciation and amortization (43,204)") is
+        the tax effect of the item it names, never the item: not the profile's metric of
+        that name (derived instead, qualified by its section). A lone table keeps the
+        plain reading: there the row is what a question about that name asks for.
+        """
+        if self.tax_components and _DEFERRED_TAX.search(ref.section) \
+                and not _DEFERRED_TAX.search(ref.label):
+            return None
         found = self.parse_label(self.profile, ref.raw)
         if found is None and ref.label != ref.raw.casefold():
             code = normalize_metric(self.profile, ref.label)

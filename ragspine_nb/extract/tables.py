@@ -86,6 +86,9 @@ class TableContext:
     valid_as_of: str = ""
     period: tuple[str, str] | None = None
     period_source: str = ""
+    #: a filing's table: rows under a deferred tax section are tax effects, never the
+    #: line items they are named after (set by the PDF reader)
+    tax_components: bool = False
 
 
 @dataclass
@@ -263,6 +266,7 @@ def extract_table(
                     "extractor_version": ctx.extractor_version,
                     "mapping_version": ctx.mapping_version, "valid_as_of": ctx.valid_as_of},
                    ctx.doc_id, channels, Namer(frozenset(profile.metrics)))
+    emit.tax_components = ctx.tax_components
     known = _known_rows(emit, walk.rows)
     for ref in walk.rows:
         metric = emit.metric(ref, known.get(ref.r))
