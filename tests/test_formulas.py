@@ -94,6 +94,14 @@ def test_evaluate_refuses_a_zero_divisor_and_two_units() -> None:
     assert isinstance(mixed, NotComputed) and mixed.reason == "signs"
 
 
+def agent_with_balances(tmp_path: Path) -> Agent:
+    files = tmp_path / "balances"
+    files.mkdir()
+    (files / "statements.csv").write_text(TABLE, encoding="utf-8")
+    ingest(files, workspace=tmp_path / "ws2", profile=None, metadata=None, progress=False)
+    return Agent.from_workspace(tmp_path / "ws2")
+
+
 def test_a_builtin_margin_no_row_states_is_computed_from_its_operands(tmp_path: Path) -> None:
     files = tmp_path / "files"
     files.mkdir()
@@ -108,6 +116,11 @@ def test_a_builtin_margin_no_row_states_is_computed_from_its_operands(tmp_path: 
                                  "× 100 = 40%")
     (ebitda,) = a.ask("What was EBITDA in 2018?", REF).figures
     assert (ebitda.value, ebitda.unit) == (285.0, "M")
+    # the current ratio: current assets over current liabilities
+    (ratio,) = agent_with_balances(tmp_path).ask("What is the current ratio in 2019?",
+                                                 REF).figures
+    assert ratio.derivation == ("Current ratio = Total current assets / Total current "
+                                "liabilities: 8,870 / 7,513 = 1.18")
     # a margin of a row whose name has none is not read as that row's level
     r = a.ask("What was the EBITDA % margin in 2018?", REF)
     assert r.figures == () and "not computed" in r.answer

@@ -51,13 +51,15 @@ class Formula:
 #: Derived metrics of the built-in profile, computed when no stored figure states them:
 #: ``code → (left code, operator, right code, percent)``. A margin is a percentage of
 #: revenue; free cash flow subtracts capital expenditure's size; EBITDA adds depreciation
-#: and amortization to operating income.
+#: and amortization to operating income; the current ratio divides current assets by
+#: current liabilities.
 BUILTIN_FORMULAS: dict[str, tuple[str, str, str, bool]] = {
     "GROSS_MARGIN": ("GROSS_PROFIT", "/", "REVENUE", True),
     "OPERATING_MARGIN": ("OPERATING_INCOME", "/", "REVENUE", True),
     "NET_MARGIN": ("NET_INCOME", "/", "REVENUE", True),
     "FREE_CASH_FLOW": ("OPERATING_CASH_FLOW", "-", "CAPEX", False),
     "EBITDA": ("OPERATING_INCOME", "+", "DEPRECIATION_AMORTIZATION", False),
+    "CURRENT_RATIO": ("CURRENT_ASSETS", "/", "CURRENT_LIABILITIES", False),
 }
 
 
