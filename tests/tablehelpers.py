@@ -1,11 +1,12 @@
-"""A table written as a CSV file and read back as a user's file is read; its facts by cell."""
+"""Tables written as a user's CSV files: read back, or ingested into a workspace and asked."""
 
 from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
-from ragspine_nb import DomainProfile
+from ragspine_nb import Agent, DomainProfile
 from ragspine_nb.extract.base import Extraction, ReadContext
 from ragspine_nb.extract.plain import read_csv
 
@@ -20,6 +21,19 @@ def read_table(tmp_path: Path, rows: list[list[str]], name: str = "table.csv",
     with path.open("w", newline="", encoding="utf-8") as fh:
         csv.writer(fh).writerows(rows)
     return read_csv(path, profile or DomainProfile.builtin(), ReadContext(name, period=period))
+
+
+def csv_agent(root: Path, files: dict[str, str],
+              metadata: dict[str, dict[str, Any]] | None = None) -> Agent:
+    """``files`` (name → CSV text) ingested with no profile, as a user's folder; its Agent."""
+    from ragspine_nb.workspace import ingest
+
+    folder = root / "files"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    ingest(folder, workspace=root / "ws", profile=None, metadata=metadata, progress=False)
+    return Agent.from_workspace(root / "ws")
 
 
 def cells_of(ex: Extraction) -> dict[str, list[Row]]:

@@ -16,7 +16,7 @@ import pytest
 from ragspine_nb import Agent
 from ragspine_nb.agent.formulas import Formula, Operand, evaluate, read_formula
 from ragspine_nb.agent.operations import NotComputed
-from ragspine_nb.workspace import ingest
+from tests.tablehelpers import csv_agent
 
 REF = date(2020, 3, 1)
 TABLE = """\
@@ -33,12 +33,7 @@ Cost of sales,"8,700","8,000"
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
-    root = tmp_path_factory.mktemp("formulas")
-    files = root / "files"
-    files.mkdir()
-    (files / "statements.csv").write_text(TABLE, encoding="utf-8")
-    ingest(files, workspace=root / "ws", profile=None, metadata=None, progress=False)
-    return Agent.from_workspace(Path(root / "ws"))
+    return csv_agent(tmp_path_factory.mktemp("formulas"), {"statements.csv": TABLE})
 
 
 def test_a_ratio_the_question_defines_is_computed_with_the_formula_shown(agent: Agent) -> None:
@@ -94,22 +89,11 @@ def test_evaluate_refuses_a_zero_divisor_and_two_units() -> None:
     assert isinstance(mixed, NotComputed) and mixed.reason == "signs"
 
 
-def agent_with_balances(tmp_path: Path) -> Agent:
-    files = tmp_path / "balances"
-    files.mkdir()
-    (files / "statements.csv").write_text(TABLE, encoding="utf-8")
-    ingest(files, workspace=tmp_path / "ws2", profile=None, metadata=None, progress=False)
-    return Agent.from_workspace(tmp_path / "ws2")
-
-
-def test_a_builtin_margin_no_row_states_is_computed_from_its_operands(tmp_path: Path) -> None:
-    files = tmp_path / "files"
-    files.mkdir()
-    (files / "income.csv").write_text(
-        "(In millions),,\n,2019,2018\nRevenue,\"1,500\",\"1,200\"\nGross profit,600,420\n"
-        "Operating income,300,240\nDepreciation and amortization,50,45\n", encoding="utf-8")
-    ingest(files, workspace=tmp_path / "ws", profile=None, metadata=None, progress=False)
-    a = Agent.from_workspace(tmp_path / "ws")
+def test_a_builtin_margin_no_row_states_is_computed_from_its_operands(
+        tmp_path: Path, agent: Agent) -> None:
+    a = csv_agent(tmp_path, {"income.csv": "(In millions),,\n,2019,2018\nRevenue,\"1,500\","
+                                           "\"1,200\"\nGross profit,600,420\nOperating income,"
+                                           "300,240\nDepreciation and amortization,50,45\n"})
     (margin,) = a.ask("What was the gross margin in 2019?", REF).figures
     assert (margin.value, margin.unit, margin.operation) == (40.0, "PCT", "share")
     assert margin.derivation == ("Gross margin (%) = Gross profit / Revenue × 100: 600 / 1,500 "
@@ -117,8 +101,7 @@ def test_a_builtin_margin_no_row_states_is_computed_from_its_operands(tmp_path: 
     (ebitda,) = a.ask("What was EBITDA in 2018?", REF).figures
     assert (ebitda.value, ebitda.unit) == (285.0, "M")
     # the current ratio: current assets over current liabilities
-    (ratio,) = agent_with_balances(tmp_path).ask("What is the current ratio in 2019?",
-                                                 REF).figures
+    (ratio,) = agent.ask("What is the current ratio in 2019?", REF).figures
     assert ratio.derivation == ("Current ratio = Total current assets / Total current "
                                 "liabilities: 8,870 / 7,513 = 1.18")
     # a margin of a row whose name has none is not read as that row's level

@@ -20,7 +20,7 @@ from ragspine_nb import Agent
 from ragspine_nb.agent.instructions import read_instructions
 from ragspine_nb.extract.pdf_statements import prefer_statements
 from ragspine_nb.types import Fact
-from ragspine_nb.workspace import ingest
+from tests.tablehelpers import csv_agent
 
 REF = date(2020, 3, 1)
 BALANCES = """\
@@ -43,14 +43,9 @@ Total,"1,500","1,350"
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
-    root = tmp_path_factory.mktemp("instr")
-    files = root / "files"
-    files.mkdir()
-    (files / "balances.csv").write_text(BALANCES, encoding="utf-8")
-    (files / "segments.csv").write_text(SEGMENTS, encoding="utf-8")
-    meta = {name: {"company": "Best Buy"} for name in ("balances.csv", "segments.csv")}
-    ingest(files, workspace=root / "ws", profile=None, metadata=meta, progress=False)
-    return Agent.from_workspace(Path(root / "ws"))
+    files = {"balances.csv": BALANCES, "segments.csv": SEGMENTS}
+    return csv_agent(tmp_path_factory.mktemp("instr"), files,
+                     metadata={name: {"company": "Best Buy"} for name in files})
 
 
 # ---------------------------------------------------------------- reading apart

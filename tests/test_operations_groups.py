@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.workspace import ingest
+from tests.tablehelpers import csv_agent
 
 REF = date(2020, 1, 1)
 SEGMENTS = """\
@@ -37,12 +37,7 @@ Net income (loss),542,(762),120
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
-    root = tmp_path_factory.mktemp("groups")
-    files = root / "files"
-    files.mkdir()
-    (files / "table.csv").write_text(SEGMENTS, encoding="utf-8")
-    ingest(files, workspace=root / "ws", profile=None, metadata=None, progress=False)
-    return Agent.from_workspace(Path(root / "ws"))
+    return csv_agent(tmp_path_factory.mktemp("groups"), {"table.csv": SEGMENTS})
 
 
 def test_a_row_named_with_the_builtin_total_it_sums_into_is_that_row(agent: Agent) -> None:
@@ -143,13 +138,9 @@ def test_a_change_asked_in_units_of_percents_is_a_percentage_change(agent: Agent
 def test_a_row_named_only_total_change_is_not_named_by_the_word_change(
         tmp_path: Path) -> None:
     # before: "change in operating income" also named the row "Total change" (ask-back)
-    files = tmp_path / "files"
-    files.mkdir()
-    (files / "table.csv").write_text(
-        "(In millions),,\n,2019,2018\nOperating income,\"1,494\",903\n"
-        "Foreign currency,12,(3)\nOther,(4),5\nTotal change,8,2\n", encoding="utf-8")
-    ingest(files, workspace=tmp_path / "ws", profile=None, metadata=None, progress=False)
-    a = Agent.from_workspace(tmp_path / "ws")
+    a = csv_agent(tmp_path, {"table.csv": "(In millions),,\n,2019,2018\nOperating income,"
+                                          "\"1,494\",903\nForeign currency,12,(3)\nOther,(4),5\n"
+                                          "Total change,8,2\n"})
     r = a.ask("What was the change in operating income from 2018 to 2019?", REF)
     assert [f.derivation for f in r.figures] == ["(1,494 − 903) = 591"]
     (total,) = a.ask("What was the total change in 2019?", REF).figures
