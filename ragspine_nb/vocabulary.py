@@ -140,18 +140,16 @@ def _merge_metrics(profile: DomainProfile, derived: Iterable[MetricSpec]) -> dic
     claimed = _claimed(base, (t for m in base.values() for t in (m.label, *m.synonyms)))
     found = _add_terms(base, derived, claimed)
     parts: dict[str, list[str]] = {}
-    for spec in derived:
-        if spec.code.strip() in found:
-            parts.setdefault(spec.code.strip(), []).extend(spec.parts)
+    for spec in derived:  # a derived metric's parts, and those of a profile metric that
+        code = spec.code.strip()  # names none (a table's total the profile names)
+        if code in found or (code in base and not base[code].parts and spec.parts):
+            parts.setdefault(code, []).extend(spec.parts)
     merged = dict(base)
     graph: dict[str, tuple[str, ...]] = {c: m.parts for c, m in base.items()}
     for code, (first, terms) in found.items():
         label = first.label if fold(first.label) not in claimed else ""
         merged[code] = MetricSpec(code, first.unit, label, tuple(terms))
-    for spec in derived:  # parts of a profile metric that names none (a table's total)
-        if spec.code in base and not base[spec.code].parts and spec.parts:
-            parts.setdefault(spec.code, []).extend(spec.parts)
-    for code in (*found, *(c for c in parts if c in base)):
+    for code in (*(c for c in parts if c in found), *(c for c in parts if c not in found)):
         kept: list[str] = []
         for part in dict.fromkeys(parts[code]):
             if part in merged and part != code and not parts_reach(graph, part, code):

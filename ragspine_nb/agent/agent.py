@@ -156,6 +156,13 @@ class Agent:
                                intent_parser=self.parser, profile=self.profile,
                                history=history, faq=self.faq)
 
+    def close(self) -> None:
+        """Close the fact store and the narrative index's chunk store (if any)."""
+        self.store.close()
+        store = getattr(self.index, "store", None)
+        if store is not None:
+            store.close()
+
     def widget(self, reference_date: date | None = None) -> Any:
         """An :class:`~ragspine_nb.widgets.AskWidget` bound to this agent."""
         from ragspine_nb.widgets.ask import AskWidget

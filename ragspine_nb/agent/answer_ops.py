@@ -18,6 +18,7 @@ from dataclasses import replace
 from ragspine_nb.agent.answer import StructuredAnswer, figure_label, figure_text, layout
 from ragspine_nb.agent.operation_plan import Plan, varying_slots
 from ragspine_nb.agent.operations import (
+    PERCENT_DECIMALS,
     Computed,
     NotComputed,
     Operation,
@@ -25,9 +26,10 @@ from ragspine_nb.agent.operations import (
     change_of_change,
     ratio,
     shown_decimals,
+    shown_text,
 )
 from ragspine_nb.agent.operations_over import count_passing, passing, pick_extreme
-from ragspine_nb.agent.render import entity_label, result_sources
+from ragspine_nb.agent.render import column_label, entity_label, result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
     conflicted_text,
@@ -61,12 +63,6 @@ OPERATION_WORDS: dict[str, dict[str, str]] = {
 
 
 # ------------------------------------------------------------------ names
-def _channel_name(profile: DomainProfile, code: str) -> str:
-    spec = profile.channels.get(code)
-    written = [s for s in (spec.synonyms if spec else ()) if s and s != code]
-    return max(written, key=len) if written else code
-
-
 def _metric_name(profile: DomainProfile, code: str) -> str:
     spec = profile.metrics.get(code)
     return spec.label if spec is not None and spec.label else code
@@ -78,7 +74,7 @@ def _part(fact: Fact, slot: str, profile: DomainProfile) -> str:
     if slot == "entity":
         return entity_label(profile, fact.entity)
     if slot == "channel":
-        return _channel_name(profile, fact.channel)
+        return column_label(profile, fact.channel)
     return period_label(fact.period_type, fact.period)
 
 
@@ -98,7 +94,7 @@ def _common(facts: Sequence[Fact], varying: Sequence[str], profile: DomainProfil
     parts = [entity_label(profile, f.entity) if "entity" not in varying else "",
              _metric_name(profile, f.metric_code) if "metric" not in varying else ""]
     if "channel" not in varying and f.channel != profile.default_channel:
-        parts.append(f"({_channel_name(profile, f.channel)})")
+        parts.append(f"({column_label(profile, f.channel)})")
     return " ".join(p for p in parts if p)
 
 
@@ -152,8 +148,11 @@ def _count_label(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
 
 
 def _ratio_label(kind: str, top: Sequence[Fact], bottom: Fact, profile: DomainProfile,
-                 lang: str) -> str:
-    """``the company Prepaid expenses as a percentage of Total prepaid …, FY2019``."""
+                 lang: str, period: bool = True) -> str:
+    """``the company Prepaid expenses as a percentage of Total prepaid …, FY2019``.
+
+    ``period=False`` leaves the period out (the caller names several).
+    """
     facts = [*top, bottom]
     varying = _slots_of(facts) or ["metric"]
     entity = "" if "entity" in varying else entity_label(profile, bottom.entity) + " "
@@ -161,7 +160,7 @@ def _ratio_label(kind: str, top: Sequence[Fact], bottom: Fact, profile: DomainPr
         varying = [*varying, "metric"]  # "ACME Hong Kong Revenue", not "ACME Hong Kong"
     num = _joined([_name(f, varying, profile) for f in top], lang)
     den = _name(bottom, varying, profile)
-    tail = _period_tail(facts, varying, lang)
+    tail = _period_tail(facts, varying, lang) if period else ""
     if lang == "zh":
         return f"{entity}{num}{'占' if kind == 'share' else '与'}{den}" \
                f"{'的比例' if kind == 'share' else '之比'}{tail}"
@@ -330,22 +329,28 @@ def _by_year(plan: Plan, facts: Sequence[Fact], results: Sequence[QueryResult],
             return refusal_answer(op.kind, outcome, results, profile, lang)
         figures.append(_figure(op.kind, outcome[0], run, outcome[1]))
     if op.then == "average":
-        values = [f.value for f in figures]
-        places = max(shown_decimals(op.kind, facts) or 0, 2)
-        mean = sum(values) / len(values)
-        terms = " + ".join(format_value(round(v, places) + 0.0) for v in values)
-        years = _joined([period_label(g[0].period_type, g[0].period)
-                         for g in (f.operands for f in figures)], lang)
-        base = figures[0].label.rsplit("，" if lang == "zh" else ", ", 1)[0]
-        label = f"{base}，{years}{OPERATION_WORDS['zh']['average']}" if lang == "zh" else \
-            f"{base}, {OPERATION_WORDS['en']['average']} {years}"
-        derivation = f"({terms}) / {len(values)} = {format_value(round(mean, places) + 0.0)}" + \
-            ("%" if op.kind == "share" else "")
-        figures = [Figure(mean, figures[0].unit, label, "average", tuple(facts),
-                          tuple(dict.fromkeys(s for f in figures for s in f.sources)),
-                          derivation)]
+        figures = [_mean_of(op.kind, figures, facts, profile, lang)]
     return StructuredAnswer(tuple(figures), layout([figure_text(f, lang) for f in figures],
                                                    lang), _sources(results))
+
+
+def _mean_of(kind: str, figures: Sequence[Figure], facts: Sequence[Fact],
+             profile: DomainProfile, lang: str) -> Figure:
+    """The mean of yearly ratios / shares: one figure citing every year's operands."""
+    values = [f.value for f in figures]
+    places = max(shown_decimals(kind, facts) or 0, PERCENT_DECIMALS)
+    mean = sum(values) / len(values)
+    terms = " + ".join(shown_text(v, places) for v in values)
+    years = _joined([period_label(f.operands[0].period_type, f.operands[0].period)
+                     for f in figures], lang)
+    first = figures[0].operands
+    base = _ratio_label(kind, first[:-1], first[-1], profile, lang, period=False)
+    label = f"{base}，{years}{OPERATION_WORDS['zh']['average']}" if lang == "zh" else \
+        f"{base}, {OPERATION_WORDS['en']['average']} {years}"
+    derivation = f"({terms}) / {len(values)} = {shown_text(mean, places)}" + \
+        ("%" if kind == "share" else "")
+    return Figure(mean, figures[0].unit, label, "average", tuple(facts),
+                  tuple(dict.fromkeys(s for f in figures for s in f.sources)), derivation)
 
 
 def cross_refusal(tasks: Sequence[dict[str, str]], lang: str) -> StructuredAnswer:

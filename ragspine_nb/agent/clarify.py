@@ -23,6 +23,7 @@ from datetime import date
 from typing import Protocol
 
 from ragspine_nb.agent.intent import ROUTE_COMPOSITE, ROUTE_NARRATIVE, ParsedIntent
+from ragspine_nb.agent.render import column_label
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
@@ -151,9 +152,8 @@ def _changes_grid(intent: ParsedIntent, operation: _Operation | None, change: bo
 
 def _column_name(profile: DomainProfile, code: str) -> str:
     """A column as a reader knows it: its longest name, and the code to type."""
-    spec = profile.channels.get(code)
-    names = spec.synonyms if spec is not None else ()
-    return f"{max(names, key=len)} ({code})" if names else code
+    name = column_label(profile, code)
+    return f"{name} ({code})" if name != code else code
 
 
 def _ask_first(intent: ParsedIntent, profile: DomainProfile,

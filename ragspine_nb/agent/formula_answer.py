@@ -23,6 +23,8 @@ from ragspine_nb.agent.formulas import (
     evaluate,
     read_formula,
 )
+from ragspine_nb.agent.intent import ParsedIntent
+from ragspine_nb.agent.operation_cues import aggregate_cue
 from ragspine_nb.agent.operations import NotComputed
 from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.render import entity_label
@@ -39,12 +41,12 @@ _OPS = {"/": "ratio", "-": "difference", "+": "sum"}
 _PERCENT_OPS = {"/": "share", "-": "difference", "+": "sum"}
 
 
-def _periods(run: Run, text: str) -> list[str] | str:
+def _periods(run: Run, text: str, operand: ParsedIntent) -> list[str] | str:
     """The operand's periods: its own, else the question's, else the one assumed."""
-    own = [period_label(*p) for p in run.parser.parse(text, run.ref).periods]
+    own = [period_label(*p) for p in operand.periods]
     asked = [period_label(*p) for p in run.intent.periods]
     periods = own or asked or [run.clar.assumed_slots.get("period", "")]
-    averaged = bool(re.search(r"\baverage\b", fold(text)))
+    averaged = aggregate_cue(fold(text)) == "average"
     if averaged and len(own) == 2:
         return own
     if averaged or len(periods) != 1 or not periods[0]:
@@ -56,10 +58,11 @@ def _operand(run: Run, text: str) -> Operand | str:
     """One operand's stored value with its facts, or why not (in words)."""
     if _NOT_ONE_ITEM.search(text):
         return f"'{text}' is not one line item"
-    metrics = run.parser.parse(text, run.ref).metrics
+    operand = run.parser.parse(text, run.ref)
+    metrics = operand.metrics
     if len(metrics) != 1:
         return f"'{text}' names {'no' if not metrics else 'more than one'} line item"
-    periods = _periods(run, text)
+    periods = _periods(run, text, operand)
     if isinstance(periods, str):
         return periods
     entity = (run.intent.entities or (run.clar.assumed_slots.get(

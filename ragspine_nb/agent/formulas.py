@@ -16,7 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragspine_nb.agent.operations import PERCENT_DECIMALS, Computed, NotComputed
+from ragspine_nb.agent.operations import (
+    PERCENT_DECIMALS,
+    Computed,
+    NotComputed,
+    decimals,
+    shown_text,
+)
 from ragspine_nb.agent.templates import format_value
 from ragspine_nb.types import Fact
 
@@ -25,9 +31,9 @@ __all__ = ["Formula", "Operand", "read_formula", "evaluate", "BUILTIN_FORMULAS"]
 _DEFINED = re.compile(r"^(?P<name>.+?)\s+is\s+defined\s+as\s*:?\s*(?P<expr>.+?)\.?$"
                       r"|^define\s+(?P<name2>.+?)\s+as\s*:?\s*(?P<expr2>.+?)\.?$",
                       re.I | re.S)
-_OPERATORS = {"/": "/", "divided by": "/", "over": "/", "-": "-", "minus": "-",
-              "less": "-", "+": "+", "plus": "+"}
-_SPLIT = re.compile(r"\s(/|-|\+|divided by|minus|plus)\s", re.I)
+#: The operators a definition is written with, as the formula's own sign.
+_OPERATORS = {"/": "/", "divided by": "/", "-": "-", "minus": "-", "+": "+", "plus": "+"}
+_SPLIT = re.compile(r"\s(" + "|".join(map(re.escape, _OPERATORS)) + r")\s", re.I)
 
 
 @dataclass(frozen=True)
@@ -127,15 +133,6 @@ def read_formula(definition: str) -> Formula | None:
     return Formula(name, _OPERATORS[op.group(1).lower()], left, right)
 
 
-def _places(value: float) -> int:
-    text = repr(float(value))
-    return 0 if "e" in text or "." not in text else len(text.split(".")[1].rstrip("0"))
-
-
-def _shown(value: float) -> str:
-    return format_value(round(value, PERCENT_DECIMALS) + 0.0)
-
-
 def _side(o: Operand) -> str:
     if len(o.facts) == 1:
         return format_value(o.value)
@@ -153,30 +150,28 @@ def evaluate(formula: Formula, left: Operand, right: Operand) -> Computed | NotC
     """
     if left.unit != right.unit:
         return NotComputed("units", (left.unit, right.unit))
+    # "cash from operations - capex" with capex shown as an outflow, (460.8): the minus is
+    # the deduction the parentheses mark — its size is subtracted (said so)
+    deducted = formula.op == "-" and right.value < 0 <= left.value
+    shown_right = f"{format_value(abs(right.value))} (the size of {_side(right)})" \
+        if deducted else _side(right)
     if formula.op == "/":
         if right.value == 0:
             return NotComputed("zero_base")
-        value, unit = left.value / right.value, ""
-        if formula.percent:
-            value, unit = value * 100, "PCT"
-    elif formula.op == "-":
-        # "cash from operations - capex" with capex shown as an outflow, (460.8): the
-        # minus is the deduction the parentheses mark — its size is subtracted (said so)
-        deducted = right.value < 0 <= left.value
-        value, unit = left.value - abs(right.value) if deducted else \
-            left.value - right.value, left.unit
-    else:
-        if (left.value < 0) != (right.value < 0):  # an add-back stated as a deduction?
-            return NotComputed("signs", (f"{format_value(left.value)}, "
-                                         f"{format_value(right.value)}",))
-        value, unit = left.value + right.value, left.unit
-    if unit:  # a sum or difference: exact to the operands' places (no float residue)
-        value = round(value, max(_places(f.value) for f in (*left.facts, *right.facts)))
-    shown_right = _side(right)
-    if formula.op == "-" and right.value < 0 <= left.value:
-        shown_right = f"{format_value(abs(right.value))} (the size of {_side(right)})"
+        value, unit = left.value / right.value * (100 if formula.percent else 1), \
+            "PCT" if formula.percent else ""
+    elif formula.op == "+" and (left.value < 0) != (right.value < 0):
+        # an add-back stated as a deduction?
+        return NotComputed("signs", (f"{format_value(left.value)}, "
+                                     f"{format_value(right.value)}",))
+    else:  # a sum or difference: exact to the operands' places (no float residue)
+        total = left.value + right.value if formula.op == "+" else \
+            left.value - abs(right.value) if deducted else left.value - right.value
+        value = round(total, max((decimals(f.value) for f in (*left.facts, *right.facts)),
+                                 default=0))
+        unit = left.unit
     tail = " × 100" if formula.percent else ""
     pct = "%" if formula.percent else ""
     derivation = f"{formula.text}: {_side(left)} {formula.op} {shown_right}{tail} = " \
-                 f"{_shown(value)}{pct}"
+                 f"{shown_text(value, PERCENT_DECIMALS)}{pct}"
     return Computed(value, unit, derivation)

@@ -17,7 +17,8 @@ from the structure of each sentence (never from a list of questions):
 3. the **asked** text: every other sentence, in order.
 
 The statements an instruction names ("the cash flow statement", "the statement of
-financial position") are read as :data:`STATEMENT_KINDS` codes. Nothing is dropped
+financial position") are read as statement kinds
+(:data:`~ragspine_nb.extract.pdf_statements.STATEMENT_KINDS`). Nothing is dropped
 silently: the caller states what it read, and screens the *whole* question with the
 security gate before any of this (a name in an instruction still refuses).
 """
@@ -27,9 +28,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragspine_nb.extract.pdf_statements import STATEMENT_KINDS, statement_kind
+from ragspine_nb.extract.pdf_statements import statement_kind
 
-__all__ = ["Instructions", "read_instructions", "STATEMENT_KINDS"]
+__all__ = ["Instructions", "read_instructions"]
 
 #: Verbs that open a sentence addressed to the answerer.
 _DIRECTING = (
@@ -61,7 +62,7 @@ class Instructions:
     notes: tuple[str, ...] = ()
     #: formulas the question defines ("X is defined as: …"), as written
     definitions: tuple[str, ...] = ()
-    #: statements the instructions name, as :data:`STATEMENT_KINDS` codes
+    #: statements the instructions name, as statement kinds (``cash_flow``, …)
     statements: tuple[str, ...] = ()
 
     @property

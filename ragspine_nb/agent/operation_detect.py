@@ -168,6 +168,8 @@ def _percent_column(profile: DomainProfile, code: str) -> bool:
 #: "the average proportion …", "the total percentage …": an aggregate of yearly shares
 _OF_SHARES = re.compile(r"\b(average|total|sum)\s+(?:of\s+(?:the\s+)?)?(?:proportions?|"
                         r"percentages?|ratios?|shares?)\b")
+#: "the three year average of A as a % of B": the mean of the yearly shares too
+_AVERAGE_OF = re.compile(r"\baverage of\b")
 
 
 def _ratio(intent: ParsedIntent, text: str, cues: str,
@@ -191,7 +193,7 @@ def _ratio(intent: ParsedIntent, text: str, cues: str,
     over = _OF_SHARES.search(before)
     if over and over.group(1) != "average":
         return Operation("sum", nested=split.kind)  # a sum of shares: not computed
-    mean = bool(over) or bool(re.search(r"\baverage of\b", before))
+    mean = bool(over) or bool(_AVERAGE_OF.search(before))
     return Operation(split.kind, split=split, then="average" if mean else "",
                      over_range=period_range(text))
 

@@ -96,15 +96,24 @@ def ranged(tasks: Sequence[Task], intent: ParsedIntent) -> list[Task]:
     ...                               {"metric": "NI", "period": "FY2017"}], i)]
     ['FY2019', 'FY2018', 'FY2017']
     """
-    named = intent.periods
-    if len(named) != 2 or any(p[0] != "FY" for p in named) or \
-            not period_range(fold(intent.raw_question)):
+    years = _span(intent) if period_range(fold(intent.raw_question)) else None
+    if years is None:
         return list(tasks)
-    first, last = int(named[0][1]), int(named[1][1])
-    step = 1 if last >= first else -1
-    years = [period_label("FY", str(y)) for y in range(first, last + step, step)]
     rows = {tuple((k, t[k]) for k in t if k != "period"): t for t in tasks}
     return [{**t, "period": y} for t in rows.values() for y in years]
+
+
+def _span(intent: ParsedIntent) -> list[str] | None:
+    """Every fiscal year from the first named to the last, in the order written.
+
+    ``None`` unless the question names exactly two periods, both fiscal years.
+    """
+    named = intent.periods
+    if len(named) != 2 or any(p[0] != "FY" for p in named):
+        return None
+    first, last = int(named[0][1]), int(named[1][1])
+    step = 1 if last >= first else -1
+    return [period_label("FY", str(y)) for y in range(first, last + step, step)]
 
 
 def varying_slots(tasks: Sequence[Task]) -> list[str]:
@@ -302,7 +311,7 @@ def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
     said = f"{text[a:b]!r} / {text[c:d]!r}"
     years = _yearly(ctx.intent, num, den, rest) or [""]
     if op.over_range and len(years) == 2:  # "from FY2016 to FY2018": every year in it
-        years = [t["period"] for t in ranged([{"period": y} for y in years], ctx.intent)]
+        years = _span(ctx.intent) or years
     if op.then and len(years) < 2:
         return NotComputed("operands", ("1",))  # an average of one year's share
     tasks: list[Task] = []

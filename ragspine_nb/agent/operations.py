@@ -32,7 +32,8 @@ from ragspine_nb.types import COMPUTED_OPERATIONS, Fact
 from ragspine_nb.units import unit_parts
 
 __all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "ratio",
-           "change_of_change", "in_points", "one_unit", "shown_decimals", "SUPPORTED_OPERATIONS",
+           "change_of_change", "in_points", "one_unit", "shown_decimals", "shown_text",
+           "decimals", "SUPPORTED_OPERATIONS",
            "ANSWERS", "PERCENT_DECIMALS"]
 
 #: The operations computed today.
@@ -152,7 +153,8 @@ class NotComputed:
         return NOT_COMPUTED[lang][self.reason].format(*self.values)
 
 
-def _decimals(value: float) -> int:
+def decimals(value: float) -> int:
+    """The places after the point a value is written with (``1.50`` → 1, ``1e-7`` → 0)."""
     text = repr(float(value))
     return 0 if "e" in text or "." not in text else len(text.split(".")[1].rstrip("0"))
 
@@ -164,12 +166,13 @@ def shown_decimals(operation: str, operands: Sequence[Fact]) -> int | None:
     many as its most precise operand has; a sum or difference as computed (exact).
     """
     if operation in ("average", "ratio", "share", "percent_change"):
-        return max([PERCENT_DECIMALS, *(_decimals(f.value) for f in operands)])
+        return max([PERCENT_DECIMALS, *(decimals(f.value) for f in operands)])
     return None
 
 
-def _shown(value: float, decimals: int | None) -> str:
-    return format_value(value if decimals is None else round(value, decimals) + 0.0)
+def shown_text(value: float, places: int | None) -> str:
+    """``value`` as text, rounded to ``places`` (``None``: as it is)."""
+    return format_value(value if places is None else round(value, places) + 0.0)
 
 
 def one_unit(operands: Sequence[Fact]) -> NotComputed | None:
@@ -179,7 +182,7 @@ def one_unit(operands: Sequence[Fact]) -> NotComputed | None:
 
 
 def _difference(a: Fact, b: Fact) -> Computed:
-    diff = round(a.value - b.value, max(_decimals(a.value), _decimals(b.value)))
+    diff = round(a.value - b.value, max(decimals(a.value), decimals(b.value)))
     diff = diff + 0.0  # no "-0"
     return Computed(diff, a.unit, f"({format_value(a.value)} − {format_value(b.value)}) = "
                                   f"{format_value(diff)}")
@@ -208,7 +211,8 @@ def compute(operation: Operation, operands: Sequence[Fact]) -> Computed | NotCom
     difference relative to the second (a zero base is refused, and a negative one
     unless both are negative: then the change in their size). Both need
     exactly two operands in one unit. Other kinds go to their own functions
-    (:func:`aggregate`, :func:`ratio`, :func:`count_passing`, :func:`pick_extreme`).
+    (:func:`aggregate`, :func:`ratio`, and in :mod:`~ragspine_nb.agent.operations_over`
+    ``count_passing`` and ``pick_extreme``).
 
     Examples
     --------
@@ -273,7 +277,7 @@ def change_of_change(inner: str, operands: Sequence[Fact]) -> Computed | NotComp
     if isinstance(earlier, NotComputed):
         return earlier
     places = PERCENT_DECIMALS if inner == "percent_change" else max(
-        _decimals(f.value) for f in operands)
+        decimals(f.value) for f in operands)
     value = round(later.value - earlier.value, places) + 0.0
     tail = "" if inner == "difference" else " percentage points"
     return Computed(value, later.unit, f"[{later.derivation}] − [{earlier.derivation}] = "
@@ -299,13 +303,13 @@ def aggregate(kind: str, operands: Sequence[Fact]) -> Computed | NotComputed:
     mixed = one_unit(operands)
     if mixed is not None:
         return mixed
-    places = max(_decimals(f.value) for f in operands)
+    places = max(decimals(f.value) for f in operands)
     total = round(sum(f.value for f in operands), places) + 0.0
     terms = " + ".join(format_value(f.value) for f in operands)
     if kind == "sum":
         return Computed(total, operands[0].unit, f"{terms} = {format_value(total)}")
     mean = total / len(operands)
-    shown = _shown(mean, shown_decimals("average", operands))
+    shown = shown_text(mean, shown_decimals("average", operands))
     return Computed(mean, operands[0].unit, f"({terms}) / {len(operands)} = {shown}")
 
 
@@ -329,12 +333,12 @@ def ratio(numerators: Sequence[Fact], denominator: Fact,
         return mixed
     if denominator.value == 0:
         return NotComputed("zero_base")
-    places = max(_decimals(f.value) for f in numerators)
+    places = max(decimals(f.value) for f in numerators)
     top = round(sum(f.value for f in numerators), places) + 0.0
     terms = " + ".join(format_value(f.value) for f in numerators)
     top_text = f"({terms})" if len(numerators) > 1 else terms
     value = top / denominator.value * (100 if percent else 1)
-    shown = _shown(value, shown_decimals("share" if percent else "ratio",
+    shown = shown_text(value, shown_decimals("share" if percent else "ratio",
                                          [*numerators, denominator]))
     tail = f" × 100 = {shown}%" if percent else f" = {shown}"
     return Computed(value, "PCT" if percent else "",

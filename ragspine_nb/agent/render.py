@@ -13,7 +13,7 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.types import ConflictResult, FoundResult, QueryResult
 
-__all__ = ["citations", "entity_label", "result_sources", "sql_of",
+__all__ = ["citations", "entity_label", "column_label", "result_sources", "sql_of",
            "EXCERPT_CHARS"]
 
 #: Characters of a passage kept as a citation's excerpt.
@@ -24,6 +24,13 @@ def entity_label(profile: DomainProfile, code: str) -> str:
     """The profile's label of an entity code (the code itself when unknown)."""
     spec = profile.entities.get(code)
     return spec.label if spec else code
+
+
+def column_label(profile: DomainProfile, code: str) -> str:
+    """A column (channel) as a reader knows it: its longest written name, else its code."""
+    spec = profile.channels.get(code)
+    written = [s for s in (spec.synonyms if spec else ()) if s and s != code]
+    return max(written, key=len) if written else code
 
 
 def result_sources(result: QueryResult) -> list[dict[str, str]]:

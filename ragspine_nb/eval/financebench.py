@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import tempfile
 import time
 from collections import Counter
@@ -25,14 +26,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ragspine_nb.eval.tatqa_gold import Gold, GoldNumber
+from ragspine_nb.eval.tatqa_gold import Gold, GoldNumber, is_year, parse_amount
 from ragspine_nb.eval.tatqa_run import abstain_kind
 from ragspine_nb.eval.tatqa_score import CATEGORIES, classify
 
 __all__ = ["FinanceBenchQuestion", "load_financebench", "gold_of_answer",
            "evaluate_financebench", "report_lines"]
 
-_NUMBER = re.compile(r"^\s*(?P<neg>-)?\$?\s*(?P<num>-?\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*$")
 _ASKED_SCALE = re.compile(r"\b(?:in\s+)?(?:usd|us\$|\$|dollars?)?\s*(?:in\s+)?"
                           r"(?P<scale>thousands|millions|billions)\b", re.I)
 
@@ -78,20 +78,17 @@ def gold_of_answer(question: str, answer: str) -> Gold:
     >>> gold_of_answer("Why?", "Sales fell.").kind
     'text'
     """
-    m = _NUMBER.match(answer)
-    if m is None:
+    amount = parse_amount(answer)
+    if amount is None or is_year(answer):
         return Gold("text", spans=(answer,))
-    text = m.group("num").replace(",", "")
-    value = float(text) * (-1 if m.group("neg") else 1)
-    decimals = len(text.split(".")[1]) if "." in text else 0
     asked = _ASKED_SCALE.search(question)
-    if m.group("pct"):
-        scale = "percent"
+    if amount.scale:
+        scale = amount.scale
     elif asked is not None:
         scale = asked.group("scale").lower().rstrip("s")
     else:
-        scale = "million" if answer.strip().startswith(("$", "-$")) else ""
-    return Gold("number", (GoldNumber(value, decimals, scale),))
+        scale = "million" if "$" in answer else ""
+    return Gold("number", (GoldNumber(amount.value, amount.decimals, scale),))
 
 
 def _pages(result: Any) -> set[int]:
@@ -110,24 +107,29 @@ def _answer_doc(pdf: Path, questions: Sequence[FinanceBenchQuestion]) -> list[di
     with tempfile.TemporaryDirectory() as tmp:
         docs = Path(tmp) / "docs"
         docs.mkdir()
-        (docs / pdf.name).write_bytes(pdf.read_bytes())
+        shutil.copyfile(pdf, docs / pdf.name)
         started = time.perf_counter()
         ingest(docs, workspace=Path(tmp) / "ws", progress=False,
                metadata={pdf.name: {"company": questions[0].company}})
         ingest_s = time.perf_counter() - started
         agent = Agent.from_workspace(Path(tmp) / "ws")
-        rows = []
-        for q in questions:
-            result = agent.ask(q.question, date(q.doc_period + 1, 1, 1))
-            gold = gold_of_answer(q.question, q.answer)
-            verdict = classify(gold, result.figures, result.answer, abstain_kind(result))
-            rows.append({"id": q.qid, "type": q.question_type, "question": q.question,
-                         "gold": q.answer, "category": verdict.category, "kind": verdict.kind,
-                         "sign_flipped": verdict.sign_flipped,
-                         "evidence_cited": bool(_pages(result) & set(q.pages)),
-                         "figures": [f.to_dict() for f in result.figures],
-                         "answer": result.answer, "ingest_s": round(ingest_s, 3)})
-        return rows
+        try:
+            return [_row(q, agent.ask(q.question, date(q.doc_period + 1, 1, 1)), ingest_s)
+                    for q in questions]
+        finally:
+            agent.close()
+
+
+def _row(q: FinanceBenchQuestion, result: Any, ingest_s: float) -> dict[str, Any]:
+    """One question scored from its answer (the JSON row of the report)."""
+    gold = gold_of_answer(q.question, q.answer)
+    verdict = classify(gold, result.figures, result.answer, abstain_kind(result))
+    return {"id": q.qid, "type": q.question_type, "question": q.question, "gold": q.answer,
+            "category": verdict.category, "kind": verdict.kind,
+            "sign_flipped": verdict.sign_flipped,
+            "evidence_cited": bool(_pages(result) & set(q.pages)),
+            "figures": [f.to_dict() for f in result.figures], "answer": result.answer,
+            "ingest_s": round(ingest_s, 3)}
 
 
 def evaluate_financebench(root: str | Path, *, limit: int = 0) -> dict[str, Any]:

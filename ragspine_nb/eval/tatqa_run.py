@@ -88,13 +88,6 @@ def agent_for(workspace: Path) -> Agent:
     return Agent.from_workspace(workspace)
 
 
-def _close(agent: Agent) -> None:
-    agent.store.close()
-    store = getattr(agent.index, "store", None)
-    if store is not None:
-        store.close()
-
-
 def outcome_of(ctx: TatqaContext, q: TatqaQuestion, result: AgentResult | None,
                seconds: float) -> Outcome:
     """One question scored from an answer (``None``: nothing was answered)."""
@@ -138,7 +131,7 @@ def answer_context(ctx: TatqaContext) -> ContextRun:
                 result = agent.ask(q.question, reference_date=ref)
                 outcomes.append(outcome_of(ctx, q, result, time.perf_counter() - t0))
         finally:
-            _close(agent)
+            agent.close()
     failed = [f"{f.doc_id}: {f.reason}" for f in report.files if f.status == "failed"]
     return ContextRun(ctx.uid, tuple(outcomes), round(ingested, 6),
                       round(sum(o.seconds for o in outcomes), 6), len(stored),

@@ -117,9 +117,9 @@ def _tables(out: Extraction, textpage: Any, text: str, n: int, profile: DomainPr
         def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
             return cell_locator(p, ("row", "col"), r, c, rk, cl)
 
-        context = replace(table_context(ctx, out.extractor_version, table.titles, locate),
-                          tax_components=True)  # a filing: tax effects are no line items
-        result = extract_table(profile, grid, context)
+        # a filing: deferred tax components are no line items
+        result = extract_table(profile, grid, table_context(
+            ctx, out.extractor_version, table.titles, locate, tax_components=True))
         found.append((statement_kind(table.titles), result))
     return found
 

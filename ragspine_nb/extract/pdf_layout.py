@@ -165,12 +165,15 @@ def merge_period_lines(lines: Sequence[Line]) -> list[Line]:
     ['December 1, December 2,', '2017 2016']
     """
     out: list[Line] = []
+    headers: list[int] = []  # where in ``out`` the lines of period cells only are
     for line in lines:
-        periods = all(is_period_cell(c.text) for c in line.cells)
-        host = next((k for k, o in enumerate(out) if periods and abs(o.y - line.y)
-                     <= SAME_BASELINE and all(is_period_cell(c.text) for c in o.cells)
-                     and _apart(o.cells, line.cells)), None)
+        if not all(is_period_cell(c.text) for c in line.cells):
+            out.append(line)
+            continue
+        host = next((k for k in headers if abs(out[k].y - line.y) <= SAME_BASELINE
+                     and _apart(out[k].cells, line.cells)), None)
         if host is None:
+            headers.append(len(out))
             out.append(line)
         else:
             merged = tuple(sorted((*out[host].cells, *line.cells), key=lambda c: c.x0))

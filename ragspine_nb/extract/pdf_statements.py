@@ -57,6 +57,11 @@ def _key(f: Fact) -> tuple[str, ...]:
     return (f.metric_code, f.entity, f.channel, f.period_type, f.period)
 
 
+def _differs(a: Fact, b: Fact) -> bool:
+    """Whether two facts of one identity state another amount (value or unit)."""
+    return (a.value, a.unit) != (b.value, b.unit)
+
+
 def _not_balances(kind: str, facts: Sequence[Fact], balances: dict[tuple[str, ...], Fact],
                   skipped: list[Skip]) -> list[Fact]:
     """A cash flow statement's facts without the rows the balance sheet states as balances.
@@ -71,8 +76,7 @@ def _not_balances(kind: str, facts: Sequence[Fact], balances: dict[tuple[str, ..
         return list(facts)
     # rows that state another amount than the balance sheet for a year both show: changes
     changes = {(b.metric_code, b.entity, b.channel): b for f in facts
-               if (b := balances.get(_key(f))) is not None
-               and (b.value, b.unit) != (f.value, f.unit)}
+               if (b := balances.get(_key(f))) is not None and _differs(b, f)}
     kept = []
     for f in facts:
         b = changes.get((f.metric_code, f.entity, f.channel))
@@ -109,7 +113,7 @@ def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
             continue
         for f in facts:
             s = stated.get(_key(f))
-            if s is not None and (s.value, s.unit) != (f.value, f.unit):
+            if s is not None and _differs(s, f):
                 skipped.append(Skip(f.source_locator, (
                     f"states {f.value:g} {f.unit} where the primary statement at "
                     f"{s.source_locator} states {s.value:g} {s.unit} for the same row and "

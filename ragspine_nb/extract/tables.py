@@ -265,8 +265,8 @@ def extract_table(
                    {"source_file_hash": ctx.source_file_hash,
                     "extractor_version": ctx.extractor_version,
                     "mapping_version": ctx.mapping_version, "valid_as_of": ctx.valid_as_of},
-                   ctx.doc_id, channels, Namer(frozenset(profile.metrics)))
-    emit.tax_components = ctx.tax_components
+                   ctx.doc_id, channels, Namer(frozenset(profile.metrics)),
+                   tax_components=ctx.tax_components)
     known = _known_rows(emit, walk.rows)
     for ref in walk.rows:
         metric = emit.metric(ref, known.get(ref.r))
