@@ -85,6 +85,22 @@ def test_a_built_in_metric_with_no_figures_never_competes_with_a_named_row(
     assert set(r.clarification.narrowing_options) == {"INCOME_TAX", "PRETAX_INCOME"}
 
 
+def test_what_the_rows_are_from_the_header_qualifies_them(tmp_path: Path) -> None:
+    # "Operating revenues" in the header's label cell says what every row is
+    agent = _agent(tmp_path, "OPERATING REVENUES,Q4 2019,Q4 2018\n"
+                             "Bell Wireless,\"2,493\",\"2,407\"\nBell Media,879,850\n"
+                             "Total operating revenues,\"3,372\",\"3,257\"\n")
+    assert _figures(agent, "What were the operating revenues for Q4 2019 for Bell "
+                           "Wireless?") == [(2493.0, "lookup")]
+    assert _figures(agent, "What were the Bell Media operating revenues in Q4 2018?") == [
+        (850.0, "lookup")]
+    # without a stub the built-in metric and the row are two things named: ask
+    plain = _agent(tmp_path / "b", "($ in millions),Q4 2019,Q4 2018\n"
+                                   "Bell Wireless,\"2,493\",\"2,407\"\nBell Media,879,850\n")
+    assert _mode(plain, "What were the operating revenues for Q4 2019 for Bell "
+                        "Wireless?") == "ask_first"
+
+
 # -------------------------------------------------------- shared words, partial totals
 _DTA = ("($ in thousands),2019,2018\n"
         "Net operating losses,\"113,475\",\"61,494\"\n"
@@ -113,6 +129,16 @@ def test_a_roll_forward_is_not_read_as_total_and_part(tmp_path: Path) -> None:
     intent = agent.parser.parse("What were the additions to the balance in 2019?", REF)
     assert intent.read_as_part == ()
     assert agent.profile.metrics[intent.metrics[0]].parts == ()
+
+
+def test_a_closing_row_is_the_level_it_closes_on(tmp_path: Path) -> None:
+    agent = _agent(tmp_path, "(in million),\"January 31, 2019\",\"January 31, 2018\"\n"
+                             "\"Goodwill, beginning of the year\",\"1,769.4\",\"1,710.3\"\n"
+                             "Additions arising from acquisitions,866.9,—\n"
+                             "\"Goodwill, end of the year\",\"2,450.8\",\"1,620.2\"\n")
+    assert _figures(agent, "What is the average ending goodwill for 2018 and 2019?") == [
+        (2035.5, "average")]
+    assert _figures(agent, "What was goodwill in 2019?") == [(2450.8, "lookup")]
 
 
 # ------------------------------------------------------------ the text, not a row

@@ -19,7 +19,7 @@ from ragspine_nb.profile import MetricSpec
 from ragspine_nb.vocabulary import code_from_label
 from ragspine_nb.wordset import singular
 
-__all__ = ["norm_label", "label_variants", "DerivedRow", "Namer", "repeated_labels",
+__all__ = ["norm_label", "label_variants", "closing_subject", "DerivedRow", "Namer", "repeated_labels",
            "undated_label"]
 
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+")
@@ -61,12 +61,39 @@ def undated_label(label: str) -> str:
     return " ".join(text.split()).strip(" ,;:-") or norm_label(label)
 
 
+_CLOSING = re.compile(r"^(?P<what>.+?),?\s+(?:at\s+|as\s+of\s+)?(?:the\s+)?end\s+of\s+"
+                      r"(?:the\s+)?(?:fiscal\s+)?(?:year|period)$")
+
+
+def closing_subject(label: str) -> str:
+    """What a closing row closes on ("goodwill, end of the year" → "goodwill"), else "".
+
+    Examples
+    --------
+    >>> closing_subject("goodwill, end of the year"), closing_subject("goodwill")
+    ('goodwill', '')
+    """
+    closing = _CLOSING.match(label)
+    return closing["what"] if closing else ""
+
+
 def label_variants(label: str) -> set[str]:
-    """The label without parenthesised notes, with singular words, "Total X" as "X"."""
+    """The label without parenthesised notes, with singular words, "Total X" as "X".
+
+    A closing row ("Goodwill, end of the year") is also the level it closes on:
+    "goodwill", "ending goodwill".
+
+    Examples
+    --------
+    >>> sorted(label_variants("goodwill, end of the year"))
+    ['ending goodwill', 'goodwill', 'goodwill, end of the year']
+    """
     bare = " ".join(re.sub(r"\([^)]*\)", " ", label).split())
     out = {bare} if bare else set()
     if bare.startswith("total ") and len(bare) > 6:
         out.add(bare[6:])
+    if what := closing_subject(bare):
+        out |= {what, f"ending {what}"}
     for text in (label, bare):
         out.add(" ".join(singular(w) for w in text.split()))
     return {v for v in out if v}
@@ -84,11 +111,13 @@ class DerivedRow:
     parts: list[str] = field(default_factory=list)
 
 
-def _synonyms(label: str, section: str, repeated: bool) -> tuple[list[str], set[str]]:
+def _synonyms(label: str, section: str, repeated: bool, stub: str = ""
+              ) -> tuple[list[str], set[str]]:
     synonyms = [label] + ([f"{section} {label}"] if section else [])
     if (repeated or label == "total") and section:
         synonyms = [f"{section} {label}", f"{label} {section}"]
-    variants = {v for syn in synonyms for v in label_variants(syn)} - set(synonyms)
+    named = [*synonyms, f"{stub} {label}"] if stub and not section else synonyms
+    variants = {v for syn in named for v in label_variants(syn)} - set(synonyms)
     if label == "total" and section:
         variants.add(section)  # the section's own name, if no row is named so
     return synonyms, variants
@@ -109,8 +138,13 @@ class Namer:
     known_parts: dict[str, list[str]] = field(default_factory=dict)
 
     def code_for(self, raw: str, label: str, section: str, repeated: bool,
-                 periods: frozenset[Period]) -> str | None:
-        """The derived metric code of a row; None when its label has no word."""
+                 periods: frozenset[Period], stub: str = "") -> str | None:
+        """The derived metric code of a row; None when its label has no word.
+
+        ``stub`` (what the table's rows are, from its header) qualifies a row with no
+        section as a variant: "Bell Wireless" under "Operating revenues" is also
+        "operating revenues bell wireless".
+        """
         earlier = self.seen.get((section, label))
         if earlier and not earlier[1] & periods:
             self.seen[(section, label)] = (earlier[0], earlier[1] | periods)
@@ -122,7 +156,7 @@ class Namer:
         code = base
         while code in self.taken or code in self.rows:
             code = f"{base}_{2 if code == base else int(code.rsplit('_', 1)[1]) + 1}"
-        synonyms, variants = _synonyms(label, section, repeated)
+        synonyms, variants = _synonyms(label, section, repeated, stub)
         self.rows[code] = DerivedRow(code, raw, synonyms, variants)
         self.seen[(section, label)] = (code, periods)
         return code

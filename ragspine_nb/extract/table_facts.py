@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from ragspine_nb.extract.header_periods import Period
 from ragspine_nb.extract.placement import Channels, Place, row_places
-from ragspine_nb.extract.rows import Namer
+from ragspine_nb.extract.rows import Namer, closing_subject
 from ragspine_nb.extract.scale import RowKind
 from ragspine_nb.extract.table_units import borrow_currency, figure_unit
 from ragspine_nb.extract.table_walk import RowRef, plain_channel
@@ -75,6 +75,7 @@ class Emitter:
         the tax effect of the item it names, never the item: not the profile's metric of
         that name (derived instead, qualified by its section). A lone table keeps the
         plain reading: there the row is what a question about that name asks for.
+        A closing row ("Goodwill, end of the year") is the profile's metric it closes on.
         """
         if self.tax_components and _DEFERRED_TAX.search(ref.section) \
                 and not _DEFERRED_TAX.search(ref.label):
@@ -82,6 +83,9 @@ class Emitter:
         found = self.parse_label(self.profile, ref.raw)
         if found is None and ref.label != ref.raw.casefold():
             code = normalize_metric(self.profile, ref.label)
+            found = (code, self.profile.default_channel) if code else None
+        if found is None and (what := closing_subject(ref.label)):
+            code = normalize_metric(self.profile, what)
             found = (code, self.profile.default_channel) if code else None
         return found
 
@@ -94,7 +98,7 @@ class Emitter:
                                  f"row label {ref.raw!r} not in the glossary; row skipped"))
             return None
         code = self.namer.code_for(ref.raw, ref.label, ref.section, ref.repeated,
-                                   ref.layout.periods)
+                                   ref.layout.periods, ref.stub)
         if code is None:
             self.skipped.append((self._loc(ref.r, 0, ref.raw, ""),
                                  f"row label {ref.raw!r} names nothing; row skipped"))

@@ -36,6 +36,8 @@ class RowRef:
     repeated: bool
     layout: Block
     units: TableUnits
+    #: what the rows are, from the header's label cell ("Operating revenues"), if any
+    stub: str = ""
 
 
 @dataclass
@@ -173,7 +175,7 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
         own = _total_section(section, since, sums.get(r), stub) if label == "total" \
             else section
         out.rows.append(RowRef(r, row[0] or "Total", label, own,
-                               repeated[r - block.data_start], layout, units))
+                               repeated[r - block.data_start], layout, units, stub))
 
 
 def _segment_repeats(grid: Sequence[Sequence[str]], block: Block, labels: Sequence[str]
