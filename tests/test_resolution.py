@@ -266,6 +266,18 @@ def test_a_stated_change_of_the_other_kind_does_not_answer(tmp_path: Path) -> No
         (-874.0, "stated_change")]
 
 
+def test_a_change_of_years_the_change_column_does_not_state_is_computed(
+        tmp_path: Path) -> None:
+    agent = _agent(tmp_path, "(in millions),2019,2018,2017,Variance in Dollars\n"
+                             "Revenue:,,,,\nProduct,\"$39,005\",\"$36,709\",\"$35,705\",\"$2,296\"\n"
+                             "Service,\"12,899\",\"12,621\",\"12,300\",278\n")
+    # the column states 2019's change; 2017 to 2018 comes from the two levels
+    assert _figures(agent, "What was the change in service revenue between 2017 and "
+                           "2018?") == [(321.0, "difference")]
+    assert _figures(agent, "What was the change in service between 2018 and 2019?") == [
+        (278.0, "stated_change")]
+
+
 _INTEREST = (",Year Ended May 31,,,\n,,Percent Change,,\n(Dollars in millions),2019,Actual,"
              "Constant,2018\nInterest expense,\"$2,082\",3%,3%,\"$2,025\"\n")
 

@@ -39,6 +39,7 @@ from ragspine_nb.agent.intent import (
     ROUTE_COMPOSITE,
     ROUTE_NARRATIVE,
     IntentParser,
+    ParsedIntent,
 )
 from ragspine_nb.agent.narrative import NarrativeAnswer, NarrativeRetriever, run_narrative
 from ragspine_nb.agent.operation_cues import operation_asked
@@ -155,6 +156,19 @@ def _text_answer(run: Run, retriever: NarrativeRetriever | None, top_k: int) -> 
     return run.done(text, route, tool_results=[r.to_dict() for r in results], sources=sources,
                     sql=sql_of(run.store, results), retrieval=run.retrieval,
                     dropped=[d.to_dict() for d in told.dropped])
+
+
+def _change_of_levels(intent: ParsedIntent, operation: Operation | None) -> bool:
+    """A change between two years named, its only column a stated-change one.
+
+    "The change in service revenue between 2017 and 2018" names the "Change" column
+    by its word; when the report states no change for those years, the change is
+    computed from the two years' levels, never looked up in the change column.
+    """
+    named = intent.channels or ((intent.channel,) if intent.channel else ())
+    return operation is not None and operation.kind in ("difference", "percent_change") \
+        and len(set(intent.periods)) >= 2 and bool(named) \
+        and all(c.startswith("CHANGE") for c in named)
 
 
 def _planned(run: Run, operation: Operation, retriever: NarrativeRetriever | None,
@@ -320,6 +334,8 @@ def answer_question(
         if run.clar.mode != CLARIFY_ASK_FIRST or intent.metrics else None
     if stated is not None:  # the report states this change: no second period needed
         return _stated_answer(run, stated)
+    if _change_of_levels(intent, operation):  # no stated change for these years: levels
+        run.intent = intent = replace(intent, channel=None, channels=())
     if run.clar.mode == CLARIFY_ASK_FIRST and not _roles_resolve(run, operation):
         return run.done(run.clar.question, intent.route)
     if intent.route == ROUTE_NARRATIVE:
