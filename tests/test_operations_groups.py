@@ -158,3 +158,39 @@ def test_a_share_over_a_written_range_of_years_takes_every_year_in_it(agent: Age
     each = agent.ask("What is cost of revenue as a percentage of total revenue from 2017 to "
                      "2019?", REF)
     assert [f.operands[0].period for f in each.figures] == ["2017", "2018", "2019"]
+
+
+# ------------------------------------------------- a year's average, a name with a note
+_FCF = """\
+,2019,2018,2017
+,€m,€m,€m
+Operating free cash flow,"7,071","7,001","5,627"
+Free cash flow (pre-spectrum),"5,443","5,417","4,056"
+Licence and spectrum payments,(837),"(1,123)",(474)
+Free cash flow,"4,411","4,044","3,316"
+"""
+
+
+@pytest.fixture(scope="module")
+def fcf(tmp_path_factory: pytest.TempPathFactory) -> Agent:
+    return csv_agent(tmp_path_factory.mktemp("fcf"), {"table.csv": _FCF})
+
+
+def test_the_row_named_without_a_note_keeps_the_built_in_name(fcf: Agent) -> None:
+    r = fcf.ask("How much is the 2019 free cash flow?", REF)
+    assert [(f.value, f.operation) for f in r.figures] == [(4411.0, "lookup")]
+    assert r.figures[0].sources[0].locator == "cell=B6"
+    assert [f.value for f in fcf.ask("What was the free cash flow (pre-spectrum) in 2018?",
+                                     REF).figures] == [5417.0]
+
+
+def test_a_years_average_is_that_of_its_opening_and_closing_balances(fcf: Agent) -> None:
+    r = fcf.ask("What is the 2019 average free cash flow?", REF)
+    assert [(f.value, f.operation) for f in r.figures] == [(4227.5, "average")]
+    assert "average of FY2019 and FY2018" in r.answer
+    assert "(4,411 + 4,044) / 2" in r.answer
+    # an average over years named is over those years only
+    assert [f.value for f in fcf.ask("What is the average free cash flow in 2019 and 2017?",
+                                     REF).figures] == [3863.5]
+    # one year's average with no year before it in the table: no figure
+    assert fcf.ask("What is the 2017 average free cash flow?", REF).figures == ()

@@ -178,6 +178,11 @@ class RowReader:
                 # section "Indefinite-lived intangible assets" named as that section's
                 # total): the longer names are the rows named
                 return contained
+            written = self.strict.contained(words)
+            if len(written) == 1 and written[0] in contained:
+                # one row named as written, the others only without their notes ("Free
+                # cash flow" beside "Free cash flow (pre-spectrum)"): the one written
+                return written
             # one phrase matched, but other rows are named at least as fully: ask
             return tuple(dict.fromkeys([*codes, *contained]))
         elif codes:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ragspine_nb.period_phrases import QUESTION_PERIOD
 
 __all__ = ["Threshold", "RatioSplit", "aggregate_cue", "listed_each", "period_range",
-           "years_count", "threshold", "extreme", "ratio_split", "THRESHOLD_SCALES",
+           "years_count", "year_average", "threshold", "extreme", "ratio_split", "THRESHOLD_SCALES",
            "operation_asked"]
 
 _AVERAGE = re.compile(r"(?<![a-z-])(?:average|averages|mean|avg)(?![a-z-])|平均|均值")
@@ -113,6 +113,25 @@ def years_count(text: str) -> int | None:
         return None
     word = next(g for g in m.groups() if g)
     return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+
+
+_YEAR_AVERAGE = re.compile(r"(?<![\d.])(?:fy\s?)?(?:19|20)\d\d\s+average(?![a-z-])")
+
+
+def year_average(text: str) -> bool:
+    """Whether an average is asked as one year's ("the 2019 average total assets").
+
+    A year's average balance is that of its opening and closing balances: the ends of
+    the year before and of the year itself.
+
+    Examples
+    --------
+    >>> year_average("what is the 2019 average total assets?")
+    True
+    >>> year_average("the average total assets in 2019"), year_average("2017-2019 average")
+    (False, False)
+    """
+    return bool(_YEAR_AVERAGE.search(text)) and not period_range(text)
 
 
 # ------------------------------------------------------------------ thresholds

@@ -31,6 +31,7 @@ from ragspine_nb.agent.operation_cues import (
     period_range,
     ratio_split,
     threshold,
+    year_average,
     years_count,
 )
 from ragspine_nb.agent.operations import Operation
@@ -240,7 +241,8 @@ def _aggregate(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
     if changed:
         return None  # "the change in total …": a change
     return Operation(kind, over_range=period_range(text), years=years_count(cues) or 0,
-                     implicit=cue == "total")
+                     implicit=cue == "total",
+                     opening=kind == "average" and year_average(text))
 
 
 def _change_of_change(text: str) -> Operation | None:

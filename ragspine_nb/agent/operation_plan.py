@@ -174,6 +174,10 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         if len(latest) < max(op.years, 2):
             return NotComputed("no_periods", (op.kind,))
         tasks = _over_periods(ctx, tasks[0], [period_label(kind, p) for p in latest])
+    elif op.opening and len(tasks) == 1 and [p[0] for p in ctx.intent.periods] == ["FY"]:
+        year = int(ctx.intent.periods[0][1])  # the year's closing and opening balances
+        tasks = _over_periods(ctx, tasks[0], [period_label("FY", str(y))
+                                              for y in (year, year - 1)])
     varying = varying_slots(tasks)
     if not varying:
         return None if op.implicit else NotComputed("operands", ("1",))

@@ -90,6 +90,9 @@ class Operation:
         A ratio / share asked for several years: ``average`` — the mean of the yearly
         results ("the average proportion of A as a percentage of B in 2017 and 2018");
         empty — one result per year.
+    opening : bool
+        An average asked as one year's ("the 2019 average total assets"): that of the
+        year's opening and closing balances, the ends of the year before and the year.
     """
 
     kind: str
@@ -106,6 +109,7 @@ class Operation:
     inner: str = ""
     points: bool = False
     then: str = ""
+    opening: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:

@@ -319,18 +319,23 @@ def _known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, s
     """Rows the profile names.
 
     In a table bringing its own vocabulary, a metric two rows of one block claim (or a
-    label repeated in it) is derived instead: never a silent pick of one of them.
+    label repeated in it) is derived instead: never a silent pick of one of them. When
+    one of them is named without a note and the others only with theirs ("Free cash
+    flow" beside "Free cash flow (pre-spectrum)"), the plain one keeps the name.
     """
     found = {ref.r: k for ref in refs if (k := emit.known(ref)) is not None}
     if not emit.derive:
         return found
-    claims: dict[tuple[frozenset[tuple[str, str]], tuple[str, str]], int] = {}
+    claims: dict[tuple[frozenset[tuple[str, str]], tuple[str, str]], list[RowRef]] = {}
     for ref in refs:
         if ref.r in found:
-            key = (ref.layout.periods, found[ref.r])
-            claims[key] = claims.get(key, 0) + 1
-    return {ref.r: found[ref.r] for ref in refs if ref.r in found and not ref.repeated
-            and claims[(ref.layout.periods, found[ref.r])] == 1}
+            claims.setdefault((ref.layout.periods, found[ref.r]), []).append(ref)
+    kept = {}
+    for rows in claims.values():
+        plain = [ref for ref in rows if "(" not in ref.label]
+        if len(rows) == 1 or len(plain) == 1:
+            kept[(plain or rows)[0].r] = found[(plain or rows)[0].r]
+    return {ref.r: kept[ref.r] for ref in refs if ref.r in kept and not ref.repeated}
 
 
 def _add_parts(emit: Emitter, parts: dict[int, tuple[int, ...]]) -> None:
