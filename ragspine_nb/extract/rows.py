@@ -19,8 +19,8 @@ from ragspine_nb.profile import MetricSpec
 from ragspine_nb.vocabulary import code_from_label
 from ragspine_nb.wordset import singular
 
-__all__ = ["norm_label", "label_variants", "closing_subject", "DerivedRow", "Namer", "repeated_labels",
-           "undated_label"]
+__all__ = ["norm_label", "label_variants", "closing_subject", "DerivedRow", "Namer",
+           "repeated_labels", "undated_label"]
 
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
