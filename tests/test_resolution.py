@@ -94,6 +94,11 @@ def test_what_the_rows_are_from_the_header_qualifies_them(tmp_path: Path) -> Non
                            "Wireless?") == [(2493.0, "lookup")]
     assert _figures(agent, "What were the Bell Media operating revenues in Q4 2018?") == [
         (850.0, "lookup")]
+    # the stub's head names the rows too: "revenue" of "Revenue from external customers"
+    by_country = _agent(tmp_path / "c", ",2019,2018\n"
+                                        "Revenue from external customers by country,$M,$M\n"
+                                        "UK,83.2,73.5\nUSA,222.2,199.0\n")
+    assert _figures(by_country, "What is the Revenue from UK in 2019?") == [(83.2, "lookup")]
     # without a stub the built-in metric and the row are two things named: ask
     plain = _agent(tmp_path / "b", "($ in millions),Q4 2019,Q4 2018\n"
                                    "Bell Wireless,\"2,493\",\"2,407\"\nBell Media,879,850\n")

@@ -111,12 +111,19 @@ class DerivedRow:
     parts: list[str] = field(default_factory=list)
 
 
+def _stub_names(stub: str) -> list[str]:
+    """The stub and its head ("revenue from external customers by country": "revenue")."""
+    head = re.split(r"\s+(?:from|by|of|for|in|to)\s+", stub, maxsplit=1)[0]
+    return [stub, head] if head != stub else [stub]
+
+
 def _synonyms(label: str, section: str, repeated: bool, stub: str = ""
               ) -> tuple[list[str], set[str]]:
     synonyms = [label] + ([f"{section} {label}"] if section else [])
     if (repeated or label == "total") and section:
         synonyms = [f"{section} {label}", f"{label} {section}"]
-    named = [*synonyms, f"{stub} {label}"] if stub and not section else synonyms
+    named = [*synonyms, *(f"{s} {label}" for s in _stub_names(stub))] \
+        if stub and not section else synonyms
     variants = {v for syn in named for v in label_variants(syn)} - set(synonyms)
     if label == "total" and section:
         variants.add(section)  # the section's own name, if no row is named so
