@@ -32,6 +32,9 @@ from tests.conftest import DEMO
     ("Research and development", "RD_EXPENSES"), ("研发费用", "RD_EXPENSES"),
     ("SG&A", "SGA_EXPENSES"), ("Provision for income taxes", "INCOME_TAX"),
     ("Dividends paid", "DIVIDENDS_PAID"), ("毛利率", "GROSS_MARGIN"),
+    ("Net cash provided by financing activities", "FINANCING_CASH_FLOW"),
+    ("Cash flows from investing activities", "INVESTING_CASH_FLOW"),
+    ("Cash used in financing activities", "FINANCING_CASH_FLOW"),
 ])
 def test_builtin_profile_names_the_statement_line_items(term: str, code: str) -> None:
     assert normalize_metric(DomainProfile.builtin(), term) == code
