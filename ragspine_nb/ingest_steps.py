@@ -194,7 +194,7 @@ def statements_step(facts: Iterable[Fact], doc_id: str, store: FactStore | None
     withheld: set[tuple[str, ...]] = set()
     notes: list[SkippedItem] = []
     for f in facts:
-        key = (f.metric_code, f.entity, f.channel, f.period_type, f.period)
+        key = f.identity
         first = first_of.setdefault(key, f)
         if first is f:
             continue

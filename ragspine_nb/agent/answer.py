@@ -22,7 +22,7 @@ from ragspine_nb.agent.operations import (
     in_points,
     shown_decimals,
 )
-from ragspine_nb.agent.render import entity_label, result_sources
+from ragspine_nb.agent.render import entity_label, metric_label, result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
     conflict_line,
@@ -78,8 +78,7 @@ def _sep(lang: str) -> str:
 
 def _what(profile: DomainProfile, metric: str, entity: str, channel: str) -> str:
     """``ACME Hong Kong New sales (AGENCY)``: entity, metric and a non-default channel."""
-    spec = profile.metrics.get(metric)
-    name = spec.label if spec is not None and spec.label else metric
+    name = metric_label(profile, metric)
     chan = "" if channel == profile.default_channel else f" ({channel})"
     return f"{entity_label(profile, entity)} {name}{chan}"
 

@@ -29,7 +29,7 @@ from ragspine_nb.agent.operations import (
     shown_text,
 )
 from ragspine_nb.agent.operations_over import count_passing, passing, pick_extreme
-from ragspine_nb.agent.render import column_label, entity_label, result_sources
+from ragspine_nb.agent.render import column_label, entity_label, metric_label, result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
     conflicted_text,
@@ -63,14 +63,9 @@ OPERATION_WORDS: dict[str, dict[str, str]] = {
 
 
 # ------------------------------------------------------------------ names
-def _metric_name(profile: DomainProfile, code: str) -> str:
-    spec = profile.metrics.get(code)
-    return spec.label if spec is not None and spec.label else code
-
-
 def _part(fact: Fact, slot: str, profile: DomainProfile) -> str:
     if slot == "metric":
-        return _metric_name(profile, fact.metric_code)
+        return metric_label(profile, fact.metric_code)
     if slot == "entity":
         return entity_label(profile, fact.entity)
     if slot == "channel":
@@ -92,7 +87,7 @@ def _common(facts: Sequence[Fact], varying: Sequence[str], profile: DomainProfil
     """What the facts share: entity, row and column (not the period)."""
     f = facts[0]
     parts = [entity_label(profile, f.entity) if "entity" not in varying else "",
-             _metric_name(profile, f.metric_code) if "metric" not in varying else ""]
+             metric_label(profile, f.metric_code) if "metric" not in varying else ""]
     if "channel" not in varying and f.channel != profile.default_channel:
         parts.append(f"({column_label(profile, f.channel)})")
     return " ".join(p for p in parts if p)

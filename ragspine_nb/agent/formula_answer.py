@@ -27,7 +27,7 @@ from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.operation_cues import aggregate_cue
 from ragspine_nb.agent.operations import NotComputed
 from ragspine_nb.agent.query_tools import execute_query_metric
-from ragspine_nb.agent.render import entity_label
+from ragspine_nb.agent.render import entity_label, metric_label
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
 from ragspine_nb.glossary import fold, period_label
@@ -113,7 +113,7 @@ def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
     if spec is None:
         return None
     left_code, op, right_code, percent = spec
-    names = [_label(run, c) for c in (task["metric"], left_code, right_code)]
+    names = [metric_label(run.profile, c) for c in (task["metric"], left_code, right_code)]
     formula = Formula(names[0], op, names[1], names[2], percent)
     sides = [_looked_up(run, name, {**task, "metric": code}, [task["period"]])
              for name, code in ((names[1], left_code), (names[2], right_code))]
@@ -124,11 +124,6 @@ def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
     left, right = (s for s in sides if isinstance(s, Operand))
     run.trace.record(formula=formula.text)
     return _computed(run, formula, left, right)
-
-
-def _label(run: Run, code: str) -> str:
-    spec = run.profile.metrics.get(code)
-    return spec.label if spec is not None and spec.label else code
 
 
 def _computed(run: Run, formula: Formula, left: Operand, right: Operand) -> AgentResult:

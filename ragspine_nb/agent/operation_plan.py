@@ -31,6 +31,7 @@ from ragspine_nb.agent.clarify import ClarificationResult
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.operation_cues import period_range
 from ragspine_nb.agent.operations import NotComputed, Operation
+from ragspine_nb.agent.render import metric_label
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
@@ -111,7 +112,11 @@ def _span(intent: ParsedIntent) -> list[str] | None:
     named = intent.periods
     if len(named) != 2 or any(p[0] != "FY" for p in named):
         return None
-    first, last = int(named[0][1]), int(named[1][1])
+    return _years(int(named[0][1]), int(named[1][1]))
+
+
+def _years(first: int, last: int) -> list[str]:
+    """Fiscal years ``first`` to ``last`` as labels, either way round, both included."""
     step = 1 if last >= first else -1
     return [period_label("FY", str(y)) for y in range(first, last + step, step)]
 
@@ -150,8 +155,8 @@ def _fiscal_range(ctx: PlanContext) -> list[str] | None:
     named = ctx.intent.periods
     if len(named) < 2 or any(p[0] != "FY" for p in named):
         return None
-    years = sorted(int(p[1]) for p in named)
-    return [period_label("FY", str(y)) for y in range(years[-1], years[0] - 1, -1)]
+    years = [int(p[1]) for p in named]
+    return _years(max(years), min(years))
 
 
 def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
@@ -176,8 +181,7 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         tasks = _over_periods(ctx, tasks[0], [period_label(kind, p) for p in latest])
     elif op.opening and len(tasks) == 1 and [p[0] for p in ctx.intent.periods] == ["FY"]:
         year = int(ctx.intent.periods[0][1])  # the year's closing and opening balances
-        tasks = _over_periods(ctx, tasks[0], [period_label("FY", str(y))
-                                              for y in (year, year - 1)])
+        tasks = _over_periods(ctx, tasks[0], _years(year, year - 1))
     varying = varying_slots(tasks)
     if not varying:
         return None if op.implicit else NotComputed("operands", ("1",))
@@ -270,8 +274,7 @@ def _apart(profile: DomainProfile, codes: Sequence[str]) -> bool:
     """Whether the rows' names share no word ("Total" aside): no name runs into another."""
     seen: set[str] = set()
     for code in codes:
-        spec = profile.metrics.get(code)
-        words = content_words(spec.label if spec and spec.label else code) - {"total"}
+        words = content_words(metric_label(profile, code)) - {"total"}
         if words & seen:
             return False
         seen |= words

@@ -158,6 +158,11 @@ def _text_answer(run: Run, retriever: NarrativeRetriever | None, top_k: int) -> 
                     dropped=[d.to_dict() for d in told.dropped])
 
 
+def _stated_change_columns(intent: ParsedIntent) -> bool:
+    """Whether the question names columns, each a stated-change one (``CHANGE*``)."""
+    return bool(intent.channels) and all(c.startswith("CHANGE") for c in intent.channels)
+
+
 def _change_of_levels(intent: ParsedIntent, operation: Operation | None) -> bool:
     """A change between two years named, its only column a stated-change one.
 
@@ -165,10 +170,8 @@ def _change_of_levels(intent: ParsedIntent, operation: Operation | None) -> bool
     by its word; when the report states no change for those years, the change is
     computed from the two years' levels, never looked up in the change column.
     """
-    named = intent.channels or ((intent.channel,) if intent.channel else ())
     return operation is not None and operation.kind in ("difference", "percent_change") \
-        and len(set(intent.periods)) >= 2 and bool(named) \
-        and all(c.startswith("CHANGE") for c in named)
+        and len(set(intent.periods)) >= 2 and _stated_change_columns(intent)
 
 
 def _planned(run: Run, operation: Operation, retriever: NarrativeRetriever | None,
@@ -199,10 +202,9 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
         plan, operation = planned, operation if planned is not None else None
         tasks = list(plan.tasks) if plan is not None else tasks
     tasks = ranged(tasks, run.intent) if operation is None else tasks  # "2019 to 2017"
-    stated = bool(run.intent.channels) and all(c.startswith("CHANGE")
-                                               for c in run.intent.channels)
+    # an operation asked in words we did not read (a stated-change column answers it)
     missed = operation_asked(cue_text(run.intent, run.profile)) \
-        if operation is None and not stated else ""  # a stated-change column answers it
+        if operation is None and not _stated_change_columns(run.intent) else ""
     if missed:  # an operation asked in words we did not read: its inputs, never a level
         return _not_read(run, missed, tasks)
     if operation is None and len(varying_slots(tasks)) > 1:

@@ -13,7 +13,7 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.types import ConflictResult, FoundResult, QueryResult
 
-__all__ = ["citations", "entity_label", "column_label", "result_sources", "sql_of",
+__all__ = ["citations", "entity_label", "metric_label", "column_label", "result_sources", "sql_of",
            "EXCERPT_CHARS"]
 
 #: Characters of a passage kept as a citation's excerpt.
@@ -24,6 +24,12 @@ def entity_label(profile: DomainProfile, code: str) -> str:
     """The profile's label of an entity code (the code itself when unknown)."""
     spec = profile.entities.get(code)
     return spec.label if spec else code
+
+
+def metric_label(profile: DomainProfile, code: str) -> str:
+    """The profile's label of a metric code (the code itself when it has none)."""
+    spec = profile.metrics.get(code)
+    return spec.label if spec is not None and spec.label else code
 
 
 def column_label(profile: DomainProfile, code: str) -> str:

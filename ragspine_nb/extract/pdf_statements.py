@@ -53,10 +53,6 @@ def statement_kind(titles: Sequence[str]) -> str:
     return ""
 
 
-def _key(f: Fact) -> tuple[str, ...]:
-    return (f.metric_code, f.entity, f.channel, f.period_type, f.period)
-
-
 def _differs(a: Fact, b: Fact) -> bool:
     """Whether two facts of one identity state another amount (value or unit)."""
     return (a.value, a.unit) != (b.value, b.unit)
@@ -76,7 +72,7 @@ def _not_balances(kind: str, facts: Sequence[Fact], balances: dict[tuple[str, ..
         return list(facts)
     # rows that state another amount than the balance sheet for a year both show: changes
     changes = {(b.metric_code, b.entity, b.channel): b for f in facts
-               if (b := balances.get(_key(f))) is not None and _differs(b, f)}
+               if (b := balances.get(f.identity)) is not None and _differs(b, f)}
     kept = []
     for f in facts:
         b = changes.get((f.metric_code, f.entity, f.channel))
@@ -98,21 +94,22 @@ def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
     statements come first (a repeated fact then cites the statement); a fact from
     another table with the same identity and a different value or unit is skipped.
     """
-    balances = {_key(f): f for kind, facts in tables if kind == "balance_sheet" for f in facts}
+    balances: dict[tuple[str, ...], Fact] = {
+        f.identity: f for kind, facts in tables if kind == "balance_sheet" for f in facts}
     skipped: list[Skip] = []
     tables = [(kind, _not_balances(kind, facts, balances, skipped)) for kind, facts in tables]
     stated: dict[tuple[str, ...], Fact] = {}
     for kind, facts in tables:
         if kind:
             for f in facts:
-                stated.setdefault(_key(f), f)
+                stated.setdefault(f.identity, f)
     first = [f for kind, facts in tables if kind for f in facts]
     rest: list[Fact] = []
     for kind, facts in tables:
         if kind:
             continue
         for f in facts:
-            s = stated.get(_key(f))
+            s = stated.get(f.identity)
             if s is not None and _differs(s, f):
                 skipped.append(Skip(f.source_locator, (
                     f"states {f.value:g} {f.unit} where the primary statement at "

@@ -81,13 +81,14 @@ class Emitter:
                 and not _DEFERRED_TAX.search(ref.label):
             return None
         found = self.parse_label(self.profile, ref.raw)
-        if found is None and ref.label != ref.raw.casefold():
-            code = normalize_metric(self.profile, ref.label)
-            found = (code, self.profile.default_channel) if code else None
-        if found is None and (what := closing_subject(ref.label)):
-            code = normalize_metric(self.profile, what)
-            found = (code, self.profile.default_channel) if code else None
-        return found
+        if found is not None:
+            return found
+        # the normal label (if it differs from the raw one), then what a closing row closes on
+        for text in (ref.label if ref.label != ref.raw.casefold() else "",
+                     closing_subject(ref.label)):
+            if text and (code := normalize_metric(self.profile, text)):
+                return code, self.profile.default_channel
+        return None
 
     def metric(self, ref: RowRef, known: tuple[str, str] | None) -> RowMetric | None:
         """The row's metric: the profile's, a derived one, or None (skipped, reported)."""

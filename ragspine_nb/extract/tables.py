@@ -330,12 +330,12 @@ def _known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, s
     for ref in refs:
         if ref.r in found:
             claims.setdefault((ref.layout.periods, found[ref.r]), []).append(ref)
-    kept = {}
+    keeps = set()
     for rows in claims.values():
         plain = [ref for ref in rows if "(" not in ref.label]
         if len(rows) == 1 or len(plain) == 1:
-            kept[(plain or rows)[0].r] = found[(plain or rows)[0].r]
-    return {ref.r: kept[ref.r] for ref in refs if ref.r in kept and not ref.repeated}
+            keeps.add((plain or rows)[0].r)
+    return {ref.r: found[ref.r] for ref in refs if ref.r in keeps and not ref.repeated}
 
 
 def _add_parts(emit: Emitter, parts: dict[int, tuple[int, ...]]) -> None:

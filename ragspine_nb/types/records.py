@@ -167,6 +167,14 @@ class Fact:
         """The fact's :class:`Source`."""
         return Source(self.source_doc_id, self.source_locator)
 
+    @property
+    def identity(self) -> tuple[str, str, str, str, str]:
+        """What the fact states a value of: metric, entity, channel, period type, period.
+
+        The fact store's key: two facts of one identity state the same thing.
+        """
+        return (self.metric_code, self.entity, self.channel, self.period_type, self.period)
+
     def to_dict(self) -> dict[str, Any]:
         """Return every field as a plain dict."""
         return asdict(self)
