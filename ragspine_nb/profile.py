@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -18,6 +18,14 @@ from typing import Any
 
 from ragspine_nb.competitors import parse_competitors
 from ragspine_nb.errors import ProfileError
+from ragspine_nb.profile_fields import (
+    MetricSpec,
+    parts_reach,
+    read_metrics,
+    str_list,
+    table_of,
+    text_of,
+)
 from ragspine_nb.sensitivity_policy import SensitivityPolicy, policy_from_table
 
 __all__ = [
@@ -50,21 +58,6 @@ class EntitySpec:
 
 
 @dataclass(frozen=True)
-class MetricSpec:
-    """One metric with its default unit (``""``: none, the table states it).
-
-    ``parts`` names the metrics this one is the sum of ("Total revenue" of its segment
-    rows): a question naming both an aggregate and one of its parts asks for the part.
-    """
-
-    code: str
-    unit: str
-    label: str = ""
-    synonyms: tuple[str, ...] = ()
-    parts: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class ChannelSpec:
     """One sales or distribution channel."""
 
@@ -79,64 +72,6 @@ def find_profile(folder: str | Path) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
-
-
-def _str_list(where: str, value: object) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str) or not isinstance(value, list | tuple):
-        raise ProfileError(f"{where} must be a list of strings, got {value!r}")
-    out = []
-    for item in value:
-        if not isinstance(item, str) or not item.strip():
-            raise ProfileError(f"{where} must hold non-empty strings, got {item!r}")
-        out.append(item.strip())
-    return tuple(out)
-
-
-def _table(where: str, value: object) -> Mapping[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ProfileError(f"[{where}] must be a table/mapping, got {type(value).__name__}")
-    return value
-
-
-def _text(where: str, value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ProfileError(f"{where} must be a non-empty string, got {value!r}")
-    return value.strip()
-
-
-def parts_reach(parts: Mapping[str, Sequence[str]], start: str, target: str) -> bool:
-    """Whether ``target`` is among ``start``'s parts, directly or through theirs.
-
-    ``parts`` maps a metric code to the codes it is the sum of (missing = none).
-    """
-    todo, seen = list(parts.get(start, ())), set()
-    while todo:
-        code = todo.pop()
-        if code == target:
-            return True
-        if code not in seen:
-            seen.add(code)
-            todo.extend(parts.get(code, ()))
-    return False
-
-
-def _check_parts(metrics: Mapping[str, MetricSpec]) -> None:
-    """Parts must be other known metrics, and no metric may contain itself."""
-    for code, spec in metrics.items():
-        for part in spec.parts:
-            if part not in metrics or part == code:
-                raise ProfileError(
-                    f"metrics.{code}.parts names {part!r}, which is not another metric; "
-                    f"known metrics: {sorted(c for c in metrics if c != code)}")
-    graph = {code: spec.parts for code, spec in metrics.items()}
-    for code in metrics:
-        if parts_reach(graph, code, code):
-            raise ProfileError(f"metrics.{code}.parts: {code!r} contains itself "
-                               "through its parts; parts must form a tree")
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,25 +111,25 @@ class DomainProfile:
         """
         if not isinstance(data, Mapping):
             raise ProfileError(f"a profile must be a mapping, got {type(data).__name__}")
-        home = _table("home", data.get("home"))
+        home = table_of("home", data.get("home"))
         if not home:
             raise ProfileError(
                 "the profile has no [home] section; it needs home.company_name and "
                 f"home.entity_code. Known sections: {list(_SECTIONS)}"
             )
-        company = _text("home.company_name", home.get("company_name"))
-        home_code = _text("home.entity_code", home.get("entity_code"))
+        company = text_of("home.company_name", home.get("company_name"))
+        home_code = text_of("home.entity_code", home.get("entity_code"))
 
         entities: dict[str, EntitySpec] = {}
-        for code, spec in _table("entities", data.get("entities")).items():
-            spec = _table(f"entities.{code}", spec)
+        for code, spec in table_of("entities", data.get("entities")).items():
+            spec = table_of(f"entities.{code}", spec)
             entities[code] = EntitySpec(
-                code=_text("entity code", code),
+                code=text_of("entity code", code),
                 label=str(spec.get("label") or code),
                 geography=str(spec.get("geography") or "UNSPECIFIED"),
-                synonyms=_str_list(f"entities.{code}.synonyms", spec.get("synonyms")),
+                synonyms=str_list(f"entities.{code}.synonyms", spec.get("synonyms")),
             )
-        home_synonyms = _str_list("home.synonyms", home.get("synonyms"))
+        home_synonyms = str_list("home.synonyms", home.get("synonyms"))
         existing = entities.get(home_code)
         entities[home_code] = EntitySpec(
             code=home_code,
@@ -206,35 +141,22 @@ class DomainProfile:
             )),
         )
 
-        metrics: dict[str, MetricSpec] = {}
-        for code, spec in _table("metrics", data.get("metrics")).items():
-            spec = _table(f"metrics.{code}", spec)
-            unit = spec.get("unit")
-            metrics[code] = MetricSpec(
-                code=_text("metric code", code),
-                unit="" if unit == "" else _text(f"metrics.{code}.unit", unit),
-                label=str(spec.get("label") or ""),
-                synonyms=_str_list(f"metrics.{code}.synonyms", spec.get("synonyms")),
-                parts=_str_list(f"metrics.{code}.parts", spec.get("parts")),
-            )
-        if not metrics:
-            raise ProfileError("the profile defines no [metrics]; at least one metric is needed")
-        _check_parts(metrics)
+        metrics = read_metrics(table_of("metrics", data.get("metrics")))
 
-        channel_table = _table("channels", data.get("channels"))
-        default_channel = _text("channels.default", channel_table.get("default", "TOTAL"))
+        channel_table = table_of("channels", data.get("channels"))
+        default_channel = text_of("channels.default", channel_table.get("default", "TOTAL"))
         channels: dict[str, ChannelSpec] = {default_channel: ChannelSpec(default_channel)}
         for code, spec in channel_table.items():
             if code == "default":
                 continue
-            spec = _table(f"channels.{code}", spec)
+            spec = table_of(f"channels.{code}", spec)
             channels[code] = ChannelSpec(
-                code=code, synonyms=_str_list(f"channels.{code}.synonyms", spec.get("synonyms"))
+                code=code, synonyms=str_list(f"channels.{code}.synonyms", spec.get("synonyms"))
             )
 
-        competitors = parse_competitors(_table("competitors", data.get("competitors")))
+        competitors = parse_competitors(table_of("competitors", data.get("competitors")))
 
-        policy = policy_from_table(_table("sensitivity", data.get("sensitivity")))
+        policy = policy_from_table(table_of("sensitivity", data.get("sensitivity")))
         extra = {k: v for k, v in data.items() if k not in _SECTIONS}
         return cls(
             company_name=company,
@@ -310,7 +232,8 @@ class DomainProfile:
                              "synonyms": list(e.synonyms)}
                          for c, e in self.entities.items() if c != self.home_entity_code},
             "metrics": {c: {"unit": m.unit, "label": m.label, "synonyms": list(m.synonyms),
-                            **({"parts": list(m.parts)} if m.parts else {})}
+                            **({"parts": list(m.parts)} if m.parts else {}),
+                            **({"formula": m.formula} if m.formula else {})}
                         for c, m in self.metrics.items()},
             "channels": {"default": self.default_channel, **{
                 c: {"synonyms": list(ch.synonyms)} for c, ch in self.channels.items()

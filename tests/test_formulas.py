@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.formulas import Formula, Operand, evaluate, read_formula
+from ragspine_nb.agent.expression import Term, evaluate, names_in, parse
+from ragspine_nb.agent.formulas import read_definition
 from ragspine_nb.agent.operations import NotComputed
 from tests.tablehelpers import csv_agent
 
@@ -73,19 +74,23 @@ def test_a_missing_operand_is_named_and_no_figure_given(agent: Agent) -> None:
     assert "no estimate is given" in r.answer
 
 
-def test_a_formula_of_several_operations_is_not_read() -> None:
-    assert read_formula("CCC is defined as: DIO + DSO - DPO.") is None
-    assert read_formula("DIO is defined as: 365 * (average inventory) / (COGS).") is not None
+def test_a_formula_of_several_operations_is_read_into_one_tree() -> None:
+    ccc = read_definition("CCC is defined as: DIO + DSO - DPO.")
+    assert ccc is not None and names_in(ccc.tree) == ["DIO", "DSO", "DPO"]
+    dio = read_definition("DIO is defined as: 365 * (average inventory) / (COGS).")
+    assert dio is not None and dio.tree.op == "/"
+    assert read_definition("DIO is defined as: 365 * (average inventory.") is None
 
 
 def test_evaluate_refuses_a_zero_divisor_and_two_units() -> None:
-    f = Formula("r", "/", "a", "b")
-    one = Operand("a", 1.0, "USD_M", ())
-    assert evaluate(f, one, Operand("b", 0.0, "USD_M", ())) == NotComputed("zero_base")
-    assert isinstance(evaluate(f, one, Operand("b", 2.0, "USD_K", ())), NotComputed)
+    terms = {"a": Term(1.0, "USD_M", (), "a", "1"), "b": Term(0.0, "USD_M", (), "b", "0"),
+             "k": Term(2.0, "USD_K", (), "k", "2"),
+             "oi": Term(305.8, "USD_M", (), "Operating income", "305.8"),
+             "da": Term(-43.2, "USD_M", (), "D&A", "-43.2")}
+    assert evaluate(parse("a / b"), terms.__getitem__) == NotComputed("zero_base")
+    assert evaluate(parse("a / k"), terms.__getitem__) == NotComputed("units", ("USD_M", "USD_K"))
     # EBITDA = operating income + D&A with D&A stated negative: which is meant is unclear
-    plus = Formula("EBITDA", "+", "Operating income", "D&A")
-    mixed = evaluate(plus, Operand("oi", 305.8, "USD_M", ()), Operand("da", -43.2, "USD_M", ()))
+    mixed = evaluate(parse("oi + da"), terms.__getitem__)
     assert isinstance(mixed, NotComputed) and mixed.reason == "signs"
 
 
@@ -104,9 +109,86 @@ def test_a_builtin_margin_no_row_states_is_computed_from_its_operands(
     (ratio,) = agent.ask("What is the current ratio in 2019?", REF).figures
     assert ratio.derivation == ("Current ratio = Total current assets / Total current "
                                 "liabilities: 8,870 / 7,513 = 1.18")
-    # a margin of a row whose name has none is not read as that row's level
-    r = a.ask("What was the EBITDA % margin in 2018?", REF)
-    assert r.figures == () and "not computed" in r.answer
+    # a margin of a row whose name has none is its margin, never that row's level
+    (ebitda_margin,) = a.ask("What was the EBITDA % margin in 2018?", REF).figures
+    assert (ebitda_margin.value, ebitda_margin.unit) == (23.75, "PCT")
+    assert ebitda_margin.derivation == (
+        "EBITDA margin (%) = (Operating income + Depreciation and amortization) / Revenue × "
+        "100: (240 + 45) / 1,200 × 100 = 23.75%")
+    assert [f.source_locator for f in ebitda_margin.operands] == ["cell=C5", "cell=C6",
+                                                                  "cell=C3"]
     # an operand not stored: the miss stands, no figure
     r = a.ask("What was the net margin in 2019?", REF)
     assert r.figures == () and "not in the fact store" in r.answer
+
+
+CCC_TABLE = """\
+"(In millions)",,
+,2019,2018
+Revenue,"12,000","11,000"
+Cost of sales,"8,700","8,000"
+Inventories,"1,400","1,300"
+Accounts receivable,"1,100",900
+Accounts payable,"1,500","1,300"
+Dividends paid,(460),(400)
+Net income,"1,000",900
+Total current assets,"4,000","3,600"
+Total current liabilities,"2,500","2,400"
+"""
+
+
+@pytest.fixture(scope="module")
+def ccc_agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
+    return csv_agent(tmp_path_factory.mktemp("ccc"), {"working_capital.csv": CCC_TABLE})
+
+
+def test_a_formula_of_formulas_the_question_defines_is_computed(ccc_agent: Agent) -> None:
+    r = ccc_agent.ask(
+        "What is the FY2019 cash conversion cycle (CCC)? CCC is defined as: DIO + DSO - DPO. "
+        "DIO is defined as: 365 * (average inventory between FY2018 and FY2019) / (FY2019 "
+        "COGS). DSO is defined as: 365 * (average accounts receivable between FY2018 and "
+        "FY2019) / (FY2019 Revenue). DPO is defined as: 365 * (average accounts payable "
+        "between FY2018 and FY2019) / (FY2019 COGS + change in inventory between FY2018 and "
+        "FY2019). Round your answer to two decimal places.", REF)
+    (fig,) = r.figures
+    dio, dso, dpo = 365 * 1350 / 8700, 365 * 1000 / 12000, 365 * 1400 / (8700 + 100)
+    assert fig.value == pytest.approx(dio + dso - dpo, abs=1e-4)
+    assert (fig.unit, fig.operation) == ("", "difference")
+    assert fig.derivation == (
+        "CCC = DIO + DSO - DPO: (365 × [(1,300 + 1,400) / 2] / 8,700) + (365 × [(900 + 1,100) "
+        "/ 2] / 12,000) - (365 × [(1,300 + 1,500) / 2] / (8,700 + (1,400 − 1,300))) = 28.99")
+    # every cell cited once: inventories, cost of sales, receivables, revenue, payables
+    assert len(fig.operands) == 8 and "scale not stated" not in r.answer
+
+
+def test_a_missing_operand_inside_a_nested_definition_is_named(ccc_agent: Agent) -> None:
+    r = ccc_agent.ask("What is the FY2019 CCC? CCC is defined as: DIO - DPO. DIO is defined "
+                      "as: 365 * (FY2019 inventories) / (FY2019 COGS). DPO is defined as: "
+                      "365 * (FY2019 accrued liabilities) / (FY2019 COGS).", REF)
+    assert r.figures == ()
+    assert "CCC not computed: 'FY2019 accrued liabilities' names no line item" in r.answer
+
+
+def test_an_operation_over_a_ratio_no_row_states_computes_each_year(ccc_agent: Agent) -> None:
+    r = ccc_agent.ask("What is the change in the current ratio from 2018 to 2019?", REF)
+    (fig,) = r.figures
+    assert (fig.value, fig.unit, fig.operation) == (0.1, "", "difference")
+    assert fig.derivation == (
+        "FY2019: Current ratio = Total current assets / Total current liabilities: 4,000 / "
+        "2,500 = 1.6; FY2018: Current ratio = Total current assets / Total current "
+        "liabilities: 3,600 / 2,400 = 1.5; (1.6 − 1.5) = 0.1")
+    assert [f.source_locator for f in fig.operands] == ["cell=B10", "cell=B11", "cell=C10",
+                                                        "cell=C11"]
+    assert "scale not stated" not in r.answer
+    (avg,) = ccc_agent.ask("What was the average gross margin in 2018 and 2019?", REF).figures \
+        or (None,)
+    assert avg is None  # no gross profit stored: the miss stands, no figure
+
+
+def test_a_ratio_named_with_its_inputs_asks_for_the_ratio(ccc_agent: Agent) -> None:
+    r = ccc_agent.ask("What is the FY2019 retention ratio (using total cash dividends paid "
+                      "and net income)?", REF)
+    (fig,) = r.figures
+    assert fig.value == pytest.approx(0.54)
+    assert fig.derivation.endswith("1 - Dividends paid / Net income: 1 - 0.46 (the size of "
+                                   "-460 / 1,000) = 0.54")

@@ -123,3 +123,35 @@ def test_to_dict_round_trips(profile: DomainProfile) -> None:
     assert again.to_dict() == profile.to_dict()
     assert again.entities == profile.entities and again.metrics == profile.metrics
     assert again.channels == profile.channels and again.competitors == profile.competitors
+
+
+def _with_formulas(**formulas: str) -> dict[str, object]:
+    metrics: dict[str, dict[str, object]] = {
+        c: {"unit": "USD_M"} for c in ("REVENUE", "GROSS_PROFIT", "NET_INCOME")}
+    for code, formula in formulas.items():
+        metrics.setdefault(code, {"unit": "PCT"})["formula"] = formula
+    return {"home": {"company_name": "ACME", "entity_code": "ACME"}, "metrics": metrics}
+
+
+def test_a_metric_formula_is_checked_and_kept() -> None:
+    p = DomainProfile.from_dict(_with_formulas(GROSS_MARGIN="GROSS_PROFIT / REVENUE"))
+    assert p.metrics["GROSS_MARGIN"].formula == "GROSS_PROFIT / REVENUE"
+    assert DomainProfile.from_dict(p.to_dict()).metrics["GROSS_MARGIN"].formula == \
+        "GROSS_PROFIT / REVENUE"
+    with pytest.raises(ProfileError, match=r"not metrics: \['EBIT'\].*known metrics"):
+        DomainProfile.from_dict(_with_formulas(MARGIN="EBIT / REVENUE"))
+    with pytest.raises(ProfileError, match="must be arithmetic"):
+        DomainProfile.from_dict(_with_formulas(MARGIN="GROSS_PROFIT % REVENUE"))
+    with pytest.raises(ProfileError, match="computed from itself"):
+        DomainProfile.from_dict(_with_formulas(A="B + REVENUE", B="A - REVENUE"))
+
+
+def test_every_builtin_formula_names_builtin_metrics_and_parses() -> None:
+    from ragspine_nb.agent.expression import parse
+
+    builtin = DomainProfile.builtin()
+    formulas = {c: m.formula for c, m in builtin.metrics.items() if m.formula}
+    assert {"CURRENT_RATIO", "QUICK_RATIO", "EBITDA_MARGIN", "ROE", "ROA",
+            "FREE_CASH_FLOW"} <= set(formulas)
+    for formula in formulas.values():
+        parse(formula)  # raises FormulaSyntaxError on a formula that does not read

@@ -133,14 +133,18 @@ def _operand_name(fact: Fact, operands: Sequence[Fact], lang: str) -> str:
     return _sep(lang).join([*parts, period_label(fact.period_type, fact.period)])
 
 
-def figure_text(figure: Figure, lang: str) -> str:
+def figure_text(figure: Figure, lang: str, amount: bool | None = None) -> str:
     """One figure as text: label, value with its unit, source; then how it was computed.
 
     A computed figure is followed by its derivation and each operand's value with its
-    document and locator (continuation lines are indented).
+    document and locator (continuation lines are indented). ``amount``: whether the
+    value is an amount of money (``None``: read from the operation and first operand).
     """
-    amount = bool(figure.operands) and figure.operation not in _PLAIN_RESULTS \
-        and is_amount(figure.operands[0])
+    if amount is None:
+        # an amount keeps its operands' unit (a formula over amounts giving days does not)
+        amount = bool(figure.operands) and figure.operation not in _PLAIN_RESULTS \
+            and is_amount(figure.operands[0]) \
+            and unit_text(figure.operands[0].unit) == unit_text(figure.unit)
     places = shown_decimals(figure.operation, figure.operands)
     shown = figure.value if places is None else round(figure.value, places) + 0.0
     value = value_text(shown, figure.unit, lang, amount)

@@ -1,28 +1,38 @@
-"""A question that defines its own formula, answered by computing it over stored facts.
+"""Formulas answered by computing them over stored facts: the question's own, or the profile's.
 
-The definition read apart from the question ("Operating cash flow ratio is defined as:
-cash from operations / total current liabilities.") is one binary operation
-(:func:`~ragspine_nb.agent.formulas.read_formula`). Each operand names one line item,
-read with the agent's own parser; its period is the one it names, the mean of the two
-it names as an "average … between FY2020 and FY2021", or the question's. Every operand
-is looked up exactly; the answer is the computed figure with the formula, the
-derivation and each cited cell — or, when an operand is missing or unclear, no figure
-and which operand it was. A question with no definition, several, or one that is not a
-single operation is left to the rest of the loop (``None``).
+A question that defines its formula ("Operating cash flow ratio is defined as: cash
+from operations / total current liabilities.", or "CCC is defined as: DIO + DSO - DPO"
+with DIO, DSO and DPO defined in sentences of their own) is read apart from the question
+(:mod:`ragspine_nb.agent.formulas`) and computed (:mod:`ragspine_nb.agent.expression`).
+Each operand names one line item, read with the agent's own parser; its period is the one
+it names, the mean of the two it names as an "average … between FY2020 and FY2021", the
+later minus the earlier as a "change in … between FY2020 and FY2021", or the question's.
+Every operand is looked up exactly; the answer is the computed figure with the formula,
+the derivation and each cited cell — or, when an operand is missing or unclear, no figure
+and which operand it was. A question with no definition, or none it asks for, is left to
+the rest of the loop (``None``).
+
+A metric no figure states but the profile has a formula for (a margin, free cash flow,
+a ratio) is computed the same way (:func:`builtin_answer`, :mod:`ragspine_nb.agent.derived`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ragspine_nb.agent.answer import figure_text
-from ragspine_nb.agent.formulas import (
-    BUILTIN_FORMULAS,
-    Formula,
-    Operand,
+from ragspine_nb.agent.derived import Derivation, derive
+from ragspine_nb.agent.expression import (
+    OPERATION_OF,
+    Missing,
+    Term,
+    Value,
     evaluate,
-    read_formula,
+    figure_value,
+    result_text,
 )
+from ragspine_nb.agent.formulas import Definition, asked_definition, read_definition
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.operation_cues import aggregate_cue
 from ragspine_nb.agent.operations import NotComputed
@@ -30,6 +40,7 @@ from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.render import entity_label, metric_label
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
+from ragspine_nb.agent.templates import format_value
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.types import Figure, FoundResult
 from ragspine_nb.units import unit_text
@@ -37,24 +48,24 @@ from ragspine_nb.units import unit_text
 __all__ = ["defined_answer", "builtin_answer"]
 
 _NOT_ONE_ITEM = re.compile(r"[*/+×÷]|\s-\s|^\d[\d,.]*\s")
-_OPS = {"/": "ratio", "-": "difference", "+": "sum"}
-_PERCENT_OPS = {"/": "share", "-": "difference", "+": "sum"}
+_CHANGE = re.compile(r"\b(?:change|increase|decrease)\s+in\b")
 
 
-def _periods(run: Run, text: str, operand: ParsedIntent) -> list[str] | str:
-    """The operand's periods: its own, else the question's, else the one assumed."""
+def _periods(run: Run, text: str, operand: ParsedIntent) -> tuple[list[str], str] | str:
+    """The operand's periods and how they combine (``one``, ``mean``, ``change``)."""
     own = [period_label(*p) for p in operand.periods]
     asked = [period_label(*p) for p in run.intent.periods]
     periods = own or asked or [run.clar.assumed_slots.get("period", "")]
-    averaged = aggregate_cue(fold(text)) == "average"
-    if averaged and len(own) == 2:
-        return own
-    if averaged or len(periods) != 1 or not periods[0]:
-        return f"'{text}' names no single period (or an average of two)"
-    return periods
+    how = "mean" if aggregate_cue(fold(text)) == "average" else \
+        "change" if _CHANGE.search(fold(text)) else "one"
+    if how != "one" and len(own) == 2:
+        return sorted(own), how
+    if how != "one" or len(periods) != 1 or not periods[0]:
+        return f"'{text}' names no single period (or an average or change of two)"
+    return periods, how
 
 
-def _operand(run: Run, text: str) -> Operand | str:
+def _operand(run: Run, text: str) -> Term | str:
     """One operand's stored value with its facts, or why not (in words)."""
     if _NOT_ONE_ITEM.search(text):
         return f"'{text}' is not one line item"
@@ -68,12 +79,12 @@ def _operand(run: Run, text: str) -> Operand | str:
     entity = (run.intent.entities or (run.clar.assumed_slots.get(
         "entity", run.profile.home_entity_code),))[0]
     return _looked_up(run, text, {"metric": metrics[0], "entity": entity,
-                                  "channel": run.profile.default_channel}, periods)
+                                  "channel": run.profile.default_channel}, *periods)
 
 
-def _looked_up(run: Run, text: str, cell: dict[str, str],
-               periods: list[str]) -> Operand | str:
-    """The operand's facts for each period (their mean), or why not."""
+def _looked_up(run: Run, text: str, cell: dict[str, str], periods: list[str],
+               how: str) -> Term | str:
+    """The operand's facts for each period (one, their mean or their change), or why not."""
     metric = cell["metric"]
     found = [execute_query_metric(run.store, metric, cell["entity"], p, cell["channel"],
                                   profile=run.profile, reference_date=run.ref)
@@ -83,60 +94,84 @@ def _looked_up(run: Run, text: str, cell: dict[str, str],
         return f"'{text}' ({metric}, {' and '.join(periods)}) is not in the fact store"
     if len({f.unit for f in facts}) != 1:
         return f"'{text}' is stated in several units"
-    return Operand(text, sum(f.value for f in facts) / len(facts), facts[0].unit, facts)
+    unit, values = unit_text(facts[0].unit), [format_value(f.value) for f in facts]
+    if how == "one":
+        return Term(facts[0].value, unit, facts, text, values[0])
+    if how == "change":  # sorted: the later year last
+        return Term(facts[1].value - facts[0].value, unit, facts, text,
+                    f"({values[1]} − {values[0]})", stated=False)
+    return Term(sum(f.value for f in facts) / len(facts), unit, facts, text,
+                f"[({' + '.join(values)}) / {len(facts)}]", stated=False)
+
+
+def _resolver(run: Run, defined: dict[str, Definition],
+              stack: tuple[str, ...]) -> Callable[[str], Term | str]:
+    """Names of other definitions computed (never one already being computed), else items."""
+    def resolve(name: str) -> Term | str:
+        key = fold(name)
+        if key in defined and key not in stack:
+            inner = evaluate(defined[key].tree, _resolver(run, defined, (*stack, key)))
+            if isinstance(inner, Missing):
+                return "; ".join(inner.reasons)
+            if isinstance(inner, NotComputed):
+                return f"'{name}' not computed: {inner.text(run.lang)}"
+            return Term(inner.value, inner.unit or "", inner.facts, name,
+                        f"({inner.numbers})", stated=False)
+        return _operand(run, name)
+    return resolve
 
 
 def defined_answer(run: Run) -> AgentResult | None:
-    """The figure of the one formula the question defines, or why not; ``None``: none."""
-    definitions = run.read.definitions if run.read is not None else ()
-    formulas = [f for d in definitions if (f := read_formula(d)) is not None]
-    if len(definitions) != 1 or len(formulas) != 1:
+    """The figure of the formula the question defines, or why not; ``None``: none."""
+    sentences = run.read.definitions if run.read is not None else ()
+    definitions = [d for s in sentences if (d := read_definition(s)) is not None]
+    if not sentences or len(definitions) != len(sentences):
         return None
-    formula = formulas[0]
-    sides = [_operand(run, formula.left), _operand(run, formula.right)]
-    missing = [s for s in sides if isinstance(s, str)]
-    run.trace.record(formula=formula.text, formula_missing=missing)
-    if missing:
-        return run.done(f"{formula.name} not computed: {'; '.join(missing)}; no estimate is "
-                        f"given (formula read: {formula.text}).", run.intent.route)
-    left, right = (s for s in sides if isinstance(s, Operand))
-    return _computed(run, formula, left, right)
+    asked = asked_definition(run.read.asked if run.read is not None else run.question,
+                             definitions)
+    if asked is None:
+        return None
+    defined = {d.key: d for d in definitions}
+    value = evaluate(asked.tree, _resolver(run, defined, (asked.key,)))
+    formula = f"{asked.name} = {asked.formula}"
+    run.trace.record(formula=formula, formula_missing=list(getattr(value, "reasons", ())))
+    if isinstance(value, Missing):
+        return run.done(f"{asked.name} not computed: {'; '.join(value.reasons)}; no estimate "
+                        f"is given (formula read: {formula}).", run.intent.route)
+    if isinstance(value, NotComputed):
+        return run.done(f"{asked.name} not computed: {value.text(run.lang)}.", run.intent.route)
+    return _figure_answer(run, asked.name, value)
+
+
+def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:
+    facts = tuple(dict.fromkeys(value.facts))
+    periods = " and ".join(dict.fromkeys(period_label(f.period_type, f.period) for f in facts))
+    label = f"{entity_label(run.profile, facts[0].entity)} {name}, {periods}" if facts \
+        else name
+    kind = OPERATION_OF.get(value.op, "ratio")
+    figure = Figure(figure_value(value), value.unit or "", label, kind, facts,
+                    tuple(dict.fromkeys(f.source for f in facts)),
+                    f"{name} = {value.names}: {value.numbers} = {result_text(value)}")
+    return run.done(figure_text(figure, run.lang), run.intent.route,
+                    sources=[s.to_dict() for s in figure.sources], figures=(figure,))
 
 
 def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
-    """A built-in derived metric no figure states, computed from its stored operands.
+    """A metric no figure states, computed by its profile formula from stored operands.
 
-    A margin, free cash flow or EBITDA for the cell asked; ``None`` when the metric has
-    no built-in formula or an operand is not stored (the miss stands as it is).
+    A margin, free cash flow, EBITDA or a ratio for the cell asked; ``None`` when the
+    metric has no formula or an operand is not stored (the miss stands as it is).
     """
-    spec = BUILTIN_FORMULAS.get(task["metric"])
-    if spec is None:
+    where = Derivation(run.store, run.profile, task["entity"], task["period"],
+                       task["channel"], run.ref)
+    derived = derive(where, task["metric"])
+    if derived is None or isinstance(derived, Missing):
+        if isinstance(derived, Missing):
+            run.trace.record(formula_missing=list(derived.reasons))
         return None
-    left_code, op, right_code, percent = spec
-    names = [metric_label(run.profile, c) for c in (task["metric"], left_code, right_code)]
-    formula = Formula(names[0], op, names[1], names[2], percent)
-    sides = [_looked_up(run, name, {**task, "metric": code}, [task["period"]])
-             for name, code in ((names[1], left_code), (names[2], right_code))]
-    if any(isinstance(s, str) for s in sides):
-        run.trace.record(formula=formula.text, formula_missing=[s for s in sides
-                                                                if isinstance(s, str)])
-        return None
-    left, right = (s for s in sides if isinstance(s, Operand))
-    run.trace.record(formula=formula.text)
-    return _computed(run, formula, left, right)
-
-
-def _computed(run: Run, formula: Formula, left: Operand, right: Operand) -> AgentResult:
-    outcome = evaluate(formula, left, right)
-    if isinstance(outcome, NotComputed):
-        return run.done(f"{formula.name} not computed: {outcome.text(run.lang)}.",
-                        run.intent.route)
-    facts = (*left.facts, *right.facts)
-    periods = " and ".join(dict.fromkeys(period_label(f.period_type, f.period) for f in facts))
-    label = f"{entity_label(run.profile, facts[0].entity)} {formula.name}, {periods}"
-    kind = (_PERCENT_OPS if formula.percent else _OPS)[formula.op]
-    figure = Figure(outcome.value, unit_text(outcome.unit), label, kind, facts,
-                    tuple(dict.fromkeys(f.source for f in facts)), outcome.derivation)
-    sources = [s.to_dict() for s in figure.sources]
-    return run.done(figure_text(figure, run.lang), run.intent.route, sources=sources,
-                    figures=(figure,))
+    name = metric_label(run.profile, task["metric"])
+    if isinstance(derived, NotComputed):
+        return run.done(f"{name} not computed: {derived.text(run.lang)}.", run.intent.route)
+    run.trace.record(formula=derived.derivation)
+    return run.done(figure_text(derived, run.lang), run.intent.route,
+                    sources=[s.to_dict() for s in derived.sources], figures=(derived,))

@@ -48,6 +48,7 @@ from ragspine_nb.glossary import (
 from ragspine_nb.lang import detect_language
 from ragspine_nb.period_phrases import QUESTION_PERIOD, phrase_periods
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.profile_fields import formula_named
 from ragspine_nb.wordset import WordSetIndex, content_words
 
 __all__ = [
@@ -346,7 +347,8 @@ class RuleIntentParser:
         named = without_phrases(mask(text, entities))
         words = content_words(named)
         rows = self._rows(named, self.rows.phrases(named), words, listed)
-        codes = rows.codes
+        # a ratio named with the items it is computed from asks for the ratio
+        codes = formula_named(self.profile.metrics, rows.codes)
         # a channel is read from what the metric did not use (no "total" of "total debt")
         cols, change, percent = self._cues(mask(text, list(rows.hits)), rows, words)
         read_as_part = rows.read_as_part

@@ -33,6 +33,7 @@ from ragspine_nb.agent.clarify import (
     CLARIFY_OUT_OF_SCOPE_ENTITY,
     clarify_scope,
 )
+from ragspine_nb.agent.derived import Derivation, derived_operands, expanded_answer
 from ragspine_nb.agent.faq import FaqCache
 from ragspine_nb.agent.formula_answer import builtin_answer, defined_answer
 from ragspine_nb.agent.intent import (
@@ -67,6 +68,8 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.types import (
     ConflictResult,
+    Fact,
+    Figure,
     FoundResult,
     QueryResult,
 )
@@ -220,8 +223,14 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
         derived = builtin_answer(run, tasks[0])  # a margin, FCF, EBITDA no figure states
         if derived is not None:
             return derived
-    structured = plan_answer(plan, results, run.profile, run.lang) if plan is not None \
-        else structured_answer(tasks, results, operation, run.profile, run.lang)
+    stand_ins: dict[Fact, Figure] = {}
+    if operation is not None:  # an operation over a ratio or margin no row states
+        results, stand_ins = derived_operands(
+            Derivation(run.store, run.profile, "", "", "", run.ref), tasks, results)
+    structured = expanded_answer(
+        plan_answer(plan, results, run.profile, run.lang) if plan is not None
+        else structured_answer(tasks, results, operation, run.profile, run.lang),
+        stand_ins, run.lang)
     body, sources = structured.text, structured.sources
     note = run.clar.assumption_note
     if plan is not None and "period" in varying_slots(plan.tasks):

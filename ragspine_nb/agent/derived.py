@@ -1,0 +1,172 @@
+"""Metrics computed from a profile's formulas when no stored figure states them.
+
+The built-in profile computes margins, free cash flow, EBITDA, the current and quick
+ratios and other standard ratios from their line items (``formula`` in
+``financial.toml``; a user's profile may define its own). The steps:
+
+1. :func:`derive` reads the metric's formula (:func:`~ragspine_nb.agent.expression.parse`)
+   and resolves each code it names for the same entity, period and column: a stored
+   figure, else that metric's own formula (up to :data:`MAX_DEPTH` levels), else the
+   operand is missing. The result is a :class:`~ragspine_nb.types.Figure` citing every
+   cell with the formula and numbers written out — or what is missing, or why not.
+2. An operation over derived values ("the change in the current ratio from 2018 to
+   2019", "the 3-year average net margin") runs over :func:`as_operand`, a fact-shaped
+   stand-in for each derived value; :func:`expand` then puts the cells it was computed
+   from, and its formula line, back into the operation's figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+
+from ragspine_nb.agent.answer import StructuredAnswer, figure_text, layout
+from ragspine_nb.agent.expression import (
+    OPERATION_OF,
+    FormulaSyntaxError,
+    Missing,
+    Term,
+    Value,
+    evaluate,
+    figure_value,
+    parse,
+    result_text,
+)
+from ragspine_nb.agent.operations import NotComputed
+from ragspine_nb.agent.query_tools import execute_query_metric
+from ragspine_nb.agent.render import entity_label, metric_label
+from ragspine_nb.agent.templates import format_value
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.stores.facts import FactStore
+from ragspine_nb.types import Fact, Figure, FoundResult, QueryResult
+from ragspine_nb.units import store_unit, unit_text
+
+__all__ = ["derive", "as_operand", "expand", "MAX_DEPTH", "Derivation", "derived_operands",
+           "expanded_answer"]
+
+#: How deep one formula may lean on another's (EBITDA margin → EBITDA → its items).
+MAX_DEPTH = 3
+#: Places a derived ratio / percentage is carried with into an operation over it.
+_CARRIED = {"PCT": 2, "": 4}
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """Where one derived value is looked up: the store, the profile, one cell's slots."""
+
+    store: FactStore
+    profile: DomainProfile
+    entity: str
+    period: str
+    channel: str
+    reference_date: date | None = None
+
+
+def _term(where: Derivation, code: str, depth: int) -> Term | str:
+    """One code of a formula: its stored figure, or its own formula's value, or why not."""
+    found = execute_query_metric(where.store, code, where.entity, where.period, where.channel,
+                                 profile=where.profile, reference_date=where.reference_date)
+    name = metric_label(where.profile, code)
+    if isinstance(found, FoundResult):
+        return Term(found.fact.value, unit_text(found.fact.unit), (found.fact,), name,
+                    format_value(found.fact.value))
+    spec = where.profile.metrics.get(code)
+    if spec is not None and spec.formula and depth < MAX_DEPTH:
+        value = _value(where, code, depth + 1)
+        if isinstance(value, Value):
+            return Term(value.value, value.unit or "", value.facts, f"({value.names})",
+                        f"({value.numbers})", stated=False)
+        if isinstance(value, Missing):  # what its own formula lacks
+            return "; ".join(value.reasons)
+    return f"{name} ({code}, {where.period}) is not in the fact store"
+
+
+def _value(where: Derivation, code: str, depth: int) -> Value | Missing | NotComputed:
+    spec = where.profile.metrics[code]
+    try:
+        tree = parse(spec.formula)
+    except FormulaSyntaxError:
+        return NotComputed("unsupported", (f"{code} = {spec.formula}",))
+    return evaluate(tree, lambda c: _term(where, c, depth), percent=spec.unit == "PCT")
+
+
+def derive(where: Derivation, code: str) -> Figure | Missing | NotComputed | None:
+    """The metric ``code`` computed by its formula for one cell (``None``: no formula)."""
+    spec = where.profile.metrics.get(code)
+    if spec is None or not spec.formula:
+        return None
+    value = _value(where, code, 0)
+    if not isinstance(value, Value):
+        return value
+    name = metric_label(where.profile, code)
+    label = f"{entity_label(where.profile, where.entity)} {name}, {where.period}"
+    kind = "share" if value.unit == "PCT" and value.op == "/" else OPERATION_OF[value.op]
+    facts = tuple(dict.fromkeys(value.facts))
+    return Figure(figure_value(value), value.unit or "", label, kind, facts,
+                  tuple(dict.fromkeys(f.source for f in facts)),
+                  f"{name} = {value.names}: {value.numbers} = {result_text(value)}")
+
+
+def as_operand(figure: Figure, code: str) -> Fact:
+    """A derived figure as an operand of an operation over it (a fact-shaped stand-in).
+
+    Its value is carried with the places it is shown with (a ratio to 4, a percentage
+    to 2); :func:`expand` replaces it by the cells it was computed from.
+    """
+    first = figure.operands[0]
+    places = _CARRIED.get(figure.unit)
+    value = figure.value if places is None else round(figure.value, places) + 0.0
+    return replace(first, metric_code=code, value=value, unit=store_unit(figure.unit),
+                   source_locator=f"{first.source_locator} (computed: {code})")
+
+
+def expand(figure: Figure, derived: Mapping[Fact, Figure]) -> Figure:
+    """An operation's figure with each derived operand replaced by its cells and formula."""
+    used = [derived[f] for f in figure.operands if f in derived]
+    if not used:
+        return figure
+    operands = tuple(dict.fromkeys(
+        leaf for f in figure.operands for leaf in (derived[f].operands if f in derived
+                                                   else (f,))))
+    lines = [f"{d.label.split(', ')[-1]}: {d.derivation}" for d in used]
+    return replace(figure, operands=operands,
+                   sources=tuple(dict.fromkeys(f.source for f in operands)),
+                   derivation="; ".join([*lines, figure.derivation]))
+
+
+
+def derived_operands(where: Derivation, tasks: Sequence[Mapping[str, str]],
+                     results: Sequence[QueryResult]) -> \
+        tuple[list[QueryResult], dict[Fact, Figure]]:
+    """An operation's lookups with each miss of a metric with a formula computed.
+
+    A computed value stands in as a found fact (:func:`as_operand`); the mapping leads
+    from each stand-in to its figure for :func:`expanded_answer`. A miss that cannot be
+    computed stays a miss.
+    """
+    out, derived = list(results), {}
+    for i, (task, result) in enumerate(zip(tasks, results, strict=True)):
+        if isinstance(result, FoundResult):
+            continue
+        cell = replace(where, entity=task["entity"], period=task["period"],
+                       channel=task["channel"])
+        figure = derive(cell, task["metric"])
+        if isinstance(figure, Figure) and figure.operands:
+            fact = as_operand(figure, task["metric"])
+            out[i], derived[fact] = FoundResult(fact), figure
+    return out, derived
+
+
+def expanded_answer(answer: StructuredAnswer, derived: Mapping[Fact, Figure],
+                    lang: str) -> StructuredAnswer:
+    """An answer over stand-ins rewritten: each figure cites the cells and formulas used."""
+    if not derived or not answer.figures:
+        return answer
+    figures = tuple(expand(f, derived) for f in answer.figures)
+    sources = [s.to_dict() for s in dict.fromkeys(s for f in figures for s in f.sources)]
+    # an operation over ratios or percentages is no amount of money, whatever its cells are
+    amount = None if any(d.operation in ("sum", "difference") for d in derived.values()) \
+        else False
+    texts = [figure_text(f, lang, amount) for f in figures]
+    return StructuredAnswer(figures, layout(texts, lang), sources)
