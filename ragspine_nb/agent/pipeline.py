@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from ragspine_nb.agent.answer import structured_answer
+from ragspine_nb.agent.answer import StructuredAnswer, structured_answer
 from ragspine_nb.agent.answer_ops import cross_refusal, plan_answer, refusal_answer
 from ragspine_nb.agent.clarify import (
     CLARIFY_ASK_FIRST,
@@ -190,6 +190,24 @@ def _planned(run: Run, operation: Operation, retriever: NarrativeRetriever | Non
     return run.done(refused.text, run.intent.route)
 
 
+def _computed_answer(run: Run, plan: Plan | None, operation: Operation | None,
+                     tasks: Sequence[dict[str, str]], results: Sequence[QueryResult]) -> \
+        tuple[StructuredAnswer, list[QueryResult]]:
+    """The operation's (or the named cells') answer, and the results it used.
+
+    An operand no row states but the profile has a formula for (a ratio, a margin) is
+    computed for its cell; the answer then cites the cells and formula of each.
+    """
+    stand_ins: dict[Fact, Figure] = {}
+    used = list(results)
+    if operation is not None:
+        used, stand_ins = derived_operands(
+            Derivation(run.store, run.profile, "", "", "", run.ref), tasks, results)
+    answer = plan_answer(plan, used, run.profile, run.lang) if plan is not None \
+        else structured_answer(tasks, used, operation, run.profile, run.lang)
+    return expanded_answer(answer, stand_ins, run.lang), used
+
+
 def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetriever | None,
                 top_k: int) -> AgentResult:
     """The fact channel: the operation's operands (or the named cells) and their figures.
@@ -223,14 +241,7 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
         derived = builtin_answer(run, tasks[0])  # a margin, FCF, EBITDA no figure states
         if derived is not None:
             return derived
-    stand_ins: dict[Fact, Figure] = {}
-    if operation is not None:  # an operation over a ratio or margin no row states
-        results, stand_ins = derived_operands(
-            Derivation(run.store, run.profile, "", "", "", run.ref), tasks, results)
-    structured = expanded_answer(
-        plan_answer(plan, results, run.profile, run.lang) if plan is not None
-        else structured_answer(tasks, results, operation, run.profile, run.lang),
-        stand_ins, run.lang)
+    structured, results = _computed_answer(run, plan, operation, tasks, results)
     body, sources = structured.text, structured.sources
     note = run.clar.assumption_note
     if plan is not None and "period" in varying_slots(plan.tasks):
