@@ -8,21 +8,15 @@ metrics, and no metric may be computed from itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ragspine_nb.arithmetic import FormulaSyntaxError, names_in, parse
 from ragspine_nb.errors import ProfileError
 
 __all__ = ["MetricSpec", "parts_reach", "read_metrics", "formula_codes", "formula_named",
            "str_list", "table_of", "text_of"]
-
-#: A metric code inside a formula.
-_CODE = re.compile(r"\b[A-Za-z][A-Za-z0-9_]*\b")
-#: What else a formula may hold: numbers, operators, parentheses, blanks.
-_ARITHMETIC = re.compile(r"^[\d.,\s()+\-*/]*$")
-
 
 @dataclass(frozen=True)
 class MetricSpec:
@@ -108,10 +102,12 @@ def _check_parts(metrics: Mapping[str, MetricSpec]) -> None:
 def formula_codes(formula: str) -> list[str]:
     """The metric codes a formula names, in order, each once.
 
+    Raises :class:`~ragspine_nb.arithmetic.FormulaSyntaxError` when it does not parse.
+
     >>> formula_codes("(OPERATING_INCOME + DEPRECIATION_AMORTIZATION) / REVENUE")
     ['OPERATING_INCOME', 'DEPRECIATION_AMORTIZATION', 'REVENUE']
     """
-    return list(dict.fromkeys(_CODE.findall(formula)))
+    return names_in(parse(formula))
 
 
 def formula_named(metrics: Mapping[str, MetricSpec], codes: Sequence[str]) -> tuple[str, ...]:
@@ -126,10 +122,11 @@ def formula_named(metrics: Mapping[str, MetricSpec], codes: Sequence[str]) -> tu
     >>> formula_named(m, ("R", "D", "N")), formula_named(m, ("D", "N"))
     (('R',), ('D', 'N'))
     """
-    graph = {c: formula_codes(s.formula) for c, s in metrics.items() if s.formula}
-    derived = [c for c in codes if c in graph]
+    derived = [c for c in codes if c in metrics and metrics[c].formula]
     if len(codes) < 2 or len(derived) != 1:
         return tuple(codes)
+    # checked when the profile was read: every formula parses
+    graph = {c: formula_codes(s.formula) for c, s in metrics.items() if s.formula}
     top = derived[0]
     if all(c == top or parts_reach(graph, top, c) for c in codes):
         return (top,)
@@ -142,9 +139,12 @@ def _check_formulas(metrics: Mapping[str, MetricSpec]) -> None:
     for code, spec in metrics.items():
         if not spec.formula:
             continue
-        named = formula_codes(spec.formula)
+        try:
+            named = formula_codes(spec.formula)
+        except FormulaSyntaxError:
+            named = []
         unknown = [c for c in named if c not in metrics or c == code]
-        if unknown or not named or not _ARITHMETIC.match(_CODE.sub("", spec.formula)):
+        if unknown or not named:
             raise ProfileError(
                 f"metrics.{code}.formula {spec.formula!r} must be arithmetic (+ - * /, "
                 f"numbers, parentheses) over other metrics' codes"

@@ -24,7 +24,6 @@ from datetime import date
 from ragspine_nb.agent.answer import StructuredAnswer, figure_text, layout
 from ragspine_nb.agent.expression import (
     OPERATION_OF,
-    FormulaSyntaxError,
     Missing,
     Term,
     Value,
@@ -37,13 +36,14 @@ from ragspine_nb.agent.operations import NotComputed
 from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.render import entity_label, metric_label
 from ragspine_nb.agent.templates import format_value
+from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.types import Fact, Figure, FoundResult, QueryResult
 from ragspine_nb.units import store_unit, unit_text
 
-__all__ = ["derive", "as_operand", "expand", "MAX_DEPTH", "Derivation", "derived_operands",
-           "expanded_answer"]
+__all__ = ["derive", "as_operand", "expand", "MAX_DEPTH", "Derivation", "Cell",
+           "formula_figure", "derived_operands", "expanded_answer"]
 
 #: How deep one formula may lean on another's (EBITDA margin → EBITDA → its items).
 MAX_DEPTH = 3
@@ -53,59 +53,65 @@ _CARRIED = {"PCT": 2, "": 4}
 
 @dataclass(frozen=True)
 class Derivation:
-    """Where one derived value is looked up: the store, the profile, one cell's slots."""
+    """What derived values are computed from: the store and the profile's formulas."""
 
     store: FactStore
     profile: DomainProfile
-    entity: str
-    period: str
-    channel: str
     reference_date: date | None = None
 
 
-def _term(where: Derivation, code: str, depth: int) -> Term | str:
+#: One cell: ``metric``, ``entity``, ``period`` (a label such as ``FY2019``), ``channel``.
+Cell = Mapping[str, str]
+
+
+def _term(where: Derivation, cell: Cell, code: str, depth: int) -> Term | str:
     """One code of a formula: its stored figure, or its own formula's value, or why not."""
-    found = execute_query_metric(where.store, code, where.entity, where.period, where.channel,
-                                 profile=where.profile, reference_date=where.reference_date)
+    found = execute_query_metric(where.store, code, cell["entity"], cell["period"],
+                                 cell["channel"], profile=where.profile,
+                                 reference_date=where.reference_date)
     name = metric_label(where.profile, code)
     if isinstance(found, FoundResult):
         return Term(found.fact.value, unit_text(found.fact.unit), (found.fact,), name,
                     format_value(found.fact.value))
     spec = where.profile.metrics.get(code)
     if spec is not None and spec.formula and depth < MAX_DEPTH:
-        value = _value(where, code, depth + 1)
+        value = _value(where, cell, code, depth + 1)
         if isinstance(value, Value):
             return Term(value.value, value.unit or "", value.facts, f"({value.names})",
                         f"({value.numbers})", stated=False)
         if isinstance(value, Missing):  # what its own formula lacks
             return "; ".join(value.reasons)
-    return f"{name} ({code}, {where.period}) is not in the fact store"
+    return f"{name} ({code}, {cell['period']}) is not in the fact store"
 
 
-def _value(where: Derivation, code: str, depth: int) -> Value | Missing | NotComputed:
+def _value(where: Derivation, cell: Cell, code: str,
+           depth: int) -> Value | Missing | NotComputed:
     spec = where.profile.metrics[code]
-    try:
-        tree = parse(spec.formula)
-    except FormulaSyntaxError:
-        return NotComputed("unsupported", (f"{code} = {spec.formula}",))
-    return evaluate(tree, lambda c: _term(where, c, depth), percent=spec.unit == "PCT")
+    return evaluate(parse(spec.formula), lambda c: _term(where, cell, c, depth),
+                    percent=spec.unit == "PCT")
 
 
-def derive(where: Derivation, code: str) -> Figure | Missing | NotComputed | None:
-    """The metric ``code`` computed by its formula for one cell (``None``: no formula)."""
-    spec = where.profile.metrics.get(code)
-    if spec is None or not spec.formula:
-        return None
-    value = _value(where, code, 0)
-    if not isinstance(value, Value):
-        return value
-    name = metric_label(where.profile, code)
-    label = f"{entity_label(where.profile, where.entity)} {name}, {where.period}"
-    kind = "share" if value.unit == "PCT" and value.op == "/" else OPERATION_OF[value.op]
+def formula_figure(name: str, label: str, value: Value) -> Figure:
+    """A computed formula as the figure an answer states, citing every cell once."""
+    kind = "share" if value.unit == "PCT" and value.op == "/" else \
+        OPERATION_OF.get(value.op, "ratio")
     facts = tuple(dict.fromkeys(value.facts))
     return Figure(figure_value(value), value.unit or "", label, kind, facts,
                   tuple(dict.fromkeys(f.source for f in facts)),
                   f"{name} = {value.names}: {value.numbers} = {result_text(value)}")
+
+
+def derive(where: Derivation, cell: Cell) -> Figure | Missing | NotComputed | None:
+    """The cell's metric computed by its formula (``None``: the metric has no formula)."""
+    spec = where.profile.metrics.get(cell["metric"])
+    if spec is None or not spec.formula:
+        return None
+    value = _value(where, cell, cell["metric"], 0)
+    if not isinstance(value, Value):
+        return value
+    name = metric_label(where.profile, cell["metric"])
+    return formula_figure(name, f"{entity_label(where.profile, cell['entity'])} {name}, "
+                                f"{cell['period']}", value)
 
 
 def as_operand(figure: Figure, code: str) -> Fact:
@@ -129,14 +135,15 @@ def expand(figure: Figure, derived: Mapping[Fact, Figure]) -> Figure:
     operands = tuple(dict.fromkeys(
         leaf for f in figure.operands for leaf in (derived[f].operands if f in derived
                                                    else (f,))))
-    lines = [f"{d.label.split(', ')[-1]}: {d.derivation}" for d in used]
+    lines = [f"{period_label(d.operands[0].period_type, d.operands[0].period)}: "
+             f"{d.derivation}" for d in used]
     return replace(figure, operands=operands,
                    sources=tuple(dict.fromkeys(f.source for f in operands)),
                    derivation="; ".join([*lines, figure.derivation]))
 
 
 
-def derived_operands(where: Derivation, tasks: Sequence[Mapping[str, str]],
+def derived_operands(where: Derivation, tasks: Sequence[Cell],
                      results: Sequence[QueryResult]) -> \
         tuple[list[QueryResult], dict[Fact, Figure]]:
     """An operation's lookups with each miss of a metric with a formula computed.
@@ -149,9 +156,7 @@ def derived_operands(where: Derivation, tasks: Sequence[Mapping[str, str]],
     for i, (task, result) in enumerate(zip(tasks, results, strict=True)):
         if isinstance(result, FoundResult):
             continue
-        cell = replace(where, entity=task["entity"], period=task["period"],
-                       channel=task["channel"])
-        figure = derive(cell, task["metric"])
+        figure = derive(where, task)
         if isinstance(figure, Figure) and figure.operands:
             fact = as_operand(figure, task["metric"])
             out[i], derived[fact] = FoundResult(fact), figure

@@ -1,15 +1,9 @@
-"""Arithmetic over named operands: a formula read into a tree, computed with its derivation.
+"""Arithmetic over named operands: a formula's tree computed with its derivation.
 
-A formula is written the way people write one: ``(OPERATING_INCOME +
-DEPRECIATION_AMORTIZATION) / REVENUE`` in a profile, ``365 * (average inventory between
-FY2018 and FY2019) / (FY2019 COGS)`` or ``DIO + DSO - DPO`` in a question. The steps are
-pure:
+The steps are pure:
 
-1. :func:`parse` reads the text into a tree of :class:`Num`, :class:`Name` and
-   :class:`Bin` nodes with the usual precedence. An operator is an operator only where
-   it stands apart (``" - "``, never the hyphen of "non-current"), words ``plus``,
-   ``minus``, ``times``, ``divided by`` and ``multiplied by`` included; a parenthesis
-   right after a name belongs to the name ("Net income (loss)").
+1. :func:`~ragspine_nb.arithmetic.parse` reads the text into a tree (re-exported here
+   with its node types for the agent's callers).
 2. :func:`evaluate` asks a resolver for each name's :class:`Term` (a stored cell, a mean
    of two, or a formula of its own) and computes the tree: a sum or difference needs its
    operands in one unit, a ratio of two amounts in one unit is a plain number, a constant
@@ -21,13 +15,21 @@ pure:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ragspine_nb.agent.operations import PERCENT_DECIMALS, NotComputed, decimals, shown_text
 from ragspine_nb.agent.templates import format_value
-from ragspine_nb.errors import RagspineError
+from ragspine_nb.arithmetic import (
+    PRECEDENCE,
+    Bin,
+    FormulaSyntaxError,
+    Name,
+    Node,
+    Num,
+    names_in,
+    parse,
+)
 from ragspine_nb.types import Fact
 
 __all__ = ["Num", "Name", "Bin", "Node", "Term", "Value", "Missing", "FormulaSyntaxError",
@@ -35,147 +37,7 @@ __all__ = ["Num", "Name", "Bin", "Node", "Term", "Value", "Missing", "FormulaSyn
 
 #: The operation a figure computed by each top-level operator is reported as.
 OPERATION_OF = {"/": "ratio", "-": "difference", "+": "sum", "*": "ratio"}
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
-_WORD_OPS = re.compile(r"\s+(plus|minus|times|multiplied by|divided by)\s+", re.I)
-_WORD_SIGN = {"plus": "+", "minus": "-", "times": "*", "multiplied by": "*",
-              "divided by": "/"}
-_SIGNS = {"+": "+", "-": "-", "*": "*", "/": "/", "×": "*", "÷": "/", "−": "-"}
-_NUMBER = re.compile(r"^\d[\d,]*(?:\.\d+)?$")
 _SHOWN = {"*": "×", "/": "/", "+": "+", "-": "-"}
-
-
-class FormulaSyntaxError(RagspineError, ValueError):
-    """A formula that does not read as arithmetic over names and numbers."""
-
-
-@dataclass(frozen=True)
-class Num:
-    """A constant written in the formula (``365``, ``100``)."""
-
-    value: float
-
-
-@dataclass(frozen=True)
-class Name:
-    """An operand named in words or by a metric code."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Bin:
-    """``left op right``."""
-
-    op: str
-    left: Node
-    right: Node
-
-
-Node = Num | Name | Bin
-
-
-# ----------------------------------------------------------------------------- parsing
-def _tokens(text: str) -> list[str]:
-    """Operators, parentheses and operand texts, in order (see the module docstring)."""
-    text = _WORD_OPS.sub(lambda m: f" {_WORD_SIGN[' '.join(m.group(1).lower().split())]} ",
-                         f" {text} ").strip()
-    out: list[str] = []
-    name: list[str] = []
-    depth = 0  # parentheses opened inside a name ("Net income (loss)")
-
-    def flush() -> None:
-        if "".join(name).strip():
-            out.append(" ".join("".join(name).split()))
-        name.clear()
-
-    for i, ch in enumerate(text):
-        before = text[i - 1] if i else " "
-        after = text[i + 1] if i + 1 < len(text) else " "
-        if depth == 0 and ch in _SIGNS and (ch in "×÷−" or (
-                before in " )" and after in " (")):
-            flush()
-            out.append(_SIGNS[ch])
-        elif ch == "(" and (depth or "".join(name).strip()):
-            depth += 1
-            name.append(ch)
-        elif ch == ")" and depth:
-            depth -= 1
-            name.append(ch)
-        elif ch in "()":
-            flush()
-            out.append(ch)
-        else:
-            name.append(ch)
-    flush()
-    return out
-
-
-def _atom(tokens: list[str], at: int) -> tuple[Node, int]:
-    if at >= len(tokens):
-        raise FormulaSyntaxError("the formula ends where an operand was expected")
-    token = tokens[at]
-    if token == "(":
-        node, at = _sum(tokens, at + 1)
-        if at >= len(tokens) or tokens[at] != ")":
-            raise FormulaSyntaxError("a parenthesis is not closed")
-        return node, at + 1
-    if token in _PRECEDENCE or token == ")":
-        raise FormulaSyntaxError(f"an operand was expected, not {token!r}")
-    if _NUMBER.match(token):
-        return Num(float(token.replace(",", ""))), at + 1
-    return Name(token), at + 1
-
-
-def _product(tokens: list[str], at: int) -> tuple[Node, int]:
-    node, at = _atom(tokens, at)
-    while at < len(tokens) and tokens[at] in ("*", "/"):
-        right, nxt = _atom(tokens, at + 1)
-        node, at = Bin(tokens[at], node, right), nxt
-    return node, at
-
-
-def _sum(tokens: list[str], at: int) -> tuple[Node, int]:
-    node, at = _product(tokens, at)
-    while at < len(tokens) and tokens[at] in ("+", "-"):
-        right, nxt = _product(tokens, at + 1)
-        node, at = Bin(tokens[at], node, right), nxt
-    return node, at
-
-
-def parse(text: str) -> Node:
-    """The formula ``text`` as a tree.
-
-    Examples
-    --------
-    >>> parse("(OPERATING_INCOME + DEPRECIATION_AMORTIZATION) / REVENUE")
-    Bin(op='/', left=Bin(op='+', left=Name(text='OPERATING_INCOME'), \
-right=Name(text='DEPRECIATION_AMORTIZATION')), right=Name(text='REVENUE'))
-    >>> parse("DIO + DSO - DPO")
-    Bin(op='-', left=Bin(op='+', left=Name(text='DIO'), right=Name(text='DSO')), \
-right=Name(text='DPO'))
-    >>> parse("365 * (average inventory) / (FY2019 COGS)").left
-    Bin(op='*', left=Num(value=365.0), right=Name(text='average inventory'))
-    >>> parse("net income (loss) divided by total non-current assets")
-    Bin(op='/', left=Name(text='net income (loss)'), right=Name(text='total non-current assets'))
-    """
-    tokens = _tokens(text.strip().rstrip("."))
-    if not tokens:
-        raise FormulaSyntaxError("the formula is empty")
-    node, at = _sum(tokens, 0)
-    if at != len(tokens):
-        raise FormulaSyntaxError(f"unexpected {tokens[at]!r} in the formula")
-    return node
-
-
-def names_in(node: Node) -> list[str]:
-    """The operand names of a formula, in order, each once."""
-    if isinstance(node, Name):
-        return [node.text]
-    if isinstance(node, Bin):
-        return list(dict.fromkeys([*names_in(node.left), *names_in(node.right)]))
-    return []
-
-
 # --------------------------------------------------------------------------- evaluation
 @dataclass(frozen=True)
 class Term:
@@ -230,8 +92,8 @@ def _leaf(node: Num | Name, resolve: Resolve) -> Value | Missing:
 
 
 def _wrap(v: Value, parent: str, right: bool) -> tuple[str, str]:
-    if v.op and (_PRECEDENCE[v.op] < _PRECEDENCE[parent] or
-                 (right and parent in "-/" and _PRECEDENCE[v.op] == _PRECEDENCE[parent])):
+    if v.op and (PRECEDENCE[v.op] < PRECEDENCE[parent] or
+                 (right and parent in "-/" and PRECEDENCE[v.op] == PRECEDENCE[parent])):
         return f"({v.names})", f"({v.numbers})"
     return v.names, v.numbers
 

@@ -22,15 +22,12 @@ import re
 from collections.abc import Callable
 
 from ragspine_nb.agent.answer import figure_text
-from ragspine_nb.agent.derived import Derivation, derive
+from ragspine_nb.agent.derived import Derivation, derive, formula_figure
 from ragspine_nb.agent.expression import (
-    OPERATION_OF,
     Missing,
     Term,
     Value,
     evaluate,
-    figure_value,
-    result_text,
 )
 from ragspine_nb.agent.formulas import Definition, asked_definition, read_definition
 from ragspine_nb.agent.intent import ParsedIntent
@@ -42,7 +39,7 @@ from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
 from ragspine_nb.agent.templates import format_value
 from ragspine_nb.glossary import fold, period_label
-from ragspine_nb.types import Figure, FoundResult
+from ragspine_nb.types import FoundResult
 from ragspine_nb.units import unit_text
 
 __all__ = ["defined_answer", "builtin_answer"]
@@ -78,15 +75,13 @@ def _operand(run: Run, text: str) -> Term | str:
         return periods
     entity = (run.intent.entities or (run.clar.assumed_slots.get(
         "entity", run.profile.home_entity_code),))[0]
-    return _looked_up(run, text, {"metric": metrics[0], "entity": entity,
-                                  "channel": run.profile.default_channel}, *periods)
+    return _looked_up(run, text, metrics[0], entity, *periods)
 
 
-def _looked_up(run: Run, text: str, cell: dict[str, str], periods: list[str],
+def _looked_up(run: Run, text: str, metric: str, entity: str, periods: list[str],
                how: str) -> Term | str:
     """The operand's facts for each period (one, their mean or their change), or why not."""
-    metric = cell["metric"]
-    found = [execute_query_metric(run.store, metric, cell["entity"], p, cell["channel"],
+    found = [execute_query_metric(run.store, metric, entity, p, run.profile.default_channel,
                                   profile=run.profile, reference_date=run.ref)
              for p in periods]
     facts = tuple(r.fact for r in found if isinstance(r, FoundResult))
@@ -134,7 +129,8 @@ def defined_answer(run: Run) -> AgentResult | None:
     defined = {d.key: d for d in definitions}
     value = evaluate(asked.tree, _resolver(run, defined, (asked.key,)))
     formula = f"{asked.name} = {asked.formula}"
-    run.trace.record(formula=formula, formula_missing=list(getattr(value, "reasons", ())))
+    run.trace.record(formula=formula,
+                     formula_missing=list(value.reasons) if isinstance(value, Missing) else [])
     if isinstance(value, Missing):
         return run.done(f"{asked.name} not computed: {'; '.join(value.reasons)}; no estimate "
                         f"is given (formula read: {formula}).", run.intent.route)
@@ -148,10 +144,7 @@ def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:
     periods = " and ".join(dict.fromkeys(period_label(f.period_type, f.period) for f in facts))
     label = f"{entity_label(run.profile, facts[0].entity)} {name}, {periods}" if facts \
         else name
-    kind = OPERATION_OF.get(value.op, "ratio")
-    figure = Figure(figure_value(value), value.unit or "", label, kind, facts,
-                    tuple(dict.fromkeys(f.source for f in facts)),
-                    f"{name} = {value.names}: {value.numbers} = {result_text(value)}")
+    figure = formula_figure(name, label, value)
     return run.done(figure_text(figure, run.lang), run.intent.route,
                     sources=[s.to_dict() for s in figure.sources], figures=(figure,))
 
@@ -162,9 +155,7 @@ def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
     A margin, free cash flow, EBITDA or a ratio for the cell asked; ``None`` when the
     metric has no formula or an operand is not stored (the miss stands as it is).
     """
-    where = Derivation(run.store, run.profile, task["entity"], task["period"],
-                       task["channel"], run.ref)
-    derived = derive(where, task["metric"])
+    derived = derive(Derivation(run.store, run.profile, run.ref), task)
     if derived is None or isinstance(derived, Missing):
         if isinstance(derived, Missing):
             run.trace.record(formula_missing=list(derived.reasons))

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragspine_nb.agent.expression import FormulaSyntaxError, Node, names_in, parse
+from ragspine_nb.arithmetic import FormulaSyntaxError, Node, names_in, parse
 from ragspine_nb.glossary import fold
 
 __all__ = ["Definition", "read_definition", "asked_definition"]

@@ -201,8 +201,8 @@ def _computed_answer(run: Run, plan: Plan | None, operation: Operation | None,
     stand_ins: dict[Fact, Figure] = {}
     used = list(results)
     if operation is not None:
-        used, stand_ins = derived_operands(
-            Derivation(run.store, run.profile, "", "", "", run.ref), tasks, results)
+        used, stand_ins = derived_operands(Derivation(run.store, run.profile, run.ref),
+                                           tasks, results)
     answer = plan_answer(plan, used, run.profile, run.lang) if plan is not None \
         else structured_answer(tasks, used, operation, run.profile, run.lang)
     return expanded_answer(answer, stand_ins, run.lang), used
