@@ -63,6 +63,9 @@ def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
     ("What is the FY2017 operating cash flow ratio? Operating cash flow ratio is defined "
      "as: cash from operations / total current liabilities. Round your answer to two "
      "decimal places.", "What is the FY2017 operating cash flow ratio?", ()),
+    # a condition whose main clause addresses the answerer
+    ("Is the company capital-intensive? If capex is not useful, then state that.",
+     "Is the company capital-intensive?", ()),
 ])
 def test_instruction_sentences_are_read_apart(question: str, asked: str,
                                               kinds: tuple[str, ...]) -> None:
@@ -73,7 +76,6 @@ def test_instruction_sentences_are_read_apart(question: str, asked: str,
 @pytest.mark.parametrize("question", [
     "What was revenue in 2019?",
     "If we exclude the impact of M&A, which segment dragged down growth in 2022?",
-    "Is the company capital-intensive? If capex is not useful, then state that.",
     "Give me the revenue for 2019",  # one sentence, no question apart from it
 ])
 def test_questions_without_instructions_stay_whole(question: str) -> None:
@@ -136,6 +138,29 @@ def test_a_cash_flow_change_in_a_balance_is_never_filed_as_the_balance() -> None
         ("CASH", "2019", "page=52"), ("CASH", "2019", "page=55"), ("CASH", "2017", "page=55")]
     assert [s.locator for s in skipped] == ["page=55", "page=55"]
     assert "is a change in the balance the balance sheet states" in skipped[0].reason
+
+
+def test_a_guarantor_groups_statement_never_withholds_the_consolidated_figure() -> None:
+    # Amcor 2023 10-K: "Statement of Income for Obligor Group" (page 38) and the Deed of
+    # Cross Guarantee's "Consolidated Statements of Income" (page 105) state net sales of
+    # 1,071 and 377; the consolidated 14,694 (page 50) was withheld as a conflict
+    consolidated = [_fact("REVENUE", "2023", 14694.0, "page=50"),
+                    _fact("NET_INCOME", "2023", 1058.0, "page=50")]
+    obligor = [_fact("REVENUE", "2023", 1071.0, "page=38")]
+    closed_group = [_fact("REVENUE", "2023", 377.0, "page=105"),
+                    _fact("NET_INCOME", "2023", 1058.0, "page=105"),
+                    _fact("INVENTORIES", "2023", 60.0, "page=105")]  # a row page 50 lacks
+    mdna = [_fact("REVENUE", "2023", 14694.0, "page=32")]
+    kept, skipped = prefer_statements([("income", obligor), ("income", consolidated),
+                                       ("", mdna), ("income", closed_group)])
+    assert [(f.metric_code, f.value, f.source_locator) for f in kept] == [
+        ("REVENUE", 14694.0, "page=50"), ("NET_INCOME", 1058.0, "page=50"),
+        ("REVENUE", 14694.0, "page=32")]
+    assert sorted(s.locator for s in skipped) == ["page=105"] * 3 + ["page=38"]
+    assert "another reporting entity's" in skipped[0].reason
+    # two statements no other table corroborates: neither wins (the ingest withholds)
+    kept, skipped = prefer_statements([("income", obligor), ("income", consolidated[:1])])
+    assert [f.value for f in kept] == [1071.0, 14694.0] and skipped == []
 
 
 def test_a_filings_deferred_tax_component_is_never_the_line_item_it_is_named_after() -> None:

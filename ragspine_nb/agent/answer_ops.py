@@ -28,15 +28,17 @@ from ragspine_nb.agent.operations import (
     shown_decimals,
     shown_text,
 )
-from ragspine_nb.agent.operations_over import count_passing, passing, pick_extreme
+from ragspine_nb.agent.operations_over import count_passing, passing, pick_extreme, trend
 from ragspine_nb.agent.render import column_label, entity_label, metric_label, result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
     conflicted_text,
     format_value,
+    is_amount,
     missing_text,
     not_computed_line,
     statement_text,
+    value_text,
 )
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
@@ -234,6 +236,8 @@ def _label_answer(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
         if lang == "zh":
             return f"{names[best]}：{common}在所比较的{len(facts)}项中{word[1]}。"
         return f"{names[best]}: {common} is the {word[0]} of the {len(facts)} compared."
+    if op.kind == "trend":
+        return _trend_text(op, facts, profile, lang)
     if op.test is None:
         if lang == "zh":
             return f"{common}列示的期间：{_joined(names, lang)}。"
@@ -248,6 +252,25 @@ def _label_answer(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
         return f"None: {common} is not {op.test.text} in any of {_joined(names, lang)}."
     return f"{_joined(hits, lang)}: {common} is {op.test.text} there (of " \
            f"{_joined(names, lang)})."
+
+
+def _trend_text(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
+                lang: str) -> str | NotComputed:
+    """Which way a row moved, first period to last: yes / no when asked one way."""
+    moved = trend(facts)
+    if isinstance(moved, NotComputed):
+        return moved
+    common = _common(facts, ["period"], profile)
+    (a, pa), (b, pb) = ((value_text(f.value, f.unit, lang, is_amount(f)),
+                         period_label(f.period_type, f.period)) for f in (moved.first, moved.last))
+    if lang == "zh":
+        word = {"up": "上升", "down": "下降", "flat": "持平"}[moved.way]
+        head = ("是" if moved.way == op.direction else "否") if op.direction else word
+        return f"{head}：{common}从{pa}的{a}{word}至{pb}的{b}（{moved.change}）。"
+    word = {"up": "rose", "down": "fell", "flat": "was unchanged"}[moved.way]
+    head = ("Yes" if moved.way == op.direction else "No") if op.direction else \
+        word.capitalize().replace("Was unchanged", "Unchanged")
+    return f"{head}: {common} {word} from {a} in {pa} to {b} in {pb} ({moved.change})."
 
 
 def _computed(op: Operation, plan: Plan, facts: Sequence[Fact], profile: DomainProfile,

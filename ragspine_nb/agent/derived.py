@@ -43,7 +43,7 @@ from ragspine_nb.types import Fact, Figure, FoundResult, QueryResult
 from ragspine_nb.units import store_unit, unit_text
 
 __all__ = ["derive", "as_operand", "expand", "MAX_DEPTH", "Derivation", "Cell",
-           "formula_figure", "derived_operands", "expanded_answer"]
+           "formula_figure", "derived_operands", "expanded_answer", "formula_gaps"]
 
 #: How deep one formula may lean on another's (EBITDA margin → EBITDA → its items).
 MAX_DEPTH = 3
@@ -128,10 +128,15 @@ def as_operand(figure: Figure, code: str) -> Fact:
 
 
 def expand(figure: Figure, derived: Mapping[Fact, Figure]) -> Figure:
-    """An operation's figure with each derived operand replaced by its cells and formula."""
+    """An operation's figure with each derived operand replaced by its cells and formula.
+
+    A lookup of a derived value is that value's own figure (its label kept).
+    """
     used = [derived[f] for f in figure.operands if f in derived]
     if not used:
         return figure
+    if figure.operation == "lookup" and len(figure.operands) == 1:
+        return replace(used[0], label=figure.label)
     operands = tuple(dict.fromkeys(
         leaf for f in figure.operands for leaf in (derived[f].operands if f in derived
                                                    else (f,))))
@@ -163,11 +168,47 @@ def derived_operands(where: Derivation, tasks: Sequence[Cell],
     return out, derived
 
 
+def formula_gaps(where: Derivation, tasks: Sequence[Cell],
+                 results: Sequence[QueryResult]) -> tuple[list[str], list[Fact]]:
+    """Why each miss of a metric with a formula was not computed, and the cells found.
+
+    The lines name the operands each formula lacks; the cells are the operands it found
+    (cited as inputs).
+    """
+    out: list[str] = []
+    found: list[Fact] = []
+    for task, result in zip(tasks, results, strict=True):
+        if isinstance(result, FoundResult):
+            continue
+        missing = derive(where, task)
+        if isinstance(missing, Missing):
+            name = metric_label(where.profile, task["metric"])
+            out.append(f"{name}, {task['period']}: {'; '.join(missing.reasons)}")
+            found += missing.found
+    return list(dict.fromkeys(out)), list(dict.fromkeys(found))
+
+
 def expanded_answer(answer: StructuredAnswer, derived: Mapping[Fact, Figure],
                     lang: str) -> StructuredAnswer:
-    """An answer over stand-ins rewritten: each figure cites the cells and formulas used."""
-    if not derived or not answer.figures:
+    """An answer over stand-ins rewritten: each figure cites the cells and formulas used.
+
+    An answer with no figure (a trend, a which-year label) gains each computed value's
+    formula line and cites its cells instead of the stand-ins.
+    """
+    if not derived:
         return answer
+    if not answer.figures:
+        computed = [d for f, d in derived.items() if any(
+            s.get("locator") == f.source_locator for s in answer.sources)]
+        if not computed:
+            return answer
+        lines = [f"  {period_label(d.operands[0].period_type, d.operands[0].period)}: "
+                 f"{d.derivation}" for d in computed]
+        cells = [s.to_dict() for d in computed for s in d.sources]
+        stand_ins = {f.source_locator for f in derived}
+        sources = [s for s in answer.sources if s.get("locator") not in stand_ins]
+        sources += [c for i, c in enumerate(cells) if c not in cells[:i] and c not in sources]
+        return StructuredAnswer((), "\n".join([answer.text, *lines]), sources)
     figures = tuple(expand(f, derived) for f in answer.figures)
     sources = [s.to_dict() for s in dict.fromkeys(s for f in figures for s in f.sources)]
     # an operation over ratios or percentages is no amount of money, whatever its cells are

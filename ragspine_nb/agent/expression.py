@@ -71,9 +71,13 @@ class Value:
 
 @dataclass(frozen=True)
 class Missing:
-    """The operands that could not be resolved, each with why (in words)."""
+    """The operands that could not be resolved, each with why (in words).
+
+    ``found`` holds the cells of the operands that were resolved (cited as inputs).
+    """
 
     reasons: tuple[str, ...]
+    found: tuple[Fact, ...] = ()
 
 
 Resolve = Callable[[str], "Term | str"]
@@ -138,7 +142,9 @@ def _walk(node: Node, resolve: Resolve) -> Value | Missing | NotComputed:
     left, right = _walk(node.left, resolve), _walk(node.right, resolve)
     missing = [r for side in (left, right) if isinstance(side, Missing) for r in side.reasons]
     if missing:
-        return Missing(tuple(dict.fromkeys(missing)))
+        found = [f for side in (left, right) if isinstance(side, Value | Missing)
+                 for f in (side.facts if isinstance(side, Value) else side.found)]
+        return Missing(tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(found)))
     for side in (left, right):
         if isinstance(side, NotComputed):
             return side
@@ -161,7 +167,7 @@ def evaluate(node: Node, resolve: Resolve, *, percent: bool = False) -> \
     >>> (v.value, v.unit, v.names, v.numbers)
     (40.0, 'PCT', 'Gross profit / Revenue × 100', '600 / 1,500 × 100')
     >>> evaluate(parse("a - c"), lambda n: terms.get(n, f"{n!r} is not stored"))
-    Missing(reasons=("'c' is not stored",))
+    Missing(reasons=("'c' is not stored",), found=())
     """
     out = _walk(node, resolve)
     if not isinstance(out, Value) or not percent:

@@ -21,13 +21,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ragspine_nb.agent.answer import figure_text
+from ragspine_nb.agent.answer import figure_label, figure_text
 from ragspine_nb.agent.derived import Derivation, derive, formula_figure
 from ragspine_nb.agent.expression import (
     Missing,
     Term,
     Value,
     evaluate,
+    names_in,
+    parse,
 )
 from ragspine_nb.agent.formulas import Definition, asked_definition, read_definition
 from ragspine_nb.agent.intent import ParsedIntent
@@ -37,12 +39,13 @@ from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.render import entity_label, metric_label
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
-from ragspine_nb.agent.templates import format_value
+from ragspine_nb.agent.templates import TEXT, format_value, statement_text
 from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.profile import DomainProfile
 from ragspine_nb.types import FoundResult
 from ragspine_nb.units import unit_text
 
-__all__ = ["defined_answer", "builtin_answer"]
+__all__ = ["defined_answer", "builtin_answer", "formula_words"]
 
 _NOT_ONE_ITEM = re.compile(r"[*/+×÷]|\s-\s|^\d[\d,.]*\s")
 _CHANGE = re.compile(r"\b(?:change|increase|decrease)\s+in\b")
@@ -132,11 +135,19 @@ def defined_answer(run: Run) -> AgentResult | None:
     run.trace.record(formula=formula,
                      formula_missing=list(value.reasons) if isinstance(value, Missing) else [])
     if isinstance(value, Missing):
-        return run.done(f"{asked.name} not computed: {'; '.join(value.reasons)}; no estimate "
-                        f"is given (formula read: {formula}).", run.intent.route)
+        return _missing_answer(run, f"{asked.name} not computed: {'; '.join(value.reasons)}; "
+                               f"no estimate is given (formula read: {formula}).", value)
     if isinstance(value, NotComputed):
         return run.done(f"{asked.name} not computed: {value.text(run.lang)}.", run.intent.route)
     return _figure_answer(run, asked.name, value)
+
+
+def _missing_answer(run: Run, head: str, missing: Missing) -> AgentResult:
+    """No figure: what is missing, and the operands that were found, cited as inputs."""
+    lines = [f"  {TEXT['input_found'][run.lang]}{figure_label(f, run.profile, run.lang)}: "
+             f"{statement_text(f, run.lang)}" for f in missing.found]
+    sources = [s.to_dict() for s in dict.fromkeys(f.source for f in missing.found)]
+    return run.done("\n".join([head, *lines]), run.intent.route, sources=sources)
 
 
 def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:
@@ -149,18 +160,32 @@ def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:
                     sources=[s.to_dict() for s in figure.sources], figures=(figure,))
 
 
+def formula_words(profile: DomainProfile, formula: str) -> str:
+    """A profile formula with each metric code written as its label."""
+    codes = sorted(names_in(parse(formula)), key=len, reverse=True)
+    pattern = re.compile("|".join(rf"\b{re.escape(c)}\b" for c in codes)) if codes else None
+    return pattern.sub(lambda m: metric_label(profile, m.group(0)), formula) if pattern \
+        else formula
+
+
 def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
     """A metric no figure states, computed by its profile formula from stored operands.
 
-    A margin, free cash flow, EBITDA or a ratio for the cell asked; ``None`` when the
-    metric has no formula or an operand is not stored (the miss stands as it is).
+    A margin, free cash flow, EBITDA or a ratio for the cell asked; when an operand is
+    not stored, the answer names it with the formula and gives no figure. ``None`` when
+    the metric has no formula (the miss stands as it is).
     """
     derived = derive(Derivation(run.store, run.profile, run.ref), task)
-    if derived is None or isinstance(derived, Missing):
-        if isinstance(derived, Missing):
-            run.trace.record(formula_missing=list(derived.reasons))
+    if derived is None:
         return None
     name = metric_label(run.profile, task["metric"])
+    if isinstance(derived, Missing):
+        run.trace.record(formula_missing=list(derived.reasons))
+        formula = run.profile.metrics[task["metric"]].formula
+        return _missing_answer(run, f"{name} ({task['period']}) is stated by no table and not "
+                               f"computed: {'; '.join(derived.reasons)}; no estimate is given "
+                               f"(formula: {name} = {formula_words(run.profile, formula)}).",
+                               derived)
     if isinstance(derived, NotComputed):
         return run.done(f"{name} not computed: {derived.text(run.lang)}.", run.intent.route)
     run.trace.record(formula=derived.derivation)

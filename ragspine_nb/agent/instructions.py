@@ -8,10 +8,12 @@ channel. :func:`read_instructions` splits a question into sentences and keeps ap
 from the structure of each sentence (never from a list of questions):
 
 1. **instructions** — a sentence opening with a verb addressed to the answerer
-   ("Give …", "Answer …", "Base your judgments …", "Round …", "Assume …", "Please …")
-   or with the asker's own frame ("You are an investment banker …", "We want to
-   calculate …", "Here's the question:"); a frame ending in a colon keeps what follows
-   it as the question ("Answer the following question …: what is …?");
+   ("Give …", "Answer …", "Base your judgments …", "Round …", "Assume …", "Please …"),
+   a condition whose main clause is one ("If margin is not a useful metric for a company
+   like this, then state that and explain why."), or with the asker's own frame ("You
+   are an investment banker …", "We want to calculate …", "Here's the question:"); a
+   frame ending in a colon keeps what follows it as the question ("Answer the following
+   question …: what is …?");
 2. **definitions** — "X is defined as …", "Define X as …" (a formula the question
    states; named in the answer, not read as the question's rows);
 3. the **asked** text: every other sentence, in order.
@@ -43,6 +45,7 @@ _INSTRUCTION = re.compile(
     r"|here(?:'s| is)\s+(?:the|my|our)\s+question\b"
     r"|(?:when|while|by)\s+(?:primarily\s+)?(?:referencing|drawing|using|relying|basing)\b"
     r"|basing\s+your\b"
+    rf"|if\b[^,?]*,\s*(?:then\s+)?(?:(?:{_DIRECTING}|explain|say|tell|note|mention)\b)"
     r"|(?:according to|in agreement with|based on)\b.*\b(?:statement|sheet|position)s?\b)",
     re.I)
 _DEFINITION = re.compile(r"\bis\s+defined\s+as\b|^define\s+\w", re.I)

@@ -6,7 +6,8 @@ an average or a sum. In order:
 
 * a text question asks for no operation (it goes to the narrative channel);
 * a label question (which year / which item) asks for the ``max`` / ``min`` (named as
-  text), for the periods passing a test ("In which year was X less than 100 million?":
+  text), for which way a row moved (``trend``: "Has the quick ratio improved or
+  declined …?"), for the periods passing a test ("In which year was X less than 100 million?":
   ``count`` answered as a label), or for the periods a row is reported for;
 * a number question: the difference *between* named figures; a ratio or share
   ("A as a percentage of B"; "the change … as a percentage of" the base year is a
@@ -38,8 +39,10 @@ from ragspine_nb.agent.operations import Operation
 from ragspine_nb.agent.question_kind import (
     KIND_LABEL,
     KIND_TEXT,
+    TARGET_DIRECTION,
     TARGET_PERIOD,
     QuestionKind,
+    direction_words,
     question_kind,
 )
 from ragspine_nb.glossary import fold
@@ -145,7 +148,13 @@ def cue_text(intent: ParsedIntent, profile: DomainProfile) -> str:
 
 
 def _label(kind: QuestionKind, cues: str) -> Operation | None:
-    """A which-period / which-item question: the winner, the periods passing, or reported."""
+    """A which-period / which-item question: the winner, the periods passing, or reported.
+
+    A question about which way a row moved is a ``trend`` over its periods.
+    """
+    if kind.target == TARGET_DIRECTION:
+        return Operation("trend", answer="label", over="periods",
+                         direction=direction_words(cues))
     test = threshold(cues)
     over = "periods" if kind.target == TARGET_PERIOD else "items"
     if test is not None:

@@ -13,7 +13,8 @@
 * a ``count``, ``max`` or ``min`` runs over the periods the question names (two or
   more), else every period the row is reported for, or over listed items;
 * a ``change_of_change`` runs over two consecutive fiscal years named and the year
-  before them (the later change minus the earlier one);
+  before them (the later change minus the earlier one); a ``trend`` over the periods
+  named, the year named and the one before, or the row's latest two;
 * a ``ratio`` / ``share`` has a numerator (one or more cells, summed) and one
   denominator, each read from its own part of the question ("A as a percentage of B"):
   a part that names no row, period or column takes it from the rest of the question.
@@ -24,111 +25,30 @@ all: a bare "total" naming one cell asks for that level) or why not.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 
-from ragspine_nb.agent.clarify import ClarificationResult
 from ragspine_nb.agent.intent import ParsedIntent
-from ragspine_nb.agent.operation_cues import period_range
 from ragspine_nb.agent.operations import NotComputed, Operation
+from ragspine_nb.agent.plan_cells import (
+    SLOTS,
+    Plan,
+    PlanContext,
+    Task,
+    base_tasks,
+    fiscal_years,
+    ranged,
+    slot_names,
+    varying_slots,
+    year_span,
+)
 from ragspine_nb.agent.render import metric_label
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Task", "Plan", "PlanContext", "base_tasks", "plan_operation", "varying_slots",
            "ranged", "SLOTS"]
-
-#: One cell to look up: metric, entity, period (a label such as ``FY2019``), channel.
-Task = dict[str, str]
-SLOTS: tuple[str, ...] = ("metric", "entity", "period", "channel")
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The operands of an operation, in order (a ratio's numerators first)."""
-
-    operation: Operation
-    tasks: tuple[Task, ...]
-    #: a ratio / share: the first ``numerators`` tasks are summed over the last one
-    numerators: int = 0
-    #: a ratio / share asked for several years: ``groups`` runs of tasks, one per year
-    groups: int = 1
-
-
-@dataclass(frozen=True)
-class PlanContext:
-    """What planning reads: the parsed question, the gateway's decision, the store."""
-
-    intent: ParsedIntent
-    clar: ClarificationResult
-    profile: DomainProfile
-    store: FactStore
-    #: parses part of the question with the agent's own parser
-    parse: Callable[[str], ParsedIntent]
-
-
-def base_tasks(intent: ParsedIntent, clar: ClarificationResult,
-               profile: DomainProfile) -> list[Task]:
-    """Every cell the question names (rows × entities × periods × columns), in its order."""
-    entities = list(intent.entities) or [clar.assumed_slots.get("entity",
-                                                                 profile.home_entity_code)]
-    if "periods" in clar.assumed_slots:
-        periods = clar.assumed_slots["periods"].split(",")
-    else:
-        periods = [period_label(*p) for p in intent.periods] or \
-            [clar.assumed_slots.get("period", "")]
-    channels = list(intent.channels) or [intent.channel or profile.default_channel]
-    return [{"metric": m, "entity": e, "period": p, "channel": c}
-            for m in intent.metrics for e in entities for p in periods for c in channels]
-
-
-def ranged(tasks: Sequence[Task], intent: ParsedIntent) -> list[Task]:
-    """Lookups over a range of fiscal years written out: every year in it, as written.
-
-    "For fiscal years 2019 to 2017" names 2019, 2018 and 2017; other tasks stay.
-
-    >>> from ragspine_nb.agent.intent import ParsedIntent
-    >>> i = ParsedIntent(raw_question="net income for fiscal years 2019 to 2017?",
-    ...                  route="structured", language="en",
-    ...                  periods=(("FY", "2019"), ("FY", "2017")))
-    >>> [t["period"] for t in ranged([{"metric": "NI", "period": "FY2019"},
-    ...                               {"metric": "NI", "period": "FY2017"}], i)]
-    ['FY2019', 'FY2018', 'FY2017']
-    """
-    years = _span(intent) if period_range(fold(intent.raw_question)) else None
-    if years is None:
-        return list(tasks)
-    rows = {tuple((k, t[k]) for k in t if k != "period"): t for t in tasks}
-    return [{**t, "period": y} for t in rows.values() for y in years]
-
-
-def _span(intent: ParsedIntent) -> list[str] | None:
-    """Every fiscal year from the first named to the last, in the order written.
-
-    ``None`` unless the question names exactly two periods, both fiscal years.
-    """
-    named = intent.periods
-    if len(named) != 2 or any(p[0] != "FY" for p in named):
-        return None
-    return _years(int(named[0][1]), int(named[1][1]))
-
-
-def _years(first: int, last: int) -> list[str]:
-    """Fiscal years ``first`` to ``last`` as labels, either way round, both included."""
-    step = 1 if last >= first else -1
-    return [period_label("FY", str(y)) for y in range(first, last + step, step)]
-
-
-def varying_slots(tasks: Sequence[Task]) -> list[str]:
-    """The slots whose value differs between the tasks."""
-    return [s for s in SLOTS if len({t[s] for t in tasks}) > 1]
-
-
-def _names(tasks: Sequence[Task], slots: Sequence[str]) -> str:
-    return "; ".join(" and ".join(dict.fromkeys(t[s] for t in tasks)) for s in slots)
-
 
 def _row_periods(ctx: PlanContext, task: Task, period_type: str) -> list[str]:
     """The periods (latest first) one row is reported for, of one period type."""
@@ -156,7 +76,7 @@ def _fiscal_range(ctx: PlanContext) -> list[str] | None:
     if len(named) < 2 or any(p[0] != "FY" for p in named):
         return None
     years = [int(p[1]) for p in named]
-    return _years(max(years), min(years))
+    return fiscal_years(max(years), min(years))
 
 
 def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
@@ -181,12 +101,12 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         tasks = _over_periods(ctx, tasks[0], [period_label(kind, p) for p in latest])
     elif op.opening and len(tasks) == 1 and [p[0] for p in ctx.intent.periods] == ["FY"]:
         year = int(ctx.intent.periods[0][1])  # the year's closing and opening balances
-        tasks = _over_periods(ctx, tasks[0], _years(year, year - 1))
+        tasks = _over_periods(ctx, tasks[0], fiscal_years(year, year - 1))
     varying = varying_slots(tasks)
     if not varying:
         return None if op.implicit else NotComputed("operands", ("1",))
     if len(varying) > 1:
-        return NotComputed("cross", (_names(tasks, varying),))
+        return NotComputed("cross", (slot_names(tasks, varying),))
     return Plan(op, tuple(tasks))
 
 
@@ -205,7 +125,7 @@ def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         return Plan(op, tuple(_over_periods(ctx, tasks[0], spread)) if spread else tuple(tasks))
     rows = list({tuple((k, t[k]) for k in SLOTS if k != "period"): t for t in tasks}.values())
     if len(rows) != 1:
-        return NotComputed("cross", (_names(rows, varying_slots(rows)),))
+        return NotComputed("cross", (slot_names(rows, varying_slots(rows)),))
     kind = _period_type(ctx, rows[0])
     periods = [period_label(kind, p) for p in _row_periods(ctx, rows[0], kind)]
     if op.years:
@@ -318,7 +238,7 @@ def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
     said = f"{text[a:b]!r} / {text[c:d]!r}"
     years = _yearly(ctx.intent, num, den, rest) or [""]
     if op.over_range and len(years) == 2:  # "from FY2016 to FY2018": every year in it
-        years = _span(ctx.intent) or years
+        years = year_span(ctx.intent) or years
     if op.then and len(years) < 2:
         return NotComputed("operands", ("1",))  # an average of one year's share
     tasks: list[Task] = []
@@ -347,17 +267,43 @@ def _yearly(intent: ParsedIntent, *parts: ParsedIntent) -> list[str]:
     return list(dict.fromkeys(named))
 
 
-def _change_of_change(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
-    """Two consecutive fiscal years named: the later one, the earlier one, the year before."""
+def _one_row(ctx: PlanContext) -> list[Task] | NotComputed:
+    """The distinct rows (every slot but the period) the question names; one, or why not."""
     tasks = base_tasks(ctx.intent, ctx.clar, ctx.profile)
     rows = list({tuple((k, t[k]) for k in SLOTS if k != "period"): t for t in tasks}.values())
+    if len(rows) == 1:
+        return rows
+    return NotComputed("cross", (slot_names(rows, varying_slots(rows)),)) if rows else \
+        NotComputed("operands", ("0",))
+
+
+def _change_of_change(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
+    """Two consecutive fiscal years named: the later one, the earlier one, the year before."""
+    rows = _one_row(ctx)
+    if isinstance(rows, NotComputed):
+        return rows
     years = sorted({int(p[1]) for p in ctx.intent.periods if p[0] == "FY"})
-    if len(rows) != 1 or not tasks:
-        return NotComputed("cross", (_names(rows, varying_slots(rows)),)) if rows else \
-            NotComputed("operands", ("0",))
     if len(years) != 2 or years[1] - years[0] != 1 or len(ctx.intent.periods) != 2:
         return NotComputed("change_periods")
     periods = [period_label("FY", str(y)) for y in (years[1], years[0], years[0] - 1)]
+    return Plan(op, tuple(_over_periods(ctx, rows[0], periods)))
+
+
+def _trend(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
+    """One row, earliest first: the periods named, else the year named and the one before."""
+    rows = _one_row(ctx)
+    if isinstance(rows, NotComputed):
+        return rows
+    named = sorted(set(ctx.intent.periods), key=lambda p: p[1])
+    if len(named) == 1 and named[0][0] == "FY":
+        periods = fiscal_years(int(named[0][1]) - 1, int(named[0][1]))
+    elif named:
+        periods = [period_label(*p) for p in named]
+    else:
+        kind = _period_type(ctx, rows[0])
+        periods = [period_label(kind, p) for p in _row_periods(ctx, rows[0], kind)[:2]][::-1]
+    if len(periods) < 2:
+        return NotComputed("no_periods", (op.kind,))
     return Plan(op, tuple(_over_periods(ctx, rows[0], periods)))
 
 
@@ -377,5 +323,7 @@ def plan_operation(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None
         return _ratio(op, ctx)
     if op.kind == "change_of_change":
         return _change_of_change(op, ctx)
+    if op.kind == "trend":
+        return _trend(op, ctx)
     return None
 

@@ -39,7 +39,7 @@ __all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "rati
 #: The operations computed today.
 SUPPORTED_OPERATIONS: tuple[str, ...] = ("difference", "percent_change", "average", "sum",
                                          "ratio", "share", "count", "max", "min",
-                                         "change_of_change")
+                                         "change_of_change", "trend")
 #: How an operation's outcome is answered: a headline figure, or a label named as text.
 ANSWERS: tuple[str, ...] = ("number", "label")
 #: Decimal places of a computed percentage or ratio (more when the inputs have more).
@@ -93,6 +93,9 @@ class Operation:
     opening : bool
         An average asked as one year's ("the 2019 average total assets"): that of the
         year's opening and closing balances, the ends of the year before and the year.
+    direction : str
+        A ``trend`` asked as yes or no: ``up`` ("Did revenue increase …?") or ``down``;
+        empty when it names both ways or neither ("improved or declined").
     """
 
     kind: str
@@ -110,6 +113,7 @@ class Operation:
     points: bool = False
     then: str = ""
     opening: bool = False
+    direction: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:

@@ -1,4 +1,4 @@
-"""Operations over many operands tested one by one: counts against a stated amount, max / min.
+"""Operations over many operands tested one by one: counts, max / min, which way a row moved.
 
 Pure functions over cited cells, like :mod:`ragspine_nb.agent.operations`: each operand
 is compared in the test's scale (a count), or against the others in one unit (max /
@@ -8,6 +8,7 @@ min); what cannot be compared is refused with the reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ragspine_nb.agent.operation_cues import Threshold
 from ragspine_nb.agent.operations import Computed, NotComputed, one_unit
@@ -16,7 +17,7 @@ from ragspine_nb.glossary import period_label
 from ragspine_nb.types import Fact
 from ragspine_nb.units import SCALES, unit_parts
 
-__all__ = ["count_passing", "passing", "pick_extreme"]
+__all__ = ["count_passing", "passing", "pick_extreme", "Trend", "trend"]
 
 
 def _in_scale(fact: Fact, test: Threshold) -> float | NotComputed:
@@ -98,3 +99,43 @@ def pick_extreme(kind: str, operands: Sequence[Fact]) -> int | NotComputed:
     if values.count(best) > 1:
         return NotComputed("tie", (format_value(best),))
     return values.index(best)
+
+
+@dataclass(frozen=True)
+class Trend:
+    """Which way one row moved from its first operand (the earliest) to its last.
+
+    ``way`` is ``up``, ``down`` or ``flat``; ``change`` is the movement in words: in
+    percentage points between two percentages, else the difference and the relative
+    change (none from a zero or negative base).
+    """
+
+    first: Fact
+    last: Fact
+    way: str
+    change: str
+
+
+def trend(operands: Sequence[Fact]) -> Trend | NotComputed:
+    """Which way the operands (earliest first) moved from the first to the last.
+
+    Examples
+    --------
+    >>> f = [Fact("GM", "C", "NA", "TOTAL", "FY", y, v, "PCT", "t.csv", "r")
+    ...      for y, v in (("2022", 19.39), ("2023", 18.54))]
+    >>> t = trend(f)
+    >>> t.way, t.change
+    ('down', '-0.85 percentage points')
+    """
+    if len(operands) < 2:
+        return NotComputed("operands", (str(len(operands)),))
+    mixed = one_unit(operands)
+    if mixed is not None:
+        return mixed
+    first, last = operands[0], operands[-1]
+    diff = round(last.value - first.value, 10) + 0.0
+    way = "up" if diff > 0 else "down" if diff < 0 else "flat"
+    if unit_parts(first.unit).percent:
+        return Trend(first, last, way, f"{diff:+.2f} percentage points")
+    relative = f", {diff / first.value * 100:+.1f}%" if first.value > 0 else ""
+    return Trend(first, last, way, f"{'+' if diff > 0 else ''}{format_value(diff)}{relative}")

@@ -26,14 +26,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from ragspine_nb.agent.answer import StructuredAnswer, structured_answer
+from ragspine_nb.agent.answer import StructuredAnswer, figure_label, structured_answer
 from ragspine_nb.agent.answer_ops import cross_refusal, plan_answer, refusal_answer
 from ragspine_nb.agent.clarify import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
     clarify_scope,
 )
-from ragspine_nb.agent.derived import Derivation, derived_operands, expanded_answer
+from ragspine_nb.agent.derived import (
+    Derivation,
+    derived_operands,
+    expanded_answer,
+    formula_gaps,
+)
 from ragspine_nb.agent.faq import FaqCache
 from ragspine_nb.agent.formula_answer import builtin_answer, defined_answer
 from ragspine_nb.agent.intent import (
@@ -60,7 +65,7 @@ from ragspine_nb.agent.render import sql_of
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run, start_run
 from ragspine_nb.agent.stated_change import stated_change
-from ragspine_nb.agent.templates import TEXT
+from ragspine_nb.agent.templates import TEXT, statement_text
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
 from ragspine_nb.agent.unstated import prose_figure
 from ragspine_nb.errors import ProviderError
@@ -68,8 +73,6 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.types import (
     ConflictResult,
-    Fact,
-    Figure,
     FoundResult,
     QueryResult,
 )
@@ -78,7 +81,7 @@ __all__ = ["answer_question", "MAX_TOOL_ITERATIONS", "STRUCTURED_SYSTEM"]
 
 #: Operations whose operands are planned apart (the others: two cells of the question).
 _PLANNED = frozenset({"average", "sum", "ratio", "share", "count", "max", "min",
-                      "change_of_change"})
+                      "change_of_change", "trend"})
 
 
 # --------------------------------------------------------------------- the loop
@@ -195,16 +198,22 @@ def _computed_answer(run: Run, plan: Plan | None, operation: Operation | None,
         tuple[StructuredAnswer, list[QueryResult]]:
     """The operation's (or the named cells') answer, and the results it used.
 
-    An operand no row states but the profile has a formula for (a ratio, a margin) is
-    computed for its cell; the answer then cites the cells and formula of each.
+    An operand or a named cell no row states but the profile has a formula for (a ratio,
+    a margin) is computed for its cell; the answer then cites the cells and formula of each.
     """
-    stand_ins: dict[Fact, Figure] = {}
-    used = list(results)
-    if operation is not None:
-        used, stand_ins = derived_operands(Derivation(run.store, run.profile, run.ref),
-                                           tasks, results)
+    where = Derivation(run.store, run.profile, run.ref)
+    used, stand_ins = derived_operands(where, tasks, results)
     answer = plan_answer(plan, used, run.profile, run.lang) if plan is not None \
         else structured_answer(tasks, used, operation, run.profile, run.lang)
+    gaps, found = formula_gaps(where, plan.tasks if plan is not None else tasks, used) \
+        if not answer.figures else ([], [])
+    if gaps:  # a formula's missing operands named, the ones found cited
+        cells = [s.to_dict() for s in dict.fromkeys(f.source for f in found)]
+        lines = [*(f"  {g}" for g in gaps), *(f"  {TEXT['input_found'][run.lang]}"
+                                              f"{figure_label(f, run.profile, run.lang)}: "
+                                              f"{statement_text(f, run.lang)}" for f in found)]
+        answer = replace(answer, text="\n".join([answer.text, *lines]),
+                         sources=[*answer.sources, *(c for c in cells if c not in answer.sources)])
     return expanded_answer(answer, stand_ins, run.lang), used
 
 
@@ -254,7 +263,10 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
                      tool_status={s: statuses.count(s) for s in set(statuses)},
                      fabrication_guard_triggered=bool(results) and "found" not in statuses)
     left_out: list[dict[str, str]] = []
-    if run.intent.route == ROUTE_COMPOSITE:  # the narrative may not contradict the line above
+    unnamed = operation is not None and operation.answer == "label" and \
+        any(s != "found" for s in statuses)  # a label some cell is missing for
+    if run.intent.route == ROUTE_COMPOSITE or unnamed:
+        # the narrative may not contradict the line above; a label no cell names: the text
         told = _narrative(run, retriever, top_k, anchors=results)
         body = f"{body}\n\n{TEXT['attribution'][run.lang]}\n{told.text}"
         sources = sources + [s for s in told.sources if s not in sources]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ragspine_nb.glossary import fold
 
 __all__ = ["QuestionKind", "question_kind", "KIND_NUMBER", "KIND_LABEL", "KIND_TEXT",
-           "TARGET_PERIOD", "TARGET_ITEM", "KINDS"]
+           "TARGET_PERIOD", "TARGET_ITEM", "TARGET_DIRECTION", "KINDS", "direction_words"]
 
 KIND_NUMBER = "number"
 KIND_LABEL = "label"
@@ -30,6 +30,8 @@ KINDS: tuple[str, ...] = (KIND_NUMBER, KIND_LABEL, KIND_TEXT)
 #: What a label question names: a period (a year, a quarter) or an item (a row, a column).
 TARGET_PERIOD = "period"
 TARGET_ITEM = "item"
+#: A label naming which way a figure moved ("Has the quick ratio improved or declined?").
+TARGET_DIRECTION = "direction"
 
 _PERIOD_NOUN = r"(?:fiscal )?(?:years?|fy|periods?|quarters?|months?|half[- ]years?|halves|dates?)"
 #: "which" opening a clause: the question's own "which", not a relative pronoun.
@@ -45,6 +47,22 @@ _WHEN_EXTREME = re.compile(r"(?:^|[,;:]\s*)when (?:was|were|did|is|are)\b.*\b(?:
 _LABEL_PERIOD_ZH = re.compile(r"哪(?:一|个)?(?:年|财年|年度|期|季度|个月|月|半年)")
 _LABEL_ITEM_ZH = re.compile(r"哪(?:一|个|家|项)")
 
+#: Words of a movement: up, down, or one way or the other ("improve", "deteriorate").
+_UP_WORDS = r"increas(?:e|ed|es|ing)|grow(?:s|n|ing)?|grew|ris(?:e|es|en|ing)|rose|go(?:ne)? up"
+_DOWN_WORDS = (r"decreas(?:e|ed|es|ing)|declin(?:e|ed|es|ing)|fall(?:s|en|ing)?|fell|"
+               r"drop(?:s|ped|ping)?|shr(?:ink|inks|ank|unk|inking)|go(?:ne)? down")
+_EITHER_WORDS = (r"improv(?:e|ed|es|ing)|deteriorat(?:e|ed|es|ing)|worsen(?:ed|s|ing)?|"
+                 r"trend(?:s|ing)?")
+#: A yes/no or either-way question about how a figure moved ("Did revenue increase from
+#: 2018 to 2019?", "Has the quick ratio improved or declined between FY2022 and FY2023?",
+#: "Does the company have an improving margin profile?") — never one about a movement's
+#: cause ("Was the decrease due to …") nor one naming "the increase in" as a thing.
+_DIRECTION_EN = re.compile(
+    rf"^(?:is|are|was|were|has|have|had|did|does|do)\b(?:(?!\b(?:the|an?|this|that) "
+    rf"(?:{_UP_WORDS}|{_DOWN_WORDS})\b).)*?\b(?P<word>{_UP_WORDS}|{_DOWN_WORDS}|{_EITHER_WORDS})\b")
+_DIRECTION_ZH = re.compile(r"(?:是否|有没有|有无)(?P<word>增长|上升|提高|改善|下降|减少|降低|恶化)")
+_CAUSE = re.compile(r"\b(?:why|due to|because|driven by|caused by|attributable|result of|"
+                    r"reason|as a result)\b|原因|为什么|由于")
 #: Methods, reasons, definitions, components, places and dates.
 _METHOD_VERB = (r"(?:determined|calculated|computed|derived|measured|estimated|recogni[sz]ed|"
                 r"defined|accounted(?: for)?|presented|classified|valued|tested|amortized|"
@@ -74,7 +92,7 @@ _TEXT_EN = re.compile("|".join((
     r"\bwhat (?:does|do|did|will|would) .*\b(?:represent|include|consist|comprise|refer|"
     r"mean|cover|relate|reflect|contain|involve|indicate|measure|stand for|entail|"
     r"describe|require|do|use|show|complete|approve|acquire|combine|announce|adopt|"
-    r"sign|launch|follow|have)\b",
+    r"sign|launch|follow|have)(?:s|es|ed|d)?\b",
     r"\bwhat (?:is|are|was|were) (?:included|excluded|comprised|contained|recorded|"
     r"recogni[sz]ed|presented|disclosed|reported) (?:in|within|as|under)\b",
     r"\bwhat (?:is|are|was|were) the (?:[a-z-]+ ){0,2}(?:components|segments|types|"
@@ -141,7 +159,32 @@ def _first(text: str, *patterns: re.Pattern[str]) -> re.Match[str] | None:
     return min(found, key=lambda m: m.start()) if found else None
 
 
+def direction_words(text: str) -> str:
+    """Which way a folded question asks whether a figure moved: ``up``, ``down`` or ``""``.
+
+    ``""`` when it names both ways ("increased or decreased") or neither ("improved":
+    whether up is better depends on the figure).
+
+    Examples
+    --------
+    >>> direction_words("did revenue increase from 2018 to 2019?")
+    'up'
+    >>> direction_words("has the quick ratio improved or declined?")
+    ''
+    """
+    up = re.search(rf"\b(?:{_UP_WORDS})\b|增长|上升|提高", text)
+    down = re.search(rf"\b(?:{_DOWN_WORDS})\b|下降|减少|降低", text)
+    either = re.search(rf"\b(?:{_EITHER_WORDS})\b|改善|恶化", text)
+    if either or bool(up) == bool(down):
+        return ""
+    return "up" if up else "down"
+
+
 def _label(text: str) -> QuestionKind | None:
+    direction = _first(text, _DIRECTION_EN, _DIRECTION_ZH)
+    sentence = re.split(r"[?？。!]", text, maxsplit=1)[0]  # not a later instruction's "why"
+    if direction and not _CAUSE.search(sentence):
+        return QuestionKind(KIND_LABEL, TARGET_DIRECTION, direction.group("word"))
     period = _first(text, _LABEL_PERIOD_EN, _LABEL_PERIOD_ZH, _WHEN_EXTREME)
     if period:
         return QuestionKind(KIND_LABEL, TARGET_PERIOD, period.group(0).strip(" ,;:"))
@@ -172,6 +215,8 @@ def question_kind(question: str) -> QuestionKind:
     'period'
     >>> question_kind("为什么2025年营运利润下降？").kind
     'text'
+    >>> question_kind("Has the quick ratio improved or declined between FY2022 and FY2023?")
+    QuestionKind(kind='label', target='direction', cue='improved')
     """
     text = fold(question)
     label = _label(text)

@@ -60,6 +60,9 @@ QUESTION_WORDS = frozenset("""
     report reported state stated disclose disclosed present presented provide provided
     give given calculate calculated compute computed find approximately approximate
     nearest rounded round decimal place
+    improve improved improving improvement deteriorate deteriorated deteriorating worsen
+    worsened worsening declined declining rising
+    falling dropped trend trending doe does
 """.split())
 
 _NUMBER = re.compile(r"[\d.,]+")

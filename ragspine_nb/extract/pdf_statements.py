@@ -9,6 +9,16 @@ answer for the company as a whole: when a fact's identity is stated by a primary
 statement (named from its title: income statement, balance sheet, cash flows,
 comprehensive income, equity), that statement's cell is kept and a different amount
 from another table is left out with a reason naming both cells.
+
+A filing may hold more than one statement of a kind: the summarized statements of a
+guarantor ("Statement of Income for Obligor Group"), a closed group's ("Deed of Cross
+Guarantee") or the parent company's. They state the same rows for another reporting
+entity. When primary statements disagree on a fact, the one the rest of the filing
+corroborates wins: the statement more of whose figures other tables restate with the
+same amount (the MD&A, the segment note and the selected data repeat the consolidated
+figures, never a guarantor group's); the statement it outranks gives no fact at all,
+not even for rows the winner lacks. A tie keeps both (the document then gives no single
+number for the rows they dispute, and the ingest withholds them).
 """
 
 from __future__ import annotations
@@ -19,7 +29,7 @@ from collections.abc import Sequence
 from ragspine_nb.extract.tables import Skip
 from ragspine_nb.types import Fact
 
-__all__ = ["statement_kind", "prefer_statements", "STATEMENT_KINDS"]
+__all__ = ["statement_kind", "prefer_statements", "corroboration", "STATEMENT_KINDS"]
 
 _STATEMENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("comprehensive_income", re.compile(r"statements? of comprehensive (?:income|loss)")),
@@ -86,6 +96,76 @@ def _not_balances(kind: str, facts: Sequence[Fact], balances: dict[tuple[str, ..
     return kept
 
 
+def corroboration(tables: Sequence[Sequence[Fact]]) -> list[int]:
+    """For each table, how many of its facts another table states with the same amount.
+
+    Examples
+    --------
+    >>> from ragspine_nb.types import Fact
+    >>> def fact(value, where):
+    ...     return Fact("REVENUE", "ACME", "ALL", "TOTAL", "FY", "2023", value, "USD_M",
+    ...                 "10k.pdf", where)
+    >>> corroboration([[fact(14694.0, "p50")], [fact(1071.0, "p38")], [fact(14694.0, "p32")]])
+    [1, 0, 1]
+    """
+    holders: dict[tuple[object, ...], set[int]] = {}
+    for i, facts in enumerate(tables):
+        for f in facts:
+            holders.setdefault((*f.identity, f.value, f.unit), set()).add(i)
+    return [sum(len(holders[(*f.identity, f.value, f.unit)]) > 1 for f in facts)
+            for facts in tables]
+
+
+def _outranked(tables: Sequence[tuple[str, Sequence[Fact]]]) -> dict[int, tuple[Fact, Fact]]:
+    """Primary statements that contradict a better-corroborated one, with the contradiction.
+
+    Maps a table's index to ``(its cell, the better statement's cell)`` for one row both
+    state differently. A tie between the best two statements decides nothing.
+    """
+    score = corroboration([facts for _, facts in tables])
+    by_identity: dict[tuple[str, ...], list[tuple[int, Fact]]] = {}
+    for i, (kind, facts) in enumerate(tables):
+        for f in facts if kind else ():
+            by_identity.setdefault(f.identity, []).append((i, f))
+    out: dict[int, tuple[Fact, Fact]] = {}
+    for stated in by_identity.values():
+        ranked = sorted(stated, key=lambda t: -score[t[0]])
+        best_i, best = ranked[0]
+        for i, f in ranked[1:]:
+            if _differs(best, f) and score[i] < score[best_i] and best_i not in out:
+                out.setdefault(i, (f, best))
+    return out
+
+
+def _statement_cells(tables: Sequence[tuple[str, Sequence[Fact]]], skipped: list[Skip]
+                     ) -> list[list[Fact]]:
+    """Each primary statement's facts; a statement another one outranks gives none.
+
+    A statement that states a row differently from a better-corroborated statement of
+    the filing is another reporting entity's (a guarantor group, a closed group, the
+    parent alone): none of its cells is the company's, the rows the consolidated
+    statement lacks ("Inventories" of the closed group's balance sheet) included.
+    """
+    outranked = _outranked(tables)
+    cells: list[list[Fact]] = []
+    for i, (kind, facts) in enumerate(tables):
+        if not kind:
+            cells.append([])
+            continue
+        if i not in outranked:
+            cells.append(list(facts))
+            continue
+        mine, best = outranked[i]
+        cells.append([])
+        skipped.extend(Skip(f.source_locator, (
+            f"this {kind.replace('_', ' ')} statement is another reporting entity's or a "
+            f"summary: it states {mine.value:g} {mine.unit} at {mine.source_locator} where "
+            f"the statement at {best.source_locator}, which other tables of the filing "
+            f"restate, states {best.value:g} {best.unit}; none of its cells is filed"))
+            for f in facts)
+    return cells
+
+
 def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
                       ) -> tuple[list[Fact], list[Skip]]:
     """Every table's facts, a primary statement's first; others that contradict it left out.
@@ -93,17 +173,16 @@ def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
     ``tables`` are ``(statement kind, facts)`` in document order. Facts of primary
     statements come first (a repeated fact then cites the statement); a fact from
     another table with the same identity and a different value or unit is skipped.
+    Primary statements that disagree are ranked by :func:`corroboration`.
     """
     balances: dict[tuple[str, ...], Fact] = {
         f.identity: f for kind, facts in tables if kind == "balance_sheet" for f in facts}
     skipped: list[Skip] = []
     tables = [(kind, _not_balances(kind, facts, balances, skipped)) for kind, facts in tables]
+    first = [f for cells in _statement_cells(tables, skipped) for f in cells]
     stated: dict[tuple[str, ...], Fact] = {}
-    for kind, facts in tables:
-        if kind:
-            for f in facts:
-                stated.setdefault(f.identity, f)
-    first = [f for kind, facts in tables if kind for f in facts]
+    for f in first:
+        stated.setdefault(f.identity, f)
     rest: list[Fact] = []
     for kind, facts in tables:
         if kind:

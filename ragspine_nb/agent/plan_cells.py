@@ -1,0 +1,113 @@
+"""The cells a question names: tasks, the plan of an operation, what planning reads.
+
+A :data:`Task` is one cell to look up (metric, entity, period label, column);
+:func:`base_tasks` is every cell the question names (rows × entities × periods ×
+columns, with the gateway's assumptions); :mod:`ragspine_nb.agent.operation_plan` turns
+them into an operation's :class:`Plan`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ragspine_nb.agent.clarify import ClarificationResult
+from ragspine_nb.agent.intent import ParsedIntent
+from ragspine_nb.agent.operation_cues import period_range
+from ragspine_nb.agent.operations import Operation
+from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.stores.facts import FactStore
+
+__all__ = ["Task", "SLOTS", "Plan", "PlanContext", "base_tasks", "ranged", "fiscal_years",
+           "varying_slots", "slot_names", "year_span"]
+
+#: One cell to look up: metric, entity, period (a label such as ``FY2019``), channel.
+Task = dict[str, str]
+SLOTS: tuple[str, ...] = ("metric", "entity", "period", "channel")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The operands of an operation, in order (a ratio's numerators first)."""
+
+    operation: Operation
+    tasks: tuple[Task, ...]
+    #: a ratio / share: the first ``numerators`` tasks are summed over the last one
+    numerators: int = 0
+    #: a ratio / share asked for several years: ``groups`` runs of tasks, one per year
+    groups: int = 1
+
+
+@dataclass(frozen=True)
+class PlanContext:
+    """What planning reads: the parsed question, the gateway's decision, the store."""
+
+    intent: ParsedIntent
+    clar: ClarificationResult
+    profile: DomainProfile
+    store: FactStore
+    #: parses part of the question with the agent's own parser
+    parse: Callable[[str], ParsedIntent]
+
+
+def base_tasks(intent: ParsedIntent, clar: ClarificationResult,
+               profile: DomainProfile) -> list[Task]:
+    """Every cell the question names (rows × entities × periods × columns), in its order."""
+    entities = list(intent.entities) or [clar.assumed_slots.get("entity",
+                                                                 profile.home_entity_code)]
+    if "periods" in clar.assumed_slots:
+        periods = clar.assumed_slots["periods"].split(",")
+    else:
+        periods = [period_label(*p) for p in intent.periods] or \
+            [clar.assumed_slots.get("period", "")]
+    channels = list(intent.channels) or [intent.channel or profile.default_channel]
+    return [{"metric": m, "entity": e, "period": p, "channel": c}
+            for m in intent.metrics for e in entities for p in periods for c in channels]
+
+
+def ranged(tasks: Sequence[Task], intent: ParsedIntent) -> list[Task]:
+    """Lookups over a range of fiscal years written out: every year in it, as written.
+
+    "For fiscal years 2019 to 2017" names 2019, 2018 and 2017; other tasks stay.
+
+    >>> from ragspine_nb.agent.intent import ParsedIntent
+    >>> i = ParsedIntent(raw_question="net income for fiscal years 2019 to 2017?",
+    ...                  route="structured", language="en",
+    ...                  periods=(("FY", "2019"), ("FY", "2017")))
+    >>> [t["period"] for t in ranged([{"metric": "NI", "period": "FY2019"},
+    ...                               {"metric": "NI", "period": "FY2017"}], i)]
+    ['FY2019', 'FY2018', 'FY2017']
+    """
+    years = year_span(intent) if period_range(fold(intent.raw_question)) else None
+    if years is None:
+        return list(tasks)
+    rows = {tuple((k, t[k]) for k in t if k != "period"): t for t in tasks}
+    return [{**t, "period": y} for t in rows.values() for y in years]
+
+
+def year_span(intent: ParsedIntent) -> list[str] | None:
+    """Every fiscal year from the first named to the last, in the order written.
+
+    ``None`` unless the question names exactly two periods, both fiscal years.
+    """
+    named = intent.periods
+    if len(named) != 2 or any(p[0] != "FY" for p in named):
+        return None
+    return fiscal_years(int(named[0][1]), int(named[1][1]))
+
+
+def fiscal_years(first: int, last: int) -> list[str]:
+    """Fiscal years ``first`` to ``last`` as labels, either way round, both included."""
+    step = 1 if last >= first else -1
+    return [period_label("FY", str(y)) for y in range(first, last + step, step)]
+
+
+def varying_slots(tasks: Sequence[Task]) -> list[str]:
+    """The slots whose value differs between the tasks."""
+    return [s for s in SLOTS if len({t[s] for t in tasks}) > 1]
+
+
+def slot_names(tasks: Sequence[Task], slots: Sequence[str]) -> str:
+    """The values of ``slots`` over the tasks, for a message ("REVENUE and COGS; FY2019")."""
+    return "; ".join(" and ".join(dict.fromkeys(t[s] for t in tasks)) for s in slots)
