@@ -59,8 +59,10 @@ def content_words(text: str, *, keep: Iterable[str] = ()) -> frozenset[str]:
     (['domesticstate'], ['domesticstate'])
     """
     kept = frozenset(keep)
-    words = (_SAME.get(w, w) for w in
-             (singular(re.sub(r"[-']", "", w)) for w in _WORD.findall(_DASH.sub("-", fold(text)))))
+    # a stop word is one as written too ("does" is no content word "doe")
+    raw = (re.sub(r"[-']", "", w) for w in _WORD.findall(_DASH.sub("-", fold(text))))
+    words = (_SAME.get(s, s) for w in raw if w not in STOP_WORDS or w in kept
+             for s in (singular(w),))
     return frozenset(w for w in words if w not in STOP_WORDS or w in kept)
 
 

@@ -51,7 +51,7 @@ from ragspine_nb.types import (
 from ragspine_nb.units import unit_text
 
 __all__ = ["StructuredAnswer", "structured_answer", "figure_label", "figure_text",
-           "render_figures", "layout"]
+           "render_figures", "layout", "fact_line", "input_lines", "cited"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,22 @@ def figure_label(fact: Fact, profile: DomainProfile, lang: str) -> str:
     """What a stored level is, in words: ``ACME Hong Kong Revenue, FY2025``."""
     what = _what(profile, fact.metric_code, fact.entity, fact.channel)
     return f"{what}{_sep(lang)}{period_label(fact.period_type, fact.period)}"
+
+
+def fact_line(fact: Fact, profile: DomainProfile, lang: str) -> str:
+    """``the company Revenue, FY2019: 1,405 USD_M (source: t.csv · cell=B3)``."""
+    sep = "：" if lang == "zh" else ": "
+    return f"{figure_label(fact, profile, lang)}{sep}{statement_text(fact, lang)}"
+
+
+def input_lines(facts: Sequence[Fact], profile: DomainProfile, lang: str) -> list[str]:
+    """Cells found for what was not computed, one line each (inputs, never the answer)."""
+    return [f"  {TEXT['input_found'][lang]}{fact_line(f, profile, lang)}" for f in facts]
+
+
+def cited(facts: Sequence[Fact]) -> list[dict[str, str]]:
+    """The sources of ``facts``, each once, in order (an answer's ``sources``)."""
+    return [s.to_dict() for s in dict.fromkeys(f.source for f in facts)]
 
 
 def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,

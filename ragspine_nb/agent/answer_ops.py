@@ -15,7 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ragspine_nb.agent.answer import StructuredAnswer, figure_label, figure_text, layout
+from ragspine_nb.agent.answer import (
+    StructuredAnswer,
+    fact_line,
+    figure_text,
+    input_lines,
+    layout,
+)
 from ragspine_nb.agent.operation_plan import Plan, varying_slots
 from ragspine_nb.agent.operations import (
     PERCENT_DECIMALS,
@@ -37,7 +43,6 @@ from ragspine_nb.agent.templates import (
     is_amount,
     missing_text,
     not_computed_line,
-    statement_text,
     value_text,
 )
 from ragspine_nb.glossary import period_label
@@ -167,18 +172,12 @@ def _ratio_label(kind: str, top: Sequence[Fact], bottom: Fact, profile: DomainPr
 
 
 # ------------------------------------------------------------------ refusals
-def _line(fact: Fact, profile: DomainProfile, lang: str) -> str:
-    """``the company Revenue, FY2019: 1,405 USD_M (source: t.csv · cell=B3)``."""
-    sep = "：" if lang == "zh" else ": "
-    return f"{figure_label(fact, profile, lang)}{sep}{statement_text(fact, lang)}"
-
-
 def _inputs(results: Sequence[QueryResult], profile: DomainProfile, lang: str) -> list[str]:
     """What was found, listed as inputs (never as the answer)."""
     lines = []
     for r in results:
         if isinstance(r, FoundResult):
-            lines.append(f"  {TEXT['input_found'][lang]}{_line(r.fact, profile, lang)}")
+            lines += input_lines([r.fact], profile, lang)
         elif isinstance(r, ConflictResult):
             lines.append("  " + conflicted_text([period_label(r.period_type, r.period)], lang))
     return lines
@@ -269,7 +268,7 @@ def _trend_text(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
         return f"{head}：{common}从{pa}的{a}{word}至{pb}的{b}（{moved.change}）。"
     word = {"up": "rose", "down": "fell", "flat": "was unchanged"}[moved.way]
     head = ("Yes" if moved.way == op.direction else "No") if op.direction else \
-        word.capitalize().replace("Was unchanged", "Unchanged")
+        {"up": "Rose", "down": "Fell", "flat": "Unchanged"}[moved.way]
     return f"{head}: {common} {word} from {a} in {pa} to {b} in {pb} ({moved.change})."
 
 
@@ -322,7 +321,7 @@ def plan_answer(plan: Plan, results: Sequence[QueryResult], profile: DomainProfi
         if isinstance(said, NotComputed):
             return refusal_answer(op.kind, said, results, profile, lang)
         head = TEXT["compared"][lang]
-        body = [said, head, *(f"  - {_line(f, profile, lang)}" for f in facts)]
+        body = [said, head, *(f"  - {fact_line(f, profile, lang)}" for f in facts)]
         return StructuredAnswer((), "\n".join(body), _sources(results))
     if plan.groups > 1:
         return _by_year(plan, facts, results, profile, lang)

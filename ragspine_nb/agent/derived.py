@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from ragspine_nb.agent.answer import StructuredAnswer, figure_text, layout
+from ragspine_nb.agent.answer import StructuredAnswer, cited, figure_text, layout
 from ragspine_nb.agent.expression import (
     OPERATION_OF,
     Missing,
@@ -43,7 +43,7 @@ from ragspine_nb.types import Fact, Figure, FoundResult, QueryResult
 from ragspine_nb.units import store_unit, unit_text
 
 __all__ = ["derive", "as_operand", "expand", "MAX_DEPTH", "Derivation", "Cell",
-           "formula_figure", "derived_operands", "expanded_answer", "formula_gaps"]
+           "formula_figure", "derived_operands", "expanded_answer", "formula_gaps", "Derived"]
 
 #: How deep one formula may lean on another's (EBITDA margin → EBITDA → its items).
 MAX_DEPTH = 3
@@ -127,6 +127,12 @@ def as_operand(figure: Figure, code: str) -> Fact:
                    source_locator=f"{first.source_locator} (computed: {code})")
 
 
+def _formula_line(derived: Figure) -> str:
+    """``FY2019: Gross margin (%) = …``: a derived value's formula, with its year."""
+    first = derived.operands[0]
+    return f"{period_label(first.period_type, first.period)}: {derived.derivation}"
+
+
 def expand(figure: Figure, derived: Mapping[Fact, Figure]) -> Figure:
     """An operation's figure with each derived operand replaced by its cells and formula.
 
@@ -140,24 +146,29 @@ def expand(figure: Figure, derived: Mapping[Fact, Figure]) -> Figure:
     operands = tuple(dict.fromkeys(
         leaf for f in figure.operands for leaf in (derived[f].operands if f in derived
                                                    else (f,))))
-    lines = [f"{period_label(d.operands[0].period_type, d.operands[0].period)}: "
-             f"{d.derivation}" for d in used]
     return replace(figure, operands=operands,
                    sources=tuple(dict.fromkeys(f.source for f in operands)),
-                   derivation="; ".join([*lines, figure.derivation]))
+                   derivation="; ".join([*map(_formula_line, used), figure.derivation]))
 
+
+@dataclass(frozen=True)
+class Derived:
+    """An operation's lookups with the misses its formulas computed, and what they lack.
+
+    ``results`` has each computed miss as a found stand-in (:func:`as_operand`);
+    ``stand_ins`` leads from each stand-in to its figure (:func:`expanded_answer`);
+    ``missing`` holds, by task index, what the formula of a miss that stays a miss lacks.
+    """
+
+    results: list[QueryResult]
+    stand_ins: dict[Fact, Figure]
+    missing: dict[int, Missing]
 
 
 def derived_operands(where: Derivation, tasks: Sequence[Cell],
-                     results: Sequence[QueryResult]) -> \
-        tuple[list[QueryResult], dict[Fact, Figure]]:
-    """An operation's lookups with each miss of a metric with a formula computed.
-
-    A computed value stands in as a found fact (:func:`as_operand`); the mapping leads
-    from each stand-in to its figure for :func:`expanded_answer`. A miss that cannot be
-    computed stays a miss.
-    """
-    out, derived = list(results), {}
+                     results: Sequence[QueryResult]) -> Derived:
+    """An operation's lookups with each miss of a metric with a formula computed."""
+    out, derived, missing = list(results), {}, {}
     for i, (task, result) in enumerate(zip(tasks, results, strict=True)):
         if isinstance(result, FoundResult):
             continue
@@ -165,26 +176,21 @@ def derived_operands(where: Derivation, tasks: Sequence[Cell],
         if isinstance(figure, Figure) and figure.operands:
             fact = as_operand(figure, task["metric"])
             out[i], derived[fact] = FoundResult(fact), figure
-    return out, derived
+        elif isinstance(figure, Missing):
+            missing[i] = figure
+    return Derived(out, derived, missing)
 
 
-def formula_gaps(where: Derivation, tasks: Sequence[Cell],
-                 results: Sequence[QueryResult]) -> tuple[list[str], list[Fact]]:
+def formula_gaps(profile: DomainProfile, tasks: Sequence[Cell],
+                 missing: Mapping[int, Missing]) -> tuple[list[str], list[Fact]]:
     """Why each miss of a metric with a formula was not computed, and the cells found.
 
     The lines name the operands each formula lacks; the cells are the operands it found
     (cited as inputs).
     """
-    out: list[str] = []
-    found: list[Fact] = []
-    for task, result in zip(tasks, results, strict=True):
-        if isinstance(result, FoundResult):
-            continue
-        missing = derive(where, task)
-        if isinstance(missing, Missing):
-            name = metric_label(where.profile, task["metric"])
-            out.append(f"{name}, {task['period']}: {'; '.join(missing.reasons)}")
-            found += missing.found
+    out = [f"{metric_label(profile, tasks[i]['metric'])}, {tasks[i]['period']}: "
+           f"{'; '.join(m.reasons)}" for i, m in sorted(missing.items())]
+    found = [f for _, m in sorted(missing.items()) for f in m.found]
     return list(dict.fromkeys(out)), list(dict.fromkeys(found))
 
 
@@ -202,13 +208,12 @@ def expanded_answer(answer: StructuredAnswer, derived: Mapping[Fact, Figure],
             s.get("locator") == f.source_locator for s in answer.sources)]
         if not computed:
             return answer
-        lines = [f"  {period_label(d.operands[0].period_type, d.operands[0].period)}: "
-                 f"{d.derivation}" for d in computed]
-        cells = [s.to_dict() for d in computed for s in d.sources]
         stand_ins = {f.source_locator for f in derived}
         sources = [s for s in answer.sources if s.get("locator") not in stand_ins]
-        sources += [c for i, c in enumerate(cells) if c not in cells[:i] and c not in sources]
-        return StructuredAnswer((), "\n".join([answer.text, *lines]), sources)
+        sources += [c for c in cited([f for d in computed for f in d.operands])
+                    if c not in sources]
+        return StructuredAnswer((), "\n".join(
+            [answer.text, *(f"  {_formula_line(d)}" for d in computed)]), sources)
     figures = tuple(expand(f, derived) for f in answer.figures)
     sources = [s.to_dict() for s in dict.fromkeys(s for f in figures for s in f.sources)]
     # an operation over ratios or percentages is no amount of money, whatever its cells are

@@ -38,6 +38,8 @@ __all__ = ["Num", "Name", "Bin", "Node", "Term", "Value", "Missing", "FormulaSyn
 #: The operation a figure computed by each top-level operator is reported as.
 OPERATION_OF = {"/": "ratio", "-": "difference", "+": "sum", "*": "ratio"}
 _SHOWN = {"*": "×", "/": "/", "+": "+", "-": "-"}
+
+
 # --------------------------------------------------------------------------- evaluation
 @dataclass(frozen=True)
 class Term:

@@ -21,15 +21,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ragspine_nb.agent.answer import figure_label, figure_text
+from ragspine_nb.agent.answer import cited, figure_text, input_lines
 from ragspine_nb.agent.derived import Derivation, derive, formula_figure
 from ragspine_nb.agent.expression import (
     Missing,
     Term,
     Value,
     evaluate,
-    names_in,
-    parse,
 )
 from ragspine_nb.agent.formulas import Definition, asked_definition, read_definition
 from ragspine_nb.agent.intent import ParsedIntent
@@ -39,9 +37,10 @@ from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.render import entity_label, metric_label
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
-from ragspine_nb.agent.templates import TEXT, format_value, statement_text
+from ragspine_nb.agent.templates import format_value
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.profile_fields import formula_codes
 from ragspine_nb.types import FoundResult
 from ragspine_nb.units import unit_text
 
@@ -144,10 +143,8 @@ def defined_answer(run: Run) -> AgentResult | None:
 
 def _missing_answer(run: Run, head: str, missing: Missing) -> AgentResult:
     """No figure: what is missing, and the operands that were found, cited as inputs."""
-    lines = [f"  {TEXT['input_found'][run.lang]}{figure_label(f, run.profile, run.lang)}: "
-             f"{statement_text(f, run.lang)}" for f in missing.found]
-    sources = [s.to_dict() for s in dict.fromkeys(f.source for f in missing.found)]
-    return run.done("\n".join([head, *lines]), run.intent.route, sources=sources)
+    return run.done("\n".join([head, *input_lines(missing.found, run.profile, run.lang)]),
+                    run.intent.route, sources=cited(missing.found))
 
 
 def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:
@@ -162,7 +159,7 @@ def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:
 
 def formula_words(profile: DomainProfile, formula: str) -> str:
     """A profile formula with each metric code written as its label."""
-    codes = sorted(names_in(parse(formula)), key=len, reverse=True)
+    codes = sorted(formula_codes(formula), key=len, reverse=True)
     pattern = re.compile("|".join(rf"\b{re.escape(c)}\b" for c in codes)) if codes else None
     return pattern.sub(lambda m: metric_label(profile, m.group(0)), formula) if pattern \
         else formula

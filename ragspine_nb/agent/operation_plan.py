@@ -36,6 +36,7 @@ from ragspine_nb.agent.plan_cells import (
     PlanContext,
     Task,
     base_tasks,
+    distinct_rows,
     fiscal_years,
     ranged,
     slot_names,
@@ -85,9 +86,7 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         return NotComputed("operands", ("0",))
     spread = _fiscal_range(ctx) if op.over_range else None
     if spread is not None:
-        tasks = list({tuple((k, t[k]) for k in SLOTS if k != "period"): t
-                      for t in tasks}.values())
-        tasks = [{**t, "period": p} for t in tasks for p in spread]
+        tasks = [{**t, "period": p} for t in distinct_rows(tasks) for p in spread]
     elif not ctx.intent.periods and len(varying_slots(tasks)) == 0:
         if op.implicit and not op.years:
             return None
@@ -123,7 +122,7 @@ def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
     if len(ctx.intent.periods) >= 2 and varying == ["period"]:
         spread = _fiscal_range(ctx) if op.over_range else None
         return Plan(op, tuple(_over_periods(ctx, tasks[0], spread)) if spread else tuple(tasks))
-    rows = list({tuple((k, t[k]) for k in SLOTS if k != "period"): t for t in tasks}.values())
+    rows = distinct_rows(tasks)
     if len(rows) != 1:
         return NotComputed("cross", (slot_names(rows, varying_slots(rows)),))
     kind = _period_type(ctx, rows[0])
@@ -270,7 +269,7 @@ def _yearly(intent: ParsedIntent, *parts: ParsedIntent) -> list[str]:
 def _one_row(ctx: PlanContext) -> list[Task] | NotComputed:
     """The distinct rows (every slot but the period) the question names; one, or why not."""
     tasks = base_tasks(ctx.intent, ctx.clar, ctx.profile)
-    rows = list({tuple((k, t[k]) for k in SLOTS if k != "period"): t for t in tasks}.values())
+    rows = distinct_rows(tasks)
     if len(rows) == 1:
         return rows
     return NotComputed("cross", (slot_names(rows, varying_slots(rows)),)) if rows else \

@@ -26,7 +26,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from ragspine_nb.agent.answer import StructuredAnswer, figure_label, structured_answer
+from ragspine_nb.agent.answer import (
+    StructuredAnswer,
+    cited,
+    input_lines,
+    structured_answer,
+)
 from ragspine_nb.agent.answer_ops import cross_refusal, plan_answer, refusal_answer
 from ragspine_nb.agent.clarify import (
     CLARIFY_ASK_FIRST,
@@ -65,7 +70,7 @@ from ragspine_nb.agent.render import sql_of
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run, start_run
 from ragspine_nb.agent.stated_change import stated_change
-from ragspine_nb.agent.templates import TEXT, statement_text
+from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
 from ragspine_nb.agent.unstated import prose_figure
 from ragspine_nb.errors import ProviderError
@@ -201,20 +206,16 @@ def _computed_answer(run: Run, plan: Plan | None, operation: Operation | None,
     An operand or a named cell no row states but the profile has a formula for (a ratio,
     a margin) is computed for its cell; the answer then cites the cells and formula of each.
     """
-    where = Derivation(run.store, run.profile, run.ref)
-    used, stand_ins = derived_operands(where, tasks, results)
+    derived = derived_operands(Derivation(run.store, run.profile, run.ref), tasks, results)
+    used = derived.results
     answer = plan_answer(plan, used, run.profile, run.lang) if plan is not None \
         else structured_answer(tasks, used, operation, run.profile, run.lang)
-    gaps, found = formula_gaps(where, plan.tasks if plan is not None else tasks, used) \
-        if not answer.figures else ([], [])
-    if gaps:  # a formula's missing operands named, the ones found cited
-        cells = [s.to_dict() for s in dict.fromkeys(f.source for f in found)]
-        lines = [*(f"  {g}" for g in gaps), *(f"  {TEXT['input_found'][run.lang]}"
-                                              f"{figure_label(f, run.profile, run.lang)}: "
-                                              f"{statement_text(f, run.lang)}" for f in found)]
-        answer = replace(answer, text="\n".join([answer.text, *lines]),
-                         sources=[*answer.sources, *(c for c in cells if c not in answer.sources)])
-    return expanded_answer(answer, stand_ins, run.lang), used
+    if derived.missing and not answer.figures:  # what formulas lack named, cells found cited
+        gaps, found = formula_gaps(run.profile, tasks, derived.missing)
+        lines = [*(f"  {g}" for g in gaps), *input_lines(found, run.profile, run.lang)]
+        answer = replace(answer, text="\n".join([answer.text, *lines]), sources=[
+            *answer.sources, *(c for c in cited(found) if c not in answer.sources)])
+    return expanded_answer(answer, derived.stand_ins, run.lang), used
 
 
 def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetriever | None,

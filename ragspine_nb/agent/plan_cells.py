@@ -20,7 +20,7 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
 __all__ = ["Task", "SLOTS", "Plan", "PlanContext", "base_tasks", "ranged", "fiscal_years",
-           "varying_slots", "slot_names", "year_span"]
+           "varying_slots", "slot_names", "year_span", "distinct_rows"]
 
 #: One cell to look up: metric, entity, period (a label such as ``FY2019``), channel.
 Task = dict[str, str]
@@ -82,8 +82,12 @@ def ranged(tasks: Sequence[Task], intent: ParsedIntent) -> list[Task]:
     years = year_span(intent) if period_range(fold(intent.raw_question)) else None
     if years is None:
         return list(tasks)
-    rows = {tuple((k, t[k]) for k in t if k != "period"): t for t in tasks}
-    return [{**t, "period": y} for t in rows.values() for y in years]
+    return [{**t, "period": y} for t in distinct_rows(tasks) for y in years]
+
+
+def distinct_rows(tasks: Sequence[Task]) -> list[Task]:
+    """One task per row (every slot but the period), the first of each, in order."""
+    return list({tuple((k, t[k]) for k in t if k != "period"): t for t in tasks}.values())
 
 
 def year_span(intent: ParsedIntent) -> list[str] | None:

@@ -60,6 +60,9 @@ _EITHER_WORDS = (r"improv(?:e|ed|es|ing)|deteriorat(?:e|ed|es|ing)|worsen(?:ed|s
 _DIRECTION_EN = re.compile(
     rf"^(?:is|are|was|were|has|have|had|did|does|do)\b(?:(?!\b(?:the|an?|this|that) "
     rf"(?:{_UP_WORDS}|{_DOWN_WORDS})\b).)*?\b(?P<word>{_UP_WORDS}|{_DOWN_WORDS}|{_EITHER_WORDS})\b")
+_UP = re.compile(rf"\b(?:{_UP_WORDS})\b|增长|上升|提高")
+_DOWN = re.compile(rf"\b(?:{_DOWN_WORDS})\b|下降|减少|降低")
+_EITHER = re.compile(rf"\b(?:{_EITHER_WORDS})\b|改善|恶化")
 _DIRECTION_ZH = re.compile(r"(?:是否|有没有|有无)(?P<word>增长|上升|提高|改善|下降|减少|降低|恶化)")
 _CAUSE = re.compile(r"\b(?:why|due to|because|driven by|caused by|attributable|result of|"
                     r"reason|as a result)\b|原因|为什么|由于")
@@ -172,10 +175,8 @@ def direction_words(text: str) -> str:
     >>> direction_words("has the quick ratio improved or declined?")
     ''
     """
-    up = re.search(rf"\b(?:{_UP_WORDS})\b|增长|上升|提高", text)
-    down = re.search(rf"\b(?:{_DOWN_WORDS})\b|下降|减少|降低", text)
-    either = re.search(rf"\b(?:{_EITHER_WORDS})\b|改善|恶化", text)
-    if either or bool(up) == bool(down):
+    up, down = _UP.search(text), _DOWN.search(text)
+    if _EITHER.search(text) or bool(up) == bool(down):
         return ""
     return "up" if up else "down"
 

@@ -62,7 +62,7 @@ QUESTION_WORDS = frozenset("""
     nearest rounded round decimal place
     improve improved improving improvement deteriorate deteriorated deteriorating worsen
     worsened worsening declined declining rising
-    falling dropped trend trending doe does
+    falling dropped trend trending
 """.split())
 
 _NUMBER = re.compile(r"[\d.,]+")

@@ -137,9 +137,9 @@ def _outranked(tables: Sequence[tuple[str, Sequence[Fact]]]) -> dict[int, tuple[
     return out
 
 
-def _statement_cells(tables: Sequence[tuple[str, Sequence[Fact]]], skipped: list[Skip]
-                     ) -> list[list[Fact]]:
-    """Each primary statement's facts; a statement another one outranks gives none.
+def _statement_facts(tables: Sequence[tuple[str, Sequence[Fact]]], skipped: list[Skip]
+                     ) -> list[Fact]:
+    """Every primary statement's facts but those of a statement another one outranks.
 
     A statement that states a row differently from a better-corroborated statement of
     the filing is another reporting entity's (a guarantor group, a closed group, the
@@ -147,23 +147,19 @@ def _statement_cells(tables: Sequence[tuple[str, Sequence[Fact]]], skipped: list
     statement lacks ("Inventories" of the closed group's balance sheet) included.
     """
     outranked = _outranked(tables)
-    cells: list[list[Fact]] = []
+    kept: list[Fact] = []
     for i, (kind, facts) in enumerate(tables):
-        if not kind:
-            cells.append([])
-            continue
-        if i not in outranked:
-            cells.append(list(facts))
-            continue
-        mine, best = outranked[i]
-        cells.append([])
-        skipped.extend(Skip(f.source_locator, (
-            f"this {kind.replace('_', ' ')} statement is another reporting entity's or a "
-            f"summary: it states {mine.value:g} {mine.unit} at {mine.source_locator} where "
-            f"the statement at {best.source_locator}, which other tables of the filing "
-            f"restate, states {best.value:g} {best.unit}; none of its cells is filed"))
-            for f in facts)
-    return cells
+        if kind and i not in outranked:
+            kept += facts
+        elif kind:
+            mine, best = outranked[i]
+            skipped.extend(Skip(f.source_locator, (
+                f"this {kind.replace('_', ' ')} statement is another reporting entity's or "
+                f"a summary: it states {mine.value:g} {mine.unit} at {mine.source_locator} "
+                f"where the statement at {best.source_locator}, which other tables of the "
+                f"filing restate, states {best.value:g} {best.unit}; none of its cells is "
+                "filed")) for f in facts)
+    return kept
 
 
 def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
@@ -179,7 +175,7 @@ def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
         f.identity: f for kind, facts in tables if kind == "balance_sheet" for f in facts}
     skipped: list[Skip] = []
     tables = [(kind, _not_balances(kind, facts, balances, skipped)) for kind, facts in tables]
-    first = [f for cells in _statement_cells(tables, skipped) for f in cells]
+    first = _statement_facts(tables, skipped)
     stated: dict[tuple[str, ...], Fact] = {}
     for f in first:
         stated.setdefault(f.identity, f)
