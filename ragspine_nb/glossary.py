@@ -2,8 +2,10 @@
 
 Every normalizer takes the :class:`~ragspine_nb.profile.DomainProfile` first. Matching
 is exact after a canonical fold (NFKC, casefold, collapsed whitespace); the only
-retries are the documented ones (a trailing parenthesised note such as ``"(US$m)"``
-for metrics, the text before a dash/pipe/colon for entities, as in slide titles).
+retries are the documented ones (for metrics, the ways statements write a line item:
+a trailing parenthesised note such as ``"(US$m)"``, an inline alternative such as
+``"provided (used) by"``, a leading ``"Total"``, the owner named in "attributable to
+… shareholders"; for entities, the text before a dash/pipe/colon, as in slide titles).
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ __all__ = [
 
 _WS = re.compile(r"\s+")
 _PAREN_NOTE = re.compile(r"\s*[(（\[【][^()（）\[\]【】]*[)）\]】]\s*$")
+_INLINE_PAREN = re.compile(r"\s*[(（][^()（）]*[)）]")
+_TOTAL = re.compile(r"^\s*total\s+", re.I)
+_OWNER = re.compile(r"\battributable to\s+(?!.*\b(?:non-?controlling|minority|redeemable|"
+                    r"participating|preferred|interests?)\b)(.+)$", re.I)
+_HOLDERS = re.compile(r"\b(?:common\s+)?(?:share|stock)holders|owners\b", re.I)
 _TITLE_SEP = re.compile(r"\s*(?:—|–|-|\||｜|:|：)\s*")
 
 
@@ -84,25 +91,48 @@ def _lookup(vocab: dict[str, str], text: object) -> str | None:
     return vocab.get(key) if key else None
 
 
+def _owners(m: re.Match[str]) -> str:
+    """The company's owners, unnamed: "attributable to General Mills" → "... shareholders"."""
+    holders = _HOLDERS.search(m.group(1))
+    return f"attributable to {holders.group(0) if holders else 'shareholders'}"
+
+
+def _label_forms(text: str) -> list[str]:
+    """A row label as statements vary it, each form one documented step from the last.
+
+    The label with a trailing note dropped ("Revenue (US$m)"), then with every inline
+    alternative dropped ("Cash provided (used) by operations", "Income (loss) before
+    taxes"), without a leading "Total", and with the owner of an "attributable to"
+    left unnamed ("attributable to Best Buy Co., Inc. shareholders", "attributable to
+    General Mills"; never a minority, redeemable or preferred interest's line).
+    """
+    forms = [_PAREN_NOTE.sub("", text)]
+    forms.append(_WS.sub(" ", _INLINE_PAREN.sub("", forms[-1])).strip())
+    forms.append(_TOTAL.sub("", forms[-1]))
+    forms.append(_OWNER.sub(_owners, forms[-1]))
+    return [f for f in dict.fromkeys(forms) if f and f != text]
+
+
 def normalize_metric(profile: DomainProfile, text: object) -> str | None:
     """Return the metric code for ``text`` or ``None``.
 
-    ``"Revenue (US$m)"`` retries as ``"Revenue"``; nothing else is stripped.
+    ``"Revenue (US$m)"`` retries as ``"Revenue"``; a statement's ways of writing a line
+    item are retried in turn (:func:`_label_forms`); nothing else is stripped.
 
     Examples
     --------
     >>> from ragspine_nb.profile import DomainProfile
     >>> p = DomainProfile.from_dict({"home": {"company_name": "A", "entity_code": "A"},
     ...     "metrics": {"REVENUE": {"unit": "USD_M", "synonyms": ["营收"]}}})
-    >>> [normalize_metric(p, t) for t in ("营收", "Revenue (US$m)", "rev")]
-    ['REVENUE', 'REVENUE', None]
+    >>> [normalize_metric(p, t) for t in ("营收", "Revenue (US$m)", "Total revenue", "rev")]
+    ['REVENUE', 'REVENUE', 'REVENUE', None]
     """
     vocab = metric_vocabulary(profile)
     code = _lookup(vocab, text)
     if code is None and isinstance(text, str):
-        stripped = _PAREN_NOTE.sub("", text)
-        if stripped != text:
-            code = _lookup(vocab, stripped)
+        for form in _label_forms(text):
+            if (code := _lookup(vocab, form)) is not None:
+                break
     return code
 
 

@@ -123,14 +123,14 @@ def formula_named(metrics: Mapping[str, MetricSpec], codes: Sequence[str]) -> tu
     (('R',), ('D', 'N'))
     """
     derived = [c for c in codes if c in metrics and metrics[c].formula]
-    if len(codes) < 2 or len(derived) != 1:
+    if len(codes) < 2 or not derived:
         return tuple(codes)
     # checked when the profile was read: every formula parses
     graph = {c: formula_codes(s.formula) for c, s in metrics.items() if s.formula}
-    top = derived[0]
-    if all(c == top or parts_reach(graph, top, c) for c in codes):
-        return (top,)
-    return tuple(codes)
+    # an input may have a formula of its own (net income from the owners' line)
+    tops = [top for top in derived
+            if all(c == top or parts_reach(graph, top, c) for c in codes)]
+    return (tops[0],) if len(tops) == 1 else tuple(codes)
 
 
 def _check_formulas(metrics: Mapping[str, MetricSpec]) -> None:

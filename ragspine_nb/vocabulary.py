@@ -134,6 +134,26 @@ def _add_terms(
     return out
 
 
+def _read_names(base: Mapping[str, MetricSpec], derived: Iterable[MetricSpec],
+                claimed: set[str]) -> dict[str, list[str]]:
+    """Row names a document read as the profile's metrics ("Total cost of revenue").
+
+    Only names nobody in the profile claims are added, so a question using a row's own
+    wording reads that row whole; a name two metrics were read from is left out.
+    """
+    owners: dict[str, set[str]] = {}
+    for spec in derived:
+        if spec.code in base:
+            for name in spec.synonyms:
+                if fold(name) and fold(name) not in claimed:
+                    owners.setdefault(name, set()).add(spec.code)
+    out: dict[str, list[str]] = {}
+    for name, codes in owners.items():
+        if len(codes) == 1 and fold(name) not in map(fold, out.get(next(iter(codes)), [])):
+            out.setdefault(next(iter(codes)), []).append(name)
+    return out
+
+
 def _merge_metrics(profile: DomainProfile, derived: Iterable[MetricSpec]) -> dict[str, MetricSpec]:
     derived = tuple(derived)
     base = profile.metrics
@@ -145,6 +165,8 @@ def _merge_metrics(profile: DomainProfile, derived: Iterable[MetricSpec]) -> dic
         if code in found or (code in base and not base[code].parts and spec.parts):
             parts.setdefault(code, []).extend(spec.parts)
     merged = dict(base)
+    for code, names in _read_names(base, derived, claimed).items():
+        merged[code] = replace(base[code], synonyms=(*base[code].synonyms, *names))
     graph: dict[str, tuple[str, ...]] = {c: m.parts for c, m in base.items()}
     for code, (first, terms) in found.items():
         label = first.label if fold(first.label) not in claimed else ""

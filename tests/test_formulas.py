@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.expression import Term, evaluate, names_in, parse
+from ragspine_nb.agent.expression import Term, Value, evaluate, names_in, parse
 from ragspine_nb.agent.formulas import read_definition
 from ragspine_nb.agent.operations import NotComputed
 from tests.tablehelpers import csv_agent
@@ -88,7 +88,13 @@ def test_evaluate_refuses_a_zero_divisor_and_two_units() -> None:
              "oi": Term(305.8, "USD_M", (), "Operating income", "305.8"),
              "da": Term(-43.2, "USD_M", (), "D&A", "-43.2")}
     assert evaluate(parse("a / b"), terms.__getitem__) == NotComputed("zero_base")
-    assert evaluate(parse("a / k"), terms.__getitem__) == NotComputed("units", ("USD_M", "USD_K"))
+    # two scales of one currency are divided in one scale, the conversion shown
+    scaled = evaluate(parse("a / k"), terms.__getitem__)
+    assert isinstance(scaled, Value)
+    assert (scaled.value, scaled.unit, scaled.numbers) == \
+        (500.0, "", "1 / (2 USD_K = 0.002 USD_M)")
+    terms["e"] = Term(2.0, "EUR_M", (), "e", "2")
+    assert evaluate(parse("a / e"), terms.__getitem__) == NotComputed("units", ("USD_M", "EUR_M"))
     # EBITDA = operating income + D&A with D&A stated negative: which is meant is unclear
     mixed = evaluate(parse("oi + da"), terms.__getitem__)
     assert isinstance(mixed, NotComputed) and mixed.reason == "signs"

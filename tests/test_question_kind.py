@@ -53,6 +53,8 @@ TEXT = [
     "When does the company record an accrued receivable?",
     "What was the increase in free cash flow from 2018 to 2019 driven by?",
     "Is the defined benefit plan open to new members?",
+    "What is the company's main cost of revenue?",
+    "What do stock-based compensation expense result from?",
     "为什么内地2025年营运利润下降？",
     "营业收入是如何确定的？",
     "流动资产包括哪些项目？",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -46,13 +47,17 @@ def test_derived_metric_adds_a_code_and_its_unclaimed_terms() -> None:
     assert p.metrics.keys() == {"REVENUE", "NET_INCOME"}  # the input profile is untouched
 
 
-def test_derived_code_the_profile_defines_is_dropped_whole() -> None:
+def test_a_derived_entry_with_the_profiles_code_only_adds_names_nobody_claims() -> None:
+    # a row read as the profile's metric through a statement's wording ("Turnover, total")
+    # keeps its name; the profile's label, unit and synonyms stay as they are
     p = _profile()
-    v = Vocabulary(metrics=(MetricSpec("REVENUE", "", "Turnover", ("turnover",)),
+    v = Vocabulary(metrics=(MetricSpec("REVENUE", "", "Turnover", ("turnover", "sales")),
                             MetricSpec("net income", "", "x", ("x",))))
     merged = merge_vocabulary(p, v)
-    assert merged.metrics == {**p.metrics}
-    assert normalize_metric(merged, "turnover") is None
+    assert merged.metrics["REVENUE"] == replace(
+        p.metrics["REVENUE"], synonyms=(*p.metrics["REVENUE"].synonyms, "turnover"))
+    assert set(merged.metrics) == set(p.metrics)
+    assert normalize_metric(merged, "turnover") == "REVENUE"
 
 
 def test_derived_label_claimed_by_the_profile_does_not_make_it_ambiguous() -> None:

@@ -31,6 +31,7 @@ from ragspine_nb.arithmetic import (
     parse,
 )
 from ragspine_nb.types import Fact
+from ragspine_nb.units import unit_parts
 
 __all__ = ["Num", "Name", "Bin", "Node", "Term", "Value", "Missing", "FormulaSyntaxError",
            "parse", "names_in", "evaluate", "result_text", "figure_value", "OPERATION_OF"]
@@ -115,7 +116,29 @@ def _unit(op: str, a: Value, b: Value) -> str | None | NotComputed:
     return "" if op == "/" else a.unit
 
 
+def rescaled(a: Value, b: Value) -> tuple[Value, Value]:
+    """Two amounts of one currency in two scales, the finer one put in the coarser's.
+
+    ``2,213,556 K`` beside ``1,469.5 M`` becomes ``2,213.556 M`` (shown as
+    ``2,213,556 K = 2,213.556 M``); anything else is returned as it is.
+    """
+    if a.unit is None or b.unit is None or a.unit == b.unit:
+        return a, b
+    pa, pb = unit_parts(a.unit), unit_parts(b.unit)
+    if pa.percent or pb.percent or pa.currency != pb.currency or not (pa.factor and pb.factor):
+        return a, b
+    flip = pa.factor < pb.factor
+    fine, coarse = (a, b) if flip else (b, a)
+    ratio = min(pa.factor, pb.factor) / max(pa.factor, pb.factor)
+    value = fine.value * ratio
+    moved = Value(value, coarse.unit, fine.facts, fine.names,
+                  f"({fine.numbers} {fine.unit} = {format_value(value)} {coarse.unit})",
+                  fine.op, fine.stated, None)
+    return (moved, b) if flip else (a, moved)
+
+
 def _combine(op: str, a: Value, b: Value) -> Value | NotComputed:
+    a, b = rescaled(a, b)
     unit = _unit(op, a, b)
     if isinstance(unit, NotComputed):
         return unit

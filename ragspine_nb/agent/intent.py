@@ -31,6 +31,7 @@ from ragspine_nb.agent.intent_terms import (
     without_percent,
     without_phrases,
     without_words,
+    without_year_spans,
 )
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.agent.unstated import (
@@ -248,6 +249,7 @@ class RuleIntentParser:
     def _columns(self, rest: str, words: frozenset[str], row_words: frozenset[str],
                  percent_asked: bool) -> _Columns:
         """The columns named outside the rows' names (never a pick between two)."""
+        rest = without_year_spans(rest)
         phrased = [c for c in find_all(rest, self._channels)
                    if c[2] != self.profile.default_channel]
         rest_words = content_words(_PERIOD.sub(" ", rest)) - row_words

@@ -44,9 +44,9 @@ END_WORDS = frozenset({"end", "ending", "closing", "close"})
 #: A phrase match: ``(start, end, code, term)``.
 Hit = tuple[int, int, str, str]
 _YEAR = re.compile(r"(?:19|20)\d\d")
-#: A row named only by these ("Total", "Total change", "Net change") is named by its place
-#: in its table, never by a question's "total" or "change" beside a row it names
-_TOTAL_WORDS = frozenset({"total", "change", "changes", "net"})
+#: A row named only by these ("Total", "Net change", "Average") is named by its place
+#: in its table, never by a question's "total", "change" or "average" beside a row it names
+_TOTAL_WORDS = frozenset({"total", "change", "changes", "net", "average", "mean"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
 
 

@@ -95,7 +95,10 @@ _TEXT_EN = re.compile("|".join((
     r"\bwhat (?:does|do|did|will|would) .*\b(?:represent|include|consist|comprise|refer|"
     r"mean|cover|relate|reflect|contain|involve|indicate|measure|stand for|entail|"
     r"describe|require|do|use|show|complete|approve|acquire|combine|announce|adopt|"
-    r"sign|launch|follow|have)(?:s|es|ed|d)?\b",
+    r"sign|launch|follow|have|result|arise|stem|originate)(?:s|es|ed|d)?\b",
+    # "the company's main cost of revenue": which item, not an amount
+    r"\bwhat (?:is|are|was|were) (?:the )?(?:(?:company|group|firm)(?:'s|’s) |its |their |our )?"
+    r"(?:main|primary|principal|major) (?!reasons?\b|causes?\b)",
     r"\bwhat (?:is|are|was|were) (?:included|excluded|comprised|contained|recorded|"
     r"recogni[sz]ed|presented|disclosed|reported) (?:in|within|as|under)\b",
     r"\bwhat (?:is|are|was|were) the (?:[a-z-]+ ){0,2}(?:components|segments|types|"

@@ -96,19 +96,40 @@ def _gap_limit(boxes: Sequence[Box]) -> float:
     return max(MIN_GAP, GAP_HEIGHTS * height)
 
 
+def _run_text(text: str, boxes: Sequence[Box], run: Sequence[int]) -> str:
+    """A cell's text: its span of the page text, or its characters with a space at each gap.
+
+    The characters are used where the text order runs elsewhere between them.
+    """
+    if all(b > a for a, b in zip(run, run[1:], strict=False)):
+        return " ".join(text[run[0]:run[-1] + 1].split())
+    out = [text[run[0]]]
+    for a, b in zip(run, run[1:], strict=False):
+        height = max(boxes[a][3] - boxes[a][1], boxes[b][3] - boxes[b][1])
+        out.append((" " if boxes[b][0] - boxes[a][2] > WORD_GAP * height else "") + text[b])
+    return "".join(out)
+
+
 def _cells(text: str, boxes: Sequence[Box], idx: Sequence[int]) -> tuple[Cell, ...]:
     """The cells of one line from its visible characters' indexes (left to right)."""
     limit = _gap_limit([boxes[i] for i in idx])
-    cells: list[Cell] = []
-    start = prev = idx[0]
+    runs: list[list[int]] = [[idx[0]]]
     for i in idx[1:]:
-        if boxes[i][0] - boxes[prev][2] > limit:
-            cells.append(Cell(" ".join(text[start:prev + 1].split()), boxes[start][0],
-                              boxes[prev][2]))
-            start = i
-        prev = i
-    cells.append(Cell(" ".join(text[start:prev + 1].split()), boxes[start][0], boxes[prev][2]))
+        if boxes[i][0] - boxes[runs[-1][-1]][2] > limit:
+            runs.append([])
+        runs[-1].append(i)
+    cells = (Cell(_run_text(text, boxes, run), boxes[run[0]][0], boxes[run[-1]][2])
+             for run in runs)
     return tuple(c for c in cells if c.text)
+
+
+def _off_band(band: tuple[float, float], box: Box) -> bool:
+    """Whether a character lies wholly above or below a line's band (bottom, top).
+
+    Such a character is on another line; a dash drawn mid-height or a raised footnote
+    mark overlaps its line's band.
+    """
+    return box[3] < band[0] or box[1] > band[1]
 
 
 def page_lines(text: str, boxes: Sequence[Box]) -> list[Line]:
@@ -127,6 +148,7 @@ def page_lines(text: str, boxes: Sequence[Box]) -> list[Line]:
     """
     lines: list[Line] = []
     current: list[int] = []
+    band = (0.0, 0.0)
 
     def close() -> None:
         if current:
@@ -139,11 +161,17 @@ def page_lines(text: str, boxes: Sequence[Box]) -> list[Line]:
         if ch in "\r\n":
             close()
         elif not ch.isspace() and boxes[i][2] > boxes[i][0]:
+            if current and _off_band(band, boxes[i]):
+                close()  # a page whose text runs its rows together without line breaks
+            band = (min(band[0], boxes[i][1]), max(band[1], boxes[i][3])) if current \
+                else (boxes[i][1], boxes[i][3])
             current.append(i)
     close()
     return merge_period_lines(lines)
 
 
+#: A gap this many character heights wide between two characters is a space.
+WORD_GAP = 0.15
 #: Baselines closer than this (points) are one line.
 SAME_BASELINE = 1.5
 

@@ -143,6 +143,8 @@ class Namer:
     seen: dict[tuple[str, str], tuple[str, frozenset[Period]]] = field(default_factory=dict)
     #: the profile's metrics read as totals of this table's rows: their parts
     known_parts: dict[str, list[str]] = field(default_factory=dict)
+    #: the profile's metrics read from a row through a statement's wording: the row names
+    known_names: dict[str, list[str]] = field(default_factory=dict)
 
     def code_for(self, raw: str, label: str, section: str, repeated: bool,
                  periods: frozenset[Period], stub: str = "") -> str | None:
@@ -181,8 +183,9 @@ class Namer:
             out.append(MetricSpec(row.code, row.unit, row.label,
                                   tuple(dict.fromkeys([*row.synonyms, *extra])),
                                   tuple(row.parts)))
-        out += [MetricSpec(code, "", "", (), tuple(parts))
-                for code, parts in self.known_parts.items()]
+        out += [MetricSpec(code, "", "", tuple(dict.fromkeys(self.known_names.get(code, ()))),
+                           tuple(self.known_parts.get(code, ())))
+                for code in dict.fromkeys([*self.known_parts, *self.known_names])]
         return tuple(out)
 
 

@@ -20,7 +20,13 @@ from ragspine_nb.extract.scale import RowKind
 from ragspine_nb.extract.table_units import borrow_currency, figure_unit
 from ragspine_nb.extract.table_walk import RowRef, plain_channel
 from ragspine_nb.extract.values import parse_number
-from ragspine_nb.glossary import normalize_channel, normalize_metric, period_label
+from ragspine_nb.glossary import (
+    fold,
+    metric_vocabulary,
+    normalize_channel,
+    normalize_metric,
+    period_label,
+)
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.types import Fact
 from ragspine_nb.units import store_unit
@@ -81,14 +87,24 @@ class Emitter:
                 and not _DEFERRED_TAX.search(ref.label):
             return None
         found = self.parse_label(self.profile, ref.raw)
-        if found is not None:
-            return found
-        # the normal label (if it differs from the raw one), then what a closing row closes on
-        for text in (ref.label if ref.label != ref.raw.casefold() else "",
-                     closing_subject(ref.label)):
-            if text and (code := normalize_metric(self.profile, text)):
-                return code, self.profile.default_channel
-        return None
+        if found is None:
+            # the normal label (if it differs from the raw one), then what a closing row
+            # closes on
+            for text in (ref.label if ref.label != ref.raw.casefold() else "",
+                         closing_subject(ref.label)):
+                if text and (code := normalize_metric(self.profile, text)):
+                    found = code, self.profile.default_channel
+                    break
+        return found
+
+    def keep_name(self, ref: RowRef, code: str) -> None:
+        """Keep a row's own name for the profile's metric it was read as.
+
+        A row read through a statement's wording ("Total cost of revenue") keeps its
+        name as a name of the metric, so a question using it reads it whole.
+        """
+        if fold(ref.raw) not in metric_vocabulary(self.profile):
+            self.namer.known_names.setdefault(code, []).append(ref.raw)
 
     def metric(self, ref: RowRef, known: tuple[str, str] | None) -> RowMetric | None:
         """The row's metric: the profile's, a derived one, or None (skipped, reported)."""

@@ -183,14 +183,17 @@ def _segment_repeats(grid: Sequence[Sequence[str]], block: Block, labels: Sequen
     """Whether each row's label repeats among the rows under its own period title.
 
     Under year titles ("2019" ... "2018" over the rows) the same label under each year
-    is one metric; twice under one year (under two sections) it is two.
+    is one metric; twice under one year (under two sections) it is two. A heading with
+    no figures is no row: "Cash provided (used) by investing activities:" over the rows
+    its total of that name closes is the section's title, not a second row.
     """
     rows = range(block.data_start, block.end)
     cuts = [i for i, r in enumerate(rows) if not block.periods and _blank(grid[r])
             and isinstance(cell_period(grid[r][0]), tuple)]
     out = [False] * len(labels)
     for lo, hi in zip([0, *cuts], [*cuts, len(labels)], strict=True):
-        twice = repeated_labels(labels[lo:hi])
+        twice = repeated_labels(label for i, label in enumerate(labels[lo:hi], lo)
+                                if not _blank(grid[rows[i]]))
         out[lo:hi] = [label in twice for label in labels[lo:hi]]
     return out
 

@@ -326,6 +326,16 @@ def _known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, s
     found = {ref.r: k for ref in refs if (k := emit.known(ref)) is not None}
     if not emit.derive:
         return found
+    kept = _claimed_once(found, refs)
+    for ref in refs:
+        if ref.r in kept:
+            emit.keep_name(ref, kept[ref.r][0])
+    return kept
+
+
+def _claimed_once(found: dict[int, tuple[str, str]], refs: Sequence[RowRef]
+                  ) -> dict[int, tuple[str, str]]:
+    """The rows that keep the profile's name they were read as (see :func:`_known_rows`)."""
     claims: dict[tuple[frozenset[tuple[str, str]], tuple[str, str]], list[RowRef]] = {}
     for ref in refs:
         if ref.r in found:
