@@ -37,7 +37,7 @@ _INLINE_PAREN = re.compile(r"\s*[(（][^()（）]*[)）]")
 _TOTAL = re.compile(r"^\s*total\s+", re.I)
 _OWNER = re.compile(r"\battributable to\s+(?!.*\b(?:non-?controlling|minority|redeemable|"
                     r"participating|preferred|interests?)\b)(.+)$", re.I)
-_HOLDERS = re.compile(r"\b(?:common\s+)?(?:share|stock)holders|owners\b", re.I)
+_HOLDERS = re.compile(r"\b(?:(?:common\s+)?(?:share|stock)holders|owners)\b", re.I)
 _TITLE_SEP = re.compile(r"\s*(?:—|–|-|\||｜|:|：)\s*")
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["SCALES", "UnitParts", "unit_parts", "same_amount", "join_unit", "SHARES", "PLAIN",
-           "store_unit", "unit_text"]
+__all__ = ["SCALES", "UnitParts", "unit_parts", "same_amount", "scale_ratio", "join_unit",
+           "SHARES", "PLAIN", "store_unit", "unit_text"]
 
 #: Scale factors of the unit codes :func:`detect_unit` and the fact store use.
 SCALES: dict[str, float] = {"K": 1e3, "10K": 1e4, "M": 1e6, "100M": 1e8, "BN": 1e9}
@@ -84,6 +84,22 @@ def unit_parts(code: str | None) -> UnitParts:
     return UnitParts(factor=SCALES[head]) if head in SCALES else UnitParts(currency=head)
 
 
+def scale_ratio(unit_a: str, unit_b: str) -> float | None:
+    """How many of ``unit_b`` one ``unit_a`` is, for two scales of one currency; else None.
+
+    Examples
+    --------
+    >>> scale_ratio("USD_M", "USD_K"), scale_ratio("K", "M"), scale_ratio("USD_M", "CNY_M")
+    (1000.0, 0.001, None)
+    >>> scale_ratio("PCT", "PCT") is None, scale_ratio("USD", "USD_M") is None
+    (True, True)
+    """
+    a, b = unit_parts(unit_a), unit_parts(unit_b)
+    if a.percent or b.percent or a.currency != b.currency or not (a.factor and b.factor):
+        return None
+    return a.factor / b.factor
+
+
 def same_amount(value_a: float, unit_a: str, value_b: float, unit_b: str) -> bool:
     """Whether two stated amounts are the same figure, written in the same or another scale.
 
@@ -104,11 +120,12 @@ def same_amount(value_a: float, unit_a: str, value_b: float, unit_b: str) -> boo
     """
     if unit_a == unit_b:
         return math.isclose(value_a, value_b, rel_tol=1e-9, abs_tol=1e-12)
-    a, b = unit_parts(unit_a), unit_parts(unit_b)
-    if a.percent or b.percent or a.currency != b.currency or not (a.factor and b.factor):
+    ratio = scale_ratio(unit_a, unit_b)
+    if ratio is None:
         return False
-    step = max(_step(value_a) * a.factor, _step(value_b) * b.factor)
-    return abs(value_a * a.factor - value_b * b.factor) <= 0.5 * step * (1 + 1e-9)
+    # in ``unit_b``
+    step = max(_step(value_a) * ratio, _step(value_b))
+    return abs(value_a * ratio - value_b) <= 0.5 * step * (1 + 1e-9)
 
 
 def _step(value: float) -> float:

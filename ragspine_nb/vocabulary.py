@@ -141,16 +141,16 @@ def _read_names(base: Mapping[str, MetricSpec], derived: Iterable[MetricSpec],
     Only names nobody in the profile claims are added, so a question using a row's own
     wording reads that row whole; a name two metrics were read from is left out.
     """
-    owners: dict[str, set[str]] = {}
+    owners: dict[str, tuple[str, set[str]]] = {}  # folded name → (name, codes)
     for spec in derived:
         if spec.code in base:
             for name in spec.synonyms:
-                if fold(name) and fold(name) not in claimed:
-                    owners.setdefault(name, set()).add(spec.code)
+                if (key := fold(name)) and key not in claimed:
+                    owners.setdefault(key, (name, set()))[1].add(spec.code)
     out: dict[str, list[str]] = {}
-    for name, codes in owners.items():
-        if len(codes) == 1 and fold(name) not in map(fold, out.get(next(iter(codes)), [])):
-            out.setdefault(next(iter(codes)), []).append(name)
+    for name, codes in owners.values():
+        if len(codes) == 1:
+            out.setdefault(codes.pop(), []).append(name)
     return out
 
 

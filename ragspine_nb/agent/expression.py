@@ -16,7 +16,7 @@ The steps are pure:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragspine_nb.agent.operations import PERCENT_DECIMALS, NotComputed, decimals, shown_text
 from ragspine_nb.agent.templates import format_value
@@ -31,7 +31,7 @@ from ragspine_nb.arithmetic import (
     parse,
 )
 from ragspine_nb.types import Fact
-from ragspine_nb.units import unit_parts
+from ragspine_nb.units import scale_ratio
 
 __all__ = ["Num", "Name", "Bin", "Node", "Term", "Value", "Missing", "FormulaSyntaxError",
            "parse", "names_in", "evaluate", "result_text", "figure_value", "OPERATION_OF"]
@@ -122,19 +122,14 @@ def rescaled(a: Value, b: Value) -> tuple[Value, Value]:
     ``2,213,556 K`` beside ``1,469.5 M`` becomes ``2,213.556 M`` (shown as
     ``2,213,556 K = 2,213.556 M``); anything else is returned as it is.
     """
-    if a.unit is None or b.unit is None or a.unit == b.unit:
+    ratio = scale_ratio(a.unit, b.unit) if a.unit and b.unit and a.unit != b.unit else None
+    if ratio is None:
         return a, b
-    pa, pb = unit_parts(a.unit), unit_parts(b.unit)
-    if pa.percent or pb.percent or pa.currency != pb.currency or not (pa.factor and pb.factor):
-        return a, b
-    flip = pa.factor < pb.factor
-    fine, coarse = (a, b) if flip else (b, a)
-    ratio = min(pa.factor, pb.factor) / max(pa.factor, pb.factor)
-    value = fine.value * ratio
-    moved = Value(value, coarse.unit, fine.facts, fine.names,
-                  f"({fine.numbers} {fine.unit} = {format_value(value)} {coarse.unit})",
-                  fine.op, fine.stated, None)
-    return (moved, b) if flip else (a, moved)
+    fine, coarse, into = (a, b, ratio) if ratio < 1 else (b, a, 1 / ratio)
+    value = fine.value * into
+    moved = replace(fine, value=value, unit=coarse.unit, places=None,
+                    numbers=f"({fine.numbers} {fine.unit} = {format_value(value)} {coarse.unit})")
+    return (moved, b) if fine is a else (a, moved)
 
 
 def _combine(op: str, a: Value, b: Value) -> Value | NotComputed:

@@ -31,8 +31,8 @@ from ragspine_nb.agent.intent_terms import (
     without_percent,
     without_phrases,
     without_words,
-    without_year_spans,
 )
+from ragspine_nb.agent.operation_cues import without_year_spans
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.agent.unstated import (
     MIN_UNSTATED,

@@ -13,7 +13,7 @@ from ragspine_nb.wordset import content_words
 
 __all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue",
            "without_words", "unsigned_label", "bare_label", "without_percent",
-           "without_year_spans", "part_of_year", "numbered_columns",
+           "part_of_year", "numbered_columns",
            "LIST_CUES"]
 
 #: Words that make several metrics / entities an explicit list rather than an ambiguity.
@@ -195,21 +195,3 @@ def numbered_columns(text: str, columns: dict[str, tuple[str, ...]]) -> tuple[st
     asked = set(_COUNT.findall(text))
     return tuple(code for code, names in columns.items()
                  if asked & {n for name in names for n in _COUNT.findall(name)})
-
-
-_YEAR_SPAN = re.compile(
-    r"(?<![\w$])(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)[- ]"
-    r"(?:fiscal[- ])?years?\s+(?:average|mean|total|cumulative|cagr|compound|growth)"
-    r"(?![a-z])")
-
-
-def without_year_spans(text: str) -> str:
-    """``text`` without the years an aggregate runs over ("3 year average", "five-year CAGR").
-
-    The span is the operation's, not a column's: "the 3 year average net margin" names
-    no "1 to 3 years" maturity column.
-
-    >>> without_year_spans("the fy2015 - fy2017 3 year average net margin")
-    'the fy2015 - fy2017   net margin'
-    """
-    return _YEAR_SPAN.sub(" ", text)

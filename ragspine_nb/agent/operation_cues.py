@@ -29,7 +29,7 @@ from ragspine_nb.period_phrases import QUESTION_PERIOD
 
 __all__ = ["Threshold", "RatioSplit", "aggregate_cue", "listed_each", "period_range",
            "years_count", "year_average", "threshold", "extreme", "ratio_split", "THRESHOLD_SCALES",
-           "operation_asked"]
+           "operation_asked", "without_year_spans"]
 
 _AVERAGE = re.compile(r"(?<![a-z-])(?:average|averages|mean|avg)(?![a-z-])|平均|均值")
 _WEIGHTED = re.compile(r"weighted[- ]average")
@@ -50,6 +50,9 @@ _YEARS = re.compile(
     rf"(?<![a-z])(?:the|all|last|past|previous|prior|these|those|over|across|for)\s+"
     rf"(?:(?:the|all|last|past)\s+)?{_N}[- ](?:fiscal[- ])?years?(?![a-z])(?! (?:or|and) )"
     rf"|(?<![\w$]){_N}[- ](?:fiscal[- ])?years?[- ]period|(?:近|过去)([两二三四五\d])年")
+#: "3 year average", "five-year CAGR": the years an aggregate runs over
+_YEAR_SPAN = re.compile(rf"(?<![\w$]){_N}[- ](?:fiscal[- ])?years?\s+"
+                        r"(?:average|mean|total|cumulative|cagr|compound|growth)(?![a-z])")
 _RANGE_GAP = re.compile(r"\s*(?:-|–|—|~|to|through|thru|until|till|至|到)\s*")
 
 
@@ -116,6 +119,18 @@ def years_count(text: str) -> int | None:
 
 
 _YEAR_AVERAGE = re.compile(r"(?<![\d.])(?:fy\s?)?(?:19|20)\d\d\s+average(?![a-z-])")
+
+
+def without_year_spans(text: str) -> str:
+    """``text`` without the years an aggregate runs over ("3 year average", "five-year CAGR").
+
+    The span is the operation's, not a column's: "the 3 year average net margin" names
+    no "1 to 3 years" maturity column.
+
+    >>> without_year_spans("the fy2015 - fy2017 3 year average net margin")
+    'the fy2015 - fy2017   net margin'
+    """
+    return _YEAR_SPAN.sub(" ", text)
 
 
 def year_average(text: str) -> bool:

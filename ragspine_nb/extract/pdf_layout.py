@@ -25,6 +25,8 @@ Box = tuple[float, float, float, float]
 #: must also be wider than :data:`GAP_HEIGHTS` times the line's character height.
 MIN_GAP = 4.0
 GAP_HEIGHTS = 0.6
+#: A gap this many character heights wide between two characters is a space.
+WORD_GAP = 0.15
 
 _VALUE = re.compile(r"^[(\[]?\s*[-−–]?\s*[$€£¥]?\s*[(]?\s*[-−–]?\d[\d,]*(?:\.\d+)?\s*%?\s*[)\]]?"
                     r"\s*%?$|^[(]?\s*\.\d+\s*%?\s*[)]?$")
@@ -170,8 +172,6 @@ def page_lines(text: str, boxes: Sequence[Box]) -> list[Line]:
     return merge_period_lines(lines)
 
 
-#: A gap this many character heights wide between two characters is a space.
-WORD_GAP = 0.15
 #: Baselines closer than this (points) are one line.
 SAME_BASELINE = 1.5
 
