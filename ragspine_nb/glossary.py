@@ -26,6 +26,7 @@ __all__ = [
     "normalize_period",
     "normalize_periods",
     "metric_vocabulary",
+    "row_vocabulary",
     "entity_vocabulary",
     "channel_vocabulary",
     "period_label",
@@ -63,6 +64,14 @@ def metric_vocabulary(profile: DomainProfile) -> dict[str, str]:
     pairs: list[tuple[str, str]] = []
     for m in profile.metrics.values():
         pairs += [(m.code, m.code), (m.label, m.code)] + [(s, m.code) for s in m.synonyms]
+    return _vocab(pairs)
+
+
+@lru_cache(maxsize=64)
+def row_vocabulary(profile: DomainProfile) -> dict[str, str]:
+    """:func:`metric_vocabulary` with the names metrics carry as table rows only."""
+    pairs = list(metric_vocabulary(profile).items())
+    pairs += [(label, m.code) for m in profile.metrics.values() for label in m.row_labels]
     return _vocab(pairs)
 
 
@@ -113,11 +122,13 @@ def _label_forms(text: str) -> list[str]:
     return [f for f in dict.fromkeys(forms) if f and f != text]
 
 
-def normalize_metric(profile: DomainProfile, text: object) -> str | None:
+def normalize_metric(profile: DomainProfile, text: object, *, row: bool = False
+                     ) -> str | None:
     """Return the metric code for ``text`` or ``None``.
 
     ``"Revenue (US$m)"`` retries as ``"Revenue"``; a statement's ways of writing a line
-    item are retried in turn (:func:`_label_forms`); nothing else is stripped.
+    item are retried in turn (:func:`_label_forms`); nothing else is stripped. A table
+    row's label (``row=True``) may also be one of a metric's ``row_labels``.
 
     Examples
     --------
@@ -127,7 +138,7 @@ def normalize_metric(profile: DomainProfile, text: object) -> str | None:
     >>> [normalize_metric(p, t) for t in ("营收", "Revenue (US$m)", "Total revenue", "rev")]
     ['REVENUE', 'REVENUE', 'REVENUE', None]
     """
-    vocab = metric_vocabulary(profile)
+    vocab = row_vocabulary(profile) if row else metric_vocabulary(profile)
     code = _lookup(vocab, text)
     if code is None and isinstance(text, str):
         for form in _label_forms(text):

@@ -1,9 +1,11 @@
 """The metric fields of a profile: their shape, how they are read, and their checks.
 
-Each ``[metrics.CODE]`` table has a ``unit``, a ``label``, ``synonyms``, optionally the
-``parts`` it is the sum of and a ``formula`` over other metrics' codes (``+ - * /``,
-numbers and parentheses). Parts must form a tree; a formula may only name other
-metrics, and no metric may be computed from itself.
+Each ``[metrics.CODE]`` table has a ``unit``, a ``label``, ``synonyms``, optionally
+``row_labels`` (names a table row may carry that are too broad to read in a question:
+"Receivables" on a balance sheet is accounts receivable; "current receivables" in a
+question is no line item), the ``parts`` it is the sum of and a ``formula`` over other
+metrics' codes (``+ - * /``, numbers and parentheses). Parts must form a tree; a formula
+may only name other metrics, and no metric may be computed from itself.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class MetricSpec:
     ``parts`` names the metrics this one is the sum of ("Total revenue" of its segment
     rows): a question naming both an aggregate and one of its parts asks for the part.
     ``formula`` computes it from other metrics (by their codes) when no figure states it.
+    ``row_labels`` name it as a table row only, never in a question.
     """
 
     code: str
@@ -36,6 +39,7 @@ class MetricSpec:
     #: ``"(OPERATING_INCOME + DEPRECIATION_AMORTIZATION) / REVENUE"`` (a ``PCT`` metric's
     #: ratio is shown × 100)
     formula: str = ""
+    row_labels: tuple[str, ...] = ()
 
 
 def str_list(where: str, value: object) -> tuple[str, ...]:
@@ -171,6 +175,7 @@ def read_metrics(table: Mapping[str, Any]) -> dict[str, MetricSpec]:
             synonyms=str_list(f"metrics.{code}.synonyms", spec.get("synonyms")),
             parts=str_list(f"metrics.{code}.parts", spec.get("parts")),
             formula="" if formula is None else text_of(f"metrics.{code}.formula", formula),
+            row_labels=str_list(f"metrics.{code}.row_labels", spec.get("row_labels")),
         )
     if not metrics:
         raise ProfileError("the profile defines no [metrics]; at least one metric is needed")

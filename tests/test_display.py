@@ -89,3 +89,11 @@ def test_every_rich_object_renders_deterministic_offline_html(demo_ws) -> None: 
         assert "<script" not in html and "prefers-color-scheme" in html
         assert repr(obj) and not re.search(r"0x[0-9a-f]{6,}", repr(obj))
         assert "CANARY" not in html
+
+
+def test_fact_store_display_writes_numbers_as_people_read_them() -> None:
+    store = FactStore()
+    store.upsert([make_fact(period="2020", value=4310500.0), make_fact(period="2021", value=0.125)])
+    html = store._repr_html_()
+    assert "<td>4,310,500</td>" in html and "<td>0.125</td>" in html
+    assert "e+06" not in html

@@ -163,6 +163,21 @@ def test_a_guarantor_groups_statement_never_withholds_the_consolidated_figure() 
     assert [f.value for f in kept] == [1071.0, 14694.0] and skipped == []
 
 
+def test_statements_of_two_kinds_never_outrank_each_other() -> None:
+    # General Mills 2019 10-K: the cash flows' "Divestitures loss" add-back (13.5 for
+    # fiscal 2017) differs from the income statement's line (6.5); the income statement
+    # was dropped as "another reporting entity's", and with it net sales and cost of sales
+    income = [_fact("REVENUE", "2019", 16865.2, "page=53"),
+              _fact("DIVESTITURES_LOSS", "2017", 6.5, "page=53")]
+    flows = [_fact("NET_INCOME", "2019", 1786.2, "page=57"),
+             _fact("DIVESTITURES_LOSS", "2017", 13.5, "page=57")]
+    mdna = [_fact("NET_INCOME", "2019", 1786.2, "page=30")]
+    kept, skipped = prefer_statements([("income", income), ("cash_flow", flows), ("", mdna)])
+    assert ("REVENUE", 16865.2, "page=53") in [
+        (f.metric_code, f.value, f.source_locator) for f in kept]
+    assert skipped == []  # the two loss lines both kept: the store withholds the disputed one
+
+
 def test_a_filings_deferred_tax_component_is_never_the_line_item_it_is_named_after() -> None:
     # Netflix 2015 10-K: "Deferred tax assets (liabilities): Depreciation and amortization
     # (43,204)" was filed as the company's D&A (and added into EBITDA)

@@ -108,20 +108,21 @@ def test_public_api_is_exported() -> None:
 
 
 def test_layers_import_only_to_their_left() -> None:
-    """extract → stores → retrieval → agent → display/widgets → eval; display takes plain data."""
+    """types → display (a leaf anyone may import) → extract → stores → retrieval → agent →
+    widgets → eval; display takes plain data."""
     order = ["extract", "stores", "retrieval", "agent"]
     pkg = ROOT / "ragspine_nb"
     for i, layer in enumerate(order):
         folder = pkg / layer
         if not folder.is_dir():
             continue
-        forbidden = order[i + 1:] + ["display", "widgets", "eval", "cli", "workspace"]
+        forbidden = order[i + 1:] + ["widgets", "eval", "cli", "workspace"]
         for path in folder.rglob("*.py"):
             text = path.read_text(encoding="utf-8")
             for other in forbidden:
                 top_level = f"from ragspine_nb.{other}"
-                lazy_display = other in ("display", "widgets") and f"    {top_level}" in text
-                assert top_level not in text or lazy_display, f"{path} imports {other}"
+                lazy_widget = other == "widgets" and f"    {top_level}" in text
+                assert top_level not in text or lazy_widget, f"{path} imports {other}"
     for path in (pkg / "display").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         imports = [ln for ln in text.splitlines() if ln.startswith(("from ragspine_nb", "import"))]

@@ -179,3 +179,31 @@ def test_period_headers_drawn_column_by_column_are_read_side_by_side(tmp_path: P
     got = {(f.metric_code, f.period): (f.value, f.unit) for f in result.facts}
     assert got[("CURRENT_LIABILITIES", "2017")] == (2180241.0, "K")
     assert got[("CASH", "2016")] == (1011315.0, "K")
+
+
+def test_a_contents_list_and_page_footers_give_no_facts(tmp_path: Path) -> None:
+    c = canvas_mod.Canvas(str(tmp_path / "acme_2018_10k.pdf"), pagesize=(612, 792), invariant=1)
+    c.setFont("Helvetica", 9)
+    c.drawString(60, 740, "Index to Consolidated Financial Statements")
+    c.drawRightString(520, 740, "PAGE NO.")
+    for k, (label, page) in enumerate([("Report of Independent Auditors", "2"),
+                                       ("Consolidated Statements of Cash Flows", "3"),
+                                       ("Notes to Consolidated Financial Statements", "3")]):
+        c.drawString(60, 720 - 12 * k, label)
+        c.drawRightString(520, 720 - 12 * k, page)
+    c.drawString(60, 30, "2018 FORM 10-K")
+    c.drawRightString(520, 30, "1")
+    c.showPage()
+    c.showPage()
+    y = _statement(c, 740, "Consolidated Statement of Cash Flows", "(Millions)", CASH_FLOW)
+    c.drawString(60, y, "The accompanying notes are an integral part of this statement.")
+    c.drawString(60, 30, "2018 FORM 10-K")
+    c.drawRightString(520, 30, "3")
+    c.showPage()
+    c.save()
+    result = read_document(tmp_path / "acme_2018_10k.pdf", "acme", DomainProfile.builtin())
+    pages = sorted({f.source_locator.split(",")[0] for f in result.facts})
+    assert pages == ["page=3"]
+    assert not any("FORM" in f.metric_code or "NOTES" in f.metric_code for f in result.facts)
+    assert ("DEPRECIATION_AMORTIZATION", "2018") in {
+        (f.metric_code, f.period) for f in result.facts}

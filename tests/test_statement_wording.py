@@ -142,3 +142,31 @@ def test_a_cell_whose_characters_the_text_layer_orders_otherwise_reads_left_to_r
     boxes = _chars(30, 100, "sales ") + _chars(10, 100, "Net")
     assert [[c.text for c in line.cells] for line in page_lines(text, boxes)] == \
         [["Net sales"]]
+
+
+def test_a_balance_sheets_receivables_row_is_accounts_receivable_a_question_word_is_not(
+        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # General Mills' balance sheet says "Receivables"; as a question word it is too broad
+    # ("the gross carrying amount for current receivables" asks about another row)
+    profile = DomainProfile.builtin()
+    assert normalize_metric(profile, "Receivables", row=True) == "ACCOUNTS_RECEIVABLE"
+    assert normalize_metric(profile, "Receivables, net", row=True) == "ACCOUNTS_RECEIVABLE"
+    assert normalize_metric(profile, "Receivables") is None
+    agent = csv_agent(tmp_path, {"balance_sheet.csv": (
+        "In millions,2019,2018\nCash,450.0,399.0\nReceivables,\"1,679.7\",\"1,684.2\"\n"
+        "Inventories,\"1,559.3\",\"1,642.2\"\n")})
+    (fig,) = agent.ask("What were accounts receivable in 2019?", REF).figures
+    assert (fig.value, fig.unit) == (1679.7, "M")
+    assert (fig.sources[0].doc, fig.sources[0].locator) == ("balance_sheet.csv", "cell=B3")
+
+
+def test_row_labels_are_checked_and_round_trip() -> None:
+    from ragspine_nb.errors import ProfileError
+
+    spec = {"home": {"company_name": "A", "entity_code": "A"},
+            "metrics": {"AR": {"unit": "", "row_labels": ["receivables"]}}}
+    profile = DomainProfile.from_dict(spec)
+    assert profile.metrics["AR"].row_labels == ("receivables",)
+    assert DomainProfile.from_dict(profile.to_dict()).metrics["AR"].row_labels == ("receivables",)
+    with pytest.raises(ProfileError, match=r"metrics\.AR\.row_labels must be a list"):
+        DomainProfile.from_dict({**spec, "metrics": {"AR": {"unit": "", "row_labels": "x"}}})

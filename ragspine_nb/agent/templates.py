@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ragspine_nb.display.render import format_number
 from ragspine_nb.extract.scale import RowKind, row_kind
 from ragspine_nb.glossary import period_label
 from ragspine_nb.types import (
@@ -21,9 +22,7 @@ __all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line
 
 def format_value(value: float) -> str:
     """``1320.0`` → ``"1,320"``; ``-42.3`` → ``"-42.3"``; ``0.125`` → ``"0.125"``."""
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.6f}".rstrip("0").rstrip(".")
+    return format_number(value)
 
 
 #: What an amount in a currency with no stated scale says beside its unit.

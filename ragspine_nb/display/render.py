@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["Card", "Table", "render_html", "render_text", "render_flow", "MAX_CELL_CHARS"]
+__all__ = ["Card", "Table", "render_html", "render_text", "render_flow", "format_number",
+           "MAX_CELL_CHARS"]
 
 #: Cells longer than this are clipped with an ellipsis.
 MAX_CELL_CHARS = 160
@@ -39,6 +40,17 @@ class Card:
     stats: tuple[tuple[str, str], ...] = ()
     tables: tuple[Table, ...] = ()
     notes: tuple[str, ...] = ()
+
+
+def format_number(value: float) -> str:
+    """A number as people read it: thousands separated, never in scientific notation.
+
+    >>> format_number(4310500.0), format_number(-42.3), format_number(0.125)
+    ('4,310,500', '-42.3', '0.125')
+    """
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.6f}".rstrip("0").rstrip(".")
 
 
 @lru_cache(maxsize=1)

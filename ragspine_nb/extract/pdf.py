@@ -100,7 +100,7 @@ def _open(pdfium: Any, path: Path) -> Any:
 
 
 def _tables(out: Extraction, textpage: Any, text: str, n: int, profile: DomainProfile,
-            ctx: ReadContext) -> list[tuple[str, TableResult]]:
+            ctx: ReadContext, pages: int) -> list[tuple[str, TableResult]]:
     """The page's tables as ``(statement kind, result)``.
 
     Character boxes are read only when a line of the page ends in figures.
@@ -109,7 +109,7 @@ def _tables(out: Extraction, textpage: Any, text: str, n: int, profile: DomainPr
         return []
     boxes = [textpage.get_charbox(i) for i in range(min(len(text), textpage.count_chars()))]
     found = []
-    for k, (table, grid) in enumerate(page_tables(page_lines(text, boxes)), start=1):
+    for k, (table, grid) in enumerate(page_tables(page_lines(text, boxes), pages), start=1):
         prefix = f"page={n},table={k}"
         out.screen.append(ScreenText(f"table {k} of page {n}",
                                      "\n".join(" ".join(row) for row in grid)))
@@ -155,7 +155,7 @@ def read_pdf(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
                 if not text.strip():
                     empty.append(n)
                     continue
-                tables += _tables(out, textpage, text, n, profile, ctx)
+                tables += _tables(out, textpage, text, n, profile, ctx, total)
                 out.segments.append(Segment(reflow(text), f"page={n}"))
             finally:
                 textpage.close()

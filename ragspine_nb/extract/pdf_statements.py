@@ -120,13 +120,15 @@ def _outranked(tables: Sequence[tuple[str, Sequence[Fact]]]) -> dict[int, tuple[
     """Primary statements that contradict a better-corroborated one, with the contradiction.
 
     Maps a table's index to ``(its cell, the better statement's cell)`` for one row both
-    state differently. A tie between the best two statements decides nothing.
+    state differently. Only statements of one kind are compared: the cash flows' "Loss
+    on divestitures" add-back may differ from the income statement's line of that name
+    without either being another entity's. A tie between the best two decides nothing.
     """
     score = corroboration([facts for _, facts in tables])
     by_identity: dict[tuple[str, ...], list[tuple[int, Fact]]] = {}
     for i, (kind, facts) in enumerate(tables):
         for f in facts if kind else ():
-            by_identity.setdefault(f.identity, []).append((i, f))
+            by_identity.setdefault((kind, *f.identity), []).append((i, f))
     out: dict[int, tuple[Fact, Fact]] = {}
     for stated in by_identity.values():
         ranked = sorted(stated, key=lambda t: -score[t[0]])

@@ -13,6 +13,8 @@ and title lines above those ("Consolidated Statement of Cash Flows"). The steps:
 4. :func:`table_grid` — header rows (each header cell over the column it centres on, a
    spanning one in its first column), then one row per label: a label wrapped over two
    lines is joined, a figure line with no label completes the label above it.
+5. :func:`page_references` — a table of contents or a page footer ("Notes to Consolidated
+   Financial Statements 60", "2023 FORM 10-K 73") is no table of figures.
 
 The grid goes through the one table pipeline (:func:`~ragspine_nb.extract.tables.
 extract_table`) like a spreadsheet's cells.
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from ragspine_nb.extract.pdf_layout import Cell, Line, is_period_cell, is_value
 
 __all__ = ["PdfTable", "merge_marks", "find_runs", "value_columns", "table_grid",
-           "page_tables", "COLUMN_GAP", "MAX_HEADER_LINES", "MAX_TITLE_LINES"]
+           "page_references", "page_tables", "COLUMN_GAP", "MAX_HEADER_LINES", "MAX_TITLE_LINES"]
 
 #: Right edges further apart than this (points) are different columns.
 COLUMN_GAP = 12.0
@@ -38,6 +40,7 @@ MAX_TITLE_LINES = 3
 #: A line longer than this (characters) with no figure is prose: it ends a table.
 MAX_LABEL_CHARS = 110
 _CURRENCY = re.compile(r"^[$€£¥]$")
+_PAGE_NUMBER = re.compile(r"^\d{1,4}$")
 _CAPTION = re.compile(r"(?i)^\(?\s*(?:[a-z.$€£¥]+\s+){0,3}(?:in\s+)?(?:millions|thousands|billions)"
                       r"\b[^()]{0,80}\)?$")
 
@@ -284,12 +287,43 @@ def table_grid(table: PdfTable) -> list[list[str]]:
     return grid + rows
 
 
-def page_tables(lines: Sequence[Line]) -> list[tuple[PdfTable, list[list[str]]]]:
-    """Every table of a page with its grid (tables whose grid is empty are left out)."""
+def page_references(grid: Sequence[Sequence[str]], pages: int) -> bool:
+    """Whether the grid's one figure column holds page numbers: a contents list or a footer.
+
+    Every figure is a whole number without separators, none beyond the document's
+    ``pages``, in ascending order, and no cell over the column names a period (a year
+    is beyond the pages of any filing).
+
+    >>> page_references([["Report of Independent Auditors", "53"],
+    ...                  ["Notes to Consolidated Financial Statements", "60"]], 160)
+    True
+    >>> page_references([["2023 FORM 10-K", "73"]], 160)
+    True
+    >>> page_references([["", "2018"], ["Stores", "53"]], 160)
+    False
+    >>> page_references([["Trademarks", "8"], ["Other", "5"]], 160)
+    False
+    """
+    if not grid or len(grid[0]) != 2:
+        return False
+    figures = [row[1] for row in grid if row[1]]
+    if not figures or not all(_PAGE_NUMBER.match(f) for f in figures):
+        return False
+    numbers = [int(f) for f in figures]
+    return numbers == sorted(numbers) and numbers[-1] <= pages
+
+
+def page_tables(lines: Sequence[Line], pages: int = 0
+                ) -> list[tuple[PdfTable, list[list[str]]]]:
+    """Every table of a page with its grid (tables whose grid is empty are left out).
+
+    With the document's number of ``pages``, tables of page numbers
+    (:func:`page_references`) are left out too.
+    """
     found: list[tuple[PdfTable, list[list[str]]]] = []
     for table in find_runs([merge_marks(line) for line in lines]):
         grid = table_grid(table)
-        if not grid or len(grid[0]) < 2:
+        if not grid or len(grid[0]) < 2 or (pages and page_references(grid, pages)):
             continue
         if not table.header and found and found[-1][0].header and \
                 len(found[-1][1][0]) == len(grid[0]):

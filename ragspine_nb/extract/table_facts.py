@@ -31,7 +31,7 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.types import Fact
 from ragspine_nb.units import store_unit
 
-__all__ = ["Emitter", "RowMetric"]
+__all__ = ["Emitter", "RowMetric", "known_rows"]
 
 #: A section of deferred tax components ("Deferred tax assets:", "递延所得税资产").
 _DEFERRED_TAX = re.compile(r"(?i)deferred (?:income )?tax|递延所得税")
@@ -92,7 +92,7 @@ class Emitter:
             # closes on
             for text in (ref.label if ref.label != ref.raw.casefold() else "",
                          closing_subject(ref.label)):
-                if text and (code := normalize_metric(self.profile, text)):
+                if text and (code := normalize_metric(self.profile, text, row=True)):
                     found = code, self.profile.default_channel
                     break
         return found
@@ -216,3 +216,36 @@ class Emitter:
             self.unscaled.append(locator)
         if not channel.startswith("CHANGE"):
             self.figures.setdefault(ref.r, {})[(place.period, channel)] = value
+
+
+def known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, str]]:
+    """Rows the profile names, by row index (the step before :meth:`Emitter.metric`).
+
+    In a table bringing its own vocabulary, a metric two rows of one block claim (or a
+    label repeated in it) is derived instead: never a silent pick of one of them. When
+    one of them is named without a note and the others only with theirs ("Free cash
+    flow" beside "Free cash flow (pre-spectrum)"), the plain one keeps the name.
+    """
+    found = {ref.r: k for ref in refs if (k := emit.known(ref)) is not None}
+    if not emit.derive:
+        return found
+    kept = _claimed_once(found, refs)
+    for ref in refs:
+        if ref.r in kept:
+            emit.keep_name(ref, kept[ref.r][0])
+    return kept
+
+
+def _claimed_once(found: dict[int, tuple[str, str]], refs: Sequence[RowRef]
+                  ) -> dict[int, tuple[str, str]]:
+    """The rows that keep the profile's name they were read as (see :func:`known_rows`)."""
+    claims: dict[tuple[frozenset[tuple[str, str]], tuple[str, str]], list[RowRef]] = {}
+    for ref in refs:
+        if ref.r in found:
+            claims.setdefault((ref.layout.periods, found[ref.r]), []).append(ref)
+    keeps = set()
+    for rows in claims.values():
+        plain = [ref for ref in rows if "(" not in ref.label]
+        if len(rows) == 1 or len(plain) == 1:
+            keeps.add((plain or rows)[0].r)
+    return {ref.r: found[ref.r] for ref in refs if ref.r in keeps and not ref.repeated}

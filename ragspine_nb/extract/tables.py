@@ -24,9 +24,9 @@ from ragspine_nb.extract.layout import column_label, header_rows, is_figure
 from ragspine_nb.extract.placement import Block as LayoutBlock
 from ragspine_nb.extract.placement import Channels, read_blocks
 from ragspine_nb.extract.rows import Namer
-from ragspine_nb.extract.table_facts import Emitter
+from ragspine_nb.extract.table_facts import Emitter, known_rows
 from ragspine_nb.extract.table_units import table_units
-from ragspine_nb.extract.table_walk import RowRef, row_parts, walk_rows
+from ragspine_nb.extract.table_walk import row_parts, walk_rows
 from ragspine_nb.extract.values import parse_number
 from ragspine_nb.glossary import (
     normalize_channel,
@@ -140,11 +140,11 @@ def parse_row_label(profile: DomainProfile, label: str) -> tuple[str, str] | Non
     if len(parts) == 2:
         splits.append((parts[0], parts[1]))
     for head, tail in splits:  # "New sales (Agency)": a channel in brackets is not a note
-        metric = normalize_metric(profile, head)
+        metric = normalize_metric(profile, head, row=True)
         channel = normalize_channel(profile, tail) if tail.strip() else None
         if metric is not None and channel is not None:
             return metric, channel
-    metric = normalize_metric(profile, label)
+    metric = normalize_metric(profile, label, row=True)
     return (metric, profile.default_channel) if metric is not None else None
 
 
@@ -267,7 +267,7 @@ def extract_table(
                     "mapping_version": ctx.mapping_version, "valid_as_of": ctx.valid_as_of},
                    ctx.doc_id, channels, Namer(frozenset(profile.metrics)),
                    tax_components=ctx.tax_components)
-    known = _known_rows(emit, walk.rows)
+    known = known_rows(emit, walk.rows)
     for ref in walk.rows:
         metric = emit.metric(ref, known.get(ref.r))
         if metric is not None:
@@ -313,39 +313,6 @@ def _dated_from(emit: Emitter, blocks: Sequence[LayoutBlock], period: tuple[str,
             for i in indices:
                 fact = emit.facts[i]
                 emit.facts[i] = replace(fact, mapping_version=fact.mapping_version + note)
-
-
-def _known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, str]]:
-    """Rows the profile names.
-
-    In a table bringing its own vocabulary, a metric two rows of one block claim (or a
-    label repeated in it) is derived instead: never a silent pick of one of them. When
-    one of them is named without a note and the others only with theirs ("Free cash
-    flow" beside "Free cash flow (pre-spectrum)"), the plain one keeps the name.
-    """
-    found = {ref.r: k for ref in refs if (k := emit.known(ref)) is not None}
-    if not emit.derive:
-        return found
-    kept = _claimed_once(found, refs)
-    for ref in refs:
-        if ref.r in kept:
-            emit.keep_name(ref, kept[ref.r][0])
-    return kept
-
-
-def _claimed_once(found: dict[int, tuple[str, str]], refs: Sequence[RowRef]
-                  ) -> dict[int, tuple[str, str]]:
-    """The rows that keep the profile's name they were read as (see :func:`_known_rows`)."""
-    claims: dict[tuple[frozenset[tuple[str, str]], tuple[str, str]], list[RowRef]] = {}
-    for ref in refs:
-        if ref.r in found:
-            claims.setdefault((ref.layout.periods, found[ref.r]), []).append(ref)
-    keeps = set()
-    for rows in claims.values():
-        plain = [ref for ref in rows if "(" not in ref.label]
-        if len(rows) == 1 or len(plain) == 1:
-            keeps.add((plain or rows)[0].r)
-    return {ref.r: found[ref.r] for ref in refs if ref.r in keeps and not ref.repeated}
 
 
 def _add_parts(emit: Emitter, parts: dict[int, tuple[int, ...]]) -> None:

@@ -292,7 +292,7 @@ class FactStore(ConflictMixin, SQLiteStore):
 
     # ---------------------------------------------------------------- display
     def _display_card(self, max_rows: int = 10) -> Card:
-        from ragspine_nb.display.render import Card, Table
+        from ragspine_nb.display.render import Card, Table, format_number
 
         stats = self._db.fetchall(
             "SELECT COUNT(*), COUNT(DISTINCT metric_code), COUNT(DISTINCT entity), "
@@ -318,8 +318,9 @@ class FactStore(ConflictMixin, SQLiteStore):
                 columns=("metric", "entity", "channel", "type", "period", "value", "unit",
                          "source", "locator", "file hash", "extractor", "valid as of",
                          "ingested at"),
-                rows=tuple(tuple("" if v is None else f"{v:g}" if isinstance(v, float) else str(v)
-                                 for v in r) for r in preview),
+                rows=tuple(tuple("" if v is None else format_number(v)
+                                 if isinstance(v, float) else str(v) for v in r)
+                           for r in preview),
                 total_rows=int(stats[0]),
             ),),
         )
