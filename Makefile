@@ -35,6 +35,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check ragspine_nb tests bench data
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 report: $(STAMP)
 	$(VENV)/bin/ragspine-nb report --out build/report --vendor build/vendor

@@ -18,8 +18,8 @@ import numpy as np
 
 from ragspine_nb.extract.beir import data_root, load_beir
 from ragspine_nb.retrieval import BM25Index
+from ragspine_nb.retrieval.tuning import TuningEngine
 from ragspine_nb.retrieval.vectors import CachedEmbedder, E5EmbeddingBackend, EmbeddingCache
-from ragspine_nb.widgets.tuning import TuningEngine
 
 HERE = Path(__file__).resolve().parent
 MOVES = [(1.2, 0.75), (0.9, 0.75), (0.9, 0.5), (1.8, 0.5), (1.5, 0.9), (0.6, 0.3), (2.4, 0.6),

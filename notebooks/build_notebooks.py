@@ -183,7 +183,7 @@ results''', IGNORE),  # dense scores may differ in the last digits across CPUs
            "the index keeps raw term frequencies, so every move re-scores without "
            "re-indexing. The table lists the queries that gained or lost the most."),
         code('''from ragspine_nb.widgets import TuningPanel
-from ragspine_nb.widgets.tuning import TuningEngine
+from ragspine_nb.retrieval.tuning import TuningEngine
 
 if have_data:
     sf = load_beir(data_root() / "scifact")

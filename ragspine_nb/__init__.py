@@ -37,6 +37,10 @@ from ragspine_nb.types import (
 )
 from ragspine_nb.workspace import Workspace, ingest
 
+# the composition root: the notebook widgets register the views the core's shortcuts
+# build (``agent.widget()``, ``index.tune()``...; see ragspine_nb.display.views)
+from ragspine_nb import widgets as _widgets  # noqa: E402,F401  (isort: skip)
+
 __version__ = "0.1.0"
 
 __all__ = [

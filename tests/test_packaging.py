@@ -128,3 +128,29 @@ def test_layers_import_only_to_their_left() -> None:
         imports = [ln for ln in text.splitlines() if ln.startswith(("from ragspine_nb", "import"))]
         assert all("ragspine_nb.display" in ln or "ragspine_nb.types" in ln
                    for ln in imports if "ragspine_nb" in ln), path
+
+
+def test_the_layers_contract_holds() -> None:
+    """``lint-imports`` (the contract in pyproject.toml, run by ``make lint``) is kept:
+    no module imports a layer to its right, lazily inside a function or not."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = Path(sys.executable).with_name("lint-imports")
+    if not exe.exists() and shutil.which("lint-imports") is None:
+        pytest.skip("import-linter (the dev extra) is not installed")
+    done = subprocess.run([str(exe) if exe.exists() else "lint-imports", "--no-cache"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "1 kept, 0 broken" in done.stdout
+
+
+def test_the_core_shortcuts_build_the_registered_widgets() -> None:
+    from ragspine_nb.display.views import make_view, view_kinds
+
+    assert view_kinds() == ("ask", "chat", "inspector", "tuning")
+    with pytest.raises(LookupError, match=r"no view registered for 'plot' \(registered: ask, "):
+        make_view("plot")
+

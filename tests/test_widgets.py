@@ -10,10 +10,10 @@ import pytest
 
 from ragspine_nb import Agent, DomainProfile, FactStore, NarrativeIndex
 from ragspine_nb.retrieval import BM25Index
+from ragspine_nb.retrieval.tuning import TuningEngine
 from ragspine_nb.retrieval.vectors import DeterministicEmbeddingBackend
 from ragspine_nb.stores.conversations import ConversationStore
 from ragspine_nb.widgets import AskWidget, ChatWidget, RerankInspector
-from ragspine_nb.widgets.tuning import TuningEngine
 
 REF = date(2026, 3, 31)
 

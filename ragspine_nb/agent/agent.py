@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from ragspine_nb.agent.conversation import Conversation
 from ragspine_nb.agent.faq import FaqCache
 from ragspine_nb.agent.intent import RuleIntentParser
 from ragspine_nb.agent.narrative import NarrativeRetriever
@@ -21,9 +22,11 @@ from ragspine_nb.agent.providers import LLMProvider, MockProvider
 from ragspine_nb.agent.query_tools import TOOL_NAME
 from ragspine_nb.agent.render import EXCERPT_CHARS
 from ragspine_nb.agent.result import AgentResult
+from ragspine_nb.display.views import make_view
 from ragspine_nb.errors import DatabaseNotFoundError, ProfileError
 from ragspine_nb.profile import DomainProfile, find_profile
 from ragspine_nb.retrieval.planning import RuleQueryPlanner
+from ragspine_nb.stores.conversations import ConversationStore
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.vocabulary import effective_profile
 
@@ -165,9 +168,7 @@ class Agent:
 
     def widget(self, reference_date: date | None = None) -> Any:
         """An :class:`~ragspine_nb.widgets.AskWidget` bound to this agent."""
-        from ragspine_nb.widgets.ask import AskWidget
-
-        return AskWidget(self, reference_date)
+        return make_view("ask", self, reference_date)
 
     def chat(self, store: Any = None, conversation_id: str | None = None) -> Any:
         """A :class:`~ragspine_nb.agent.conversation.Conversation` with this agent.
@@ -175,9 +176,6 @@ class Agent:
         ``store`` is a :class:`~ragspine_nb.stores.conversations.ConversationStore` (or
         its path); in memory by default.
         """
-        from ragspine_nb.agent.conversation import Conversation
-        from ragspine_nb.stores.conversations import ConversationStore
-
         if store is not None and not isinstance(store, ConversationStore):
             store = ConversationStore(store)
         return Conversation(self, store, conversation_id)

@@ -15,10 +15,13 @@ from __future__ import annotations
 import html
 import uuid
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ragspine_nb.agent.agent import Agent, AgentResult
+from ragspine_nb.display.views import make_view
 from ragspine_nb.stores.conversations import ConversationStore, Message, check_conversation_id
+
+if TYPE_CHECKING:
+    from ragspine_nb.agent.agent import Agent, AgentResult
 
 __all__ = ["Conversation", "HISTORY_TURNS"]
 
@@ -86,9 +89,7 @@ class Conversation:
 
     def widget(self, reference_date: date | None = None) -> Any:
         """A :class:`~ragspine_nb.widgets.ChatWidget` on this conversation."""
-        from ragspine_nb.widgets.chat import ChatWidget
-
-        return ChatWidget(self, reference_date)
+        return make_view("chat", self, reference_date)
 
     def __repr__(self) -> str:
         return (f"Conversation(id={self.conversation_id!r}, "

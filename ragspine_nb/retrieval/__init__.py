@@ -3,8 +3,8 @@
 from ragspine_nb.extract.chunking import chunk_document
 from ragspine_nb.retrieval.bm25 import BM25Index
 from ragspine_nb.retrieval.fusion import rrf_fuse
-from ragspine_nb.retrieval.index import NarrativeIndex
-from ragspine_nb.retrieval.link import NarrativeIndexRetriever, build_narrative_retriever
+from ragspine_nb.retrieval.index import NarrativeIndex, build_narrative_retriever
+from ragspine_nb.retrieval.link import NarrativeIndexRetriever
 from ragspine_nb.retrieval.metrics import evaluate_run, mrr, ndcg_at_k, recall_at_k
 from ragspine_nb.retrieval.rerank import (
     CrossEncoderJudge,

@@ -21,10 +21,17 @@ from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CH
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.assemble import fuse, ranked_hits
 from ragspine_nb.retrieval.bm25 import DEFAULT_B, DEFAULT_K1, BM25Index
+from ragspine_nb.retrieval.filters import FILTER_KEYS, check_filters
 from ragspine_nb.retrieval.fusion import DEFAULT_RRF_K
 from ragspine_nb.retrieval.index_views import IndexViews
+from ragspine_nb.retrieval.link import NarrativeIndexRetriever
 from ragspine_nb.retrieval.pg_engine import PgEmbeddingCache, PgVectorStore, SqlBM25
-from ragspine_nb.retrieval.rerank import DEFAULT_TOP_N, ListwiseJudge
+from ragspine_nb.retrieval.rerank import (
+    DEFAULT_TOP_N,
+    ListwiseJudge,
+    ProviderListwiseJudge,
+    TextProvider,
+)
 from ragspine_nb.retrieval.results import SearchResults
 from ragspine_nb.retrieval.rewrite import GlossaryQueryRewriter, QueryRewriter
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
@@ -39,21 +46,10 @@ from ragspine_nb.stores._postgres import is_postgres_url
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.types import DEFAULT_SENSITIVITY, Chunk, StoredChunk
 
-__all__ = ["NarrativeIndex", "FILTER_KEYS", "CHANNELS"]
+__all__ = ["NarrativeIndex", "build_narrative_retriever", "FILTER_KEYS", "CHANNELS"]
 
-#: Metadata filters a search accepts (AND-combined, pushed down to the chunk store).
-FILTER_KEYS: tuple[str, ...] = ("doc_id", "topic", "entity", "geography", "period", "language")
 #: Retrieval channels a search may use.
 CHANNELS: tuple[str, ...] = ("bm25", "vector")
-
-
-def _check_filters(filters: Mapping[str, Any] | None) -> dict[str, str]:
-    if not filters:
-        return {}
-    unknown = sorted(set(filters) - set(FILTER_KEYS))
-    if unknown:
-        raise ValueError(f"unknown filter(s) {unknown}. Valid filters: {list(FILTER_KEYS)}")
-    return {k: str(v) for k, v in filters.items() if v not in (None, "")}
 
 
 class NarrativeIndex(IndexViews):
@@ -293,7 +289,7 @@ class NarrativeIndex(IndexViews):
         if top_k < 1:
             raise ValueError(f"top_k must be >= 1, got {top_k}")
         k1, b, rrf_k, channels = self._options(overrides, rerank)
-        flt = _check_filters(filters)
+        flt = check_filters(filters)
         t0 = time.perf_counter()
         index = self.refresh()
         if flt:
@@ -349,7 +345,23 @@ class NarrativeIndex(IndexViews):
         ``options`` go to :class:`~ragspine_nb.retrieval.link.NarrativeIndexRetriever`
         (``plan``, ``planner``, ``evidence_judge``, ``threshold``, ``max_loops``).
         """
-        from ragspine_nb.retrieval.link import NarrativeIndexRetriever
-
         return NarrativeIndexRetriever(self, retry_without_filters=retry_without_filters,
                                        **options)
+
+
+def build_narrative_retriever(
+    chunk_db: str | Path,
+    provider: TextProvider | None = None,
+    *,
+    embedding_backend: EmbeddingBackend | str | None = None,
+    profile: DomainProfile | None = None,
+) -> tuple[NarrativeIndexRetriever, ChunkStore]:
+    """The default chain: BM25 + RRF (+ vectors if given) + glossary variants + LLM rerank.
+
+    The caller owns closing the returned store.
+    """
+    store = ChunkStore(chunk_db)
+    judge = ProviderListwiseJudge(provider) if provider is not None else None
+    index = NarrativeIndex(store, embedding_backend=embedding_backend, judge=judge,
+                           profile=profile)
+    return NarrativeIndexRetriever(index), store

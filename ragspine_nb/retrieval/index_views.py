@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ragspine_nb.display.views import make_view
 from ragspine_nb.retrieval.topology import PipelineGraph, index_graph
+from ragspine_nb.retrieval.tuning import TuningEngine
 
 if TYPE_CHECKING:
     from ragspine_nb.retrieval.bm25 import BM25Index
@@ -55,9 +57,7 @@ class IndexViews:
     def inspect(self, query: str = "", top_k: int = 10,
                 filters: Mapping[str, Any] | None = None) -> Any:
         """A :class:`~ragspine_nb.widgets.RerankInspector`: fused vs reranked order."""
-        from ragspine_nb.widgets.inspector import RerankInspector
-
-        return RerankInspector(self, query, top_k, dict(filters) if filters else None)
+        return make_view("inspector", self, query, top_k, dict(filters) if filters else None)
 
     def tune(self, queries: Mapping[str, str], qrels: Mapping[str, Mapping[str, int]],
              vector_runs: Mapping[str, list[str]] | None = None) -> Any:
@@ -66,13 +66,11 @@ class IndexViews:
         ``vector_runs`` (query id → ranked ids) enables the vectors / hybrid channels;
         with an embedding backend they are computed here (once) when not given.
         """
-        from ragspine_nb.widgets.tuning import TuningEngine, TuningPanel
-
         bm25 = self.refresh()
         if vector_runs is None and self._embedder is not None:
             vector_runs = self.vector_runs(queries)
-        return TuningPanel(TuningEngine(bm25, queries, qrels, vector_runs), k1=self.k1,
-                           b=self.b, rrf_k=int(self.rrf_k))
+        return make_view("tuning", TuningEngine(bm25, queries, qrels, vector_runs), k1=self.k1,
+                         b=self.b, rrf_k=int(self.rrf_k))
 
     def vector_runs(self, queries: Mapping[str, str]) -> dict[str, list[str]]:
         """Each query's vector ranking over every active chunk (query id → chunk ids)."""

@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path, PurePosixPath
-from typing import Any
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
 
-from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.evidence import (
     DEFAULT_MAX_LOOPS,
     DEFAULT_THRESHOLD,
     EvidenceReport,
     gather_evidence,
 )
-from ragspine_nb.retrieval.index import FILTER_KEYS, NarrativeIndex
+from ragspine_nb.retrieval.filters import FILTER_KEYS
 from ragspine_nb.retrieval.planning import QueryPlanner, RuleQueryPlanner
-from ragspine_nb.retrieval.rerank import ProviderListwiseJudge, TextProvider
 from ragspine_nb.retrieval.results import SearchResults
-from ragspine_nb.retrieval.vectors import EmbeddingBackend
-from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.types import is_restricted
 
-__all__ = ["NarrativeIndexRetriever", "build_narrative_retriever"]
+if TYPE_CHECKING:
+    from ragspine_nb.retrieval.index import NarrativeIndex
+
+__all__ = ["NarrativeIndexRetriever"]
 
 
 class NarrativeIndexRetriever:
@@ -101,21 +100,3 @@ class NarrativeIndexRetriever:
                 if len(out) >= limit:
                     return out
         return out
-
-
-def build_narrative_retriever(
-    chunk_db: str | Path,
-    provider: TextProvider | None = None,
-    *,
-    embedding_backend: EmbeddingBackend | str | None = None,
-    profile: DomainProfile | None = None,
-) -> tuple[NarrativeIndexRetriever, ChunkStore]:
-    """The default chain: BM25 + RRF (+ vectors if given) + glossary variants + LLM rerank.
-
-    The caller owns closing the returned store.
-    """
-    store = ChunkStore(chunk_db)
-    judge = ProviderListwiseJudge(provider) if provider is not None else None
-    index = NarrativeIndex(store, embedding_backend=embedding_backend, judge=judge,
-                           profile=profile)
-    return NarrativeIndexRetriever(index), store

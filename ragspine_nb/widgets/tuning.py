@@ -9,76 +9,12 @@ gained or lost the most.
 from __future__ import annotations
 
 import html
-import time
-from collections.abc import Mapping
 
 from ragspine_nb._optional import import_optional
-from ragspine_nb.retrieval.bm25 import BM25Index
-from ragspine_nb.retrieval.fusion import rrf_fuse
-from ragspine_nb.retrieval.metrics import RunScores, evaluate_run
-from ragspine_nb.retrieval.tuning import QuerySetScorer
+from ragspine_nb.retrieval.metrics import RunScores
+from ragspine_nb.retrieval.tuning import CHANNEL_CHOICES, TuningEngine
 
 __all__ = ["TuningPanel", "TuningEngine", "CHANNEL_CHOICES"]
-
-CHANNEL_CHOICES: tuple[str, ...] = ("bm25", "vectors", "hybrid")
-
-
-class TuningEngine:
-    """The computation behind the panel, usable without widgets (and in benchmarks).
-
-    Parameters
-    ----------
-    bm25 : BM25Index
-        The corpus (document ids must be the ids used in ``qrels``).
-    queries : mapping
-        Query id → text.
-    qrels : mapping
-        Query id → {doc id: relevance}.
-    vector_runs : mapping, optional
-        Query id → ranked doc ids from a dense model (enables ``vectors`` and ``hybrid``).
-    """
-
-    def __init__(self, bm25: BM25Index, queries: Mapping[str, str],
-                 qrels: Mapping[str, Mapping[str, int]],
-                 vector_runs: Mapping[str, list[str]] | None = None, depth: int = 100) -> None:
-        self.bm25 = bm25
-        self.queries = dict(queries)
-        self.qrels = {q: dict(qrels[q]) for q in self.queries if q in qrels}
-        self.vector_runs = dict(vector_runs) if vector_runs else None
-        self.depth = depth
-        self.scorer = QuerySetScorer(bm25, self.queries, self.qrels)
-        self.last_ms = 0.0
-
-    def channels(self) -> tuple[str, ...]:
-        """Channels available with the data given."""
-        return CHANNEL_CHOICES if self.vector_runs else ("bm25",)
-
-    def _bm25_runs(self, k1: float, b: float) -> dict[str, list[str]]:
-        # the index's own top-k (ties by position, zeros dropped), as search_many orders them
-        tops = self.bm25._top(self.scorer.dense_scores(k1, b), self.depth)
-        return {qid: [d for d, _ in top] for qid, top in zip(self.scorer.query_ids, tops,
-                                                             strict=True)}
-
-    def evaluate(self, k1: float = 1.5, b: float = 0.75, rrf_k: int = 60, top_k: int = 100,
-                 channel: str = "bm25") -> RunScores:
-        """Metrics for one configuration (nDCG@10, Recall@top_k, MRR)."""
-        if channel not in self.channels():
-            raise ValueError(f"channel {channel!r} not available; choose from {self.channels()}")
-        t0 = time.perf_counter()
-        if channel == "bm25" and top_k <= self.depth:
-            result = self.scorer.evaluate(k1, b, k_ndcg=10, k_recall=top_k)
-        else:
-            if channel == "vectors":
-                runs = dict(self.vector_runs or {})
-            else:
-                bm = self._bm25_runs(k1, b)
-                runs = bm if channel == "bm25" else {
-                    q: [d for d, _ in rrf_fuse([bm.get(q, []), (self.vector_runs or {})
-                                                .get(q, [])], k=rrf_k)][:self.depth]
-                    for q in self.queries}
-            result = evaluate_run(runs, self.qrels, k_ndcg=10, k_recall=top_k)
-        self.last_ms = (time.perf_counter() - t0) * 1e3
-        return result
 
 
 class TuningPanel:
