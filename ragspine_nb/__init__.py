@@ -4,6 +4,9 @@ The structured channel answers "what's the number?" exactly from a SQLite fact
 store; the narrative channel answers "why?" from cited passages.
 """
 
+# the composition root: the notebook widgets register the views the core's shortcuts
+# build (``agent.widget()``, ``index.tune()``...; see ragspine_nb.display.views)
+from ragspine_nb import widgets as _widgets  # noqa: F401
 from ragspine_nb.agent import Agent, AgentResult, Conversation, MockProvider, answer_question
 from ragspine_nb.errors import (
     ConflictResolutionError,
@@ -36,10 +39,6 @@ from ragspine_nb.types import (
     UnrecognizedParamResult,
 )
 from ragspine_nb.workspace import Workspace, ingest
-
-# the composition root: the notebook widgets register the views the core's shortcuts
-# build (``agent.widget()``, ``index.tune()``...; see ragspine_nb.display.views)
-from ragspine_nb import widgets as _widgets  # noqa: E402,F401  (isort: skip)
 
 __version__ = "0.1.0"
 

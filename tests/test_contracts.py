@@ -53,19 +53,13 @@ from ragspine_nb.testing import (
     VectorStoreContract,
 )
 from ragspine_nb.testing.corpus import ContractPassage
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 #: Set to 1 to run the contract against the torch-backed sentence-transformers backend.
 TORCH_ENV = "RAGSPINE_TORCH_CONTRACTS"
-DEMO = ROOT / "data" / "demo"
 #: A glossary of one metric and one entity (the smallest profile a component accepts).
 TINY_PROFILE = {"home": {"company_name": "ACME", "entity_code": "ACME"},
                 "metrics": {"REVENUE": {"unit": "USD_M", "synonyms": ["revenue", "营收"]}}}
-
-
-@pytest.fixture(scope="module")
-def demo_profile() -> DomainProfile:
-    return DomainProfile.from_file(DEMO / "profile.toml")
 
 
 # ---------------------------------------------------------------------- vector stores
@@ -199,10 +193,10 @@ class TestProviderListwiseJudge(ListwiseJudgeContract):
 class TestGlossaryQueryRewriter(QueryRewriterContract):
     @pytest.fixture(params=[("demo", 5), ("demo", 1), ("tiny", 5)])
     def query_rewriter(self, request: pytest.FixtureRequest,
-                       demo_profile: DomainProfile) -> GlossaryQueryRewriter:
+                       profile: DomainProfile) -> GlossaryQueryRewriter:
         name, max_queries = request.param
-        profile = demo_profile if name == "demo" else DomainProfile.from_dict(TINY_PROFILE)
-        return GlossaryQueryRewriter(profile, max_queries=max_queries)
+        glossary = profile if name == "demo" else DomainProfile.from_dict(TINY_PROFILE)
+        return GlossaryQueryRewriter(glossary, max_queries=max_queries)
 
 
 class ParaphrasingLLM:
@@ -217,12 +211,12 @@ class ParaphrasingLLM:
 class TestRuleQueryPlanner(QueryPlannerContract):
     @pytest.fixture(params=["rules", "glossary", "paraphrases", "mock-provider"])
     def query_planner(self, request: pytest.FixtureRequest,
-                      demo_profile: DomainProfile) -> RuleQueryPlanner:
+                      profile: DomainProfile) -> RuleQueryPlanner:
         if request.param == "rules":
             return RuleQueryPlanner()
         providers: dict[str, TextProvider] = {"paraphrases": ParaphrasingLLM(),
                                               "mock-provider": MockProvider()}
-        return RuleQueryPlanner(demo_profile, provider=providers.get(request.param))
+        return RuleQueryPlanner(profile, provider=providers.get(request.param))
 
     @pytest.mark.xfail(strict=True, reason="RuleQueryPlanner.plan drops a blank question "
                        "(its fold is empty), so variants[0] is not the question")
@@ -327,9 +321,9 @@ class TestNarrativeIndexRetriever(NarrativeRetrieverContract):
 class TestRuleIntentParser(IntentParserContract):
     @pytest.fixture(params=["demo", "tiny"])
     def intent_parser(self, request: pytest.FixtureRequest,
-                      demo_profile: DomainProfile) -> RuleIntentParser:
+                      profile: DomainProfile) -> RuleIntentParser:
         if request.param == "demo":
-            return RuleIntentParser(demo_profile)
+            return RuleIntentParser(profile)
         return RuleIntentParser(DomainProfile.from_dict(TINY_PROFILE))
 
 

@@ -20,9 +20,8 @@ __all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line
            "SCALE_NOT_STATED", "OPERATION_NAMES", "STATEMENT_NAMES"]
 
 
-def format_value(value: float) -> str:
-    """``1320.0`` → ``"1,320"``; ``-42.3`` → ``"-42.3"``; ``0.125`` → ``"0.125"``."""
-    return format_number(value)
+#: A number with thousands separators (:func:`~ragspine_nb.display.render.format_number`).
+format_value = format_number
 
 
 #: What an amount in a currency with no stated scale says beside its unit.

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ragspine_nb.types import is_restricted
+
 __all__ = ["ContractPassage", "NARRATIVE_CORPUS", "CANARY", "open_passages"]
 
 #: A marker only the RESTRICTED passages contain.
@@ -42,7 +44,7 @@ class ContractPassage:
     @property
     def restricted(self) -> bool:
         """Whether the passage is RESTRICTED (it must never reach a snippet)."""
-        return "restricted" in self.sensitivity.casefold()
+        return is_restricted(self.sensitivity)
 
 
 #: The corpus, in the order a retriever should be given it.
