@@ -78,7 +78,7 @@ SQLITE_ATTACKS: dict[str, str] = {
 
 # ------------------------------------------------------------------------ worker
 def _facts() -> list[Any]:
-    from ragspine_nb.types import Fact
+    from ragspine_nb.core import Fact
 
     return [Fact(m, "ACME_HK", "HK", "TOTAL", "FY", p, v, "USD_M", "deck.pptx",
                  f"slide=4,row={m},col=FY{p}")

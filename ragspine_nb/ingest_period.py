@@ -21,12 +21,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ragspine_nb.core import is_restricted
 from ragspine_nb.extract.document import DocumentResult, read_document
 from ragspine_nb.extract.prose_period import PeriodInference, infer_period
 from ragspine_nb.glossary import period_label
 from ragspine_nb.ingest_scale import BatchContext
 from ragspine_nb.ingest_steps import Read, Settings
-from ragspine_nb.types import is_restricted
 
 __all__ = ["period_step", "prose_sources"]
 

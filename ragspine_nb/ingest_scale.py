@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ragspine_nb.core import is_restricted
 from ragspine_nb.extract.collect import SourceFile
 from ragspine_nb.extract.document import DocumentResult
 from ragspine_nb.extract.lineage import file_sha256
 from ragspine_nb.extract.scale import ScaleInference, infer_scale, rescale_facts
-from ragspine_nb.types import is_restricted
 
 __all__ = ["BatchContext", "apply_scale", "scale_step", "MAX_PROSE_CHARS", "with_siblings"]
 

@@ -2,7 +2,7 @@
 
 :func:`read_step` checks the file against the limits, hashes it, skips it when the
 ledger records the same ingestion, and reads it; every reading problem becomes a
-``failed`` :class:`~ragspine_nb.types.FileReport` with its reason (memory included).
+``failed`` :class:`~ragspine_nb.core.FileReport` with its reason (memory included).
 :func:`write_step` writes what was read in the order that keeps the two databases in
 agreement (chunks staged, facts and ledger in one transaction, chunks activated; see
 :mod:`ragspine_nb.stores.reconcile`). :func:`store_failure` turns a store error into a
@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ragspine_nb.core import Fact, FileReport, SkippedItem, is_restricted
 from ragspine_nb.errors import DiskFullError, ReadOnlyStoreError, StoreError
 from ragspine_nb.extract.base import READER_VERSIONS, ExtractionError
 from ragspine_nb.extract.document import DocumentResult, read_document
@@ -29,7 +30,6 @@ from ragspine_nb.sensitivity import policy_fingerprint
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore, utc_now
 from ragspine_nb.stores.statements import same_value
-from ragspine_nb.types import Fact, FileReport, SkippedItem, is_restricted
 
 __all__ = ["Settings", "Read", "read_step", "write_step", "store_failure", "fingerprint",
            "statements_step", "finish_step", "ingest_file", "FATAL_ERRORS"]

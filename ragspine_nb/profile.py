@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine_nb.competitors import parse_competitors
+from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.errors import ProfileError
 from ragspine_nb.profile_fields import (
     MetricSpec,
@@ -74,8 +75,65 @@ def find_profile(folder: str | Path) -> Path | None:
     return None
 
 
+def _home_table(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The ``[home]`` table, which a profile must have."""
+    home = table_of("home", data.get("home"))
+    if not home:
+        raise ProfileError(
+            "the profile has no [home] section; it needs home.company_name and "
+            f"home.entity_code. Known sections: {list(_SECTIONS)}"
+        )
+    return home
+
+
+def _read_entities(data: Mapping[str, Any]) -> dict[str, EntitySpec]:
+    """The ``[entities]`` table, by code (the home entity is added after)."""
+    entities: dict[str, EntitySpec] = {}
+    for code, spec in table_of("entities", data.get("entities")).items():
+        spec = table_of(f"entities.{code}", spec)
+        entities[code] = EntitySpec(
+            code=text_of("entity code", code),
+            label=str(spec.get("label") or code),
+            geography=str(spec.get("geography") or "UNSPECIFIED"),
+            synonyms=str_list(f"entities.{code}.synonyms", spec.get("synonyms")),
+        )
+    return entities
+
+
+def _with_home_entity(entities: dict[str, EntitySpec], home: Mapping[str, Any], company: str,
+                      home_code: str) -> dict[str, EntitySpec]:
+    """``entities`` with the home entity merged in (its synonyms include the company name)."""
+    home_synonyms = str_list("home.synonyms", home.get("synonyms"))
+    existing = entities.get(home_code)
+    entities[home_code] = EntitySpec(
+        code=home_code,
+        label=existing.label if existing else str(home.get("label") or company),
+        geography=(existing.geography if existing and existing.geography
+                   else str(home.get("geography") or "GROUP")),
+        synonyms=tuple(dict.fromkeys(
+            (*(existing.synonyms if existing else ()), *home_synonyms, company)
+        )),
+    )
+    return entities
+
+
+def _read_channels(data: Mapping[str, Any]) -> tuple[str, dict[str, ChannelSpec]]:
+    """The default channel code and every channel by code (the default one first)."""
+    channel_table = table_of("channels", data.get("channels"))
+    default_channel = text_of("channels.default", channel_table.get("default", "TOTAL"))
+    channels: dict[str, ChannelSpec] = {default_channel: ChannelSpec(default_channel)}
+    for code, spec in channel_table.items():
+        if code == "default":
+            continue
+        spec = table_of(f"channels.{code}", spec)
+        channels[code] = ChannelSpec(
+            code=code, synonyms=str_list(f"channels.{code}.synonyms", spec.get("synonyms"))
+        )
+    return default_channel, channels
+
+
 @dataclass(frozen=True, eq=False)
-class DomainProfile:
+class DomainProfile(CardReprMixin):
     """A company's vocabulary and policies.
 
     Build one with :meth:`from_dict` or :meth:`from_file`; see the README for the
@@ -111,51 +169,13 @@ class DomainProfile:
         """
         if not isinstance(data, Mapping):
             raise ProfileError(f"a profile must be a mapping, got {type(data).__name__}")
-        home = table_of("home", data.get("home"))
-        if not home:
-            raise ProfileError(
-                "the profile has no [home] section; it needs home.company_name and "
-                f"home.entity_code. Known sections: {list(_SECTIONS)}"
-            )
+        home = _home_table(data)
         company = text_of("home.company_name", home.get("company_name"))
         home_code = text_of("home.entity_code", home.get("entity_code"))
-
-        entities: dict[str, EntitySpec] = {}
-        for code, spec in table_of("entities", data.get("entities")).items():
-            spec = table_of(f"entities.{code}", spec)
-            entities[code] = EntitySpec(
-                code=text_of("entity code", code),
-                label=str(spec.get("label") or code),
-                geography=str(spec.get("geography") or "UNSPECIFIED"),
-                synonyms=str_list(f"entities.{code}.synonyms", spec.get("synonyms")),
-            )
-        home_synonyms = str_list("home.synonyms", home.get("synonyms"))
-        existing = entities.get(home_code)
-        entities[home_code] = EntitySpec(
-            code=home_code,
-            label=existing.label if existing else str(home.get("label") or company),
-            geography=(existing.geography if existing and existing.geography
-                       else str(home.get("geography") or "GROUP")),
-            synonyms=tuple(dict.fromkeys(
-                (*(existing.synonyms if existing else ()), *home_synonyms, company)
-            )),
-        )
-
+        entities = _with_home_entity(_read_entities(data), home, company, home_code)
         metrics = read_metrics(table_of("metrics", data.get("metrics")))
-
-        channel_table = table_of("channels", data.get("channels"))
-        default_channel = text_of("channels.default", channel_table.get("default", "TOTAL"))
-        channels: dict[str, ChannelSpec] = {default_channel: ChannelSpec(default_channel)}
-        for code, spec in channel_table.items():
-            if code == "default":
-                continue
-            spec = table_of(f"channels.{code}", spec)
-            channels[code] = ChannelSpec(
-                code=code, synonyms=str_list(f"channels.{code}.synonyms", spec.get("synonyms"))
-            )
-
+        default_channel, channels = _read_channels(data)
         competitors = parse_competitors(table_of("competitors", data.get("competitors")))
-
         policy = policy_from_table(table_of("sensitivity", data.get("sensitivity")))
         extra = {k: v for k, v in data.items() if k not in _SECTIONS}
         return cls(
@@ -316,7 +336,3 @@ class DomainProfile:
             f"competitors={len(self.competitors)})"
         )
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())

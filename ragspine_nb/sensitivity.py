@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ragspine_nb.core import RESTRICTED, is_blank
 from ragspine_nb.sensitivity_policy import (
     RESTRICTED_LABEL_WORDS,
     SensitivityPolicy,
@@ -33,7 +34,6 @@ from ragspine_nb.sensitivity_policy import (
     fold_path,
     fold_text,
 )
-from ragspine_nb.types import RESTRICTED, is_blank
 
 if TYPE_CHECKING:
     from ragspine_nb.profile import DomainProfile

@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
+from ragspine_nb.core import DEFAULT_SENSITIVITY, RESTRICTED, RESTRICTED_MENTIONS, is_restricted
 from ragspine_nb.errors import ProfileError
-from ragspine_nb.types import DEFAULT_SENSITIVITY, RESTRICTED, RESTRICTED_MENTIONS, is_restricted
 
 __all__ = [
     "SensitivityPolicy",

@@ -14,12 +14,14 @@ import shutil
 import time
 import tomllib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ragspine_nb.core import FileReport, IngestReport, SkippedItem
 from ragspine_nb.errors import DatabaseNotFoundError, RagspineError, StoreError
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
-from ragspine_nb.extract.collect import collect_files
+from ragspine_nb.extract.collect import SourceFile, collect_files
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits
 from ragspine_nb.extract.lineage import profile_fingerprint
 from ragspine_nb.ingest_batch import run_batch
@@ -28,7 +30,6 @@ from ragspine_nb.profile import PROFILE_FORMATS, DomainProfile, find_profile
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.stores.reconcile import Repair, reconcile, writer_lock
-from ragspine_nb.types import IngestReport
 from ragspine_nb.vocabulary import effective_profile
 
 __all__ = ["Workspace", "ingest", "load_metadata", "find_profile", "FACTS_DB", "CHUNKS_DB"]
@@ -193,18 +194,12 @@ def load_metadata(source: Mapping[str, Mapping[str, Any]] | str | Path | None
     return {str(k): dict(v) for k, v in data.items()}
 
 
-def ingest(
-    paths: str | Path | Iterable[str | Path],
-    workspace: str | Path = "ws",
-    profile: DomainProfile | str | Path | None = None,
-    *,
-    dry_run: bool = False,
-    metadata: Mapping[str, Mapping[str, Any]] | str | Path | None = None,
-    progress: bool = True,
-    max_chars: int = DEFAULT_CHUNK_CHARS,
-    overlap_chars: int = DEFAULT_OVERLAP_CHARS,
-    limits: IngestLimits | None = None,
-) -> IngestReport:
+def ingest(paths: str | Path | Iterable[str | Path], workspace: str | Path = "ws",
+           profile: DomainProfile | str | Path | None = None, *, dry_run: bool = False,
+           metadata: Mapping[str, Mapping[str, Any]] | str | Path | None = None,
+           progress: bool = True, max_chars: int = DEFAULT_CHUNK_CHARS,
+           overlap_chars: int = DEFAULT_OVERLAP_CHARS,
+           limits: IngestLimits | None = None) -> IngestReport:
     """Ingest report files and folders into a workspace.
 
     One bad file never aborts the batch: each file ends ``ingested``,
@@ -257,37 +252,99 @@ def ingest(
     >>> report = ingest("data/demo/reports", workspace="ws",
     ...                 profile="data/demo/profile.toml")  # doctest: +SKIP
     """
+    return _run_ingest(_IngestArgs(paths, workspace, profile, dry_run, metadata, progress,
+                                   max_chars, overlap_chars, limits))
+
+
+@dataclass(frozen=True)
+class _IngestArgs:
+    """The arguments of one :func:`ingest` call, as given."""
+
+    paths: str | Path | Iterable[str | Path]
+    workspace: str | Path
+    profile: DomainProfile | str | Path | None
+    dry_run: bool
+    metadata: Mapping[str, Mapping[str, Any]] | str | Path | None
+    progress: bool
+    max_chars: int
+    overlap_chars: int
+    limits: IngestLimits | None
+
+
+@dataclass(frozen=True)
+class _IngestPlan:
+    """What one batch reads, with which settings, into which folder (nothing opened yet)."""
+
+    items: list[Path]
+    ws_path: Path
+    profile: DomainProfile
+    meta_by_doc: dict[str, dict[str, Any]]
+    settings: Settings
+    files: list[SourceFile]
+
+
+@dataclass(frozen=True)
+class _BatchOutcome:
+    """What running the batch did: repairs made first, one report per file, why it stopped."""
+
+    repairs: list[Repair]
+    reports: list[FileReport]
+    skipped: list[SkippedItem]
+    error: str
+
+
+def _run_ingest(args: _IngestArgs) -> IngestReport:
+    """:func:`ingest`: plan the batch, run it on the workspace, report."""
     started = time.perf_counter()
+    plan = _plan_ingest(args)
+    ws, error = _open_for_ingest(plan.ws_path, args.profile, plan.profile, args.dry_run)
+    show = args.progress and any(p.is_dir() for p in plan.items)
+    try:
+        outcome = _run_batch_in(ws, plan, args.dry_run, show, error)
+    finally:
+        if ws is not None:
+            ws.close()
+    return IngestReport(tuple(outcome.reports), tuple(outcome.skipped), str(plan.ws_path),
+                        args.dry_run, tuple(_ingest_warnings(plan, outcome)),
+                        seconds=time.perf_counter() - started, error=outcome.error)
+
+
+def _plan_ingest(args: _IngestArgs) -> _IngestPlan:
+    """Check the paths exist, resolve the profile and metadata, and list the files."""
+    paths = args.paths
     items = [Path(paths)] if isinstance(paths, str | Path) else [Path(p) for p in paths]
     missing = [str(p) for p in items if not p.exists()]
     if missing:
         raise FileNotFoundError(f"no such file or folder: {missing}")
-    ws_path = Path(workspace)
-    prof = _resolve_profile(profile, ws_path)
-    meta_by_doc = load_metadata(metadata)
-    settings = Settings(prof, profile_fingerprint(prof), dry_run, max_chars, overlap_chars,
-                        limits or DEFAULT_LIMITS)
-    files = collect_files(items)
-    ws, error = _open_for_ingest(ws_path, profile, prof, dry_run)
-    show = progress and any(p.is_dir() for p in items)
-    try:
-        writing = ws is not None and not dry_run
-        with writer_lock(ws_path) if writing else contextlib.nullcontext(False):
-            repairs, error = _reconciled(ws) if writing and ws is not None else ([], error)
-            reports, skipped, error = run_batch(files, ws.facts if ws else None,
-                                                ws.chunks if ws else None, settings,
-                                                meta_by_doc, show, error)
-    finally:
-        if ws is not None:
-            ws.close()
-    unused = sorted(set(meta_by_doc) - {f.doc_id for f in files})
-    warnings = [r.describe() for r in repairs]
-    warnings += [f"{r.doc_id}: {part}" for r in reports for part in r.reason.split("; ")
-                 if part.startswith("limit ")]
+    ws_path = Path(args.workspace)
+    prof = _resolve_profile(args.profile, ws_path)
+    meta_by_doc = load_metadata(args.metadata)
+    settings = Settings(prof, profile_fingerprint(prof), args.dry_run, args.max_chars,
+                        args.overlap_chars, args.limits or DEFAULT_LIMITS)
+    return _IngestPlan(items, ws_path, prof, meta_by_doc, settings, collect_files(items))
+
+
+def _run_batch_in(ws: Workspace | None, plan: _IngestPlan, dry_run: bool, show: bool,
+                  error: str) -> _BatchOutcome:
+    """Run the batch under the writer lock (after reconciling) when it writes."""
+    writing = ws is not None and not dry_run
+    with writer_lock(plan.ws_path) if writing else contextlib.nullcontext(False):
+        repairs, error = _reconciled(ws) if writing and ws is not None else ([], error)
+        reports, skipped, error = run_batch(plan.files, ws.facts if ws else None,
+                                            ws.chunks if ws else None, plan.settings,
+                                            plan.meta_by_doc, show, error)
+    return _BatchOutcome(repairs, reports, skipped, error)
+
+
+def _ingest_warnings(plan: _IngestPlan, outcome: _BatchOutcome) -> list[str]:
+    """Repairs made, limits reached, and metadata given for documents not in the batch."""
+    unused = sorted(set(plan.meta_by_doc) - {f.doc_id for f in plan.files})
+    warnings = [r.describe() for r in outcome.repairs]
+    warnings += [f"{r.doc_id}: {part}" for r in outcome.reports
+                 for part in r.reason.split("; ") if part.startswith("limit ")]
     if unused:
         warnings.append(f"metadata given for documents not in this batch: {unused}")
-    return IngestReport(tuple(reports), tuple(skipped), str(ws_path), dry_run, tuple(warnings),
-                        seconds=time.perf_counter() - started, error=error)
+    return warnings
 
 
 def _open_for_ingest(ws_path: Path, profile: DomainProfile | str | Path | None,

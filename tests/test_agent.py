@@ -22,9 +22,9 @@ from ragspine_nb.agent import (
     execute_query_metric,
 )
 from ragspine_nb.agent.trace import Trace
+from ragspine_nb.core import Source
 from ragspine_nb.errors import ProviderError, TraceError
 from ragspine_nb.retrieval.planning import PARAPHRASE_SYSTEM
-from ragspine_nb.types import Source
 
 REF = date(2026, 3, 31)
 

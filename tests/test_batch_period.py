@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragspine_nb import FactStore, ingest
-from ragspine_nb.types import Fact
+from ragspine_nb.core import Fact
 from tests.filemakers import make_docx
 
 TABLE = ("Contractual Obligations,Total,Less than 1 Year,1-3 Years\n"

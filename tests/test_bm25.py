@@ -77,11 +77,11 @@ def test_scores_and_rankings_match_bm25s_lucene(k1: float, b: float) -> None:
 def test_k1_b_change_needs_no_reindex_and_is_cached() -> None:
     ids, texts = _corpus(50)
     idx = BM25Index.build(ids, texts)
-    tf_before = idx._tf_t.copy()
+    tf_before = idx.term_matrix.copy()
     a = idx.search("w1 w2 w3", top_k=5, k1=1.5, b=0.75)
     c = idx.search("w1 w2 w3", top_k=5, k1=0.5, b=0.2)
     assert a != c
-    assert (idx._tf_t != tf_before).nnz == 0  # raw term frequencies untouched
+    assert (idx.term_matrix != tf_before).nnz == 0  # raw term frequencies untouched
     assert idx.weights(1.5, 0.75) is idx.weights(1.5, 0.75)
     assert idx.search("w1 w2 w3", top_k=5) == a
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from ragspine_nb import Chunk, ChunkStore
-from ragspine_nb.types import StoredChunk
+from ragspine_nb.core import StoredChunk
 
 DOCS = st.sampled_from(["a.md", "b.pptx", "c.pdf"])
 TEXTS = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1,

@@ -21,8 +21,8 @@ from ragspine_nb import Agent, DomainProfile, Fact, FactStore, NarrativeIndex
 from ragspine_nb.agent.faq import FaqCache, FaqEntry
 from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.cli import build_demo, default_demo_data, main
+from ragspine_nb.core import ConflictResult, FoundResult, NotFoundResult, Source
 from ragspine_nb.errors import ConflictResolutionError
-from ragspine_nb.types import ConflictResult, FoundResult, NotFoundResult, Source
 from ragspine_nb.workspace import Workspace, ingest
 from tests.test_store_contract import BACKENDS, fresh_database, pg_server  # noqa: F401
 

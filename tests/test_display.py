@@ -97,3 +97,33 @@ def test_fact_store_display_writes_numbers_as_people_read_them() -> None:
     html = store._repr_html_()
     assert "<td>4,310,500</td>" in html and "<td>0.125</td>" in html
     assert "e+06" not in html
+
+
+def test_rich_objects_get_their_html_from_one_mixin() -> None:
+    """``_repr_html_`` / ``_repr_mimebundle_`` are written once, in display/mixin.py."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "ragspine_nb"
+    defined = sorted(
+        f"{p.relative_to(root)}:{n.name}" for p in root.rglob("*.py")
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(n, ast.FunctionDef) and n.name in ("_repr_html_", "_repr_mimebundle_"))
+    assert defined == ["display/mixin.py:_repr_html_", "display/mixin.py:_repr_mimebundle_"]
+
+
+def test_the_mimebundle_carries_escaped_html_and_the_repr() -> None:
+    from ragspine_nb.agent.conversation import Conversation, transcript
+    from ragspine_nb.display import CardReprMixin
+    from ragspine_nb.display.render import render_transcript
+    from ragspine_nb.stores.conversations import Message
+
+    store = FactStore(":memory:")
+    bundle = store._repr_mimebundle_()
+    assert isinstance(store, CardReprMixin) and bundle["text/plain"] == repr(store)
+    assert bundle["text/html"] == store._repr_html_()
+    assert store._repr_mimebundle_(include=["text/plain"]) == {"text/plain": repr(store)}
+    shown = render_transcript(transcript([Message("user", EVIL, 1, "t", ({"doc": EVIL,
+                                                                           "locator": "p1"},))]))
+    assert "<script>" not in shown and "&lt;script&gt;" in shown
+    assert issubclass(Conversation, CardReprMixin)

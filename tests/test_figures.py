@@ -20,8 +20,8 @@ import pytest
 from ragspine_nb import Agent, DomainProfile, Fact, FactStore
 from ragspine_nb.agent.answer import render_figures
 from ragspine_nb.agent.operations import NotComputed, Operation, compute
+from ragspine_nb.core import Figure, Source
 from ragspine_nb.errors import DatabaseNotFoundError, InvalidRecordError
-from ragspine_nb.types import Figure, Source
 
 REF = date(2026, 3, 31)
 DECK = "ACME_FY2025_Results.pptx"

@@ -21,8 +21,8 @@ from ragspine_nb.agent import ProviderResponse
 from ragspine_nb.agent.figures import FigureReader
 from ragspine_nb.agent.grounding import Grounder, GroundingContext, compare
 from ragspine_nb.agent.providers import MockProvider
+from ragspine_nb.core import Chunk, FoundResult
 from ragspine_nb.extract.beir import data_root
-from ragspine_nb.types import Chunk, FoundResult
 
 REF = date(2026, 3, 31)
 DECK = "ACME_FY2025_Results.pptx"

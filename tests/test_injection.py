@@ -15,8 +15,8 @@ import pytest
 
 from ragspine_nb import DomainProfile, Fact, FactStore, NarrativeIndex
 from ragspine_nb.agent import Agent, ProviderResponse, ToolCall
+from ragspine_nb.core import Chunk
 from ragspine_nb.extract.beir import data_root
-from ragspine_nb.types import Chunk
 
 pytestmark = pytest.mark.slow
 

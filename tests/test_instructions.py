@@ -18,8 +18,8 @@ import pytest
 
 from ragspine_nb import Agent
 from ragspine_nb.agent.instructions import read_instructions
+from ragspine_nb.core import Fact
 from ragspine_nb.extract.pdf_statements import prefer_statements
-from ragspine_nb.types import Fact
 from tests.tablehelpers import csv_agent
 
 REF = date(2020, 3, 1)

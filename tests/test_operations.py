@@ -29,9 +29,9 @@ from ragspine_nb.agent.operations import (
     ratio,
 )
 from ragspine_nb.agent.operations_over import count_passing, pick_extreme
+from ragspine_nb.core import Fact, Source
 from ragspine_nb.errors import InvalidRecordError
 from ragspine_nb.glossary import fold
-from ragspine_nb.types import Fact, Source
 from ragspine_nb.workspace import ingest
 
 REF = date(2020, 1, 1)

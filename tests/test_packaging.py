@@ -126,7 +126,7 @@ def test_layers_import_only_to_their_left() -> None:
     for path in (pkg / "display").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         imports = [ln for ln in text.splitlines() if ln.startswith(("from ragspine_nb", "import"))]
-        assert all("ragspine_nb.display" in ln or "ragspine_nb.types" in ln
+        assert all("ragspine_nb.display" in ln or "ragspine_nb.core" in ln
                    for ln in imports if "ragspine_nb" in ln), path
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ragspine_nb.core import Fact
 from ragspine_nb.extract.scale import (
     RowKind,
     ScaleInference,
@@ -18,7 +19,6 @@ from ragspine_nb.extract.scale import (
     row_kind,
     with_scale,
 )
-from ragspine_nb.types import Fact
 from ragspine_nb.units import PLAIN, join_unit, unit_parts, unit_text
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from ragspine_nb import DomainProfile
+from ragspine_nb.core import is_restricted
 from ragspine_nb.errors import ProfileError
 from ragspine_nb.sensitivity import (
     ScreenText,
@@ -15,7 +16,6 @@ from ragspine_nb.sensitivity_policy import (
     fold_text,
     policy_from_table,
 )
-from ragspine_nb.types import is_restricted
 
 
 @pytest.mark.parametrize("filename, text, explicit, expected", [

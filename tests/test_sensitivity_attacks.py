@@ -17,8 +17,8 @@ import pytest
 
 from ragspine_nb import Agent, DomainProfile, FactStore, NarrativeIndex, ingest
 from ragspine_nb.agent.providers import RecordingProvider
+from ragspine_nb.core import FileReport, IngestReport
 from ragspine_nb.stores.chunks import ChunkStore
-from ragspine_nb.types import FileReport, IngestReport
 from tests.conftest import DEMO
 from tests.filemakers import make_pptx, make_xlsx
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from ragspine_nb import Agent, DomainProfile, FactStore, NarrativeIndex
+from ragspine_nb.core import Chunk, Fact
 from ragspine_nb.errors import (
     InvalidRecordError,
     LineageError,
@@ -23,7 +24,6 @@ from ragspine_nb.errors import (
     StoreError,
 )
 from ragspine_nb.stores import ChunkStore
-from ragspine_nb.types import Chunk, Fact
 from tests.conftest import DEMO
 
 BACKENDS = ["sqlite", "postgres"]

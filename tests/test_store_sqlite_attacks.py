@@ -249,10 +249,10 @@ def test_a_read_only_store_is_queried_read_only(tmp_path: Path, locked: str) -> 
 
 
 def test_a_store_opened_read_only_on_request(tmp_path: Path) -> None:
-    from ragspine_nb.stores._sqlite import Database
+    from ragspine_nb.stores._sqlite import SQLiteDatabase
 
     path = _workspace(tmp_path)
-    db = Database(path, schema="", table="fact_metric", create=False, read_only=True)
+    db = SQLiteDatabase(path, schema="", table="fact_metric", create=False, read_only=True)
     assert db.fetchall("SELECT count(*) FROM fact_metric")[0][0] == 3
     assert db.read_only is True
     with pytest.raises(ReadOnlyStoreError, match="read-only"), db.transaction() as tx:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from ragspine_nb.core import Fact, Figure
 from ragspine_nb.eval.tatqa import evaluate_tatqa, summarize
 from ragspine_nb.eval.tatqa_gold import (
     Amount,
@@ -25,7 +26,6 @@ from ragspine_nb.eval.tatqa_gold import (
 from ragspine_nb.eval.tatqa_run import ContextRun, Outcome
 from ragspine_nb.eval.tatqa_score import CATEGORIES, Verdict, classify
 from ragspine_nb.eval.tatqa_subsets import CellCheck, check_cells, extraction_summary, subset_of
-from ragspine_nb.types import Fact, Figure
 
 
 def fig(value: float, unit: str, operation: str = "lookup", locator: str = "row=1") -> Figure:

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from ragspine_nb import Agent, DomainProfile, FactStore
+from ragspine_nb.core import Fact
 from ragspine_nb.errors import ProfileError
 from ragspine_nb.extract.sums import adds_up, decimals, sum_parts
-from ragspine_nb.types import Fact
 
 REF = date(2020, 1, 1)
 

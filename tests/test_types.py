@@ -5,14 +5,14 @@ import math
 import pytest
 
 from ragspine_nb import Chunk, Fact, LineageError
-from ragspine_nb.errors import InvalidRecordError
-from ragspine_nb.types import (
+from ragspine_nb.core import (
     FoundResult,
     NotFoundResult,
     StoredChunk,
     UnrecognizedParamResult,
     is_restricted,
 )
+from ragspine_nb.errors import InvalidRecordError
 from tests.conftest import make_chunk, make_fact
 
 

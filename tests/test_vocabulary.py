@@ -11,10 +11,10 @@ import pytest
 
 import ragspine_nb.stores.facts as facts_module
 from ragspine_nb import FactStore, Workspace
+from ragspine_nb.core import Fact
 from ragspine_nb.errors import ProfileError, StoreError
 from ragspine_nb.glossary import normalize_channel, normalize_entity, normalize_metric
 from ragspine_nb.profile import ChannelSpec, DomainProfile, EntitySpec, MetricSpec
-from ragspine_nb.types import Fact
 from ragspine_nb.vocabulary import Vocabulary, code_from_label, merge_vocabulary
 from tests.test_store_contract import BACKENDS, fresh_database, pg_server  # noqa: F401
 

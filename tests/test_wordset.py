@@ -8,8 +8,8 @@ import pytest
 
 from ragspine_nb import Agent, DomainProfile, FactStore
 from ragspine_nb.agent import RuleIntentParser
+from ragspine_nb.core import CHANGE_PCT_CHANNEL, Fact
 from ragspine_nb.glossary import metric_vocabulary
-from ragspine_nb.types import CHANGE_PCT_CHANNEL, Fact
 from ragspine_nb.wordset import WordSetIndex, content_words
 
 REF = date(2020, 1, 1)

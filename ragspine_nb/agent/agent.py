@@ -22,6 +22,7 @@ from ragspine_nb.agent.providers import LLMProvider, MockProvider
 from ragspine_nb.agent.query_tools import TOOL_NAME
 from ragspine_nb.agent.render import EXCERPT_CHARS
 from ragspine_nb.agent.result import AgentResult
+from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.views import make_view
 from ragspine_nb.errors import DatabaseNotFoundError, ProfileError
 from ragspine_nb.profile import DomainProfile, find_profile
@@ -54,7 +55,7 @@ def _workspace_profile(folder: Path, store: FactStore,
     return effective_profile(profile, store.vocabularies(), documents)
 
 
-class Agent:
+class Agent(CardReprMixin):
     """The dual-channel agent as one object.
 
     Parameters
@@ -90,6 +91,8 @@ class Agent:
         self.planner = RuleQueryPlanner(
             self.profile, provider=None if isinstance(self.provider, MockProvider)
             else self.provider)
+        self._retriever: Any = None
+        self._retriever_of: tuple[int, int] | None = None
 
     @classmethod
     def from_workspace(cls, path: str | Path, *, provider: LLMProvider | None = None,
@@ -149,13 +152,27 @@ class Agent:
             raise ProfileError("Agent needs profile= (no profile.* beside the fact store)")
         return found
 
+    @property
+    def retriever(self) -> Any:
+        """The narrative channel's retriever (``None`` without an index).
+
+        Built once, on first use, and again only when ``index`` or ``planner`` is
+        replaced; every question of this agent goes through it.
+        """
+        if self.index is None:
+            return None
+        of = (id(self.index), id(self.planner))
+        if self._retriever is None or self._retriever_of != of:
+            self._retriever = self.index.retriever(planner=self.planner)
+            self._retriever_of = of
+        return self._retriever
+
     def ask(self, question: str, reference_date: date | None = None,
             history: Sequence[tuple[str, str]] | None = None) -> AgentResult:
         """Answer one question (see :func:`answer_question`)."""
-        retriever = self.index.retriever(planner=self.planner) if self.index is not None \
-            else None
         return answer_question(question, self.store, self.provider,
-                               reference_date=reference_date, narrative_retriever=retriever,
+                               reference_date=reference_date,
+                               narrative_retriever=self.retriever,
                                intent_parser=self.parser, profile=self.profile,
                                history=history, faq=self.faq)
 
@@ -203,5 +220,5 @@ class Agent:
         return (f"Agent(store={self.store.path!r}, narrative={'yes' if self.index else 'no'}, "
                 f"provider={getattr(self.provider, 'name', type(self.provider).__name__)!r})")
 
-    def _repr_html_(self) -> str:
-        return str(self.topology()._repr_html_())
+    def _display_html(self) -> str:
+        return str(self.topology()._display_html())

@@ -37,9 +37,7 @@ from ragspine_nb.agent.templates import (
     value_text,
     where_text,
 )
-from ragspine_nb.glossary import normalize_period, period_label
-from ragspine_nb.profile import DomainProfile
-from ragspine_nb.types import (
+from ragspine_nb.core import (
     ConflictResult,
     Fact,
     Figure,
@@ -48,6 +46,8 @@ from ragspine_nb.types import (
     QueryResult,
     UnrecognizedParamResult,
 )
+from ragspine_nb.glossary import normalize_period, period_label
+from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import unit_text
 
 __all__ = ["StructuredAnswer", "structured_answer", "figure_label", "figure_text",

@@ -45,9 +45,7 @@ from ragspine_nb.agent.templates import (
     not_computed_line,
     value_text,
 )
-from ragspine_nb.glossary import period_label
-from ragspine_nb.profile import DomainProfile
-from ragspine_nb.types import (
+from ragspine_nb.core import (
     ConflictResult,
     Fact,
     Figure,
@@ -56,6 +54,8 @@ from ragspine_nb.types import (
     QueryResult,
     UnrecognizedParamResult,
 )
+from ragspine_nb.glossary import period_label
+from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import unit_text
 
 __all__ = ["plan_answer", "refusal_answer", "cross_refusal", "OPERATION_WORDS"]

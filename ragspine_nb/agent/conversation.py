@@ -12,11 +12,14 @@ are written together, and a conversation exists once its first turn is answered.
 
 from __future__ import annotations
 
-import html
 import uuid
+from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from ragspine_nb.display.mixin import CardReprMixin
+from ragspine_nb.display.render import Message as Shown
+from ragspine_nb.display.render import render_transcript
 from ragspine_nb.display.views import make_view
 from ragspine_nb.stores.conversations import ConversationStore, Message, check_conversation_id
 
@@ -28,7 +31,7 @@ __all__ = ["Conversation", "HISTORY_TURNS"]
 HISTORY_TURNS = 5
 
 
-class Conversation:
+class Conversation(CardReprMixin):
     """One conversation with an :class:`Agent`, persisted message by message.
 
     Parameters
@@ -95,16 +98,9 @@ class Conversation:
         return (f"Conversation(id={self.conversation_id!r}, "
                 f"messages={len(self.messages)}, history_turns={self.history_turns})")
 
-    def _repr_html_(self) -> str:
-        rows = []
-        for m in self.messages:
-            sources = "".join(f"<li>{html.escape(s.get('doc', ''))} · "
-                              f"{html.escape(s.get('locator', ''))}</li>" for s in m.sources)
-            body = html.escape(m.content).replace("\n", "<br>")
-            rows.append(f"<div class='rs-msg rs-{m.role}'><b>{m.role}</b><div>{body}</div>"
-                        + (f"<ul>{sources}</ul>" if sources else "") + "</div>")
-        return (f"<div class='rs-conversation'><div><b>Conversation</b> "
-                f"{html.escape(self.conversation_id)}</div>{''.join(rows)}</div>")
+    def _display_html(self) -> str:
+        return render_transcript(transcript(self.messages),
+                                 title=f"Conversation {self.conversation_id}")
 
 
 def result_meta(result: AgentResult) -> dict[str, Any]:
@@ -112,3 +108,10 @@ def result_meta(result: AgentResult) -> dict[str, Any]:
     return {"route": result.route, "clarification": result.clarification.mode,
             "tool_status": result.tool_status,
             "request_id": result.trace.get("request_id", "")}
+
+
+def transcript(messages: Sequence[Message]) -> list[Shown]:
+    """Stored messages as display data: who wrote each, its text and its sources."""
+    return [Shown(m.role, "You" if m.role == "user" else "Agent", m.content,
+                  tuple((s.get("doc", ""), s.get("locator", "")) for s in m.sources))
+            for m in messages]

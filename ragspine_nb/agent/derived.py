@@ -7,7 +7,7 @@ ratios and other standard ratios from their line items (``formula`` in
 1. :func:`derive` reads the metric's formula (:func:`~ragspine_nb.agent.expression.parse`)
    and resolves each code it names for the same entity, period and column: a stored
    figure, else that metric's own formula (up to :data:`MAX_DEPTH` levels), else the
-   operand is missing. The result is a :class:`~ragspine_nb.types.Figure` citing every
+   operand is missing. The result is a :class:`~ragspine_nb.core.Figure` citing every
    cell with the formula and numbers written out — or what is missing, or why not.
 2. An operation over derived values ("the change in the current ratio from 2018 to
    2019", "the 3-year average net margin") runs over :func:`as_operand`, a fact-shaped
@@ -36,10 +36,10 @@ from ragspine_nb.agent.operations import NotComputed
 from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.render import entity_label, metric_label
 from ragspine_nb.agent.templates import format_value
+from ragspine_nb.core import Fact, Figure, FoundResult, QueryResult
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import Fact, Figure, FoundResult, QueryResult
 from ragspine_nb.units import store_unit, unit_text
 
 __all__ = ["derive", "as_operand", "expand", "MAX_DEPTH", "Derivation", "Cell",

@@ -30,7 +30,7 @@ from ragspine_nb.arithmetic import (
     names_in,
     parse,
 )
-from ragspine_nb.types import Fact
+from ragspine_nb.core import Fact
 from ragspine_nb.units import scale_ratio
 
 __all__ = ["Num", "Name", "Bin", "Node", "Term", "Value", "Missing", "FormulaSyntaxError",

@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ragspine_nb.types import DEFAULT_SENSITIVITY, Source, is_restricted
+from ragspine_nb.core import DEFAULT_SENSITIVITY, Source, is_restricted
 
 __all__ = ["FaqEntry", "FaqCache", "REALTIME_CUES"]
 

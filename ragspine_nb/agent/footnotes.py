@@ -13,7 +13,7 @@ never a guess between two notes).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,7 @@ class Footnote:
 
     marker: str
     text: str
-    snippet: dict[str, Any]
+    snippet: Mapping[str, Any]
 
 
 def footnote_marker(label: str) -> str | None:
@@ -58,7 +58,7 @@ def _starts(marker: str) -> re.Pattern[str]:
                       rf"(?P<text>\S.*)$", re.M)
 
 
-def find_footnote(marker: str, snippets: Sequence[dict[str, Any]]) -> Footnote | None:
+def find_footnote(marker: str, snippets: Sequence[Mapping[str, Any]]) -> Footnote | None:
     r"""The one line among the snippets' texts that starts with the marker.
 
     Examples

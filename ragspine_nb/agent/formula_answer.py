@@ -38,10 +38,10 @@ from ragspine_nb.agent.render import entity_label, metric_label
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
 from ragspine_nb.agent.templates import format_value
+from ragspine_nb.core import FoundResult, ToolOutcome
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.profile_fields import formula_codes
-from ragspine_nb.types import FoundResult
 from ragspine_nb.units import unit_text
 
 __all__ = ["defined_answer", "builtin_answer", "formula_words"]
@@ -137,13 +137,13 @@ def defined_answer(run: Run) -> AgentResult | None:
         return _missing_answer(run, f"{asked.name} not computed: {'; '.join(value.reasons)}; "
                                f"no estimate is given (formula read: {formula}).", value)
     if isinstance(value, NotComputed):
-        return run.done(f"{asked.name} not computed: {value.text(run.lang)}.", run.intent.route)
+        return run.finish(f"{asked.name} not computed: {value.text(run.lang)}.", run.intent.route)
     return _figure_answer(run, asked.name, value)
 
 
 def _missing_answer(run: Run, head: str, missing: Missing) -> AgentResult:
     """No figure: what is missing, and the operands that were found, cited as inputs."""
-    return run.done("\n".join([head, *input_lines(missing.found, run.profile, run.lang)]),
+    return run.finish("\n".join([head, *input_lines(missing.found, run.profile, run.lang)]),
                     run.intent.route, sources=cited(missing.found))
 
 
@@ -153,8 +153,9 @@ def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:
     label = f"{entity_label(run.profile, facts[0].entity)} {name}, {periods}" if facts \
         else name
     figure = formula_figure(name, label, value)
-    return run.done(figure_text(figure, run.lang), run.intent.route,
-                    sources=[s.to_dict() for s in figure.sources], figures=(figure,))
+    return run.finish(figure_text(figure, run.lang), run.intent.route,
+                      sources=[s.to_dict() for s in figure.sources],
+                      tool=ToolOutcome(figures=(figure,)))
 
 
 def formula_words(profile: DomainProfile, formula: str) -> str:
@@ -184,7 +185,8 @@ def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
                                f"(formula: {name} = {formula_words(run.profile, formula)}).",
                                derived)
     if isinstance(derived, NotComputed):
-        return run.done(f"{name} not computed: {derived.text(run.lang)}.", run.intent.route)
+        return run.finish(f"{name} not computed: {derived.text(run.lang)}.", run.intent.route)
     run.trace.record(formula=derived.derivation)
-    return run.done(figure_text(derived, run.lang), run.intent.route,
-                    sources=[s.to_dict() for s in derived.sources], figures=(derived,))
+    return run.finish(figure_text(derived, run.lang), run.intent.route,
+                      sources=[s.to_dict() for s in derived.sources],
+                      tool=ToolOutcome(figures=(derived,)))

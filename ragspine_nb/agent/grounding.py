@@ -21,8 +21,8 @@ so the trace can record them (identities only) and the result can show them.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ragspine_nb.agent.clarify import ClarificationResult
@@ -30,10 +30,10 @@ from ragspine_nb.agent.figures import FigureReader, Mentions, Stated, unit_parts
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.providers import SENTENCE
 from ragspine_nb.agent.templates import format_value
+from ragspine_nb.core import ConflictResult, Dropped, Fact, FoundResult, QueryResult
 from ragspine_nb.glossary import normalize_period, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import ConflictResult, Fact, FoundResult, QueryResult
 
 __all__ = ["Grounder", "GroundingContext", "Dropped", "Grounded", "compare", "sentences",
            "question_context", "REASONS"]
@@ -76,29 +76,6 @@ def question_context(intent: ParsedIntent, clar: ClarificationResult,
     if not intent.periods and clar.assumed_slots.get("period"):
         period = normalize_period(profile, clar.assumed_slots["period"], relative=False)
     return GroundingContext(entity, period)
-
-
-@dataclass(frozen=True)
-class Dropped:
-    """A sentence left out of an answer, and why."""
-
-    sentence: str
-    reason: str
-    metric_code: str = ""
-    entity: str = ""
-    period: str = ""
-    channel: str = ""
-    stated: str = ""
-    stored: str = ""
-
-    def to_trace(self) -> dict[str, str]:
-        """Identifiers only (the trace never holds content): reason and fact identity."""
-        return {k: v for k, v in asdict(self).items()
-                if k in ("reason", "metric_code", "entity", "period", "channel") and v}
-
-    def to_dict(self) -> dict[str, str]:
-        """Every field, for the answer's result object."""
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -167,7 +144,7 @@ class Grounder:
         self.store = store
         self.reader = FigureReader(profile)
 
-    def ground(self, answer: str, snippets: Sequence[dict[str, Any]],
+    def ground(self, answer: str, snippets: Sequence[Mapping[str, Any]],
                context: GroundingContext | None = None) -> Grounded:
         """Keep the sentences of ``answer`` that pass both checks (module docstring)."""
         corpus = " ".join(str(s.get("text", "")) for s in snippets).replace(",", "")
@@ -194,7 +171,7 @@ class Grounder:
         return None
 
     def check(self, sentence: str, context: GroundingContext,
-              snippets: Sequence[dict[str, Any]] = (),
+              snippets: Sequence[Mapping[str, Any]] = (),
               cache: dict[Key, QueryResult] | None = None) -> Dropped | None:
         """Why ``sentence`` must be dropped (its first offending figure), or ``None``."""
         figures = self.reader.figures(sentence)
@@ -216,7 +193,7 @@ class Grounder:
                                period_label(key[2], key[3]), key[4], stated.token, why[1])
         return None
 
-    def _cited(self, sentence: str, snippets: Sequence[dict[str, Any]]) -> Mentions:
+    def _cited(self, sentence: str, snippets: Sequence[Mapping[str, Any]]) -> Mentions:
         numbers = {int(n) for n in re.findall(r"\[(\d+)\]", sentence)}
         texts = [str(snippets[n - 1].get("text", "")) for n in sorted(numbers)
                  if 1 <= n <= len(snippets)]

@@ -14,24 +14,25 @@ label's footnote marker points to (:mod:`ragspine_nb.agent.footnotes`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ragspine_nb.agent.extractive import unwrap_lines
 from ragspine_nb.agent.focus import question_focus
 from ragspine_nb.agent.footnotes import ASKS_FOOTNOTE, find_footnote, footnote_marker
-from ragspine_nb.agent.grounding import Dropped, Grounder, GroundingContext
+from ragspine_nb.agent.grounding import Grounder, GroundingContext
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.providers import LLMProvider
 from ragspine_nb.agent.render import EXCERPT_CHARS
 from ragspine_nb.agent.table_answers import display_label, table_answer
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.trace import Trace
+from ragspine_nb.core import Citation, NarrativeOutcome, Snippet
 from ragspine_nb.errors import ProviderError
 from ragspine_nb.glossary import period_label
 
-__all__ = ["NarrativeRetriever", "NarrativeAnswer", "run_narrative", "NARRATIVE_SYSTEM"]
+__all__ = ["NarrativeRetriever", "NarrativeOutcome", "NarrativeAnswer", "run_narrative",
+           "NARRATIVE_SYSTEM"]
 
 #: What a question about "the table" searches besides its own words: the sentences that
 #: introduce a table ("… were as follows:", "the following table …", "consisted of the
@@ -47,18 +48,17 @@ class NarrativeRetriever(Protocol):
     """What the agent needs from the narrative channel."""
 
     def retrieve(self, query: str, *, filters: dict[str, Any] | None = None,
-                 top_k: int = 50) -> list[dict[str, Any]]:
-        """Snippet dicts with text, doc_id, source_locator (RESTRICTED already removed)."""
+                 top_k: int = 50) -> Sequence[Snippet | Mapping[str, Any]]:
+        """Snippets (RESTRICTED already removed), best first.
+
+        :class:`~ragspine_nb.core.Snippet` objects, or mappings with at least ``text``,
+        ``doc_id`` and ``source_locator`` (read with :meth:`Snippet.coerce`).
+        """
         ...
 
 
-@dataclass
-class NarrativeAnswer:
-    """The grounded narrative text with its sources and what grounding dropped."""
-
-    text: str
-    sources: list[dict[str, str]] = field(default_factory=list)
-    dropped: tuple[Dropped, ...] = ()
+#: The earlier name of :class:`~ragspine_nb.core.NarrativeOutcome`.
+NarrativeAnswer = NarrativeOutcome
 
 
 def _one_line(text: str) -> str:
@@ -69,51 +69,55 @@ def _one_line(text: str) -> str:
     return " ".join(unwrap_lines(text).split())
 
 
+def _search(retriever: NarrativeRetriever, query: str, filters: dict[str, Any],
+            top_k: int) -> list[Snippet]:
+    return [Snippet.coerce(s) for s in retriever.retrieve(query, filters=filters, top_k=top_k)]
+
+
 def _retrieve(question: str, intent: ParsedIntent, retriever: NarrativeRetriever,
-              top_k: int, trace: Trace, retrieval: dict[str, Any]) -> list[dict[str, Any]]:
+              top_k: int, trace: Trace) -> tuple[list[Snippet], dict[str, Any]]:
+    """The snippets found, and the query plan and evidence loop that found them."""
     filters = {k: v for k, v in (("entity", intent.entity),
                                   ("period", period_label(*intent.period) if intent.period
                                    else None)) if v}
-    snippets = retriever.retrieve(question, filters=filters, top_k=top_k)
+    snippets = _search(retriever, question, filters, top_k)
     if question_focus(question) == "table":  # its words are not in the text: what introduces one
         for query in TABLE_QUERIES:
-            have = {s["chunk_id"] for s in snippets}
-            snippets += [s for s in retriever.retrieve(query, filters=filters, top_k=top_k)
-                         if s["chunk_id"] not in have][: max(0, top_k - len(snippets))]
-    trace.record(chunk_ids=[s["chunk_id"] for s in snippets],
-                 chunk_scores=[(s.get("scores") or {}).get("fused") for s in snippets])
+            have = {s.chunk_id for s in snippets}
+            snippets += [s for s in _search(retriever, query, filters, top_k)
+                         if s.chunk_id not in have][: max(0, top_k - len(snippets))]
+    trace.record(chunk_ids=[s.chunk_id for s in snippets],
+                 chunk_scores=[s.scores.get("fused") for s in snippets])
     report = getattr(retriever, "last_report", None)
-    if report is not None:  # query plan + evidence loop: counts and kinds, never the text
-        meta = report.to_dict()
-        trace.record(retrieval={k: meta[k] for k in (
-            "queries_generated", "candidates_found", "evidence_used", "retrieval_loops",
-            "stop_reason")}, query_variant_kinds=[[v["kind"] for v in p["variants"]]
-                                                  for p in meta["plans"]])
-        retrieval.update(meta)
-    return snippets
+    if report is None:
+        return snippets, {}
+    meta: dict[str, Any] = report.to_dict()  # query plan + evidence loop: counts and kinds
+    trace.record(retrieval={k: meta[k] for k in (
+        "queries_generated", "candidates_found", "evidence_used", "retrieval_loops",
+        "stop_reason")}, query_variant_kinds=[[v["kind"] for v in p["variants"]]
+                                              for p in meta["plans"]])
+    return snippets, meta
 
 
-def _with_sources(text: str, snippets: list[dict[str, Any]], lang: str,
-                  passages: list[dict[str, Any]]) -> tuple[str, list[dict[str, str]]]:
-    """The text followed by its numbered sources; the cited passages become citations."""
+def _with_sources(text: str, snippets: Sequence[Snippet], lang: str
+                  ) -> tuple[str, tuple[dict[str, str], ...], tuple[Citation, ...]]:
+    """The text followed by its numbered sources, its sources, and the passages cited."""
     cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text) if 1 <= int(n) <= len(snippets)})
     shown = cited or list(range(1, len(snippets) + 1))
     used = [snippets[n - 1] for n in cited] or list(snippets)
-    lines = [f"[{n}] {snippets[n - 1]['doc_id']} · {snippets[n - 1]['source_locator']}"
+    lines = [f"[{n}] {snippets[n - 1].doc_id} · {snippets[n - 1].source_locator}"
              for n in shown]
     answer = f"{text}\n{TEXT['sources'][lang]}\n" + "\n".join(lines)
-    sources = list({(s["doc_id"], s["source_locator"]): {"doc": s["doc_id"],
-                                                          "locator": s["source_locator"]}
-                    for s in used}.values())
-    passages.extend({"index": n, "kind": "passage", "doc_id": snippets[n - 1]["doc_id"],
-                     "title": snippets[n - 1].get("title", ""),
-                     "locator": snippets[n - 1]["source_locator"],
-                     "excerpt": str(snippets[n - 1]["text"])[:EXCERPT_CHARS]} for n in shown)
-    return answer, sources
+    sources = tuple({(s.doc_id, s.source_locator): {"doc": s.doc_id, "locator": s.source_locator}
+                     for s in used}.values())
+    passages = tuple(Citation(n, "passage", snippets[n - 1].doc_id,
+                              snippets[n - 1].source_locator, snippets[n - 1].title,
+                              snippets[n - 1].text[:EXCERPT_CHARS]) for n in shown)
+    return answer, sources, passages
 
 
 def _table_labels(question: str, intent: ParsedIntent, grounder: Grounder, lang: str,
-                  trace: Trace) -> NarrativeAnswer | None:
+                  trace: Trace) -> NarrativeOutcome | None:
     """A question about a table's own labels, answered from the stored table (no model)."""
     table = table_answer(question, intent, grounder.profile, grounder.store, lang)
     if table is None:
@@ -121,13 +125,13 @@ def _table_labels(question: str, intent: ParsedIntent, grounder: Grounder, lang:
     trace.record(narrative="table_labels", llm_calls=0)
     lines = [f"[{n}] {s['doc']} · {s['locator']}" for n, s in enumerate(table.sources, start=1)]
     unique = {(s["doc"], s["locator"]): dict(s) for s in table.sources}
-    return NarrativeAnswer(f"{table.text}\n{TEXT['sources'][lang]}\n" + "\n".join(lines),
-                           list(unique.values()))
+    return NarrativeOutcome(f"{table.text}\n{TEXT['sources'][lang]}\n" + "\n".join(lines),
+                            tuple(unique.values()))
 
 
 def _row_footnote(question: str, intent: ParsedIntent, retriever: NarrativeRetriever,
                   grounder: Grounder, context: GroundingContext, lang: str,
-                  trace: Trace) -> NarrativeAnswer | None:
+                  trace: Trace) -> NarrativeOutcome | None:
     """What a row includes or means, from the note its label's marker points to (no model).
 
     "What is included in service delivery costs?" for a row labelled "Service delivery
@@ -149,12 +153,12 @@ def _row_footnote(question: str, intent: ParsedIntent, retriever: NarrativeRetri
         if not grounded.text:
             return None
         trace.record(narrative="row_footnote", llm_calls=0)
-        snippet = note.snippet
+        snippet = Snippet.coerce(note.snippet)
         text = f"{display_label(spec.label)}: {grounded.text}"
-        return NarrativeAnswer(
-            f"{text}\n{TEXT['sources'][lang]}\n[1] {snippet['doc_id']} · "
-            f"{snippet['source_locator']}",
-            [{"doc": snippet["doc_id"], "locator": snippet["source_locator"]}],
+        return NarrativeOutcome(
+            f"{text}\n{TEXT['sources'][lang]}\n[1] {snippet.doc_id} · "
+            f"{snippet.source_locator}",
+            ({"doc": snippet.doc_id, "locator": snippet.source_locator},),
             grounded.dropped)
     return None
 
@@ -162,23 +166,27 @@ def _row_footnote(question: str, intent: ParsedIntent, retriever: NarrativeRetri
 def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
                   retriever: NarrativeRetriever | None,
                   history: Sequence[tuple[str, str]] | None, trace: Trace, lang: str,
-                  top_k: int, retrieval: dict[str, Any], passages: list[dict[str, Any]],
-                  grounder: Grounder, context: GroundingContext) -> NarrativeAnswer:
-    """Answer from retrieved passages; keep only grounded sentences (module docstring)."""
+                  top_k: int, grounder: Grounder, context: GroundingContext
+                  ) -> NarrativeOutcome:
+    """Answer from retrieved passages; keep only grounded sentences (module docstring).
+
+    Returns the grounded text with its sources, the passages it cites and the query
+    plan that found them (nothing is written into the caller's objects).
+    """
     labels = _table_labels(question, intent, grounder, lang, trace)
     if labels is not None:  # the table's own periods, rows or unit, each cited by its cell
         return labels
     if retriever is None:
         trace.record(narrative="not_wired")
-        return NarrativeAnswer(TEXT["no_retriever"][lang])
+        return NarrativeOutcome(TEXT["no_retriever"][lang])
     note = _row_footnote(question, intent, retriever, grounder, context, lang, trace)
     if note is not None:
         return note
-    snippets = _retrieve(question, intent, retriever, top_k, trace, retrieval)
+    snippets, retrieval = _retrieve(question, intent, retriever, top_k, trace)
     if not snippets:
-        return NarrativeAnswer(TEXT["no_hits"][lang])
-    numbered = "\n".join(f"[{i}] (source: {s['doc_id']} · {s['source_locator']}) "
-                         f"{_one_line(str(s['text']))}" for i, s in enumerate(snippets, start=1))
+        return NarrativeOutcome(TEXT["no_hits"][lang], retrieval=retrieval)
+    numbered = "\n".join(f"[{i}] (source: {s.doc_id} · {s.source_locator}) "
+                         f"{_one_line(s.text)}" for i, s in enumerate(snippets, start=1))
     messages: list[dict[str, Any]] = [
         {"role": "user" if role == "user" else "assistant", "content": text}
         for role, text in (history or [])]
@@ -187,7 +195,7 @@ def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
         resp = provider.create_message(system=NARRATIVE_SYSTEM, messages=messages, tools=[])
     except ProviderError:
         trace.record(provider_error=True)
-        return NarrativeAnswer(TEXT["provider_error"][lang])
+        return NarrativeOutcome(TEXT["provider_error"][lang], retrieval=retrieval)
     grounded = grounder.ground(resp.text or "", snippets, context)
     trace.record(narrative_sentences_dropped=len(grounded.dropped),
                  narrative_dropped=[d.to_trace() for d in grounded.dropped
@@ -196,5 +204,5 @@ def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
     withheld = sum(d.reason != "not_in_snippets" for d in grounded.dropped)
     if withheld and grounded.text:
         text += ("" if lang == "zh" else " ") + TEXT["withheld"][lang].format(n=withheld)
-    answer, sources = _with_sources(text, snippets, lang, passages)
-    return NarrativeAnswer(answer, sources, grounded.dropped)
+    answer, sources, passages = _with_sources(text, snippets, lang)
+    return NarrativeOutcome(answer, sources, grounded.dropped, passages, retrieval)

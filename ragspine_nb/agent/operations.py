@@ -1,6 +1,6 @@
 """Operations a question asks of stored figures, computed over cited cells or refused.
 
-An :class:`Operation` names what to compute (:data:`~ragspine_nb.types.COMPUTED_OPERATIONS`);
+An :class:`Operation` names what to compute (:data:`~ragspine_nb.core.COMPUTED_OPERATIONS`);
 the functions here apply it to the cited cells (its operands) as pure steps and return
 the value with its derivation (:class:`Computed`), or :class:`NotComputed` saying why
 not. Nothing here reads a store or a question: the operands come from the fact channel
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 from ragspine_nb.agent.operation_cues import RatioSplit, Threshold
 from ragspine_nb.agent.templates import NOT_COMPUTED, format_value
+from ragspine_nb.core import COMPUTED_OPERATIONS, Fact
 from ragspine_nb.errors import InvalidRecordError
-from ragspine_nb.types import COMPUTED_OPERATIONS, Fact
 from ragspine_nb.units import unit_parts
 
 __all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "ratio",
@@ -53,7 +53,7 @@ class Operation:
     Parameters
     ----------
     kind : str
-        One of :data:`~ragspine_nb.types.COMPUTED_OPERATIONS`.
+        One of :data:`~ragspine_nb.core.COMPUTED_OPERATIONS`.
     with_levels : bool
         The levels are asked for too (a comparison: both figures and their difference).
     between : bool

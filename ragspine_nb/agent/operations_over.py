@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from ragspine_nb.agent.operation_cues import Threshold
 from ragspine_nb.agent.operations import Computed, NotComputed, one_unit
 from ragspine_nb.agent.templates import format_value
+from ragspine_nb.core import Fact
 from ragspine_nb.glossary import period_label
-from ragspine_nb.types import Fact
 from ragspine_nb.units import SCALES, unit_parts
 
 __all__ = ["count_passing", "passing", "pick_extreme", "Trend", "trend"]

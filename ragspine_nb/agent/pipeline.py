@@ -52,7 +52,7 @@ from ragspine_nb.agent.intent import (
     IntentParser,
     ParsedIntent,
 )
-from ragspine_nb.agent.narrative import NarrativeAnswer, NarrativeRetriever, run_narrative
+from ragspine_nb.agent.narrative import NarrativeRetriever, run_narrative
 from ragspine_nb.agent.operation_cues import operation_asked
 from ragspine_nb.agent.operation_detect import cue_text, detect_operation
 from ragspine_nb.agent.operation_plan import (
@@ -73,14 +73,16 @@ from ragspine_nb.agent.stated_change import stated_change
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
 from ragspine_nb.agent.unstated import prose_figure
+from ragspine_nb.core import (
+    ConflictResult,
+    FoundResult,
+    NarrativeOutcome,
+    QueryResult,
+    ToolOutcome,
+)
 from ragspine_nb.errors import ProviderError
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import (
-    ConflictResult,
-    FoundResult,
-    QueryResult,
-)
 
 __all__ = ["answer_question", "MAX_TOOL_ITERATIONS", "STRUCTURED_SYSTEM"]
 
@@ -102,7 +104,7 @@ def _faq_answer(run: Run, faq: FaqCache) -> AgentResult | None:
     run.trace.record(faq_hit=True)
     src = entry.source.to_dict()
     note = f"\n{TEXT['sources'][run.lang]} {src['doc']} · {src['locator']}"
-    return run.done(entry.answer + note, "faq", sources=[src], plain=entry.answer)
+    return run.finish(entry.answer + note, "faq", sources=[src], plain=entry.answer)
 
 
 def _stated_answer(run: Run, stated: FoundResult | ConflictResult) -> AgentResult:
@@ -112,18 +114,16 @@ def _stated_answer(run: Run, stated: FoundResult | ConflictResult) -> AgentResul
     run.trace.record(stated_change=True, tool_status={stated.status: 1}, llm_calls=0,
                      figures=len(change.figures))
     text = f"{note} {change.text}" if run.lang == "en" else note + change.text
-    return run.done(text, run.intent.route, tool_results=[stated.to_dict()],
-                    sources=change.sources, sql=sql_of(run.store, [stated]),
-                    figures=change.figures)
+    return run.finish(text, run.intent.route, sources=change.sources, tool=ToolOutcome(
+        (stated,), tuple(sql_of(run.store, [stated])), tuple(change.figures)))
 
 
 def _narrative(run: Run, retriever: NarrativeRetriever | None, top_k: int,
-               anchors: Sequence[QueryResult] = ()) -> NarrativeAnswer:
+               anchors: Sequence[QueryResult] = ()) -> NarrativeOutcome:
     """Retrieved passages, grounded (against the structured results, when there are some)."""
     context = replace(run.context, anchors=tuple(anchors)) if anchors else run.context
     return run_narrative(run.question, run.intent, run.provider, retriever, run.history,
-                         run.trace, run.lang, top_k, run.retrieval, run.passages,
-                         run.grounder, context)
+                         run.trace, run.lang, top_k, run.grounder, context)
 
 
 def _lookups(run: Run, tasks: Sequence[dict[str, str]]) -> list[QueryResult]:
@@ -158,15 +158,13 @@ def _text_answer(run: Run, retriever: NarrativeRetriever | None, top_k: int) -> 
     text = told.text if context is None else "\n".join(
         [TEXT["context_figures"][run.lang], context.text, "", TEXT["attribution"][run.lang],
          told.text])
-    sources = list(context.sources) if context is not None else []
-    sources += [s for s in told.sources if s not in sources]
+    sources = told.merged_sources(context.sources if context is not None else [])
     statuses = [r.status for r in results]
     run.trace.record(figures=0, text_question=run.kind.cue or run.kind.kind,
                      tool_status={s: statuses.count(s) for s in set(statuses)})
     route = run.intent.route if results else ROUTE_NARRATIVE
-    return run.done(text, route, tool_results=[r.to_dict() for r in results], sources=sources,
-                    sql=sql_of(run.store, results), retrieval=run.retrieval,
-                    dropped=[d.to_dict() for d in told.dropped])
+    return run.finish(text, route, sources=sources, narrative=told,
+                      tool=ToolOutcome(tuple(results), tuple(sql_of(run.store, results))))
 
 
 def _stated_change_columns(intent: ParsedIntent) -> bool:
@@ -195,7 +193,7 @@ def _planned(run: Run, operation: Operation, retriever: NarrativeRetriever | Non
     if operation.answer == "label":  # which item, when no list of items is named: prose
         return _text_answer(run, retriever, top_k)
     refused = refusal_answer(operation.kind, plan, (), run.profile, run.lang)
-    return run.done(refused.text, run.intent.route)
+    return run.finish(refused.text, run.intent.route)
 
 
 def _computed_answer(run: Run, plan: Plan | None, operation: Operation | None,
@@ -241,12 +239,12 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
     if operation is None and len(varying_slots(tasks)) > 1:
         refused = cross_refusal(tasks, run.lang)  # several rows × several periods: no figure
         run.trace.record(cross_product=len(tasks), figures=0)
-        return run.done(refused.text, run.intent.route)
+        return run.finish(refused.text, run.intent.route)
     try:
         results = _lookups(run, tasks)
     except ProviderError:
         run.trace.record(provider_error=True)
-        return run.done(TEXT["provider_error"][run.lang], run.intent.route)
+        return run.finish(TEXT["provider_error"][run.lang], run.intent.route)
     if plan is None and operation is None and len(results) == 1 and results[0].status != "found":
         derived = builtin_answer(run, tasks[0])  # a margin, FCF, EBITDA no figure states
         if derived is not None:
@@ -263,18 +261,16 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
                      figures=len(structured.figures),
                      tool_status={s: statuses.count(s) for s in set(statuses)},
                      fabrication_guard_triggered=bool(results) and "found" not in statuses)
-    left_out: list[dict[str, str]] = []
+    told: NarrativeOutcome | None = None
     unnamed = operation is not None and operation.answer == "label" and \
         any(s != "found" for s in statuses)  # a label some cell is missing for
     if run.intent.route == ROUTE_COMPOSITE or unnamed:
         # the narrative may not contradict the line above; a label no cell names: the text
         told = _narrative(run, retriever, top_k, anchors=results)
         body = f"{body}\n\n{TEXT['attribution'][run.lang]}\n{told.text}"
-        sources = sources + [s for s in told.sources if s not in sources]
-        left_out = [d.to_dict() for d in told.dropped]
-    return run.done(body, run.intent.route, tool_results=[r.to_dict() for r in results],
-                    sources=sources, sql=sql_of(run.store, results), retrieval=run.retrieval,
-                    dropped=left_out, figures=structured.figures)
+        sources = told.merged_sources(sources)
+    return run.finish(body, run.intent.route, sources=sources, narrative=told, tool=ToolOutcome(
+        tuple(results), tuple(sql_of(run.store, results)), tuple(structured.figures)))
 
 
 def _not_read(run: Run, kind: str, tasks: Sequence[dict[str, str]]) -> AgentResult:
@@ -286,7 +282,7 @@ def _not_read(run: Run, kind: str, tasks: Sequence[dict[str, str]]) -> AgentResu
     refused = refusal_answer(kind, TEXT["operation_not_read"][run.lang], results, run.profile,
                              run.lang)
     run.trace.record(operation_not_read=kind, figures=0)
-    return run.done(refused.text, run.intent.route, sources=refused.sources)
+    return run.finish(refused.text, run.intent.route, sources=refused.sources)
 
 
 def _qualified_in_prose(run: Run, retriever: NarrativeRetriever | None) -> bool:
@@ -345,7 +341,7 @@ def answer_question(
     run = start_run(question, store, provider, reference_date, intent_parser, profile, history)
     intent = run.intent
     if run.clar.mode == CLARIFY_OUT_OF_SCOPE_ENTITY:  # before any tool, retrieval or model
-        return run.done(run.clar.question, intent.route)
+        return run.finish(run.clar.question, intent.route)
     if faq is not None and not (intent.metrics or intent.entities or intent.periods):
         served = _faq_answer(run, faq)
         if served is not None:
@@ -372,7 +368,7 @@ def answer_question(
     if _change_of_levels(intent, operation):  # no stated change for these years: levels
         run.intent = intent = replace(intent, channel=None, channels=())
     if run.clar.mode == CLARIFY_ASK_FIRST and not _roles_resolve(run, operation):
-        return run.done(run.clar.question, intent.route)
+        return run.finish(run.clar.question, intent.route)
     if intent.route == ROUTE_NARRATIVE:
         return _text_answer(run, narrative_retriever, top_k)
     return _structured(run, operation, narrative_retriever, top_k)

@@ -17,7 +17,6 @@ from typing import Any, Protocol, runtime_checkable
 from ragspine_nb._optional import import_optional
 from ragspine_nb.agent.extractive import SENTENCE, extractive_answer
 from ragspine_nb.errors import ProviderError
-from ragspine_nb.lang import detect_language
 
 __all__ = [
     "LLMProvider",
@@ -249,8 +248,3 @@ class OpenAIProvider:
         calls = tuple(ToolCall(c.id, c.function.name, json.loads(c.function.arguments or "{}"))
                       for c in (msg.tool_calls or []))
         return ProviderResponse(msg.content or "", calls, resp.choices[0].finish_reason or "")
-
-
-def language_of_messages(messages: Sequence[dict[str, Any]]) -> str:
-    """Language of the last user text (helper for providers' fixed replies)."""
-    return detect_language(_last_user_text(messages))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from ragspine_nb.core import QueryResult, UnrecognizedParamResult
 from ragspine_nb.glossary import (
     normalize_channel,
     normalize_entity,
@@ -13,7 +14,6 @@ from ragspine_nb.glossary import (
 )
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import QueryResult, UnrecognizedParamResult
 
 __all__ = [
     "execute_query_metric",

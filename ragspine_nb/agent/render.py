@@ -6,12 +6,13 @@ The structured answer itself (figures and their text) is built in
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ragspine_nb.agent.templates import format_value
+from ragspine_nb.core import Citation, ConflictResult, FoundResult, QueryResult
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import ConflictResult, FoundResult, QueryResult
 
 __all__ = ["citations", "entity_label", "metric_label", "column_label", "result_sources", "sql_of",
            "EXCERPT_CHARS"]
@@ -48,14 +49,14 @@ def result_sources(result: QueryResult) -> list[dict[str, str]]:
     return []
 
 
-def _fact_excerpt(t: dict[str, Any], value: float, unit: str) -> str:
+def _fact_excerpt(t: Mapping[str, Any], value: float, unit: str) -> str:
     n = t.get("normalized") or t
     return (f"{n['metric_code']} · {n['entity']} · {n['period']} · {n['channel']}: "
             f"{format_value(value)} {unit}")
 
 
-def citations(passages: list[dict[str, Any]], tool_results: list[dict[str, Any]],
-              sources: list[dict[str, str]], faq_text: str | None) -> list[dict[str, Any]]:
+def citations(passages: Sequence[Citation], tool_results: Sequence[Mapping[str, Any]],
+              sources: Sequence[Mapping[str, str]], faq_text: str | None) -> list[Citation]:
     """Citation objects: the passages cited [n], then each stored fact, then other sources.
 
     Every citation has a document and a locator (always cite); a fact's excerpt is the
@@ -63,22 +64,20 @@ def citations(passages: list[dict[str, Any]], tool_results: list[dict[str, Any]]
     retrieved text (RESTRICTED never retrieved).
     """
     out = list(passages)
-    n = max((c["index"] for c in out), default=0)
+    n = max((c.index for c in out), default=0)
     for t in tool_results:
         stated = [(t["source"], t["value"], t["unit"])] if t.get("status") == "found" else [
             (s["source"], s["value"], s["unit"]) for s in t.get("statements", [])]
         for source, value, unit in stated:
             n += 1
-            out.append({"index": n, "kind": "fact", "doc_id": source["doc"], "title": "",
-                        "locator": source["locator"],
-                        "excerpt": _fact_excerpt(t, value, unit)})
-    have = {(c["doc_id"], c["locator"]) for c in out}
+            out.append(Citation(n, "fact", source["doc"], source["locator"],
+                                excerpt=_fact_excerpt(t, value, unit)))
+    have = {(c.doc_id, c.locator) for c in out}
     for src in sources:
         if (src["doc"], src["locator"]) not in have:
             n += 1
-            out.append({"index": n, "kind": "faq" if faq_text else "source",
-                        "doc_id": src["doc"], "title": "", "locator": src["locator"],
-                        "excerpt": (faq_text or "")[:EXCERPT_CHARS]})
+            out.append(Citation(n, "faq" if faq_text else "source", src["doc"], src["locator"],
+                                excerpt=(faq_text or "")[:EXCERPT_CHARS]))
     return out
 
 

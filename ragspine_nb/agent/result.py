@@ -8,20 +8,23 @@ from typing import Any
 
 from ragspine_nb.agent.clarify import ClarificationResult
 from ragspine_nb.agent.templates import format_value
-from ragspine_nb.types import Figure
+from ragspine_nb.core import CitationDict, Figure
+from ragspine_nb.display.mixin import CardReprMixin
 
 __all__ = ["AgentResult"]
 
 
 @dataclass
-class AgentResult:
+class AgentResult(CardReprMixin):
     """An answer with its route, clarification, tool results, sources and trace."""
 
     question: str
     answer: str
     route: str
     clarification: ClarificationResult
+    #: each ``query_metric`` lookup in the seed's JSON shape (status, value, unit, source…)
     tool_results: list[dict[str, Any]] = field(default_factory=list)
+    #: every source the answer cites, once per (document, locator)
     sources: list[dict[str, str]] = field(default_factory=list)
     trace: dict[str, Any] = field(default_factory=dict)
     answer_plain: str = ""
@@ -30,7 +33,7 @@ class AgentResult:
     #: the narrative channel's query plan and evidence loop (empty when not run)
     retrieval: dict[str, Any] = field(default_factory=dict)
     #: citation objects (index, kind, doc_id, title, locator, excerpt) for every source
-    citations: list[dict[str, Any]] = field(default_factory=list)
+    citations: list[CitationDict] = field(default_factory=list)
     #: narrative sentences left out, with why (``reason``) and the fact concerned
     dropped: list[dict[str, str]] = field(default_factory=list)
     #: the numbers the answer asserts (headline figures), each with its operands and
@@ -81,7 +84,3 @@ class AgentResult:
         return (f"AgentResult(route={self.route!r}, clarification={self.clarification.mode!r}, "
                 f"sources={len(self.sources)}, answer={self.answer[:80]!r})")
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())

@@ -10,10 +10,9 @@ carries that state through :mod:`ragspine_nb.agent.pipeline` and builds the resu
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
 
 from ragspine_nb.agent.clarify import ClarificationResult, clarify_scope
 from ragspine_nb.agent.grounding import Grounder, GroundingContext, question_context
@@ -27,12 +26,16 @@ from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.agent.templates import STATEMENT_NAMES, TEXT
 from ragspine_nb.agent.trace import Trace
+from ragspine_nb.core import NarrativeOutcome, ToolOutcome
 from ragspine_nb.errors import ProfileError
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
-__all__ = ["Run", "start_run"]
+__all__ = ["Run", "start_run", "NO_TOOLS"]
+
+#: No lookups: what an answer without the fact channel hands :meth:`Run.finish`.
+NO_TOOLS = ToolOutcome()
 
 
 @dataclass
@@ -53,9 +56,6 @@ class Run:
     parser: IntentParser
     kind: QuestionKind
     started: float = field(default_factory=time.perf_counter)
-    retrieval: dict[str, Any] = field(default_factory=dict)
-    #: narrative citations, filled by run_narrative
-    passages: list[dict[str, Any]] = field(default_factory=list)
     #: the instructions read apart from the question (none: the question as written)
     read: Instructions | None = None
 
@@ -64,15 +64,39 @@ class Run:
         """The question's language (answers are written in it)."""
         return self.intent.language
 
-    def done(self, answer: str, route: str, **kw: Any) -> AgentResult:
-        """The result, with its citations and timing."""
-        kw.setdefault("citations", citations(self.passages, kw.get("tool_results", []),
-                                             kw.get("sources", []), kw.get("plain")))
+    def finish(self, answer: str, route: str, *, sources: Sequence[Mapping[str, str]] = (),
+               tool: ToolOutcome = NO_TOOLS, narrative: NarrativeOutcome | None = None,
+               plain: str | None = None) -> AgentResult:
+        """The result: the answer with its sources, citations and timing.
+
+        Parameters
+        ----------
+        answer, route
+            The answer's text (the read-apart note is put first) and the route taken.
+        sources
+            Every source the answer cites (document and locator).
+        tool
+            The fact channel's lookups, the SQL that read them and the figures asserted.
+        narrative
+            The narrative channel's outcome, when it ran: its cited passages, query plan
+            and dropped sentences.
+        plain
+            The answer without decoration (a curated FAQ answer); cited as the excerpt.
+        """
+        tool_results = tool.tool_results()
+        refs = [{"doc": s["doc"], "locator": s["locator"]} for s in sources]
+        cites = citations(narrative.passages if narrative else (), tool_results, refs, plain)
         self.trace.record(latency_ms=round((time.perf_counter() - self.started) * 1e3, 3),
-                          n_sources=len(kw.get("sources", [])))
+                          n_sources=len(refs))
         answer = f"{self.read_note()}{answer}"
-        return AgentResult(self.question, answer, route, self.clar, trace=self.trace.to_dict(),
-                           answer_plain=kw.pop("plain", answer), language=self.lang, **kw)
+        return AgentResult(
+            self.question, answer, route, self.clar, tool_results=tool_results, sources=refs,
+            trace=self.trace.to_dict(), answer_plain=answer if plain is None else plain,
+            language=self.lang, sql=list(tool.sql),
+            retrieval=dict(narrative.retrieval) if narrative else {},
+            citations=[c.to_dict() for c in cites],
+            dropped=[d.to_dict() for d in narrative.dropped] if narrative else [],
+            figures=tool.figures)
 
     def read_note(self) -> str:
         """Says what was read as the question when instructions were read apart."""

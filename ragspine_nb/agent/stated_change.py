@@ -15,10 +15,10 @@ from ragspine_nb.agent.clarify import ClarificationResult
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.operations import Operation
 from ragspine_nb.agent.query_tools import execute_query_metric
+from ragspine_nb.core import CHANGE_PCT_CHANNEL, ConflictResult, FoundResult
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import CHANGE_PCT_CHANNEL, ConflictResult, FoundResult
 from ragspine_nb.units import unit_parts
 
 __all__ = ["stated_change", "is_percent_unit"]

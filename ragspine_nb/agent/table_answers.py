@@ -29,11 +29,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ragspine_nb.agent.intent import ParsedIntent
+from ragspine_nb.core import Fact
 from ragspine_nb.extract.rows import norm_label
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile, MetricSpec
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import Fact
 from ragspine_nb.units import unit_parts
 from ragspine_nb.vocabulary import Vocabulary
 from ragspine_nb.wordset import singular

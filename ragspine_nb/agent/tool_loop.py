@@ -20,10 +20,10 @@ from ragspine_nb.agent.query_tools import (
     execute_query_metric,
 )
 from ragspine_nb.agent.trace import Trace
+from ragspine_nb.core import ConflictResult, FoundResult, NotFoundResult, QueryResult
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.types import ConflictResult, FoundResult, NotFoundResult, QueryResult
 
 __all__ = ["run_tool_loop", "MAX_TOOL_ITERATIONS", "STRUCTURED_SYSTEM"]
 

@@ -21,13 +21,13 @@ name or an acronym is often left out of its row labels).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
+from ragspine_nb.core import Fact
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.types import Fact
 from ragspine_nb.wordset import content_words
 
 __all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "vocabulary_words", "unstated_words",
@@ -220,7 +220,7 @@ def restates_any(sentences: Sequence[str], values: Iterable[float]) -> bool:
 
 class _Passages(Protocol):
     def retrieve(self, query: str, *, filters: dict[str, Any] | None = None,
-                 top_k: int = 50) -> list[dict[str, Any]]: ...
+                 top_k: int = 50) -> Sequence[Mapping[str, Any]]: ...
 
 
 class _Facts(Protocol):

@@ -1,12 +1,16 @@
 """HTML and text displays rendered from plain data (no stores, no network)."""
 
+from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.render import (
     Card,
+    Message,
     Table,
     format_number,
     render_flow,
     render_html,
     render_text,
+    render_transcript,
 )
 
-__all__ = ["Card", "Table", "render_html", "render_text", "render_flow", "format_number"]
+__all__ = ["Card", "Table", "Message", "CardReprMixin", "render_html", "render_text",
+           "render_flow", "render_transcript", "format_number"]

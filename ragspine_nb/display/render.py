@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["Card", "Table", "render_html", "render_text", "render_flow", "format_number",
-           "MAX_CELL_CHARS"]
+__all__ = ["Card", "Table", "Message", "render_html", "render_text", "render_flow",
+           "render_transcript", "format_number", "MAX_CELL_CHARS"]
 
 #: Cells longer than this are clipped with an ellipsis.
 MAX_CELL_CHARS = 160
@@ -40,6 +41,16 @@ class Card:
     stats: tuple[tuple[str, str], ...] = ()
     tables: tuple[Table, ...] = ()
     notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message of a transcript: who wrote it, its text and the sources it cites."""
+
+    role: str
+    who: str
+    text: str
+    sources: tuple[tuple[str, str], ...] = ()
 
 
 def format_number(value: float) -> str:
@@ -139,3 +150,23 @@ def render_flow(title: str, columns: list[list[tuple[str, str]]]) -> str:
             f'<div><span class="rs-title">{_esc(title)}</span></div>'
             f'<div class="rs-flow">{arrows}</div>'
             f"<details><summary>text</summary><pre>{html.escape(text)}</pre></details></div>")
+
+
+def render_transcript(messages: Sequence[Message], *, title: str = "",
+                      empty: str = "No messages yet.") -> str:
+    """A conversation as escaped HTML: each message with who wrote it and its sources.
+
+    >>> out = render_transcript([Message("user", "You", "<b>hi</b>", (("a.md", "p1"),))])
+    >>> "<div>&lt;b&gt;hi&lt;/b&gt;</div>" in out, "<li>a.md · p1</li>" in out
+    (True, True)
+    """
+    rows = []
+    for m in messages:
+        sources = "".join(f"<li>{html.escape(doc)} · {html.escape(locator)}</li>"
+                          for doc, locator in m.sources)
+        body = html.escape(m.text).replace("\n", "<br>")
+        rows.append(f"<div class='rs-msg rs-{html.escape(m.role)}'><b>{html.escape(m.who)}</b>"
+                    f"<div>{body}</div>" + (f"<ul>{sources}</ul>" if sources else "") + "</div>")
+    head = f"<div class='rs-title'>{html.escape(title)}</div>" if title else ""
+    return (f"<div class='rs-transcript'>{head}"
+            + ("".join(rows) or f"<i>{html.escape(empty)}</i>") + "</div>")

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ragspine_nb.types import Fact
+from ragspine_nb.core import Fact
+from ragspine_nb.display.mixin import CardReprMixin
 
 __all__ = ["ExtractionReport", "Mismatch", "evaluate_extraction", "CHANNELS"]
 
@@ -32,7 +33,7 @@ class Mismatch:
 
 
 @dataclass
-class ExtractionReport:
+class ExtractionReport(CardReprMixin):
     """Per-channel accuracy, per document, and every mismatch."""
 
     totals: dict[str, int] = field(default_factory=dict)
@@ -83,10 +84,6 @@ class ExtractionReport:
         return "ExtractionReport(" + ", ".join(f"{c}={self.accuracy(c):.3f}"
                                                 for c in CHANNELS) + f", extra={self.extra})"
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())
 
 
 def evaluate_extraction(facts: Iterable[Fact], truth: Sequence[dict[str, Any]]

@@ -18,6 +18,7 @@ from typing import Any
 
 from ragspine_nb.agent.agent import Agent, AgentResult
 from ragspine_nb.agent.providers import MockProvider, ProviderResponse
+from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.eval.golden import GoldenCase
 from ragspine_nb.retrieval.tokenize import tokenize
 
@@ -55,7 +56,7 @@ class CaseResult:
 
 
 @dataclass
-class QAReport:
+class QAReport(CardReprMixin):
     """Gate rates, fabrication count, per-tag breakdowns and every case."""
 
     mode: str
@@ -134,10 +135,6 @@ class QAReport:
         return f"QAReport(mode={self.mode!r}, cases={len(self.cases)}, {rates}, " \
                f"fabrication_count={self.fabrication_count})"
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())
 
 
 def _digits_besides_periods(text: str) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.extract.beir import load_beir
 from ragspine_nb.retrieval.bm25 import BM25Index
 from ragspine_nb.retrieval.fusion import rrf_fuse
@@ -18,7 +19,7 @@ __all__ = ["evaluate_beir", "ARMS", "BeirReport"]
 ARMS: tuple[str, ...] = ("bm25", "vector", "hybrid")
 
 
-class BeirReport(dict[str, dict[str, Any]]):
+class BeirReport(CardReprMixin, dict[str, dict[str, Any]]):
     """``{arm: {"ndcg@10", "recall@100", "mrr@10", "queries"}}`` as one table, with a plot."""
 
     def __init__(self, *args: Any, name: str = "", **kwargs: Any) -> None:
@@ -52,10 +53,6 @@ class BeirReport(dict[str, dict[str, Any]]):
         arms = ", ".join(f"{a}=nDCG@10 {m['ndcg@10']:.4f}" for a, m in self.items())
         return f"BeirReport({self.name!r}: {arms})"
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())
 
 
 def evaluate_beir(folder: str | Path, arms: list[str], *, embedding: str = "e5",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.eval.tatqa_score import CATEGORIES
 
 __all__ = ["TatqaReport", "TARGETS", "CARD_WRONG_ROWS", "figure_text"]
@@ -27,7 +28,7 @@ def figure_text(figure: dict[str, Any]) -> str:
     return f"{figure['value']:g}{unit} — {figure['label']} [{figure['operation']}] ({sources})"
 
 
-class TatqaReport(dict[str, Any]):
+class TatqaReport(CardReprMixin, dict[str, Any]):
     """TAT-QA scored over every question: a ``dict`` of the JSON shape, and its views.
 
     It has a table (:meth:`to_frame`, :meth:`breakdown`), a card listing the wrong answers
@@ -164,7 +165,3 @@ class TatqaReport(dict[str, Any]):
                 f"wrong_number={r['wrong_number']:.3f}, figure_on_text="
                 f"{r['figure_on_text']:.3f}, abstained={r['abstained']:.3f})")
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())

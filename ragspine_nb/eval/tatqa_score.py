@@ -33,8 +33,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragspine_nb.core import Figure
 from ragspine_nb.eval.tatqa_gold import SCALE_FACTORS, Gold, GoldNumber
-from ragspine_nb.types import Figure
 from ragspine_nb.units import unit_parts
 
 __all__ = ["Verdict", "classify", "compare", "text_found", "CATEGORIES", "WRONG_KINDS",
@@ -85,7 +85,7 @@ def compare(gold: GoldNumber, figure: Figure) -> str:
 
     Examples
     --------
-    >>> from ragspine_nb.types import Fact
+    >>> from ragspine_nb.core import Fact
     >>> f = Fact("REV", "CO", "ALL", "TOTAL", "FY", "2019", 1496500.0, "USD_K", "t.csv", "r=1")
     >>> compare(GoldNumber(1496.5, 1, "million"), Figure.of_fact(f, "revenue"))
     'equal'

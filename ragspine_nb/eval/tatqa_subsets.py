@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ragspine_nb.core import Fact, Figure
 from ragspine_nb.eval.tatqa_gold import (
     GoldNumber,
     TatqaContext,
@@ -25,7 +26,6 @@ from ragspine_nb.eval.tatqa_gold import (
 )
 from ragspine_nb.eval.tatqa_score import compare
 from ragspine_nb.extract.plain import column_letter
-from ragspine_nb.types import Fact, Figure
 
 __all__ = ["subset_of", "subset_cells", "cell_locator", "CellCheck", "check_cells",
            "extraction_summary"]

@@ -6,11 +6,11 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ragspine_nb.core import Fact
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits, LimitHit
 from ragspine_nb.extract.tables import Skip
 from ragspine_nb.sensitivity import ScreenText
-from ragspine_nb.types import Fact
 from ragspine_nb.vocabulary import Vocabulary
 
 __all__ = [

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
-from ragspine_nb.types import DEFAULT_SENSITIVITY, Chunk
+from ragspine_nb.core import DEFAULT_SENSITIVITY, Chunk
 
 __all__ = [
     "chunk_document",
@@ -132,24 +132,61 @@ def pack_spans(text: str, paras: list[Span], max_chars: int, overlap_chars: int)
     return list(iter_pack_spans(text, paras, max_chars, overlap_chars))
 
 
+def _check_sizes(max_chars: int, overlap_chars: int) -> None:
+    """Reject a non-positive ``max_chars`` or an ``overlap_chars`` outside ``[0, max_chars)``."""
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars <= 0:
+        raise ValueError(f"max_chars must be a positive int, got {max_chars!r}")
+    if isinstance(overlap_chars, bool) or not isinstance(overlap_chars, int) or overlap_chars < 0:
+        raise ValueError(f"overlap_chars must be an int >= 0, got {overlap_chars!r}")
+    if overlap_chars >= max_chars:
+        raise ValueError(
+            f"overlap_chars ({overlap_chars}) must be smaller than max_chars ({max_chars})"
+        )
+
+
+@dataclass(frozen=True)
+class _ChunkLabels:
+    """What every chunk of one document carries besides its text and place."""
+
+    doc_id: str
+    prefix: str  # "<source_locator_prefix>," or ""
+    title: str
+    topic: str
+    entity: str
+    geography: str
+    period: str
+    language: str
+    sensitivity: str
+
+
+def _span_locator(prefix: str, span: Span) -> str:
+    """``"<prefix>para=a-b"`` (``para=a`` for one paragraph), plus ``",part=k"`` for a piece."""
+    paras = (f"para={span.first_para}" if span.first_para == span.last_para
+             else f"para={span.first_para}-{span.last_para}")
+    part = f",part={span.part}" if span.part else ""
+    return f"{prefix}{paras}{part}"
+
+
+def _chunk_at(text: str, span: Span, seq: int, labels: _ChunkLabels) -> Chunk:
+    """The chunk of one packed span; its id is ``"<doc_id>#<seq>-<8 hex of the text>"``."""
+    body = text[span.start:span.end]
+    digest = hashlib.sha1(body.encode("utf-8")).hexdigest()[:8]
+    return Chunk(
+        doc_id=labels.doc_id, chunk_id=f"{labels.doc_id}#{seq}-{digest}", seq=seq, text=body,
+        title=labels.title, topic=labels.topic, entity=labels.entity,
+        geography=labels.geography, period=labels.period, language=labels.language,
+        sensitivity=labels.sensitivity, source_locator=_span_locator(labels.prefix, span),
+    )
+
+
 def chunk_document(
-    text: str,
-    doc_id: str,
-    *,
-    max_chars: int = DEFAULT_CHUNK_CHARS,
-    overlap_chars: int = DEFAULT_OVERLAP_CHARS,
-    source_locator_prefix: str | None = None,
-    seq_start: int = 0,
-    title: str = "",
-    topic: str = "",
-    entity: str = "",
-    geography: str = "",
-    period: str = "",
-    language: str = "",
-    sensitivity: str = DEFAULT_SENSITIVITY,
-    max_chunks: int | None = None,
+    text: str, doc_id: str, *, max_chars: int = DEFAULT_CHUNK_CHARS,
+    overlap_chars: int = DEFAULT_OVERLAP_CHARS, source_locator_prefix: str | None = None,
+    seq_start: int = 0, title: str = "", topic: str = "", entity: str = "",
+    geography: str = "", period: str = "", language: str = "",
+    sensitivity: str = DEFAULT_SENSITIVITY, max_chunks: int | None = None,
 ) -> list[Chunk]:
-    r"""Split one document's text into :class:`~ragspine_nb.types.Chunk` objects.
+    r"""Split one document's text into :class:`~ragspine_nb.core.Chunk` objects.
 
     Parameters
     ----------
@@ -190,28 +227,11 @@ def chunk_document(
     >>> [c.source_locator for c in chunk_document(src, "d", max_chars=20, overlap_chars=0)]
     ['para=1', 'para=2']
     """
-    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars <= 0:
-        raise ValueError(f"max_chars must be a positive int, got {max_chars!r}")
-    if isinstance(overlap_chars, bool) or not isinstance(overlap_chars, int) or overlap_chars < 0:
-        raise ValueError(f"overlap_chars must be an int >= 0, got {overlap_chars!r}")
-    if overlap_chars >= max_chars:
-        raise ValueError(
-            f"overlap_chars ({overlap_chars}) must be smaller than max_chars ({max_chars})"
-        )
-    prefix = f"{source_locator_prefix}," if source_locator_prefix else ""
-    chunks = []
+    _check_sizes(max_chars, overlap_chars)
+    labels = _ChunkLabels(
+        doc_id=doc_id, prefix=f"{source_locator_prefix}," if source_locator_prefix else "",
+        title=title, topic=topic, entity=entity, geography=geography, period=period,
+        language=language, sensitivity=sensitivity)
     spans = iter_pack_spans(text, iter_paragraph_spans(text), max_chars, overlap_chars)
-    for k, span in enumerate(islice(spans, max_chunks)):
-        body = text[span.start:span.end]
-        paras = (f"para={span.first_para}" if span.first_para == span.last_para
-                 else f"para={span.first_para}-{span.last_para}")
-        part = f",part={span.part}" if span.part else ""
-        seq = seq_start + k
-        digest = hashlib.sha1(body.encode("utf-8")).hexdigest()[:8]
-        chunks.append(Chunk(
-            doc_id=doc_id, chunk_id=f"{doc_id}#{seq}-{digest}", seq=seq, text=body,
-            title=title, topic=topic, entity=entity, geography=geography, period=period,
-            language=language, sensitivity=sensitivity,
-            source_locator=f"{prefix}{paras}{part}",
-        ))
-    return chunks
+    return [_chunk_at(text, span, seq_start + k, labels)
+            for k, span in enumerate(islice(spans, max_chunks))]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragspine_nb.company import company_entity
+from ragspine_nb.core import Chunk, Fact, is_restricted
 from ragspine_nb.errors import ProfileError
 from ragspine_nb.extract.base import (
     Extraction,
@@ -33,7 +34,6 @@ from ragspine_nb.glossary import normalize_entity, normalize_period, period_labe
 from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import decide_sensitivity
-from ragspine_nb.types import Chunk, Fact, is_restricted
 from ragspine_nb.vocabulary import Vocabulary, combine, merge_vocabulary
 
 __all__ = [

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragspine_nb.core import Fact
 from ragspine_nb.extract.tables import Skip
-from ragspine_nb.types import Fact
 
 __all__ = ["statement_kind", "prefer_statements", "corroboration", "STATEMENT_KINDS"]
 
@@ -101,7 +101,7 @@ def corroboration(tables: Sequence[Sequence[Fact]]) -> list[int]:
 
     Examples
     --------
-    >>> from ragspine_nb.types import Fact
+    >>> from ragspine_nb.core import Fact
     >>> def fact(value, where):
     ...     return Fact("REVENUE", "ACME", "ALL", "TOTAL", "FY", "2023", value, "USD_M",
     ...                 "10k.pdf", where)

@@ -3,7 +3,7 @@
 A period held by one level column is that period's ``TOTAL``; several columns of one
 period (amount | %, "As reported" | "Adjusted", "Men" | "Women") become channels named by
 their header words, so no lookup by period alone picks one of them silently. A stated
-percentage change goes to :data:`~ragspine_nb.types.CHANGE_PCT_CHANNEL` under its later
+percentage change goes to :data:`~ragspine_nb.core.CHANGE_PCT_CHANNEL` under its later
 period, a stated absolute change to ``CHANGE``; when a period has several, the plain one
 takes the channel and the named ones ("Variance in Dollars", "constant currency") get
 channels of their own (``CHANGE_VARIANCE_DOLLARS``, ``CHANGE_PCT_CONSTANT_CURRENCY``). A part
@@ -18,19 +18,19 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ragspine_nb.core import CHANGE_PCT_CHANNEL
 from ragspine_nb.extract.column_moves import MOVEMENT, movement_columns
 from ragspine_nb.extract.column_twins import tell_twins_apart
 from ragspine_nb.extract.header_periods import Period, cell_period
 from ragspine_nb.extract.layout import CHANGE_WORDS, Column, header_rows, is_figure, read_columns
 from ragspine_nb.extract.values import parse_number
-from ragspine_nb.types import CHANGE_PCT_CHANNEL
 
 __all__ = ["Place", "Block", "Channels", "read_blocks", "row_places", "channel_code",
            "period_block", "CHANGE_CHANNEL", "TOTAL"]
 
 TOTAL = "TOTAL"
 #: The channel of an absolute change stated by the source ("$ Change", "2019 vs 2018"),
-#: filed under the later period (as :data:`~ragspine_nb.types.CHANGE_PCT_CHANNEL`).
+#: filed under the later period (as :data:`~ragspine_nb.core.CHANGE_PCT_CHANNEL`).
 CHANGE_CHANNEL = "CHANGE"
 #: Channel code → its names, in order of discovery.
 Channels = dict[str, list[str]]

@@ -20,8 +20,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from ragspine_nb.core import Fact
 from ragspine_nb.extract.row_kinds import RowKind, fold_quotes, row_kind, split_except
-from ragspine_nb.types import Fact
 from ragspine_nb.units import PLAIN, SCALES, SHARES, join_unit
 
 __all__ = ["fold_quotes", "Stated", "read_stated", "merge_stated", "RowKind", "row_kind",

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from ragspine_nb.core import Fact
 from ragspine_nb.extract.grid import BATCH_ROWS, TableBatch, iter_table_batches
 from ragspine_nb.extract.limits import IngestLimits, LimitHit
 from ragspine_nb.extract.tables import Skip, TableContext, TableResult, extract_table
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.types import Fact
 from ragspine_nb.vocabulary import Vocabulary, combine
 
 __all__ = ["TableBatch", "TableBudget", "iter_table_batches", "read_tables", "BATCH_ROWS"]

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from ragspine_nb.core import Fact
 from ragspine_nb.extract.header_periods import Period
 from ragspine_nb.extract.placement import Channels, Place, row_places
 from ragspine_nb.extract.rows import Namer, closing_subject
@@ -28,7 +29,6 @@ from ragspine_nb.glossary import (
     period_label,
 )
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.types import Fact
 from ragspine_nb.units import store_unit
 
 __all__ = ["Emitter", "RowMetric", "known_rows"]

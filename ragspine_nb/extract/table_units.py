@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ragspine_nb.core import CHANGE_PCT_CHANNEL
 from ragspine_nb.extract.layout import Column
 from ragspine_nb.extract.placement import Block
 from ragspine_nb.extract.scale import (
@@ -23,7 +24,6 @@ from ragspine_nb.extract.scale import (
     row_kind,
 )
 from ragspine_nb.extract.values import ParsedNumber, parse_number
-from ragspine_nb.types import CHANGE_PCT_CHANNEL
 
 __all__ = ["TableUnits", "table_units", "FigureUnit", "figure_unit", "borrow_currency"]
 

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from ragspine_nb.core import Fact
 from ragspine_nb.extract.grid import cell_text, iter_table_batches
 from ragspine_nb.extract.header_periods import cell_period, unspaced_year
 from ragspine_nb.extract.layout import column_label, header_rows, is_figure
@@ -36,7 +37,6 @@ from ragspine_nb.glossary import (
     period_label,
 )
 from ragspine_nb.profile import ChannelSpec, DomainProfile, parts_reach
-from ragspine_nb.types import Fact
 from ragspine_nb.vocabulary import Vocabulary
 
 __all__ = [

@@ -4,7 +4,6 @@ from ragspine_nb.extract.chunking import chunk_document
 from ragspine_nb.retrieval.bm25 import BM25Index
 from ragspine_nb.retrieval.fusion import rrf_fuse
 from ragspine_nb.retrieval.index import NarrativeIndex, build_narrative_retriever
-from ragspine_nb.retrieval.link import NarrativeIndexRetriever
 from ragspine_nb.retrieval.metrics import evaluate_run, mrr, ndcg_at_k, recall_at_k
 from ragspine_nb.retrieval.rerank import (
     CrossEncoderJudge,
@@ -15,6 +14,7 @@ from ragspine_nb.retrieval.rerank import (
     parse_listwise_response,
 )
 from ragspine_nb.retrieval.results import Hit, SearchResults
+from ragspine_nb.retrieval.retriever import NarrativeIndexRetriever
 from ragspine_nb.retrieval.rewrite import GlossaryQueryRewriter, QueryRewriter
 from ragspine_nb.retrieval.tokenize import tokenize
 from ragspine_nb.retrieval.tuning import QuerySetScorer

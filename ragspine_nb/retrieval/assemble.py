@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ragspine_nb.core import StoredChunk
 from ragspine_nb.retrieval.fusion import rrf_fuse
 from ragspine_nb.retrieval.rerank import ListwiseJudge, build_listwise_prompt, listwise_rerank
 from ragspine_nb.retrieval.results import Hit
-from ragspine_nb.types import StoredChunk
 
 __all__ = ["fuse", "best_ranks", "ranked_hits"]
 

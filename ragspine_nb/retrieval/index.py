@@ -15,17 +15,27 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from ragspine_nb.core import DEFAULT_SENSITIVITY, Chunk, StoredChunk
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS, chunk_document
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.retrieval.assemble import fuse, ranked_hits
 from ragspine_nb.retrieval.bm25 import DEFAULT_B, DEFAULT_K1, BM25Index
 from ragspine_nb.retrieval.filters import FILTER_KEYS, check_filters
 from ragspine_nb.retrieval.fusion import DEFAULT_RRF_K
+from ragspine_nb.retrieval.index_steps import (
+    Candidates,
+    SearchSpec,
+    check_depths,
+    embedding_cache_for,
+    query_results,
+    resolve_backend,
+    resolve_engine,
+    resolve_rewriter,
+    split_by_query,
+    stage_timings,
+    vector_store_for,
+)
 from ragspine_nb.retrieval.index_views import IndexViews
-from ragspine_nb.retrieval.link import NarrativeIndexRetriever
-from ragspine_nb.retrieval.pg_engine import PgEmbeddingCache, PgVectorStore, SqlBM25
+from ragspine_nb.retrieval.pg_engine import PgVectorStore, SqlBM25
 from ragspine_nb.retrieval.rerank import (
     DEFAULT_TOP_N,
     ListwiseJudge,
@@ -33,18 +43,17 @@ from ragspine_nb.retrieval.rerank import (
     TextProvider,
 )
 from ragspine_nb.retrieval.results import SearchResults
-from ragspine_nb.retrieval.rewrite import GlossaryQueryRewriter, QueryRewriter
+from ragspine_nb.retrieval.retriever import NarrativeIndexRetriever
+from ragspine_nb.retrieval.rewrite import QueryRewriter
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
 from ragspine_nb.retrieval.vectors import (
     CachedEmbedder,
     EmbeddingBackend,
     EmbeddingCache,
     InProcessVectorStore,
-    make_embedding_backend,
 )
 from ragspine_nb.stores._postgres import is_postgres_url
 from ragspine_nb.stores.chunks import ChunkStore
-from ragspine_nb.types import DEFAULT_SENSITIVITY, Chunk, StoredChunk
 
 __all__ = ["NarrativeIndex", "build_narrative_retriever", "FILTER_KEYS", "CHANNELS"]
 
@@ -107,47 +116,22 @@ class NarrativeIndex(IndexViews):
     ) -> None:
         self.store = store if isinstance(store, ChunkStore) else ChunkStore(store)
         on_postgres = is_postgres_url(self.store.path)
-        if engine not in ("auto", "python", "sql"):
-            raise ValueError(f"unknown engine {engine!r}. Valid engines: ['auto', 'python', "
-                             "'sql']")
-        if engine == "sql" and not on_postgres:
-            raise ValueError("engine='sql' needs a postgresql:// chunk store")
         #: "sql": BM25 and vectors run inside PostgreSQL; "python": in this process
-        self.engine = "sql" if engine == "sql" or (engine == "auto" and on_postgres) \
-            else "python"
-        backend = (make_embedding_backend(embedding_backend)
-                   if isinstance(embedding_backend, str) else embedding_backend)
+        self.engine = resolve_engine(engine, on_postgres)
+        backend = resolve_backend(embedding_backend)
         self.embedding_backend = backend
-        self.judge = judge
-        self.profile = profile
-        if rewriter is None or rewriter is True:
-            self.rewriter: QueryRewriter | None = (GlossaryQueryRewriter(profile)
-                                                   if profile is not None else None)
-        elif rewriter is False:
-            self.rewriter = None
-        else:
-            self.rewriter = rewriter
+        self.judge, self.profile = judge, profile
+        self.rewriter: QueryRewriter | None = resolve_rewriter(rewriter, profile)
         self._check(k1=k1, b=b, rrf_k=rrf_k)
-        if candidate_k < 1 or rerank_top_n < 0:
-            raise ValueError("candidate_k must be >= 1 and rerank_top_n >= 0")
+        check_depths(candidate_k, rerank_top_n)
         self.k1, self.b, self.rrf_k = k1, b, rrf_k
         self.candidate_k, self.rerank_top_n = candidate_k, rerank_top_n
-        self.tokenizer = tokenizer
-        self.index_titles = index_titles
-        if isinstance(embedding_cache, EmbeddingCache):
-            cache = embedding_cache
-        elif embedding_cache is not None:
-            cache = EmbeddingCache(embedding_cache)
-        elif on_postgres:  # the team's cache lives in the team's database
-            cache = PgEmbeddingCache(self.store._db)
-        elif self.store.path != ":memory:":
-            cache = EmbeddingCache(Path(self.store.path).with_name("embeddings.db"))
-        else:
-            cache = EmbeddingCache()
+        self.tokenizer, self.index_titles = tokenizer, index_titles
+        cache = embedding_cache_for(embedding_cache, self.store, on_postgres)
         self._embedder = CachedEmbedder(backend, cache) if backend is not None else None
         self._sql: SqlBM25 | None = None
-        self._vectors: InProcessVectorStore | PgVectorStore = (
-            PgVectorStore(self.store._db) if self.engine == "sql" else InProcessVectorStore())
+        self._vectors: InProcessVectorStore | PgVectorStore = vector_store_for(self.engine,
+                                                                               self.store)
         self._bm25: BM25Index | None = None
         self._chunks: list[StoredChunk] = []
         self._by_id: dict[str, StoredChunk] = {}
@@ -201,7 +185,7 @@ class NarrativeIndex(IndexViews):
     # ---------------------------------------------------------------- indexing
     def _store_signature(self) -> tuple[Any, ...]:
         # portable (SQLite and PostgreSQL): every replace inserts rows or deactivates some
-        row = self.store._db.fetchall(  # our own read: not a user's guarded execute_read
+        row = self.store.database.fetchall(  # our own read: not a user's guarded execute_read
             "SELECT COALESCE(SUM(active), 0) AS n, COALESCE(SUM(version * active), 0) AS v, "
             "COUNT(*) AS r FROM narrative_chunk")[0]
         return (int(row["n"]), int(row["v"]), int(row["r"]))
@@ -217,12 +201,12 @@ class NarrativeIndex(IndexViews):
             self._bm25 = BM25Index.build([c.chunk_id for c in self._chunks], texts,
                                          self.tokenizer)
             if self.engine == "sql":  # the term counts live beside the chunks
-                self._sql = self._sql or SqlBM25(self.store._db, self.tokenizer)
+                self._sql = self._sql or SqlBM25(self.store.database, self.tokenizer)
                 self._sql.sync([c.chunk_id for c in self._chunks], texts)
                 known = self._vectors.ids() if isinstance(self._vectors, PgVectorStore) else []
                 self._vectors.delete([cid for cid in known if cid not in self._by_id])
             elif isinstance(self._vectors, InProcessVectorStore):
-                stale = [cid for cid in list(self._vectors._row) if cid not in self._by_id]
+                stale = [cid for cid in self._vectors.ids() if cid not in self._by_id]
                 self._vectors.delete(stale)
             self._signature = sig
         return self._bm25
@@ -289,60 +273,64 @@ class NarrativeIndex(IndexViews):
         if top_k < 1:
             raise ValueError(f"top_k must be >= 1, got {top_k}")
         k1, b, rrf_k, channels = self._options(overrides, rerank)
-        flt = check_filters(filters)
+        spec = SearchSpec(k1=k1, b=b, rrf_k=rrf_k, channels=channels,
+                          filters=check_filters(filters), top_k=top_k,
+                          rerank=(self.judge, self.rerank_top_n) if rerank else None)
         t0 = time.perf_counter()
         index = self.refresh()
-        if flt:
-            allowed = [c.chunk_id for c in self.store.iter_chunks(**flt)]  # type: ignore[arg-type]
-            mask: np.ndarray | None = index.mask_for(allowed)
-            candidate_ids = [cid for cid in allowed if cid in self._by_id]
-        else:
-            mask, candidate_ids = None, [c.chunk_id for c in self._chunks]
+        cands = self._candidates(index, spec.filters)
         t_filter = time.perf_counter()
-        variants_of = [list(overrides["variants"]) if overrides.get("variants") else
-                       (self.rewriter.rewrite(q) if self.rewriter else [q]) for q in queries]
+        variants_of = [self._variants(q, overrides) for q in queries]
         flat = [v for vs in variants_of for v in vs]
-        bm25_flat: list[list[tuple[str, float]]] = [[] for _ in flat]
-        if "bm25" in channels and candidate_ids and self._sql is not None:
-            bm25_flat = self._sql.search_many(flat, self.candidate_k, k1, b,
-                                              candidate_ids if flt else None)
-        elif "bm25" in channels and candidate_ids:
-            bm25_flat = index.search_many(flat, self.candidate_k, k1, b, mask)
+        bm25_of = split_by_query(self._bm25_rankings(index, flat, cands, spec), variants_of)
         t_bm25 = time.perf_counter()
-        vec_flat: list[list[tuple[str, float]]] = [[] for _ in flat]
-        if "vector" in channels and candidate_ids and self._embedder is not None:
-            self._ensure_vectors(candidate_ids)
-            qv = self._embedder.queries(flat)
-            restrict = candidate_ids if flt else None
-            vec_flat = [self._vectors.query(v, self.candidate_k, restrict) for v in qv]
+        vec_of = split_by_query(self._vector_rankings(flat, cands, spec), variants_of)
         t_vec = time.perf_counter()
-        out: list[SearchResults] = []
-        pos = 0
-        for query, variants in zip(queries, variants_of, strict=True):
-            bm = bm25_flat[pos:pos + len(variants)]
-            vc = vec_flat[pos:pos + len(variants)]
-            pos += len(variants)
-            fused = fuse(bm, vc, channels, rrf_k)
-            hits, rerank_info = ranked_hits(
-                query, fused, bm, vc, self._by_id, top_k,
-                (self.judge, self.rerank_top_n) if rerank else None)
-            out.append(SearchResults(
-                query=query, hits=hits, variants=tuple(variants), filters=flt,
-                params=dict(k1=k1, b=b, rrf_k=rrf_k), candidates=len(candidate_ids),
-                bm25=tuple(tuple(x) for x in bm) if "bm25" in channels else (),
-                vector=tuple(tuple(x) for x in vc) if "vector" in channels else (),
-                fused=tuple(fused), rerank=rerank_info))
-        t_end = time.perf_counter()
-        timings = {"filter": (t_filter - t0) * 1e3, "bm25": (t_bm25 - t_filter) * 1e3,
-                   "vector": (t_vec - t_bm25) * 1e3, "fuse+rerank": (t_end - t_vec) * 1e3}
+        out = [query_results(query, variants, bm, vc, spec, self._by_id, len(cands.ids))
+               for query, variants, bm, vc in zip(queries, variants_of, bm25_of, vec_of,
+                                                  strict=True)]
+        timings = stage_timings(t0, t_filter, t_bm25, t_vec, time.perf_counter())
         for r in out:
             r.timings_ms.update(timings)
         return out
 
+    def _candidates(self, index: BM25Index, flt: Mapping[str, str]) -> Candidates:
+        """The active chunks the metadata pre-filter allows (every one when there is none)."""
+        if flt:
+            allowed = [c.chunk_id for c in self.store.iter_chunks(**flt)]  # type: ignore[arg-type]
+            return Candidates(ids=[cid for cid in allowed if cid in self._by_id],
+                              mask=index.mask_for(allowed), filtered=True)
+        return Candidates(ids=[c.chunk_id for c in self._chunks], mask=None, filtered=False)
+
+    def _variants(self, query: str, overrides: Mapping[str, Any]) -> list[str]:
+        """The strings searched for ``query``: the ``variants`` given, the rewriter's, or it."""
+        if overrides.get("variants"):
+            return list(overrides["variants"])
+        return self.rewriter.rewrite(query) if self.rewriter else [query]
+
+    def _bm25_rankings(self, index: BM25Index, flat: Sequence[str], cands: Candidates,
+                       spec: SearchSpec) -> list[list[tuple[str, float]]]:
+        """Each query string's BM25 ranking (inside PostgreSQL on the SQL engine)."""
+        if "bm25" not in spec.channels or not cands.ids:
+            return [[] for _ in flat]
+        if self._sql is not None:
+            return self._sql.search_many(flat, self.candidate_k, spec.k1, spec.b,
+                                         cands.restrict)
+        return index.search_many(flat, self.candidate_k, spec.k1, spec.b, cands.mask)
+
+    def _vector_rankings(self, flat: Sequence[str], cands: Candidates,
+                         spec: SearchSpec) -> list[list[tuple[str, float]]]:
+        """Each query string's vector ranking (missing passage vectors are embedded first)."""
+        if "vector" not in spec.channels or not cands.ids or self._embedder is None:
+            return [[] for _ in flat]
+        self._ensure_vectors(cands.ids)
+        qv = self._embedder.queries(flat)
+        return [self._vectors.query(v, self.candidate_k, cands.restrict) for v in qv]
+
     def retriever(self, retry_without_filters: bool = True, **options: Any) -> Any:
         """Adapt this index to the agent's ``NarrativeRetriever`` contract.
 
-        ``options`` go to :class:`~ragspine_nb.retrieval.link.NarrativeIndexRetriever`
+        ``options`` go to :class:`~ragspine_nb.retrieval.retriever.NarrativeIndexRetriever`
         (``plan``, ``planner``, ``evidence_judge``, ``threshold``, ``max_loops``).
         """
         return NarrativeIndexRetriever(self, retry_without_filters=retry_without_filters,

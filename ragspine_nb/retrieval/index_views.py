@@ -9,23 +9,25 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ragspine_nb.display.mixin import CardReprMixin
+from ragspine_nb.display.render import Card, render_html
 from ragspine_nb.display.views import make_view
 from ragspine_nb.retrieval.topology import PipelineGraph, index_graph
 from ragspine_nb.retrieval.tuning import TuningEngine
 
 if TYPE_CHECKING:
+    from ragspine_nb.core import StoredChunk
     from ragspine_nb.retrieval.bm25 import BM25Index
     from ragspine_nb.retrieval.pg_engine import PgVectorStore
     from ragspine_nb.retrieval.rerank import ListwiseJudge
     from ragspine_nb.retrieval.rewrite import QueryRewriter
     from ragspine_nb.retrieval.vectors import CachedEmbedder, EmbeddingBackend, InProcessVectorStore
     from ragspine_nb.stores.chunks import ChunkStore
-    from ragspine_nb.types import StoredChunk
 
 __all__ = ["IndexViews"]
 
 
-class IndexViews:
+class IndexViews(CardReprMixin):
     """Topology, inspector and tuning widgets, frames and displays of an index."""
 
     store: ChunkStore
@@ -86,10 +88,8 @@ class IndexViews:
         """The chunk store as a DataFrame."""
         return self.store.to_frame(include_inactive=include_inactive)
 
-    def _display_card(self) -> Any:
-        card = self.store._display_card()
-        from ragspine_nb.display.render import Card
-
+    def _display_card(self) -> Card:
+        card = self.store.display_card()
         stats = (("pipeline", repr(self.topology())),
                  ("embedding", self.embedding_backend.name if self.embedding_backend
                   else "none (pure BM25 + RRF)"),
@@ -101,7 +101,5 @@ class IndexViews:
         return (f"NarrativeIndex(store={self.store.path!r}, chunks={self.store.count()}, "
                 f"pipeline={self.topology()!r})")
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return self.topology()._repr_html_() + render_html(self._display_card())
+    def _display_html(self) -> str:
+        return self.topology()._display_html() + render_html(self._display_card())

@@ -60,7 +60,7 @@ def _copy(tx: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, .
     """Bulk-load rows with ``COPY`` (values travel as data, never as SQL text)."""
     if not rows:
         return
-    with tx._conn.cursor().copy(  # noqa: SLF001 - the transaction's own connection
+    with tx.conn.cursor().copy(
             f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row(row)
@@ -84,7 +84,7 @@ class PgEmbeddingCache(EmbeddingCache):
     Parameters
     ----------
     db : PostgresDatabase
-        The database of the chunk store (``ChunkStore(url)._db``).
+        The database of the chunk store (``ChunkStore(url).database``).
     """
 
     def __init__(self, db: Any) -> None:  # noqa: D107 - no SQLite file behind this one
@@ -133,7 +133,7 @@ class SqlBM25:
     Parameters
     ----------
     db : PostgresDatabase
-        The database of the chunk store (``ChunkStore(url)._db``).
+        The database of the chunk store (``ChunkStore(url).database``).
     tokenizer : callable, default :func:`tokenize`
         Must be the tokenizer of the in-process index for rankings to match.
     """
@@ -162,7 +162,7 @@ class SqlBM25:
             _copy(tx, "bm25_doc", ("chunk_id", "pos", "dl"), docs)
             _copy(tx, "bm25_term", ("term", "chunk_id", "tf"), terms)
             tx.execute("INSERT INTO bm25_df SELECT term, count(*) FROM bm25_term GROUP BY term")
-        with self.db._lock:
+        with self.db.lock:
             self.db.conn.execute("ANALYZE bm25_term")
         return len(docs)
 
@@ -176,7 +176,7 @@ class SqlBM25:
             if not terms or top_k <= 0:
                 out.append([])
                 continue
-            with self.db._lock:
+            with self.db.lock:
                 rows = conn.execute(BM25_SQL, {"terms": terms, "k1": float(k1), "b": float(b),
                                                "allowed": list(allowed) if allowed is not None
                                                else None, "k": int(top_k)}).fetchall()
@@ -221,7 +221,7 @@ class PgVectorStore:
         from pgvector.psycopg import register_vector
 
         psycopg = import_optional("psycopg", extra="team", feature="pgvector search")
-        with self.db._lock:
+        with self.db.lock:
             conn = self.db.conn
             try:
                 conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
@@ -305,7 +305,7 @@ class PgVectorStore:
         params: list[Any] = [q] + ([list(ids)] if ids is not None else []) + [q, int(top_k)]
         sql = (f"SELECT chunk_id, 1 - (embedding <=> %s) AS score FROM chunk_vector {where} "  # noqa: S608
                "ORDER BY embedding <=> %s, chunk_id LIMIT %s")
-        with self.db._lock:
+        with self.db.lock:
             conn = self.db.conn
             with conn.transaction():
                 conn.execute(f"SET LOCAL hnsw.ef_search = {int(self.ef_search)}")

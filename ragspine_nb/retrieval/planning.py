@@ -22,6 +22,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from ragspine_nb.display.mixin import CardReprMixin
+from ragspine_nb.display.render import Card, Table
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.rerank import TextProvider
@@ -66,7 +68,7 @@ class QueryVariant:
 
 
 @dataclass(frozen=True)
-class QueryPlan:
+class QueryPlan(CardReprMixin):
     """The variants searched for one question (the original always first)."""
 
     question: str
@@ -91,13 +93,11 @@ class QueryPlan:
         inner = ", ".join(f"{v.kind}={v.text!r}" for v in self.variants)
         return f"QueryPlan({inner})"
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import Card, Table, render_html
-
+    def _display_card(self) -> Card:
         rows = tuple((str(i), v.kind, v.text) for i, v in enumerate(self.variants, start=1))
-        return render_html(Card(title="QueryPlan", subtitle=self.question,
-                                stats=(("variants", str(len(self.variants))),),
-                                tables=(Table("Variants", ("#", "kind", "query"), rows),)))
+        return Card(title="QueryPlan", subtitle=self.question,
+                    stats=(("variants", str(len(self.variants))),),
+                    tables=(Table("Variants", ("#", "kind", "query"), rows),))
 
 
 @runtime_checkable
@@ -210,9 +210,9 @@ class RuleQueryPlanner:
                            for v in self._glossary.rewrite(question)[1:]]
         seen: set[str] = set()
         variants: list[QueryVariant] = []
-        for v in candidates:
+        for v in candidates:  # the question itself always first, even a blank one
             key = fold(v.text)
-            if key and key not in seen:
+            if v.kind == "original" or (key and key not in seen):
                 seen.add(key)
                 variants.append(v)
         rules = variants[: self.max_variants - (1 if self.provider is not None else 0)]

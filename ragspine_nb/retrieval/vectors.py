@@ -164,6 +164,10 @@ class InProcessVectorStore:
         """Number of stored vectors."""
         return len(self._ids)
 
+    def ids(self) -> list[str]:
+        """The ids of the stored vectors, in insertion order."""
+        return list(self._ids)
+
     def __contains__(self, vid: object) -> bool:
         return vid in self._row
 

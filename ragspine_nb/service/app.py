@@ -140,14 +140,35 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
 
     limits = limits or ServiceLimits()
     store = conversations or ConversationStore()
-    lock = threading.RLock()
+    service = _Service(agent, store, limits, history_turns, __version__)
     app = FastAPI(
         title="ragspine_nb", version=__version__,
         description="Cited answers over financial and operational reports: numbers from "
                     "the fact store, narrative from retrieved passages.")
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+    _add_error_handlers(app)
+    _add_health_route(app, service)
+    _add_ask_route(app, service)
+    _add_chat_routes(app, service)
+    _add_history_route(app, store, limits)
+    app.state.agent = agent
+    app.state.conversations = store
+    app.state.limits = limits
+    return app
 
+
+class _Service:
+    """What the routes share: the agent under its lock, the conversations, the limits."""
+
+    def __init__(self, agent: Agent, store: ConversationStore, limits: ServiceLimits,
+                 history_turns: int, version: str) -> None:
+        self.agent, self.store, self.limits = agent, store, limits
+        self.history_turns, self.version = history_turns, version
+        self.lock = threading.RLock()
+
+    @staticmethod
     def check_text(field: str, text: str, limit: int) -> str:
+        """``text``, or a 422 when it is blank or over ``limit`` characters."""
         if not text.strip():
             raise HTTPException(422, f"{field} must not be empty")
         if len(text) > limit:
@@ -155,16 +176,23 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
                                      f"is {limit}")
         return text
 
-    def ask(question: str, ref: date | None, history: list[tuple[str, str]]) -> AgentResult:
-        with lock:
-            return agent.ask(question, reference_date=ref, history=history)
+    def ask(self, question: str, ref: date | None,
+            history: list[tuple[str, str]]) -> AgentResult:
+        """One answer from the agent, under the lock."""
+        with self.lock:
+            return self.agent.ask(question, reference_date=ref, history=history)
 
-    def chat(body: ChatRequest) -> tuple[str, AgentResult]:
-        check_text("message", body.message, limits.max_message_chars)
-        with lock:  # the request model has already checked the id and the text
-            conv = Conversation(agent, store, body.conversation_id or None,
-                                history_turns=history_turns)
+    def chat(self, body: ChatRequest) -> tuple[str, AgentResult]:
+        """Answer a chat message in its conversation; the conversation's id and the answer."""
+        self.check_text("message", body.message, self.limits.max_message_chars)
+        with self.lock:  # the request model has already checked the id and the text
+            conv = Conversation(self.agent, self.store, body.conversation_id or None,
+                                history_turns=self.history_turns)
             return conv.conversation_id, conv.ask(body.message, reference_date=body.reference_date)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Validation errors as one 422 detail; anything else a 500 with a request id."""
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -178,36 +206,50 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
         return JSONResponse({"detail": "internal error; the server log has the details",
                              "request_id": request_id}, status_code=500)
 
+
+def _add_health_route(app: FastAPI, service: _Service) -> None:
+    """``GET /healthz``."""
+    agent, store = service.agent, service.store
+
     @app.get("/healthz", response_model=HealthResponse)
     def healthz() -> dict[str, Any]:
         """Liveness plus what is being served."""
-        with lock:
+        with service.lock:
             chunks = agent.index.store.count() if agent.index is not None else 0
             return {"status": "ok", "facts": agent.store.count(), "chunks": chunks,
-                    "conversations": store.count(), "version": __version__}
+                    "conversations": store.count(), "version": service.version}
+
+
+def _add_ask_route(app: FastAPI, service: _Service) -> None:
+    """``POST /v1/ask``."""
+    limits = service.limits
 
     @app.post("/v1/ask", response_model=AskResponse, responses=_errors(400, 413, 422, 500))
     def v1_ask(body: AskRequest) -> dict[str, Any]:
         """Answer one question (history, if any, is generation context only)."""
-        check_text("question", body.question, limits.max_question_chars)
+        service.check_text("question", body.question, limits.max_question_chars)
         if len(body.history) > limits.max_history_messages:
             raise HTTPException(422, f"history has {len(body.history)} messages, the limit is "
                                      f"{limits.max_history_messages}")
         if sum(len(m.content) for m in body.history) > limits.max_history_chars:
             raise HTTPException(422, f"history is too long: the limit is "
                                      f"{limits.max_history_chars} characters in all")
-        result = ask(body.question, body.reference_date,
-                     [(m.role, m.content) for m in body.history])
+        result = service.ask(body.question, body.reference_date,
+                             [(m.role, m.content) for m in body.history])
         return {"request_id": result.trace.get("request_id", ""), "answer": result.answer,
                 "route": result.route, "language": result.language,
                 "clarification": _clarification(result), "sources": result.sources,
                 "citations": result.citations, "tool_status": result.tool_status,
                 "retrieval": _retrieval(result)}
 
+
+def _add_chat_routes(app: FastAPI, service: _Service) -> None:
+    """``POST /chat`` and ``POST /chat/stream``."""
+
     @app.post("/chat", response_model=ChatResponse, responses=_errors(400, 413, 422, 500))
     def chat_once(body: ChatRequest) -> dict[str, Any]:
         """Send a message in a conversation (created when no id is given)."""
-        cid, result = chat(body)
+        cid, result = service.chat(body)
         return {"conversation_id": cid, "request_id": result.trace.get("request_id", ""),
                 "message": {"role": "assistant", "content": result.answer,
                             "citations": result.citations},
@@ -221,39 +263,34 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
 
         A failure while answering is an ``error`` event (never a traceback).
         """
-        check_text("message", body.message, limits.max_message_chars)
-
-        def events() -> Iterator[str]:
-            started = time.perf_counter()
-            try:
-                cid, result = chat(body)
-            except HTTPException as exc:
-                yield sse_event({"type": "error", "detail": str(exc.detail)})
-                return
-            except Exception:  # noqa: BLE001 - reported as an event, logged with the trace
-                request_id = uuid.uuid4().hex[:16]
-                log.exception("stream %s failed", request_id)
-                yield sse_event({"type": "error", "detail": "internal error; the server log "
-                                 "has the details", "request_id": request_id})
-                return
-            meta = _retrieval(result)
-            meta["latency_ms"] = round((time.perf_counter() - started) * 1e3, 3)
-            yield sse_event({"type": "metadata", "conversation_id": cid,
-                             "request_id": result.trace.get("request_id", ""),
-                             "clarification": _clarification(result), "retrieval": meta})
-            yield sse_event({"type": "citations", "citations": result.citations})
-            for piece in token_chunks(result.answer):
-                yield sse_event({"type": "token", "content": piece})
-            yield sse_event({"type": "done"})
-
-        return StreamingResponse(events(), media_type="text/event-stream",
+        service.check_text("message", body.message, service.limits.max_message_chars)
+        return StreamingResponse(_chat_events(service, body), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
 
-    _add_history_route(app, store, limits)
-    app.state.agent = agent
-    app.state.conversations = store
-    app.state.limits = limits
-    return app
+
+def _chat_events(service: _Service, body: ChatRequest) -> Iterator[str]:
+    """The events of ``POST /chat/stream`` (the answer is made when the stream starts)."""
+    started = time.perf_counter()
+    try:
+        cid, result = service.chat(body)
+    except HTTPException as exc:
+        yield sse_event({"type": "error", "detail": str(exc.detail)})
+        return
+    except Exception:  # noqa: BLE001 - reported as an event, logged with the trace
+        request_id = uuid.uuid4().hex[:16]
+        log.exception("stream %s failed", request_id)
+        yield sse_event({"type": "error", "detail": "internal error; the server log "
+                         "has the details", "request_id": request_id})
+        return
+    meta = _retrieval(result)
+    meta["latency_ms"] = round((time.perf_counter() - started) * 1e3, 3)
+    yield sse_event({"type": "metadata", "conversation_id": cid,
+                     "request_id": result.trace.get("request_id", ""),
+                     "clarification": _clarification(result), "retrieval": meta})
+    yield sse_event({"type": "citations", "citations": result.citations})
+    for piece in token_chunks(result.answer):
+        yield sse_event({"type": "token", "content": piece})
+    yield sse_event({"type": "done"})
 
 
 def _add_history_route(app: FastAPI, store: ConversationStore, limits: ServiceLimits) -> None:

@@ -7,18 +7,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.stores._postgres import PostgresDatabase, is_postgres_url
-from ragspine_nb.stores._sqlite import Database
+from ragspine_nb.stores._sqlite import SQLiteDatabase
 from ragspine_nb.stores.limits import ReadLimits
 
 if TYPE_CHECKING:
     from ragspine_nb.display.render import Card
 
-__all__ = ["SQLiteStore", "open_database"]
+__all__ = ["SQLStore", "open_database"]
 
 
 def open_database(path: str | Path, *, schema: str, table: str, create: bool = True,
-                  read_only: bool = False) -> Database | PostgresDatabase:
+                  read_only: bool = False) -> SQLiteDatabase | PostgresDatabase:
     """A SQLite file (or ``":memory:"``) or, for a ``postgresql://`` URL, PostgreSQL.
 
     ``read_only`` opens a SQLite file for reading only (a file that cannot be written
@@ -26,13 +27,23 @@ def open_database(path: str | Path, *, schema: str, table: str, create: bool = T
     """
     if is_postgres_url(path):
         return PostgresDatabase(str(path), schema=schema, table=table, create=create)
-    return Database(path, schema=schema, table=table, create=create, read_only=read_only)
+    return SQLiteDatabase(path, schema=schema, table=table, create=create, read_only=read_only)
 
 
-class SQLiteStore(ABC):
-    """Base of :class:`FactStore` and :class:`ChunkStore`; subclasses set ``_db``."""
+class SQLStore(CardReprMixin, ABC):
+    """Base of :class:`FactStore` and :class:`ChunkStore` on SQLite or PostgreSQL (``_db``)."""
 
-    _db: Database | PostgresDatabase
+    _db: SQLiteDatabase | PostgresDatabase
+
+    @property
+    def database(self) -> SQLiteDatabase | PostgresDatabase:
+        """The database this store reads and writes (SQLite or PostgreSQL).
+
+        For code of this package that shares the store's connection (the vector store and
+        embedding cache of a SQL-engine index); a user's reads go through
+        :meth:`execute_read`.
+        """
+        return self._db
 
     @property
     def path(self) -> str:
@@ -93,7 +104,3 @@ class SQLiteStore(ABC):
     def _display_card(self) -> Card:
         """Describe the store as plain display data."""
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())

@@ -23,6 +23,15 @@ class LazyConnection(ABC, Generic[C]):
         self._lock = threading.RLock()
 
     @property
+    def lock(self) -> threading.RLock:
+        """The re-entrant lock that serialises use of :attr:`conn` across threads.
+
+        Code sharing this connection (another component's statements on it) holds it
+        around each use, as this class's own methods do.
+        """
+        return self._lock
+
+    @property
     def conn(self) -> C:
         """The open connection (opened and schema-checked on first use)."""
         if self._conn is None:

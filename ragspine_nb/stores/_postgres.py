@@ -1,4 +1,4 @@
-"""PostgreSQL behind the same small interface as :class:`~ragspine_nb.stores._sqlite.Database`.
+"""PostgreSQL behind the interface of :class:`~ragspine_nb.stores._sqlite.SQLiteDatabase`.
 
 A store given a ``postgresql://`` URL uses this instead of a SQLite file: the same
 schema (types mapped: ``REAL`` → ``DOUBLE PRECISION``), the same statements (``?``
@@ -157,6 +157,11 @@ class _Tx:
     def __init__(self, conn: Any) -> None:
         self._conn = conn
 
+    @property
+    def conn(self) -> Any:
+        """The psycopg connection the transaction runs on (for ``COPY`` and other native calls)."""
+        return self._conn
+
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         return self._conn.execute(translate(sql), tuple(params))
 
@@ -304,7 +309,7 @@ class PostgresDatabase(LazyConnection[Any]):
             raise ReadOnlyQueryError(f"sql must be a string, got {type(sql).__name__}")
         limits = limits or self.read_limits
         query = checked_read_sql(sql)
-        with self._reader._lock:
+        with self._reader.lock:
             conn = self._reader.conn
             try:
                 with conn.transaction():

@@ -5,11 +5,11 @@ from __future__ import annotations
 import getpass
 from abc import ABC, abstractmethod
 
+from ragspine_nb.core import ConflictResult, Fact, FoundResult, NotFoundResult, Resolution
 from ragspine_nb.errors import ConflictResolutionError
 from ragspine_nb.stores import statements as st
 from ragspine_nb.stores._postgres import PostgresDatabase
-from ragspine_nb.stores._sqlite import Database
-from ragspine_nb.types import ConflictResult, Fact, FoundResult, NotFoundResult, Resolution
+from ragspine_nb.stores._sqlite import SQLiteDatabase
 
 __all__ = ["ConflictMixin", "LookupResult"]
 
@@ -31,7 +31,7 @@ def _label(key: st.Key) -> str:
 class ConflictMixin(ABC):
     """Statements, lookups that surface conflicts, and recorded choices."""
 
-    _db: Database | PostgresDatabase
+    _db: SQLiteDatabase | PostgresDatabase
 
     @abstractmethod
     def query(self, metric: str, entity: str, period_type: str, period: str,

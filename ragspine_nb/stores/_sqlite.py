@@ -34,7 +34,7 @@ from ragspine_nb.stores._connection import LazyConnection
 from ragspine_nb.stores._sqlite_read import guarded_read
 from ragspine_nb.stores.limits import DEFAULT_READ_LIMITS, ReadLimits
 
-__all__ = ["Database", "MEMORY", "write_error"]
+__all__ = ["SQLiteDatabase", "MEMORY", "write_error"]
 
 MEMORY = ":memory:"
 _CREATE_TABLE = re.compile(r"^\s*CREATE\s+TABLE\b", re.I)
@@ -113,7 +113,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
             pass
 
 
-class Database(LazyConnection[sqlite3.Connection]):
+class SQLiteDatabase(LazyConnection[sqlite3.Connection]):
     """One SQLite database file (or ``":memory:"``), opened lazily.
 
     Parameters

@@ -13,7 +13,7 @@ Three guards, installed for the read and always removed afterwards (also on fail
 
 The deadline is checked between VM instructions, so it cannot stop one long call of a C
 function; that is why ``printf`` (a ``%c`` repeated 2e9 times) is not allowed, and why a
-file store runs these reads on a read-only connection of their own (``Database``), so
+file store runs these reads on a read-only connection of their own (``SQLiteDatabase``), so
 even such a call never holds the store's lock.
 """
 

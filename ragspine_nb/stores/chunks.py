@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ragspine_nb.core import Chunk, StoredChunk, is_blank, is_restricted
 from ragspine_nb.errors import InvalidRecordError, LineageError, StoreError
-from ragspine_nb.stores._base import SQLiteStore, open_database
+from ragspine_nb.stores._base import SQLStore, open_database
 from ragspine_nb.stores.facts import utc_now
-from ragspine_nb.types import Chunk, StoredChunk, is_blank, is_restricted
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,7 +23,7 @@ _CHUNK_FIELDS = (
     "doc_id", "chunk_id", "seq", "text", "title", "topic", "entity", "geography", "period",
     "language", "sensitivity", "source_locator",
 )
-#: Columns of ``narrative_chunk`` in :class:`~ragspine_nb.types.StoredChunk` order.
+#: Columns of ``narrative_chunk`` in :class:`~ragspine_nb.core.StoredChunk` order.
 CHUNK_COLUMNS: tuple[str, ...] = _CHUNK_FIELDS + ("valid_as_of", "ingested_at", "version", "active")
 #: Metadata filters of :meth:`ChunkStore.iter_chunks` (AND-combined in SQL).
 CHUNK_FILTERS: tuple[str, ...] = (
@@ -146,7 +146,7 @@ def _row_to_chunk(row: Any) -> StoredChunk:
     return StoredChunk(**data)
 
 
-class ChunkStore(SQLiteStore):
+class ChunkStore(SQLStore):
     """Versioned narrative chunks with metadata and locators, backed by SQLite.
 
     Parameters

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine_nb.errors import StoreError
-from ragspine_nb.stores._sqlite import Database
+from ragspine_nb.stores._sqlite import SQLiteDatabase
 
 __all__ = ["ConversationStore", "Message", "MessagePage", "ConversationNotFoundError",
            "ROLES", "CONVERSATION_ID", "check_conversation_id", "check_storable_text"]
@@ -162,7 +162,7 @@ class ConversationStore:
     """
 
     def __init__(self, path: str | Path = ":memory:") -> None:
-        self.db = Database(path, schema=_SCHEMA, table="conversation")
+        self.db = SQLiteDatabase(path, schema=_SCHEMA, table="conversation")
         self.db.conn.execute("PRAGMA foreign_keys = ON")
 
     @property

@@ -12,12 +12,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ragspine_nb.core import PERIOD_TYPES, Fact, is_blank
 from ragspine_nb.errors import InvalidRecordError, LineageError
 from ragspine_nb.stores import statements as st
-from ragspine_nb.stores._base import SQLiteStore, open_database
+from ragspine_nb.stores._base import SQLStore, open_database
 from ragspine_nb.stores._resolve import ConflictMixin
 from ragspine_nb.stores.statements import utc_now
-from ragspine_nb.types import PERIOD_TYPES, Fact, is_blank
 from ragspine_nb.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FactStore", "FACT_COLUMNS", "FACT_FILTERS", "DOCUMENT_COLUMNS", "utc_now"]
 
-#: Columns of ``fact_metric`` in :class:`~ragspine_nb.types.Fact` field order.
+#: Columns of ``fact_metric`` in :class:`~ragspine_nb.core.Fact` field order.
 FACT_COLUMNS: tuple[str, ...] = (
     "metric_code", "entity", "geography", "channel", "period_type", "period", "value", "unit",
     "source_doc_id", "source_locator", "source_file_hash", "extractor_version",
@@ -124,7 +124,7 @@ _row_to_fact = st.row_to_fact
 _UPSERT = st.UPSERT_FACT
 
 
-class FactStore(ConflictMixin, SQLiteStore):
+class FactStore(ConflictMixin, SQLStore):
     """Exact numeric facts with lineage, backed by SQLite.
 
     Parameters

@@ -13,7 +13,7 @@ __all__ = ["ReadLimits", "DEFAULT_READ_LIMITS", "ResultBudget"]
 
 @dataclass(frozen=True)
 class ReadLimits:
-    """Limits of one :meth:`~ragspine_nb.stores._base.SQLiteStore.execute_read`.
+    """Limits of one :meth:`~ragspine_nb.stores._base.SQLStore.execute_read`.
 
     Parameters
     ----------

@@ -27,7 +27,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ragspine_nb.types import ConflictResult, Fact, Resolution
+from ragspine_nb.core import ConflictResult, Fact, Resolution
 from ragspine_nb.units import same_amount
 
 __all__ = ["KEY", "COLUMNS", "statement_schema", "same_value", "disagree", "signature",

@@ -27,6 +27,10 @@ Mixins, the Protocol each checks, and the fixture the inheriting class defines:
   built over the passages of the mixin's ``narrative_corpus`` fixture
   (:data:`NARRATIVE_CORPUS`).
 * :class:`IntentParserContract` — ``IntentParser``; ``intent_parser``.
+* :class:`FactStoreContract` — ``FactWriter`` / ``FactReader``; ``fact_store`` (a fresh,
+  empty, writable store; ``read_only_fact_store`` optionally).
+* :class:`ChunkStoreContract` — ``ChunkWriter`` / ``ChunkReader``; ``chunk_store``
+  (``read_only_chunk_store`` optionally).
 
 The fixture names differ, so one class may inherit several mixins (a judge that both
 orders and scores inherits :class:`ListwiseJudgeContract` and
@@ -54,8 +58,11 @@ from ragspine_nb.testing.corpus import (
 from ragspine_nb.testing.planning import QueryPlannerContract, QueryRewriterContract
 from ragspine_nb.testing.rerank import ListwiseJudgeContract, ScoringJudgeContract
 from ragspine_nb.testing.retrieval import EmbeddingBackendContract, VectorStoreContract
+from ragspine_nb.testing.stores import ChunkStoreContract, FactStoreContract
 
 __all__ = [
+    "FactStoreContract",
+    "ChunkStoreContract",
     "VectorStoreContract",
     "EmbeddingBackendContract",
     "ListwiseJudgeContract",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
@@ -30,6 +31,7 @@ from ragspine_nb.agent.intent import (
 )
 from ragspine_nb.agent.narrative import NarrativeRetriever
 from ragspine_nb.agent.providers import SLOTS_MARKER, LLMProvider, ProviderResponse, ToolCall
+from ragspine_nb.core import Snippet
 from ragspine_nb.testing.corpus import CANARY, NARRATIVE_CORPUS, ContractPassage, open_passages
 
 __all__ = ["LLMProviderContract", "NarrativeRetrieverContract", "IntentParserContract",
@@ -134,9 +136,13 @@ class LLMProviderContract:
         assert (messages, tools) == before
 
 
-def _snippet_source(snippet: dict[str, Any]) -> ContractPassage:
-    """The open corpus passage a snippet came from (its text is that passage or a part)."""
-    assert isinstance(snippet, dict)
+def _snippet_source(snippet: Snippet | Mapping[str, Any]) -> ContractPassage:
+    """The open corpus passage a snippet came from (its text is that passage or a part).
+
+    A snippet is a :class:`~ragspine_nb.core.Snippet` or a mapping with its keys.
+    """
+    assert isinstance(snippet, Mapping)
+    Snippet.coerce(snippet)  # the agent reads it so
     for key in ("text", "doc_id", "source_locator"):
         assert isinstance(snippet.get(key), str) and snippet[key], f"snippet lacks {key!r}"
     matches = [p for p in open_passages()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ragspine_nb.types import is_restricted
+from ragspine_nb.core import is_restricted
 
 __all__ = ["ContractPassage", "NARRATIVE_CORPUS", "CANARY", "open_passages"]
 

@@ -4,7 +4,7 @@ from ragspine_nb.display.views import register_view
 from ragspine_nb.widgets.ask import AskWidget
 from ragspine_nb.widgets.chat import ChatWidget
 from ragspine_nb.widgets.inspector import RerankInspector
-from ragspine_nb.widgets.tuning import TuningPanel
+from ragspine_nb.widgets.tuning_panel import TuningPanel
 
 __all__ = ["AskWidget", "ChatWidget", "RerankInspector", "TuningPanel"]
 

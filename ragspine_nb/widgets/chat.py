@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
+from ragspine_nb.agent.conversation import transcript
+from ragspine_nb.display.render import render_transcript
+from ragspine_nb.stores.conversations import Message
 from ragspine_nb.widgets.ask import AskWidget
 
 __all__ = ["ChatWidget", "transcript_html"]
 
 
-def transcript_html(messages: list[Any]) -> str:
-    """The conversation so far, escaped: each message with its role and sources."""
-    rows = []
-    for m in messages:
-        sources = "".join(f"<li>{html.escape(s.get('doc', ''))} · "
-                          f"{html.escape(s.get('locator', ''))}</li>" for s in m.sources)
-        body = html.escape(m.content).replace("\n", "<br>")
-        who = "You" if m.role == "user" else "Agent"
-        rows.append(f"<div class='rs-msg rs-{m.role}'><b>{who}</b><div>{body}</div>"
-                    + (f"<ul>{sources}</ul>" if sources else "") + "</div>")
-    return "<div class='rs-transcript'>" + ("".join(rows) or
-                                            "<i>No messages yet.</i>") + "</div>"
+def transcript_html(messages: Sequence[Message]) -> str:
+    """The conversation so far, escaped by the renderer: each message with its sources."""
+    return render_transcript(transcript(messages))
 
 
 class ChatWidget(AskWidget):

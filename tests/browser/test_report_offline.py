@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,17 @@ pytestmark = pytest.mark.slow
 
 
 def test_exported_report_renders_the_widget_offline(browser: Any, tmp_path: Path) -> None:
-    from ragspine_nb.report import build_report
+    from ragspine_nb.errors import RagspineError
+    from ragspine_nb.notebook_export import build_report, ensure_vendor
 
-    try:
-        [page_path] = build_report([ROOT / "notebooks" / "03_agent.ipynb"], tmp_path / "report",
-                                   ROOT / "build" / "vendor")
-    except Exception as exc:  # npm unreachable → the report cannot vendor its renderer
-        pytest.skip(f"report could not be built here: {exc}")
+    vendor = ROOT / "build" / "vendor"
+    try:  # the only thing that may legitimately be missing here: the vendored renderer
+        ensure_vendor(vendor)
+    except (RagspineError, subprocess.TimeoutExpired) as exc:  # no npm, or registry unreachable
+        pytest.skip(f"the widget renderer could not be fetched from npm here: {exc}")
+    # anything failing from here on (a notebook cell, the export) is a real failure
+    [page_path] = build_report([ROOT / "notebooks" / "03_agent.ipynb"], tmp_path / "report",
+                               vendor)
     html = page_path.read_text(encoding="utf-8")
     assert "application/vnd.jupyter.widget-state+json" in html
     assert "cdn.jsdelivr" not in html and "unpkg.com" not in html

@@ -1,13 +1,24 @@
 """Plain value types exchanged between layers.
 
 Stores, retrieval, the agent, displays and evaluation exchange only these frozen
-dataclasses: :mod:`~ragspine_nb.types.records` (facts and chunks with lineage, labels),
-:mod:`~ragspine_nb.types.results` (what a fact lookup returns) and
-:mod:`~ragspine_nb.types.reports` (what ingestion reports).
+dataclasses: :mod:`~ragspine_nb.core.records` (facts and chunks with lineage, labels),
+:mod:`~ragspine_nb.core.results` (what a fact lookup returns),
+:mod:`~ragspine_nb.core.handoff` (snippets, citations and what each channel hands the
+answer) and
+:mod:`~ragspine_nb.core.reports` (what ingestion reports).
 """
 
-from ragspine_nb.types.figures import COMPUTED_OPERATIONS, OPERATIONS, Figure
-from ragspine_nb.types.records import (
+from ragspine_nb.core.figures import COMPUTED_OPERATIONS, OPERATIONS, Figure
+from ragspine_nb.core.handoff import (
+    SNIPPET_KEYS,
+    Citation,
+    CitationDict,
+    Dropped,
+    NarrativeOutcome,
+    Snippet,
+    ToolOutcome,
+)
+from ragspine_nb.core.records import (
     CHANGE_PCT_CHANNEL,
     DEFAULT_SENSITIVITY,
     PERIOD_TYPES,
@@ -20,13 +31,13 @@ from ragspine_nb.types.records import (
     is_blank,
     is_restricted,
 )
-from ragspine_nb.types.reports import (
+from ragspine_nb.core.reports import (
     INGEST_STATUSES,
     FileReport,
     IngestReport,
     SkippedItem,
 )
-from ragspine_nb.types.results import (
+from ragspine_nb.core.results import (
     ConflictResult,
     FoundResult,
     NotFoundResult,
@@ -37,6 +48,13 @@ from ragspine_nb.types.results import (
 
 __all__ = [
     "Figure",
+    "Snippet",
+    "SNIPPET_KEYS",
+    "Citation",
+    "CitationDict",
+    "Dropped",
+    "ToolOutcome",
+    "NarrativeOutcome",
     "OPERATIONS",
     "COMPUTED_OPERATIONS",
     "Fact",

@@ -1,11 +1,13 @@
-"""The seam into the agent: snippets with provenance, RESTRICTED exit #2."""
+"""The narrative channel's retriever: index hits as the agent's snippets, RESTRICTED exit #2."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from ragspine_nb.core import is_restricted
 from ragspine_nb.retrieval.evidence import (
     DEFAULT_MAX_LOOPS,
     DEFAULT_THRESHOLD,
@@ -15,7 +17,6 @@ from ragspine_nb.retrieval.evidence import (
 from ragspine_nb.retrieval.filters import FILTER_KEYS
 from ragspine_nb.retrieval.planning import QueryPlanner, RuleQueryPlanner
 from ragspine_nb.retrieval.results import SearchResults
-from ragspine_nb.types import is_restricted
 
 if TYPE_CHECKING:
     from ragspine_nb.retrieval.index import NarrativeIndex
@@ -48,8 +49,25 @@ class NarrativeIndexRetriever:
         self.evidence_judge = evidence_judge
         self.threshold = threshold
         self.max_loops = max_loops
-        self.last_results: Any = None
-        self.last_report: EvidenceReport | None = None
+        self._last = threading.local()  # one agent answers from several threads
+
+    @property
+    def last_results(self) -> SearchResults | None:
+        """The last search results of this thread (``None`` before the first)."""
+        return getattr(self._last, "results", None)
+
+    @last_results.setter
+    def last_results(self, results: SearchResults | None) -> None:
+        self._last.results = results
+
+    @property
+    def last_report(self) -> EvidenceReport | None:
+        """The last query plan and evidence loop of this thread (``None`` with ``plan=False``)."""
+        return getattr(self._last, "report", None)
+
+    @last_report.setter
+    def last_report(self, report: EvidenceReport | None) -> None:
+        self._last.report = report
 
     def _search(self, query: str, filters: dict[str, Any], top_k: int,
                 rerank: bool) -> SearchResults:
@@ -70,7 +88,10 @@ class NarrativeIndexRetriever:
 
     def retrieve(self, query: str, *, filters: Mapping[str, Any] | None = None,
                  top_k: int = 50, rerank: bool = False) -> list[dict[str, Any]]:
-        """Snippet dicts (text, doc_id, title, source_locator, chunk_id, metadata, scores)."""
+        """Snippet dicts (text, doc_id, title, source_locator, chunk_id, metadata, scores).
+
+        JSON-ready; the agent reads each as a :class:`~ragspine_nb.core.Snippet`.
+        """
         known = {k: v for k, v in (filters or {}).items() if k in FILTER_KEYS and v}
         results = self._search(query, known, top_k, rerank)
         if not results.hits and known and self.retry_without_filters:

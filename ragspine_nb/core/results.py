@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from ragspine_nb.core.records import Fact, Source
 from ragspine_nb.errors import InvalidRecordError
-from ragspine_nb.types.records import Fact, Source
 
 __all__ = [
     "FoundResult",

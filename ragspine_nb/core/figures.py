@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ragspine_nb.core.records import Fact, Source, is_blank
 from ragspine_nb.errors import InvalidRecordError, LineageError
-from ragspine_nb.types.records import Fact, Source, is_blank
 
 __all__ = ["Figure", "OPERATIONS", "COMPUTED_OPERATIONS"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.errors import InvalidRecordError
 
 __all__ = [
@@ -51,7 +52,7 @@ class FileReport:
 
 
 @dataclass(frozen=True)
-class IngestReport:
+class IngestReport(CardReprMixin):
     """The per-file outcome of one ingestion batch, plus every skipped cell."""
 
     files: tuple[FileReport, ...]
@@ -122,7 +123,3 @@ class IngestReport:
         return (f"IngestReport({counts}, facts={self.facts}, chunks={self.chunks}"
                 + (", dry_run=True" if self.dry_run else "") + ")")
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import render_html
-
-        return render_html(self._display_card())
