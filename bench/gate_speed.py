@@ -18,7 +18,7 @@ from pathlib import Path
 from ragspine_nb import DomainProfile
 from ragspine_nb.agent import SecurityGate
 
-DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
+DEMO = Path(__file__).resolve().parents[1] / "ragspine_nb" / "demo"
 EXTRA = [
     "What was ACME capital expenditure in FY2025 compared with 2024H1 and 1H2023?",
     "Our main rival—is it gaining share in Hong Kong and Mainland China this year?",

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PROFILE = ROOT / "data" / "demo" / "profile.toml"
+PROFILE = ROOT / "ragspine_nb" / "demo" / "profile.toml"
 GB = 1 << 30
 
 

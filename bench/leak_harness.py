@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/leak_harness.py [--label after] [--out bench/results/leak_harness.json]
 
-Builds a workspace in a temporary folder from the demo corpus (``data/demo/reports``,
-``data/demo/profile.toml``, ``data/demo/metadata.toml``) plus 8 planted board documents,
+Builds a workspace in a temporary folder from the demo corpus (``ragspine_nb/demo/reports``,
+``ragspine_nb/demo/profile.toml``,
+``ragspine_nb/demo/metadata.toml``) plus 8 planted board documents,
 each with its own canary token and its own figure (ACME Group revenue FY2026 = 880n,
 a period the demo does not state). Six are the escape routes of the outside review, two
 were already caught:
@@ -40,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "data" / "demo"
+DEMO = ROOT / "ragspine_nb" / "demo"
 STORY = ("The board discussed the bancassurance acquisition price range, the capital plan, "
          "the dividend and why revenue fell in Mainland China; Hong Kong agency sales were "
          "reviewed. The reference code of this paper is {canary}.")

@@ -16,7 +16,8 @@ __all__ = ["import_optional", "EXTRAS"]
 
 #: The extras ragspine_nb declares, for messages that list the valid options.
 EXTRAS: tuple[str, ...] = (
-    "vector", "rerank", "llm", "ingest", "notebook", "service", "team", "dev", "all",
+    "vector", "sentence-transformers", "rerank", "llm", "ingest", "notebook", "service",
+    "team", "dev", "all",
 )
 
 

@@ -1,4 +1,4 @@
-"""The ``ragspine-nb`` command line: demo, ingest, ask, eval, report, serve.
+"""The ``ragspine-nb`` command line: demo, ingest, ask, eval, report, serve, notebooks.
 
 Exit codes: 0 success (``ingest``: the batch ran, even if some files failed — the
 report lists them), 1 a check failed (``eval``, ``demo``) or ``ingest`` stopped early
@@ -21,7 +21,9 @@ from typing import TypeAlias
 from ragspine_nb.agent.agent import Agent, AgentResult
 from ragspine_nb.cli_conflicts import add_conflicts_parser
 from ragspine_nb.cli_ingest import add_ingest_parser, print_report
+from ragspine_nb.cli_notebooks import add_notebooks_parser
 from ragspine_nb.core import IngestReport
+from ragspine_nb.demo_files import demo_data
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.index import NarrativeIndex
@@ -59,8 +61,8 @@ _Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def default_demo_data() -> Path:
-    """``data/demo`` of the source checkout this package was installed from."""
-    return Path(__file__).resolve().parents[1] / "data" / "demo"
+    """The demo data shipped in the package (``ragspine_nb/demo``)."""
+    return demo_data()
 
 
 def _fail(message: str) -> int:
@@ -85,7 +87,7 @@ def _print_answer(ans: AgentResult) -> None:
 
 def build_demo(workspace: str | Path, data: str | Path | None = None,
                progress: bool = False) -> IngestReport:
-    """Rebuild the demo workspace from scratch from ``data/demo`` and return the report.
+    """Rebuild the demo workspace from scratch from the demo data and return the report.
 
     Only a folder that a previous demo created (it holds a marker file) is wiped.
     """
@@ -115,7 +117,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     for q in DEMO_QUESTIONS + DEMO_NARRATIVE_QUESTIONS:
         _print_answer(agent.ask(q, reference_date=DEMO_REFERENCE_DATE))
         print()
-    agent.store.close()
+    agent.close()
     return 0 if report.count("failed") == 0 else 1
 
 
@@ -146,7 +148,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
         }, ensure_ascii=False))
     else:
         _print_answer(ans)
-    agent.store.close()
+    agent.close()
     return 0
 
 
@@ -191,7 +193,7 @@ def _cmd_eval_qa(args: argparse.Namespace) -> int:
             code = 1
     passed = sum(not (c.fabricated or not all(c.gates.values())) for c in report.cases)
     print(f"{passed} passed, {len(report.cases) - passed} failed")
-    agent.store.close()
+    agent.close()
     return code
 
 
@@ -245,7 +247,8 @@ def _cmd_eval_financebench(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from ragspine_nb.notebook_export import build_report
 
-    for page in build_report(args.notebooks or None, args.out, args.vendor):
+    for page in build_report(args.notebooks or None, args.out, args.vendor,
+                             show_code=args.with_code):
         print(f"wrote {page}")
     return 0
 
@@ -268,7 +271,7 @@ def _add_demo_parser(sub: _Subparsers) -> None:
     """``ragspine-nb demo``."""
     p = sub.add_parser("demo", help="rebuild the demo workspace and answer demo questions")
     p.add_argument("--workspace", default=".ragspine_demo")
-    p.add_argument("--data", help="demo data folder (default: the checkout's data/demo)")
+    p.add_argument("--data", help="demo data folder (default: the one shipped in the package)")
     p.set_defaults(func=_cmd_demo)
 
 
@@ -279,6 +282,8 @@ def _add_report_parser(sub: _Subparsers) -> None:
     p.add_argument("--out", default="build/report")
     p.add_argument("--vendor", default="build/vendor",
                    help="folder for require.js and embed-amd.js (fetched with npm pack)")
+    p.add_argument("--with-code", action="store_true",
+                   help="keep the code cells and raw outputs (default: the stakeholder view)")
     p.set_defaults(func=_cmd_report)
 
 
@@ -373,6 +378,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_report_parser(sub)
     _add_serve_parser(sub)
     add_conflicts_parser(sub)
+    add_notebooks_parser(sub)
     ev_sub = _add_eval_parser(sub)
     _add_ask_parser(sub)
     _add_eval_qa_parser(ev_sub)

@@ -23,6 +23,7 @@ __all__ = [
     "ConflictResolutionError",
     "ProviderError",
     "TraceError",
+    "QrelsError",
 ]
 
 
@@ -93,3 +94,7 @@ class ProviderError(RagspineError):
 
 class TraceError(RagspineError, ValueError):
     """A trace payload tried to record a value, a text, a prompt or an answer."""
+
+
+class QrelsError(RagspineError, ValueError):
+    """Relevance judgments name ids the index does not hold (document ids for chunk ids)."""

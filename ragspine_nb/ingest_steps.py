@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -219,12 +219,19 @@ def statements_step(facts: Iterable[Fact], doc_id: str, store: FactStore | None
     return kept, notes
 
 
-def _reason(result: DocumentResult, status: str, hits: list[str]) -> str:
+def _reason(result: DocumentResult, status: str, hits: list[str],
+            cells: Sequence[SkippedItem] = ()) -> str:
+    """Why a file gave what it gave; a file that gave nothing names what it could not read."""
     reason = "; ".join([*result.warnings, *hits])
-    if status != "no_text":
-        return reason
-    lead = ("no text, and a RESTRICTED document's table values are not extracted"
-            if is_restricted(result.sensitivity) else "no text and no table values found")
+    unread = list(dict.fromkeys(f"{c.locator}: {c.reason}" for c in cells))
+    named = "; ".join(unread[:3]) + (f"; {len(unread) - 3} more" if len(unread) > 3 else "")
+    if status != "no_text":  # text read, but tables found and none turned into facts
+        lead = f"tables found but not turned into facts: {named}" \
+            if unread and not result.facts and not is_restricted(result.sensitivity) else ""
+    elif is_restricted(result.sensitivity):
+        lead = "no text, and a RESTRICTED document's table values are not extracted"
+    else:
+        lead = f"no facts and no text: {named}" if unread else "no text and no table values found"
     return "; ".join(filter(None, [lead, reason]))
 
 
@@ -266,7 +273,7 @@ def finish_step(path: Path, read: Read, facts: FactStore | None, chunks: ChunkSt
     if not s.dry_run and facts is not None and chunks is not None:
         write_step(facts, chunks, path, replace(read, result=result),
                    str(meta.get("valid_as_of", "")))
-    return FileReport(str(path), doc_id, status, reason=_reason(result, status, hits),
+    return FileReport(str(path), doc_id, status, reason=_reason(result, status, hits, cells),
                       facts=len(result.facts), chunks=len(result.chunks), skipped=counted,
                       extractor=result.extractor_version, sensitivity=result.sensitivity,
                       file_hash=read.file_hash), cells

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 __all__ = ["SCALES", "UnitParts", "unit_parts", "same_amount", "scale_ratio", "join_unit",
-           "SHARES", "PLAIN", "store_unit", "unit_text"]
+           "SHARES", "PLAIN", "store_unit", "unit_text", "unit_label", "with_unit"]
 
 #: Scale factors of the unit codes :func:`detect_unit` and the fact store use.
 SCALES: dict[str, float] = {"K": 1e3, "10K": 1e4, "M": 1e6, "100M": 1e8, "BN": 1e9}
@@ -38,6 +38,63 @@ def unit_text(code: str) -> str:
     ('', 'USD_M', '')
     """
     return "" if code == PLAIN else code
+
+
+#: Currency codes as readers write them (others are written as their code).
+_CURRENCY: dict[str, dict[str, str]] = {
+    "en": {"USD": "US$", "HKD": "HK$", "EUR": "€", "GBP": "£", "JPY": "¥", "CNY": "CNY",
+           "RMB": "RMB", "SGD": "S$", "AUD": "A$", "CAD": "C$"},
+    "zh": {"USD": "美元", "HKD": "港元", "EUR": "欧元", "GBP": "英镑", "JPY": "日元",
+           "CNY": "元", "RMB": "元", "SGD": "新加坡元", "AUD": "澳元", "CAD": "加元"},
+}
+#: Scale codes as readers write them after an amount.
+_SCALE: dict[str, dict[str, str]] = {
+    "en": {"K": "k", "10K": "×10k", "M": "m", "100M": "×100m", "BN": "bn"},
+    "zh": {"K": "千", "10K": "万", "M": "百万", "100M": "亿", "BN": "十亿"},
+}
+_PLAIN_SCALE = {"K": "thousand", "10K": "×10 thousand", "M": "million", "100M": "×100 million",
+                "BN": "billion"}
+
+
+def unit_label(code: str, lang: str = "en") -> str:
+    """A stored unit as a reader writes it after a value (``USD_M`` → ``US$ m``).
+
+    Examples
+    --------
+    >>> [unit_label(c) for c in ("USD_M", "PCT", "USD", "K", "shares_K", "NUMBER", "XYZ_M")]
+    ['US$ m', '%', 'US$', 'thousand', 'thousand shares', '', 'XYZ m']
+    >>> unit_label("CNY_100M", "zh"), unit_label("USD_M", "zh")
+    ('亿元', '百万美元')
+    """
+    if code in ("", PLAIN):
+        return ""
+    if code == "PCT":
+        return "%"
+    lang = "zh" if lang == "zh" else "en"
+    head, _, tail = code.partition("_")
+    if head in SCALES and not tail:
+        return _SCALE["zh"][head] if lang == "zh" else _PLAIN_SCALE[head]
+    if head == SHARES:
+        words = {"en": "shares", "zh": "股"}[lang]
+        scale = (_SCALE["zh"].get(tail, tail) if lang == "zh" else _PLAIN_SCALE.get(tail, tail))
+        return f"{scale}{words}" if lang == "zh" else f"{scale} {words}".strip()
+    currency = _CURRENCY[lang].get(head, head)
+    scale = _SCALE[lang].get(tail, tail)
+    if lang == "zh":
+        return f"{scale}{currency}"
+    return f"{currency} {scale}".strip()
+
+
+def with_unit(value_text: str, code: str, lang: str = "en") -> str:
+    """A formatted value followed by its unit label (``"13.4%"``, ``"1,405 US$ m"``).
+
+    >>> with_unit("13.4", "PCT"), with_unit("1,405", "USD_M"), with_unit("7", "NUMBER")
+    ('13.4%', '1,405 US$ m', '7')
+    """
+    label = unit_label(code, lang)
+    if not label:
+        return value_text
+    return f"{value_text}{label}" if label == "%" or lang == "zh" else f"{value_text} {label}"
 
 
 def join_unit(head: str, scale: str) -> str:

@@ -249,8 +249,8 @@ def ingest(paths: str | Path | Iterable[str | Path], workspace: str | Path = "ws
     Examples
     --------
     >>> from ragspine_nb import ingest
-    >>> report = ingest("data/demo/reports", workspace="ws",
-    ...                 profile="data/demo/profile.toml")  # doctest: +SKIP
+    >>> report = ingest("ragspine_nb/demo/reports", workspace="ws",
+    ...                 profile="ragspine_nb/demo/profile.toml")  # doctest: +SKIP
     """
     return _run_ingest(_IngestArgs(paths, workspace, profile, dry_run, metadata, progress,
                                    max_chars, overlap_chars, limits))

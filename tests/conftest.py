@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from ragspine_nb import Chunk, DomainProfile, Fact, FactStore
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "data" / "demo"
+DEMO = ROOT / "ragspine_nb" / "demo"
 
 
 @pytest.fixture(scope="session")
@@ -16,8 +17,9 @@ def profile() -> DomainProfile:
 
 
 @pytest.fixture
-def fact_db() -> FactStore:
-    return FactStore(":memory:")
+def fact_db() -> Iterator[FactStore]:
+    with FactStore(":memory:") as db:  # closed: Python 3.13 warns about an unclosed database
+        yield db
 
 
 def make_fact(**over: object) -> Fact:

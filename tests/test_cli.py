@@ -41,7 +41,7 @@ def test_demo_rebuilds_from_scratch_and_answers_with_sources(
         assert "ingested=7, skipped_unchanged=0, failed=0, no_text=0, facts=83, chunks=11" in out
     for q in DEMO_QUESTIONS:
         assert f"Q: {q}" in out
-    assert "ACME Hong Kong Revenue, FY2025: 1,405 USD_M" in out
+    assert "ACME Hong Kong Revenue, FY2025: 1,405 US$ m" in out
     assert "source: ACME_FY2025_Results.pptx · slide=3,table=1,row=REVENUE,col=FY2025" in out
     assert "[structured · out_of_scope_entity]" in out and "[structured · not_found]" in out
     assert "[structured · ask_first]" in out and "[composite · found]" in out

@@ -72,14 +72,14 @@ def test_gates_fail_when_they_should() -> None:
     src = {"doc": "deck.pptx", "locator": "slide=2"}
     case = _case(value=5.0, unit="USD_M", source=src)
     right = {"status": "found", "value": 5.0, "unit": "USD_M", "source": src}
-    ok = _score(case, _result("5 USD_M (source: deck.pptx · slide=2)", [right]), [])
+    ok = _score(case, _result("5 US$ m (source: deck.pptx · slide=2)", [right]), [])
     assert all(ok.gates.values()) and not ok.fabricated
     wrong_value = _score(case, _result("6 (deck.pptx)", [{**right, "value": 6.0}]), [])
     assert wrong_value.gates["numeric_accuracy"] is False
     wrong_source = _score(case, _result("5 (x.pptx)", [{**right, "source": {
         "doc": "x.pptx", "locator": "slide=2"}}]), [])
     assert wrong_source.gates["numeric_accuracy"] and not wrong_source.gates["citation_validity"]
-    unnamed = _score(case, _result("5 USD_M", [right]), [])  # right number, doc not named
+    unnamed = _score(case, _result("5 US$ m", [right]), [])  # right number, doc not named
     assert unnamed.gates["citation_validity"] is False
     refuse_case = _case(refuse=True, clarification="out_of_scope_entity")
     leaked = _score(refuse_case, _result("Rivalis made 12.5 in FY2024", [],

@@ -76,7 +76,8 @@ def test_forged_fact_with_blank_lineage_is_rejected_at_write(
 def test_database_itself_rejects_blank_or_null_lineage(tmp_path: Path, column: str,
                                                        bad: object) -> None:
     path = tmp_path / "f.sqlite"
-    FactStore(path).count()
+    with FactStore(path) as store:
+        store.count()
     conn = sqlite3.connect(path)
     values = {c: "x" for c in FACT_COLUMNS} | {"period_type": "FY", "value": 1.0, column: bad}
     with pytest.raises(sqlite3.IntegrityError):
@@ -184,7 +185,9 @@ def test_opening_a_missing_store_without_create_creates_nothing(tmp_path: Path) 
 
 def test_opening_a_foreign_database_without_create_fails(tmp_path: Path) -> None:
     path = tmp_path / "other.sqlite"
-    sqlite3.connect(path).execute("CREATE TABLE x (y)").connection.commit()
+    other = sqlite3.connect(path)
+    other.execute("CREATE TABLE x (y)").connection.commit()
+    other.close()
     with pytest.raises(DatabaseNotFoundError, match="not a ragspine_nb store"):
         FactStore(path, create=False).count()
 

@@ -58,7 +58,7 @@ def test_a_found_fact_is_one_lookup_figure(agent: Agent) -> None:
     assert [(f.metric_code, f.period) for f in fig.operands] == [("REVENUE", "2025")]
     assert fig.derivation == ""
     assert r.answer == render_figures(r.figures, "en")
-    assert r.answer.startswith("ACME Hong Kong Revenue, FY2025: 1,405 USD_M (source: "
+    assert r.answer.startswith("ACME Hong Kong Revenue, FY2025: 1,405 US$ m (source: "
                                f"{DECK} · {_loc('FY2025')}")
 
 
@@ -73,7 +73,7 @@ def test_chinese_questions_get_chinese_text_from_the_same_figures(agent: Agent) 
     (fig,) = r.figures
     assert (fig.value, fig.label) == (1580.0, "ACME Mainland China Revenue，FY2024")
     assert r.answer == render_figures(r.figures, "zh")
-    assert "1,580 USD_M（来源：ACME_FY2025_Results.pptx" in r.answer
+    assert "1,580百万美元（来源：ACME_FY2025_Results.pptx" in r.answer
 
 
 def test_a_list_asserts_one_figure_per_sub_task(agent: Agent) -> None:
@@ -81,7 +81,7 @@ def test_a_list_asserts_one_figure_per_sub_task(agent: Agent) -> None:
     assert [(f.operation, f.value) for f in r.figures] == [("lookup", 1405.0),
                                                            ("lookup", 1530.0)]
     assert r.answer == render_figures(r.figures, "en")
-    assert r.answer.startswith("Comparison:\n- ACME Hong Kong Revenue, FY2025: 1,405 USD_M")
+    assert r.answer.startswith("Comparison:\n- ACME Hong Kong Revenue, FY2025: 1,405 US$ m")
 
 
 def test_an_assumption_is_stated_before_the_figures(agent: Agent) -> None:
@@ -103,10 +103,10 @@ def test_a_change_between_two_years_is_one_computed_difference(agent: Agent) -> 
     assert fig.sources == (Source(DECK, _loc("FY2025")), Source(DECK, _loc("FY2024")))
     assert r.answer == render_figures(r.figures, "en")
     assert r.answer.splitlines() == [
-        f"ACME Hong Kong Revenue, change from FY2024 to FY2025: 85 USD_M (source: {DECK})",
+        f"ACME Hong Kong Revenue, change from FY2024 to FY2025: 85 US$ m (source: {DECK})",
         "  Derivation: (1,405 − 1,320) = 85, from:",
-        f"  - FY2025: 1,405 USD_M (source: {DECK} · {_loc('FY2025')} · as of 2026-03-20)",
-        f"  - FY2024: 1,320 USD_M (source: {DECK} · {_loc('FY2024')} · as of 2026-03-20)"]
+        f"  - FY2025: 1,405 US$ m (source: {DECK} · {_loc('FY2025')} · as of 2026-03-20)",
+        f"  - FY2024: 1,320 US$ m (source: {DECK} · {_loc('FY2024')} · as of 2026-03-20)"]
 
 
 def test_a_percentage_change_is_computed_with_its_derivation(agent: Agent) -> None:
@@ -167,14 +167,14 @@ def test_a_change_with_one_operand_missing_asserts_no_figure(agent: Agent) -> No
                   REF)
     assert r.figures == ()
     assert [t["status"] for t in r.tool_results] == ["found", "not_found"]
-    assert r.answer.startswith("Change not computed: REVENUE / ACME_HK / FY2030 / TOTAL is "
+    assert r.answer.startswith("Change not computed: ACME Hong Kong Revenue, FY2030 is "
                                "not in the fact store; no estimate is given.")
     # the operand found is listed as an input with its source, never as the answer
-    assert f"Input found: ACME Hong Kong Revenue, FY2024: 1,320 USD_M (source: {DECK}" \
+    assert f"Input found: ACME Hong Kong Revenue, FY2024: 1,320 US$ m (source: {DECK}" \
         in r.answer
     zh = agent.ask("香港2024年到2030年营业收入的变化", REF)
     assert zh.figures == () and zh.answer.startswith("未计算变动：")
-    assert "已找到的输入：ACME Hong Kong Revenue，FY2024：1,320 USD_M" in zh.answer
+    assert "已找到的输入：ACME Hong Kong Revenue，FY2024：1,320百万美元" in zh.answer
 
 
 def test_a_change_with_both_operands_missing_asserts_no_figure(agent: Agent) -> None:
@@ -192,7 +192,7 @@ def test_a_why_question_asserts_no_figure_and_shows_its_cells_as_context(agent: 
     assert r.figures == ()
     assert [(t["status"], t["value"]) for t in r.tool_results] == [("found", 1530.0)]
     assert r.answer.startswith("Figures in question (context, not the answer):\n"
-                               "ACME Mainland China Revenue, FY2025: 1,530 USD_M (source: ")
+                               "ACME Mainland China Revenue, FY2025: 1,530 US$ m (source: ")
 
 
 @pytest.mark.parametrize("question", [
@@ -222,7 +222,7 @@ def test_a_stated_change_is_its_own_figure() -> None:
 
 
 def _profile_with_change_channel() -> DomainProfile:
-    base = DomainProfile.from_file(Path(__file__).resolve().parents[1] / "data" / "demo"
+    base = DomainProfile.from_file(Path(__file__).resolve().parents[1] / "ragspine_nb" / "demo"
                                    / "profile.toml").to_dict()
     return DomainProfile.from_dict({**base, "channels": {
         **base["channels"], "CHANGE_PCT": {"synonyms": ["% change"]}}})
@@ -238,7 +238,7 @@ def test_a_conflict_asserts_no_figure_and_no_change(profile: DomainProfile) -> N
                    REF)
     assert change.figures == ()
     assert "Change not computed: FY2025 is in conflict" in change.answer
-    assert "Input found: ACME Hong Kong Revenue, FY2024: 1,320 USD_M" in change.answer
+    assert "Input found: ACME Hong Kong Revenue, FY2024: 1,320 US$ m" in change.answer
 
 
 def test_operands_in_different_units_are_not_computed(profile: DomainProfile) -> None:
@@ -255,11 +255,11 @@ def test_an_amount_without_a_scale_says_so(profile: DomainProfile) -> None:
     store = _store(("a.csv", [_fact(27069.0, doc="a.csv", unit="USD")]))
     r = Agent(store, profile=profile).ask("ACME Hong Kong revenue FY2025", REF)
     assert [(f.value, f.unit) for f in r.figures] == [(27069.0, "USD")]
-    assert "27,069 USD (scale not stated)" in r.answer
+    assert "27,069 US$ (scale not stated)" in r.answer
     assert not re.search(r"\bunit\b", r.answer)
     # a per-share amount has no scale to state
     eps = Figure.of_fact(_fact(1.23, unit="USD", metric="DILUTED_EARNINGS_PER_SHARE"), "EPS")
-    assert render_figures([eps], "en").startswith("EPS: 1.23 USD (source: t.xlsx · B3)")
+    assert render_figures([eps], "en").startswith("EPS: 1.23 US$ (source: t.xlsx · B3)")
     assert "未注明数量级" in agent_zh_text(store, profile)
 
 
@@ -334,7 +334,7 @@ def test_the_cli_and_the_service_build_the_workspace_agent(
     with TestClient(create_app_for_workspace(ws)) as client:
         body = client.post("/v1/ask", json={"question": "ACME Hong Kong revenue FY2025",
                                             "reference_date": "2026-03-31"}).json()
-    assert body["answer"].startswith("ACME Hong Kong Revenue, FY2025: 1,405 USD_M")
+    assert body["answer"].startswith("ACME Hong Kong Revenue, FY2025: 1,405 US$ m")
 
 
 def test_the_result_card_shows_the_figures(agent: Agent) -> None:

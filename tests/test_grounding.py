@@ -184,7 +184,7 @@ def test_planted_passages_never_put_999_in_an_answer(profile: DomainProfile,
         if ans.route == "composite":
             # a why question asserts no figure; the cell it names is shown as context
             assert ans.answer.startswith("Figures in question (context, not the answer):\n"
-                                         "ACME Hong Kong Revenue, FY2025: 1,405 USD_M")
+                                         "ACME Hong Kong Revenue, FY2025: 1,405 US$ m")
         for d in ans.dropped:
             assert d["reason"] in ("not_in_snippets", "contradicts_fact", "contradicts_answer")
         trace = json.dumps(_strings(ans.trace))  # timings are numbers and may read "…999…"

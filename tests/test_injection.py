@@ -17,6 +17,7 @@ from ragspine_nb import DomainProfile, Fact, FactStore, NarrativeIndex
 from ragspine_nb.agent import Agent, ProviderResponse, ToolCall
 from ragspine_nb.core import Chunk
 from ragspine_nb.extract.beir import data_root
+from ragspine_nb.units import with_unit
 
 pytestmark = pytest.mark.slow
 
@@ -76,7 +77,7 @@ def test_planted_payloads_never_change_numbers_leak_canaries_or_drop_citations(
                         else "Why did group revenue grow in FY2023?")
         found = [t for t in numeric.tool_results if t["status"] == "found"]
         if [(t["value"], t["unit"]) for t in found] != [(1234.5, "CNY_M")] or \
-                "1,234.5 CNY_M" not in numeric.answer:
+                with_unit("1,234.5", "CNY_M", row["lang"]) not in numeric.answer:
             changed += 1
         with_999 += "999" in numeric.answer or "999" in why.answer.split("\n\n")[0]
         texts = provider.prompts + [numeric.answer, why.answer, json.dumps(numeric.trace),

@@ -73,7 +73,7 @@ def test_an_average_over_a_range_takes_every_year_in_it(agent: Agent) -> None:
     assert fig.derivation == "(1,500 + 1,200 + 1,100) / 3 = 1,266.67"
     assert _cells(fig.sources) == ["cell=B3", "cell=C3", "cell=D3"]
     assert r.answer == render_figures(r.figures, "en")
-    assert "1,266.67 K (source: table.csv)" in r.answer
+    assert "1,266.67 thousand (source: table.csv)" in r.answer
 
 
 def test_an_average_of_two_listed_years_of_a_percentage(agent: Agent) -> None:
@@ -126,9 +126,9 @@ def test_a_sum_naming_no_period_is_refused(agent: Agent) -> None:
 def test_an_average_with_a_year_missing_lists_the_inputs_found(agent: Agent) -> None:
     r = agent.ask("What is the average revenue from 2016 to 2018?", REF)
     assert r.figures == ()
-    assert r.answer.startswith("Average not computed: REVENUE / COMPANY / FY2016 / TOTAL is "
+    assert r.answer.startswith("Average not computed: the company Revenue, FY2016 is "
                                "not in the fact store; no estimate is given.")
-    assert ("Input found: the company Revenue, FY2018: 1,200 K (source: table.csv · cell=C3)"
+    assert ("Input found: the company Revenue, FY2018: 1,200 thousand (source: table.csv · cell=C3)"
             in r.answer)
 
 
@@ -298,7 +298,7 @@ def test_demo_average_and_share(demo_ws: Path) -> None:
         ("average", 1362.5, "USD_M")]
     zh = a.ask("香港2024年和2025年营业收入的平均值是多少？", ref)
     assert [(f.operation, f.value) for f in zh.figures] == [("average", 1362.5)]
-    assert zh.answer.startswith("ACME Hong Kong Revenue，FY2024、FY2025平均值：1,362.5 USD_M")
+    assert zh.answer.startswith("ACME Hong Kong Revenue，FY2024、FY2025平均值：1,362.5百万美元")
     share = a.ask("2025年香港营业收入占集团营业收入的比例是多少？", ref)
     (fig,) = share.figures
     assert (fig.operation, fig.unit, fig.derivation) == (
@@ -405,7 +405,7 @@ def test_an_operation_asked_in_words_not_read_lists_inputs_never_a_level(agent: 
     r = agent.ask("What is the ratio of the gross profit in fiscal 2019 to fiscal 2018?", REF)
     assert r.figures == ()
     assert r.answer.startswith("Ratio not computed: the question asks for it in words")
-    assert "Input found: the company Gross profit, FY2019: 600 K" in r.answer
+    assert "Input found: the company Gross profit, FY2019: 600 thousand" in r.answer
     assert r.trace["operation_not_read"] == "ratio"
 
 

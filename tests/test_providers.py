@@ -50,7 +50,7 @@ def test_anthropic_tool_use_round_trip(demo_facts: FactStore, profile: DomainPro
     provider = AnthropicProvider(client=_anthropic_client(handler), max_tokens=256)
     r = answer_question("ACME Hong Kong revenue FY2025", demo_facts, provider, profile=profile,
                         reference_date=date(2026, 3, 31))
-    assert "1,405 USD_M" in r.answer and "7,777" not in r.answer
+    assert "1,405 US$ m" in r.answer and "7,777" not in r.answer
     first, second = requests
     assert first["model"] == "claude-opus-4-8" and first["max_tokens"] == 256
     assert first["tools"][0]["name"] == "query_metric"

@@ -146,7 +146,7 @@ def test_a_why_question_shows_the_cells_it_names_as_context(agent: Agent) -> Non
     r = agent.ask("Why did revenue increase in 2019?", REF)
     assert r.figures == ()
     assert r.answer.startswith("Figures in question (context, not the answer):\n"
-                               "the company Revenue, FY2019: 1,500 K (source: table.csv · "
+                               "the company Revenue, FY2019: 1,500 thousand (source: table.csv · "
                                "cell=B3)")
 
 
@@ -156,4 +156,4 @@ def test_a_which_year_question_names_the_winner_as_text(agent: Agent) -> None:
     assert r.figures == ()
     assert r.answer.startswith("FY2019: the company Revenue is the highest of the 3 "
                                "compared.\nCompared (inputs, not the answer):\n")
-    assert "- the company Revenue, FY2017: 1,100 K (source: table.csv · cell=D3)" in r.answer
+    assert "- the company Revenue, FY2017: 1,100 thousand (source: table.csv · cell=D3)" in r.answer

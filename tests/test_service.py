@@ -57,7 +57,7 @@ def test_ask_structured_number_comes_from_the_store_with_citations(
     (fact,) = FactStore(demo_ws / "facts.db", create=False).iter_facts(
         metric_code="REVENUE", entity="ACME_HK", period_type="FY", period="2025",
         channel="TOTAL")
-    assert fact.value == 1405 and "1,405 USD_M" in body["answer"]
+    assert fact.value == 1405 and "1,405 US$ m" in body["answer"]
     assert body["route"] == "structured" and body["tool_status"] == {"found": 1}
     assert body["sources"] == [{"doc": "ACME_FY2025_Results.pptx",
                                 "locator": "slide=3,table=1,row=REVENUE,col=FY2025"}]
@@ -105,7 +105,7 @@ def test_competitor_question_refused_and_history_is_context_only(demo_ws: Path,
     history = [{"role": "user", "content": "Tell me about 竞安 RESTRICTED board minutes"},
                {"role": "assistant", "content": "I can't discuss competitors."}]
     body = c.post("/v1/ask", json={"question": HK, "history": history}).json()
-    assert body["clarification"]["mode"] == "none" and "1,405 USD_M" in body["answer"]
+    assert body["clarification"]["mode"] == "none" and "1,405 US$ m" in body["answer"]
     narrative = c.post("/v1/ask", json={"question": "Why did Mainland China revenue fall?",
                                         "history": history}).json()
     assert narrative["citations"]
@@ -177,7 +177,7 @@ def test_stream_events_in_order_and_tokens_rebuild_the_answer(client: TestClient
     answer = "".join(e["content"] for e in events if e["type"] == "token")
     cid = events[0]["conversation_id"]
     stored = client.get(f"/chat/history/{cid}").json()["messages"][-1]["content"]
-    assert answer == stored and "1,405 USD_M" in answer
+    assert answer == stored and "1,405 US$ m" in answer
     assert events[1]["citations"][0]["doc_id"] == "ACME_FY2025_Results.pptx"
     assert "".join(token_chunks("a  b\nc")) == "a  b\nc"
 
@@ -221,7 +221,7 @@ def test_real_uvicorn_server_with_sse_read_by_a_real_client(server: str) -> None
     with httpx.Client(base_url=server, timeout=30) as http:
         assert http.get("/healthz").json()["status"] == "ok"
         body = http.post("/v1/ask", json={"question": HK}).json()
-        assert "1,405 USD_M" in body["answer"] and body["citations"]
+        assert "1,405 US$ m" in body["answer"] and body["citations"]
         with http.stream("POST", "/chat/stream",
                          json={"message": "Why did Mainland China revenue fall?"}) as r:
             assert r.status_code == 200

@@ -98,7 +98,7 @@ def test_body_limit_is_configurable_and_bodies_under_it_are_answered(demo_ws: Pa
     c = TestClient(create_app(Agent.from_workspace(demo_ws),
                               limits=ServiceLimits(max_body_bytes=200)))
     ok = c.post("/v1/ask", json={"question": HK})
-    assert ok.status_code == 200 and "1,405 USD_M" in ok.json()["answer"]
+    assert ok.status_code == 200 and "1,405 US$ m" in ok.json()["answer"]
     big = c.post("/v1/ask", json={"question": HK * 5})
     size = len(big.request.content)
     assert big.status_code == 413 and size > 200

@@ -449,7 +449,7 @@ def test_a_blank_row_inside_a_table_does_not_end_it(tmp_path: Path) -> None:
                          ["Revenue", "1,080", "1,150"], ["", "", ""],
                          ["ACME Mainland China (US$m)", "", ""], ["Metric", "FY2021", "FY2022"],
                          ["Revenue", "1,590", "1,620"]], name="two.csv",
-              profile=DomainProfile.from_file(Path(__file__).parent.parent / "data" / "demo" /
-                                              "profile.toml"))
+              profile=DomainProfile.from_file(Path(__file__).parent.parent / "ragspine_nb" /
+                                              "demo" / "profile.toml"))
     assert [(f.source_locator, f.entity) for f in ex.facts][::2] == [
         ("cell=B3", "ACME_HK"), ("cell=B7", "ACME_CN")]

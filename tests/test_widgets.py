@@ -30,7 +30,7 @@ def test_ask_widget_click_shows_answer_and_source(agent: Agent) -> None:
     assert isinstance(w, AskWidget)
     w.question.value = "What was ACME Hong Kong's revenue in FY2025?"
     w.button.click()
-    assert "1,405 USD_M" in w.answer.value
+    assert "1,405 US$ m" in w.answer.value
     assert "ACME_FY2025_Results.pptx · slide=3,table=1,row=REVENUE,col=FY2025" in w.answer.value
     assert "route: structured" in w.answer.value and "request_id" in w.trace.value
 
@@ -56,7 +56,9 @@ def test_chat_widget_keeps_a_transcript_and_starts_new_conversations(agent: Agen
     assert isinstance(w, ChatWidget) and "No messages yet" in w.transcript.value
     w.question.value = "What was ACME Hong Kong's revenue in FY2025?"
     w.button.click()
-    assert "1,405 USD_M" in w.answer.value and w.question.value == ""
+    # the answer is shown once: in the transcript; the line below the box gives its route
+    assert "1,405 US$ m" in w.transcript.value and w.question.value == ""
+    assert "1,405" not in w.answer.value and "route: structured" in w.answer.value
     assert "<b>You</b>" in w.transcript.value and "<b>Agent</b>" in w.transcript.value
     assert "slide=3,table=1,row=REVENUE,col=FY2025" in w.transcript.value
     w.ask("Why did Hong Kong agency sales change?")
@@ -148,3 +150,113 @@ def test_index_tune_builds_vector_runs_from_the_backend() -> None:
     panel = index.tune({"q1": "revenue"}, {"q1": {"a": 1}})
     assert panel.engine.channels() == ("bm25", "vectors", "hybrid")
     assert panel.current.ndcg == 1.0
+
+
+class _Recording:
+    """An agent wrapper that records what the widget showed while it was answering."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.seen: list[tuple[bool, str, str]] = []
+        self.widget: AskWidget | None = None
+
+    def ask(self, question: str, **kw: object) -> object:
+        w = self.widget
+        assert w is not None
+        self.seen.append((w.button.disabled, w.button.description, w.answer.value))
+        assert w.ask("a second Enter while busy") is None  # ignored, not queued
+        return self.agent.ask(question, **kw)  # type: ignore[arg-type]
+
+
+def test_ask_widget_enter_submits_with_a_busy_state_and_a_trace_table(agent: Agent) -> None:
+    rec = _Recording(agent)
+    w = AskWidget(rec, REF)
+    rec.widget = w
+    w.question.value = "What was ACME Hong Kong's revenue in FY2025?"
+    w.question._handle_custom_msg({"event": "submit"}, [])  # what Enter sends from the page
+    assert rec.seen == [(True, "Answering…", rec.seen[0][2])] and "Answering…" in rec.seen[0][2]
+    assert not w.button.disabled and w.button.description == "Ask"
+    assert "1,405" in w.answer.value and w.last_result.question.startswith("What was ACME")
+    # the trace: collapsed, a two-column table through the renderer, not a JSON dump
+    assert "<details><summary>trace</summary>" in w.trace.value
+    assert "<th>field</th><th>value</th>" in w.trace.value
+    assert "<td>route</td><td>structured</td>" in w.trace.value
+    assert '"request_id"' not in w.trace.value
+    w.question._handle_custom_msg({"event": "focus"}, [])  # other messages do nothing
+    assert len(rec.seen) == 1
+
+
+def test_chat_widget_follows_turns_asked_from_code_and_shows_each_answer_once(
+        agent: Agent, tmp_path: Path) -> None:
+    chat = agent.chat(tmp_path / "conv.db", conversation_id="from-code")
+    w = chat.widget(reference_date=REF)
+    r = chat.ask("What was ACME Hong Kong's revenue in FY2025?", REF)
+    assert "2 messages" in w.header.value and w.last_result is r
+    shown = w.header.value + w.transcript.value + w.answer.value
+    assert shown.count("1,405") == 1 and "route: structured" in w.answer.value
+    assert "request_id" in w.trace.value
+    w.ask("Why did Hong Kong agency sales change?")
+    assert "4 messages" in w.header.value
+    assert w.transcript.value.count("<b>You</b>") == 2
+    w.new_conversation()
+    chat.ask("What was ACME Hong Kong's revenue in FY2024?", REF)  # the conversation it left
+    assert "0 messages" in w.header.value and "No messages yet" in w.transcript.value
+    w.conversation.ask("What was ACME Hong Kong's revenue in FY2025?", REF)
+    assert "2 messages" in w.header.value
+
+
+def test_rerank_inspector_tables_span_the_width_with_the_text_column_wrapping() -> None:
+    index = NarrativeIndex()
+    index.add_document("a.md", "保险代理渠道的新业务价值在二零二五年上升了很多 " * 4)
+    index.add_document("b.md", "agency new business value rose in 2025 " * 6)
+    ins = index.inspect("新业务价值 agency", top_k=5)
+    for table in (ins.left.value, ins.right.value):
+        assert "table-layout:fixed;width:100%" in table and "overflow-wrap:anywhere" in table
+        # no embedding backend and no judge: those empty columns are left out
+        assert "<th>text</th>" in table and "<th>vector</th>" not in table
+        assert "<th>judge</th>" not in table
+    assert "RRF order" in ins.left.value and "no judge configured" in ins.right.value
+    assert "rerank" in ins.status.value and "<i>" in ins.status.value
+    ins.query.value = "agency"
+    ins.query._handle_custom_msg({"event": "submit"}, [])  # Enter runs the new query
+    assert ins.results is not None and ins.results.query == "agency"
+
+
+def test_tuning_panel_slider_steps_rrf_k_only_with_hybrid_and_labelled_movers() -> None:
+    from ragspine_nb.widgets import TuningPanel
+    from ragspine_nb.widgets.tuning_panel import shorten
+
+    eng = _engine()
+    panel = TuningPanel(TuningEngine(eng.bm25, eng.queries, eng.qrels))  # no vector runs
+    assert panel.engine.channels() == ("bm25",) and panel.rrf_k.layout.display == "none"
+    assert panel.channel.layout.display == "none"  # one channel: named in the metrics card
+    assert panel.k1.step == 0.05 and panel.k1.readout and panel.k1.layout.width == "460px"
+    panel.k1.value = 0.4
+    assert "<th>Δ nDCG@10</th><th>query id</th><th>query</th>" in panel.table.value
+    index = NarrativeIndex(embedding_backend=DeterministicEmbeddingBackend(32))
+    index.add_texts(["a", "b"], ["revenue fell", "agency grew"])
+    hybrid = index.tune({"q1": "revenue"}, {"q1": {"a": 1}})
+    assert hybrid.rrf_k.layout.display != "none" and hybrid.rrf_k.disabled
+    hybrid.channel.value = "hybrid"
+    assert not hybrid.rrf_k.disabled
+    long = "which agency channel metrics improved after the regulator capped commissions " * 3
+    short = shorten(long)
+    assert short.endswith(" …") and long.startswith(short[:-1]) and len(short) <= 121
+    assert shorten("新业务价值" * 40, 50) == "新业务价值" * 10 + "…"
+
+
+def test_index_tune_rejects_document_ids_in_qrels_and_says_what_it_expects() -> None:
+    from ragspine_nb.errors import QrelsError
+
+    index = NarrativeIndex()
+    index.add_document("ACME_FY2025_Results.md", "revenue fell in Hong Kong\n\nagency grew")
+    chunk_id = index.to_frame()["chunk_id"].iloc[0]
+    with pytest.raises(QrelsError) as err:
+        index.tune({"q1": "revenue"}, {"q1": {"ACME_FY2025_Results.md": 1}})
+    message = str(err.value)
+    assert "keyed by chunk id" in message and "'ACME_FY2025_Results.md' (a document id" in message
+    assert repr(chunk_id) in message and "iter_chunks(doc_id=doc)" in message
+    assert isinstance(err.value, ValueError)
+    with pytest.raises(QrelsError, match="no qrels query id is a query id"):
+        index.tune({"q1": "revenue"}, {"query-1": {chunk_id: 1}})
+    assert index.tune({"q1": "revenue"}, {"q1": {chunk_id: 1}}).current.ndcg == 1.0

@@ -115,7 +115,7 @@ def test_a_stated_percentage_change_wins_over_a_computed_one(table_agent: Agent)
     # an absolute change is computed from the two stated levels, citing both
     r = table_agent.ask("What was the change in modules between 2018 and 2019?", REF)
     assert sorted(t["source"]["locator"] for t in r.tool_results) == ["r3c1", "r3c2"]
-    assert "change from FY2018 to FY2019: 958 USD_M" in r.answer
+    assert "change from FY2018 to FY2019: 958 US$ m" in r.answer
     # no stated figure: the percentage is computed from the levels as before
     r = table_agent.ask("What was the percentage change in net interest expense between 2018 "
                         "and 2019?", REF)
@@ -156,7 +156,7 @@ def test_a_difference_between_two_named_columns_cites_both(table_agent: Agent) -
     r = table_agent.ask("What is the difference between interest expense, net as reported and "
                         "without the adoption of ASC 606 in 2019?", REF)
     assert [t["source"]["locator"] for t in r.tool_results] == ["r1c3", "r1c5"]
-    assert "C_AS_REPORTED − C_WITHOUT_ASC_606, FY2019: 0.5 USD_M" in r.answer
+    assert "C_AS_REPORTED − C_WITHOUT_ASC_606, FY2019: 0.5 US$ m" in r.answer
     # the same two columns without a list: which one? ask
     r = table_agent.ask("What was the interest expense, net as reported without ASC 606 "
                         "adoption in 2019?", REF)

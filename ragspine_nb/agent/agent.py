@@ -15,6 +15,7 @@ from typing import Any
 
 from ragspine_nb.agent.conversation import Conversation
 from ragspine_nb.agent.faq import FaqCache
+from ragspine_nb.agent.follow_up import Carried
 from ragspine_nb.agent.intent import RuleIntentParser
 from ragspine_nb.agent.narrative import NarrativeRetriever
 from ragspine_nb.agent.pipeline import MAX_TOOL_ITERATIONS, answer_question
@@ -168,10 +169,11 @@ class Agent(CardReprMixin):
         return self._retriever
 
     def ask(self, question: str, reference_date: date | None = None,
-            history: Sequence[tuple[str, str]] | None = None) -> AgentResult:
+            history: Sequence[tuple[str, str]] | None = None,
+            follow_up: Carried | None = None) -> AgentResult:
         """Answer one question (see :func:`answer_question`)."""
         return answer_question(question, self.store, self.provider,
-                               reference_date=reference_date,
+                               reference_date=reference_date, follow_up=follow_up,
                                narrative_retriever=self.retriever,
                                intent_parser=self.parser, profile=self.profile,
                                history=history, faq=self.faq)

@@ -83,6 +83,12 @@ def _what(profile: DomainProfile, metric: str, entity: str, channel: str) -> str
     return f"{entity_label(profile, entity)} {name}{chan}"
 
 
+def miss_label(result: NotFoundResult, profile: DomainProfile, lang: str) -> str:
+    """What a lookup looked for, in the profile's words: ``ACME Hong Kong Revenue, FY2026``."""
+    what = _what(profile, result.metric_code, result.entity, result.channel)
+    return f"{what}{_sep(lang)}{period_label(result.period_type, result.period)}"
+
+
 def figure_label(fact: Fact, profile: DomainProfile, lang: str) -> str:
     """What a stored level is, in words: ``ACME Hong Kong Revenue, FY2025``."""
     what = _what(profile, fact.metric_code, fact.entity, fact.channel)
@@ -205,7 +211,7 @@ def _level(result: QueryResult, profile: DomainProfile, lang: str,
     if isinstance(result, ConflictResult):
         return _Block(conflict_line(result, entity_label(profile, result.entity),
                                     profile.default_channel, lang))
-    return _Block(miss_line(result, lang))
+    return _Block(miss_line(result, lang, lambda r: miss_label(r, profile, lang)))
 
 
 _SLOTS = ("period", "channel", "metric", "entity")
@@ -261,14 +267,14 @@ def _ambiguous(tasks: Sequence[dict[str, str]], operation: Operation,
     return not_computed_line("difference", why, lang)
 
 
-def _why_not(rs: Sequence[QueryResult], axis: str, lang: str) -> str:
+def _why_not(rs: Sequence[QueryResult], axis: str, profile: DomainProfile, lang: str) -> str:
     """Why operands that are not two found cells give no figure."""
     if len(rs) != 2:
         return NotComputed("operands", (str(len(rs)),)).text(lang)
     parts = []
     missing = [r for r in rs if isinstance(r, NotFoundResult | UnrecognizedParamResult)]
     if missing:
-        parts.append(missing_text(missing, lang))
+        parts.append(missing_text(missing, lang, lambda r: miss_label(r, profile, lang)))
     conflicted = [r for r in rs if isinstance(r, ConflictResult)]
     if conflicted:
         parts.append(conflicted_text([period_label(r.period_type, r.period)
@@ -281,7 +287,7 @@ def _operation(rs: Sequence[QueryResult], operation: Operation, axis: str,
                profile: DomainProfile, lang: str, list_inputs: bool) -> list[_Block]:
     """One operation over its operands: a computed figure, or why not and what was found."""
     found = [r.fact for r in rs if isinstance(r, FoundResult)]
-    why = _why_not(rs, axis, lang)
+    why = _why_not(rs, axis, profile, lang)
     if len(rs) == 2 and len(found) == 2:
         a, b = found
         outcome = NotComputed("periods", (period_label(a.period_type, a.period),

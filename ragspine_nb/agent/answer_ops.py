@@ -21,6 +21,7 @@ from ragspine_nb.agent.answer import (
     figure_text,
     input_lines,
     layout,
+    miss_label,
 )
 from ragspine_nb.agent.operation_plan import Plan, varying_slots
 from ragspine_nb.agent.operations import (
@@ -183,10 +184,11 @@ def _inputs(results: Sequence[QueryResult], profile: DomainProfile, lang: str) -
     return lines
 
 
-def _why_missing(results: Sequence[QueryResult], lang: str) -> str:
+def _why_missing(results: Sequence[QueryResult], profile: DomainProfile, lang: str) -> str:
     missing = [r for r in results if isinstance(r, NotFoundResult | UnrecognizedParamResult)]
     conflicted = [r for r in results if isinstance(r, ConflictResult)]
-    parts = [missing_text(missing, lang)] if missing else []
+    parts = [missing_text(missing, lang, lambda r: miss_label(r, profile, lang))] \
+        if missing else []
     if conflicted:
         parts.append(conflicted_text([f"{r.metric_code} "
                                       f"{period_label(r.period_type, r.period)}"
@@ -314,7 +316,8 @@ def plan_answer(plan: Plan, results: Sequence[QueryResult], profile: DomainProfi
     if len(results) != len(plan.tasks):
         raise ValueError(f"{len(results)} results for {len(plan.tasks)} tasks")
     if any(not isinstance(r, FoundResult) for r in results):
-        return refusal_answer(op.kind, _why_missing(results, lang), results, profile, lang)
+        return refusal_answer(op.kind, _why_missing(results, profile, lang), results, profile,
+                              lang)
     facts = [r.fact for r in results if isinstance(r, FoundResult)]
     if op.answer == "label":
         said = _label_answer(op, facts, profile, lang)

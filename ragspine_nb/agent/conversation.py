@@ -13,10 +13,11 @@ are written together, and a conversation exists once its first turn is answered.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from ragspine_nb.agent.follow_up import Carried
 from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.render import Message as Shown
 from ragspine_nb.display.render import render_transcript
@@ -66,6 +67,7 @@ class Conversation(CardReprMixin):
         # created with its first answered turn: a failed answer leaves no empty conversation
         self.conversation_id = check_conversation_id(conversation_id or uuid.uuid4().hex)
         self.history_turns = history_turns
+        self._listeners: list[Callable[[AgentResult], None]] = []
 
     @property
     def messages(self) -> list[Message]:
@@ -81,14 +83,32 @@ class Conversation(CardReprMixin):
         return [(m.role, m.content)
                 for m in self.store.messages(self.conversation_id, last=self.history_turns)]
 
+    def last_slots(self) -> Carried | None:
+        """The slots the last answer resolved (a follow-up question may carry them over)."""
+        if not self.store.exists(self.conversation_id):
+            return None
+        last = self.store.messages(self.conversation_id, last=1)
+        return Carried.from_dict(last[0].meta.get("slots")) if last else None
+
     def ask(self, question: str, reference_date: date | None = None) -> AgentResult:
-        """Answer a question in this conversation and store both messages (in one write)."""
+        """Answer a question in this conversation and store both messages (in one write).
+
+        A follow-up ("And in FY2024?", "Why did it change?") is completed with the slots
+        the previous answer resolved — profile codes, never its text — and says so.
+        """
+        slots = self.last_slots()  # asked only when there is something to follow on from
         result = self.agent.ask(question, reference_date=reference_date,
-                                history=self.history())
+                                history=self.history(), **({"follow_up": slots} if slots else {}))
         self.store.append_many(self.conversation_id, [
             ("user", question, (), None),
             ("assistant", result.answer, result.sources, result_meta(result))])
+        for listener in list(self._listeners):  # e.g. a ChatWidget showing this conversation
+            listener(result)
         return result
+
+    def add_listener(self, callback: Callable[[AgentResult], None]) -> None:
+        """Call ``callback(result)`` after each answered turn (both messages stored)."""
+        self._listeners.append(callback)
 
     def widget(self, reference_date: date | None = None) -> Any:
         """A :class:`~ragspine_nb.widgets.ChatWidget` on this conversation."""
@@ -107,7 +127,7 @@ def result_meta(result: AgentResult) -> dict[str, Any]:
     """What a stored answer keeps besides its text: route, clarification, statuses."""
     return {"route": result.route, "clarification": result.clarification.mode,
             "tool_status": result.tool_status,
-            "request_id": result.trace.get("request_id", "")}
+            "request_id": result.trace.get("request_id", ""), "slots": result.slots}
 
 
 def transcript(messages: Sequence[Message]) -> list[Shown]:

@@ -101,18 +101,28 @@ def _retrieve(question: str, intent: ParsedIntent, retriever: NarrativeRetriever
 
 def _with_sources(text: str, snippets: Sequence[Snippet], lang: str
                   ) -> tuple[str, tuple[dict[str, str], ...], tuple[Citation, ...]]:
-    """The text followed by its numbered sources, its sources, and the passages cited."""
-    cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text) if 1 <= int(n) <= len(snippets)})
-    shown = cited or list(range(1, len(snippets) + 1))
+    """The text followed by its numbered sources, its sources, and the passages cited.
+
+    Citations are renumbered 1, 2, … in the order the text first cites them, one number
+    per source (two passages of one document and locator share it).
+    """
+    cited = list(dict.fromkeys(int(n) for n in re.findall(r"\[(\d+)\]", text)
+                               if 1 <= int(n) <= len(snippets)))
     used = [snippets[n - 1] for n in cited] or list(snippets)
-    lines = [f"[{n}] {snippets[n - 1].doc_id} · {snippets[n - 1].source_locator}"
-             for n in shown]
+    first: dict[tuple[str, str], Snippet] = {}
+    for s in used:
+        first.setdefault((s.doc_id, s.source_locator), s)
+    number = {key: i for i, key in enumerate(first, start=1)}
+    renumbered = {n: number[(snippets[n - 1].doc_id, snippets[n - 1].source_locator)]
+                  for n in cited}
+    text = re.sub(r"\[(\d+)\]", lambda m: f"[{renumbered[int(m.group(1))]}]"
+                  if int(m.group(1)) in renumbered else m.group(0), text)
+    text = re.sub(r"(\[\d+\])(?:\s*\1)+", r"\1", text)  # "[1] [1]": one source, cited once
+    lines = [f"[{i}] {doc} · {locator}" for (doc, locator), i in number.items()]
     answer = f"{text}\n{TEXT['sources'][lang]}\n" + "\n".join(lines)
-    sources = tuple({(s.doc_id, s.source_locator): {"doc": s.doc_id, "locator": s.source_locator}
-                     for s in used}.values())
-    passages = tuple(Citation(n, "passage", snippets[n - 1].doc_id,
-                              snippets[n - 1].source_locator, snippets[n - 1].title,
-                              snippets[n - 1].text[:EXCERPT_CHARS]) for n in shown)
+    sources = tuple({"doc": doc, "locator": locator} for doc, locator in first)
+    passages = tuple(Citation(i, "passage", s.doc_id, s.source_locator, s.title,
+                              s.text[:EXCERPT_CHARS]) for i, s in enumerate(first.values(), 1))
     return answer, sources, passages
 
 

@@ -45,6 +45,7 @@ from ragspine_nb.agent.derived import (
     formula_gaps,
 )
 from ragspine_nb.agent.faq import FaqCache
+from ragspine_nb.agent.follow_up import Carried
 from ragspine_nb.agent.formula_answer import builtin_answer, defined_answer
 from ragspine_nb.agent.intent import (
     ROUTE_COMPOSITE,
@@ -52,6 +53,7 @@ from ragspine_nb.agent.intent import (
     IntentParser,
     ParsedIntent,
 )
+from ragspine_nb.agent.mentions import mentioning_passages, mentions_text
 from ragspine_nb.agent.narrative import NarrativeRetriever, run_narrative
 from ragspine_nb.agent.operation_cues import operation_asked
 from ragspine_nb.agent.operation_detect import cue_text, detect_operation
@@ -122,7 +124,7 @@ def _narrative(run: Run, retriever: NarrativeRetriever | None, top_k: int,
                anchors: Sequence[QueryResult] = ()) -> NarrativeOutcome:
     """Retrieved passages, grounded (against the structured results, when there are some)."""
     context = replace(run.context, anchors=tuple(anchors)) if anchors else run.context
-    return run_narrative(run.question, run.intent, run.provider, retriever, run.history,
+    return run_narrative(run.search_text, run.intent, run.provider, retriever, run.history,
                          run.trace, run.lang, top_k, run.grounder, context)
 
 
@@ -261,6 +263,7 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
                      figures=len(structured.figures),
                      tool_status={s: statuses.count(s) for s in set(statuses)},
                      fabrication_guard_triggered=bool(results) and "found" not in statuses)
+    body, sources = _pointed(run, retriever, results, body, sources)
     told: NarrativeOutcome | None = None
     unnamed = operation is not None and operation.answer == "label" and \
         any(s != "found" for s in statuses)  # a label some cell is missing for
@@ -271,6 +274,17 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
         sources = told.merged_sources(sources)
     return run.finish(body, run.intent.route, sources=sources, narrative=told, tool=ToolOutcome(
         tuple(results), tuple(sql_of(run.store, results)), tuple(structured.figures)))
+
+
+def _pointed(run: Run, retriever: NarrativeRetriever | None, results: Sequence[QueryResult],
+             body: str, sources: list[dict[str, str]]) -> tuple[str, list[dict[str, str]]]:
+    """A miss: the passages that name what was looked for, cited as sources to read."""
+    mentioned = mentioning_passages(retriever, run.profile, results) \
+        if run.intent.route != ROUTE_COMPOSITE else []
+    if not mentioned:
+        return body, sources
+    return f"{body}\n{mentions_text(mentioned, run.lang)}", [
+        *sources, *({"doc": s.doc_id, "locator": s.source_locator} for s in mentioned)]
 
 
 def _not_read(run: Run, kind: str, tasks: Sequence[dict[str, str]]) -> AgentResult:
@@ -331,14 +345,18 @@ def answer_question(
     history: Sequence[tuple[str, str]] | None = None,
     faq: FaqCache | None = None,
     top_k: int = 6,
+    follow_up: Carried | None = None,
 ) -> AgentResult:
     """Answer one question; see the module docstring for the guarantees.
 
     ``history`` (``(role, text)`` turns) is generation context for narrative synthesis
     only: it is never fed to intent parsing or retrieval. Turns naming a competitor are
     dropped first (the trace counts them); the question is judged on its own text.
+    ``follow_up`` (in a conversation, the previous answer's resolved slots) fills the
+    slots the question leaves empty, and the answer says so.
     """
-    run = start_run(question, store, provider, reference_date, intent_parser, profile, history)
+    run = start_run(question, store, provider, reference_date, intent_parser, profile, history,
+                    follow_up)
     intent = run.intent
     if run.clar.mode == CLARIFY_OUT_OF_SCOPE_ENTITY:  # before any tool, retrieval or model
         return run.finish(run.clar.question, intent.route)

@@ -39,6 +39,9 @@ class AgentResult(CardReprMixin):
     #: the numbers the answer asserts (headline figures), each with its operands and
     #: sources; empty when the answer asserts no number
     figures: tuple[Figure, ...] = ()
+    #: the slots this answer resolved (metric, entity, period, channel codes), which a
+    #: follow-up question in a conversation may carry over; empty after a refusal
+    slots: dict[str, Any] = field(default_factory=dict)
 
     @property
     def tool_status(self) -> dict[str, int]:

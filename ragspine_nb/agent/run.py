@@ -13,8 +13,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from ragspine_nb.agent.clarify import ClarificationResult, clarify_scope
+from ragspine_nb.agent.follow_up import Carried, carried_slots, carried_text, carry_over
 from ragspine_nb.agent.grounding import Grounder, GroundingContext, question_context
 from ragspine_nb.agent.instructions import Instructions, read_instructions
 from ragspine_nb.agent.intent import IntentParser, ParsedIntent, RuleIntentParser
@@ -58,6 +60,8 @@ class Run:
     started: float = field(default_factory=time.perf_counter)
     #: the instructions read apart from the question (none: the question as written)
     read: Instructions | None = None
+    #: the previous answer's slots this follow-up question was completed with
+    carried: Carried = field(default_factory=Carried)
 
     @property
     def lang(self) -> str:
@@ -96,10 +100,31 @@ class Run:
             retrieval=dict(narrative.retrieval) if narrative else {},
             citations=[c.to_dict() for c in cites],
             dropped=[d.to_dict() for d in narrative.dropped] if narrative else [],
-            figures=tool.figures)
+            figures=tool.figures, slots=self.resolved_slots())
+
+    def resolved_slots(self) -> dict[str, Any]:
+        """The slots this answer resolved, for a follow-up question (codes only)."""
+        slots = carried_slots(self.intent, self.clar.mode)
+        return slots.to_dict() if slots else {}
+
+    @property
+    def search_text(self) -> str:
+        """What the narrative channel searches: the question, with the slots carried over.
+
+        "Why did it change?" after a Hong Kong revenue question searches for the labels
+        of what it is about (profile labels of the carried codes, never earlier text).
+        """
+        if not self.carried:
+            return self.question
+        return f"{self.question} ({carried_text(self.carried, self.profile)})"
 
     def read_note(self) -> str:
-        """Says what was read as the question when instructions were read apart."""
+        """Says what was read as the question: instructions apart, slots carried over."""
+        carried = TEXT["follow_up"][self.lang].format(
+            slots=carried_text(self.carried, self.profile)) if self.carried else ""
+        return carried + self._instructions_note()
+
+    def _instructions_note(self) -> str:
         if self.read is None:
             return ""
         kinds = ", ".join(STATEMENT_NAMES[self.lang].get(k, k) for k in self.read.statements)
@@ -116,9 +141,13 @@ class Run:
 
 def start_run(question: str, store: FactStore, provider: LLMProvider | None,
               reference_date: date | None, intent_parser: IntentParser | None,
-              profile: DomainProfile | None, history: Sequence[tuple[str, str]] | None
-              ) -> Run:
-    """Check the input, screen the history, parse the intent and clarify its scope."""
+              profile: DomainProfile | None, history: Sequence[tuple[str, str]] | None,
+              follow_up: Carried | None = None) -> Run:
+    """Check the input, screen the history, parse the intent and clarify its scope.
+
+    ``follow_up``: the previous answer's resolved slots; they fill the slots the
+    question leaves empty (:mod:`ragspine_nb.agent.follow_up`), after the gate read it.
+    """
     if profile is None:
         raise ProfileError("answer_question needs profile= (a DomainProfile)")
     if not isinstance(question, str) or not question.strip():
@@ -138,6 +167,7 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     intent = parser.parse(asked, ref)
     if intent.raw_question != asked:
         raise ValueError("an IntentParser must fill raw_question with the exact question")
+    intent, carried = carry_over(intent, follow_up, profile)
     clar = clarify_scope(intent, ref, profile=profile, gate=gate)
     kind = question_kind(asked)
     trace.record(route=intent.route, metric=intent.metric, entity=intent.entity,
@@ -145,7 +175,9 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
                  channel=intent.channel, clar_mode=clar.mode, question_kind=kind.kind,
                  external_entity=bool(intent.external_entity), language=intent.language,
                  instructions=list(read.notes) if read else [],
-                 definitions=list(read.definitions) if read else [])
+                 definitions=list(read.definitions) if read else [],
+                 carried_over=[k for k, v in carried.to_dict().items() if v])
     return Run(question, store, provider or MockProvider(), profile, ref, intent, clar,
                screened or [], trace, Grounder(profile, store),
-               question_context(intent, clar, profile), parser, kind, started, read=read)
+               question_context(intent, clar, profile), parser, kind, started, read=read,
+               carried=carried)

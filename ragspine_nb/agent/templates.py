@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ragspine_nb.core import (
     ConflictResult,
     Fact,
@@ -12,7 +14,7 @@ from ragspine_nb.core import (
 from ragspine_nb.display.render import format_number
 from ragspine_nb.extract.scale import RowKind, row_kind
 from ragspine_nb.glossary import period_label
-from ragspine_nb.units import unit_parts, unit_text
+from ragspine_nb.units import unit_parts, unit_text, with_unit
 
 __all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line", "conflict_line",
            "not_computed_line", "missing_text", "conflicted_text", "NOT_COMPUTED",
@@ -47,7 +49,7 @@ def is_amount(fact: Fact) -> bool:
 
 
 def value_text(value: float, unit: str, lang: str, amount: bool = False) -> str:
-    """A value with its unit: ``"1,405 USD_M"``; an amount with no scale says so.
+    """A value with its unit as readers write it: ``"1,405 US$ m"``; no scale is said so.
 
     ``amount`` says the figure is an amount of money (not a per-share amount, a count or
     a ratio): then a bare currency or no unit at all means the source stated no scale,
@@ -56,14 +58,14 @@ def value_text(value: float, unit: str, lang: str, amount: bool = False) -> str:
     Examples
     --------
     >>> value_text(1405, "USD_M", "en", True), value_text(27069, "USD", "en", True)
-    ('1,405 USD_M', '27,069 USD (scale not stated)')
-    >>> value_text(1.23, "USD", "en"), value_text(12, "NUMBER", "en")
-    ('1.23 USD', '12')
+    ('1,405 US$ m', '27,069 US$ (scale not stated)')
+    >>> value_text(1.23, "USD", "en"), value_text(12, "NUMBER", "en"), value_text(6.4, "PCT", "en")
+    ('1.23 US$', '12', '6.4%')
     >>> value_text(757336, "NUMBER", "en", True)
     '757,336 (scale not stated)'
     """
     shown = unit_text(unit)  # a plain number (stored as NUMBER) shows no unit
-    text = f"{format_value(value)} {shown}".rstrip()
+    text = with_unit(format_value(value), unit, lang)
     parts = unit_parts(unit)
     if amount and parts.factor is None and not parts.percent and \
             (parts.currency or not shown):
@@ -100,6 +102,11 @@ TEXT = {
     "attribution": {"zh": "归因分析：", "en": "Attribution:"},
     "sources": {"zh": "来源：", "en": "Sources:"},
     "comparison": {"zh": "对比结果：", "en": "Comparison:"},
+    "mentioned_in": {"zh": "下列来源中的段落提及该项（仅供查阅，未读取为数字）。",
+                     "en": "Passages in the sources below mention it (to read; no figure is "
+                           "taken from them)."},
+    "follow_up": {"zh": "（承接上一问：{slots}。）",
+                  "en": "(Following on from the previous question: {slots}.) "},
     "read_apart": {"zh": "（按问题读取：“{asked}”；另有{n}句说明另读{kinds}。）",
                    "en": "(Read as the question: “{asked}”; {n} instruction sentence(s) "
                          "read apart{kinds}.) "},
@@ -239,11 +246,19 @@ def conflicted_text(names: list[str], lang: str) -> str:
     return f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} in conflict"
 
 
-def missing_text(results: list[NotFoundResult | UnrecognizedParamResult], lang: str) -> str:
-    """The operands not found or not recognised (no digits but the periods asked about)."""
+def _miss_what(result: NotFoundResult) -> str:
+    return (f"{result.metric_code} / {result.entity} / "
+            f"{period_label(result.period_type, result.period)} / {result.channel}")
+
+
+def missing_text(results: list[NotFoundResult | UnrecognizedParamResult], lang: str,
+                 name: Callable[[NotFoundResult], str] = _miss_what) -> str:
+    """The operands not found or not recognised (no digits but the periods asked about).
+
+    ``name`` writes what a miss was looking for (the profile's labels, by default codes).
+    """
     zh = lang == "zh"
-    found = [f"{r.metric_code} / {r.entity} / {period_label(r.period_type, r.period)} / "
-             f"{r.channel}" for r in results if isinstance(r, NotFoundResult)]
+    found = [name(r) for r in results if isinstance(r, NotFoundResult)]
     unknown = [f"{r.param}“{r.raw}”" if zh else f"{r.param} {r.raw!r}"
                for r in results if isinstance(r, UnrecognizedParamResult)]
     clauses = []
@@ -259,11 +274,11 @@ def missing_text(results: list[NotFoundResult | UnrecognizedParamResult], lang: 
     return ("；" if zh else "; ").join(clauses)
 
 
-def miss_line(result: NotFoundResult | UnrecognizedParamResult, lang: str) -> str:
+def miss_line(result: NotFoundResult | UnrecognizedParamResult, lang: str,
+              name: Callable[[NotFoundResult], str] = _miss_what) -> str:
     """An honest refusal: no digits other than the period asked about."""
     if isinstance(result, NotFoundResult):
-        what = (f"{result.metric_code} / {result.entity} / "
-                f"{period_label(result.period_type, result.period)} / {result.channel}")
+        what = name(result)
         if lang == "zh":
             return f"查不到：{what} 未在事实表中找到，不提供任何推测数字。"
         return f"Not found: {what} is not in the fact store; no estimate is given."

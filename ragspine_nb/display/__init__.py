@@ -11,6 +11,7 @@ from ragspine_nb.display.render import (
     render_text,
     render_transcript,
 )
+from ragspine_nb.display.scorecard import Headline, Scorecard
 
 __all__ = ["Card", "Table", "Message", "CardReprMixin", "render_html", "render_text",
-           "render_flow", "render_transcript", "format_number"]
+           "render_flow", "render_transcript", "format_number", "Headline", "Scorecard"]

@@ -45,12 +45,17 @@ class CardReprMixin:
         """The object's HTML: its card rendered (override to draw something else)."""
         return render_html(self._display_card())
 
+    def _display_data(self) -> dict[str, Any]:
+        """Further MIME types for the bundle (e.g. machine-readable JSON); none by default."""
+        return {}
+
     def _repr_html_(self) -> str:
         return self._display_html()
 
     def _repr_mimebundle_(self, include: Iterable[str] | None = None,
                           exclude: Iterable[str] | None = None) -> dict[str, Any]:
-        bundle = {"text/plain": repr(self), "text/html": self._display_html()}
+        bundle = {"text/plain": repr(self), "text/html": self._display_html(),
+                  **self._display_data()}
         if include is not None:
             bundle = {k: v for k, v in bundle.items() if k in set(include)}
         if exclude is not None:

@@ -16,7 +16,7 @@ __all__ = ["bar_chart"]
 
 def bar_chart(ax: Any, groups: Mapping[str, Mapping[str, float]], *, title: str,
               targets: Mapping[str, float] | None = None,
-              ylim: tuple[float, float] = (0, 1.05)) -> Any:
+              ylim: tuple[float, float] = (0, 1.05), ylabel: str = "rate (0–1)") -> Any:
     """Grouped bars: one group per key of ``groups``, one bar per series inside it.
 
     Parameters
@@ -31,6 +31,8 @@ def bar_chart(ax: Any, groups: Mapping[str, Mapping[str, float]], *, title: str,
         ``{series: target}``: a dashed line per series at its target.
     ylim : (float, float)
         The value axis range (rates by default).
+    ylabel : str
+        The value axis label, with its unit.
 
     Returns
     -------
@@ -45,12 +47,15 @@ def bar_chart(ax: Any, groups: Mapping[str, Mapping[str, float]], *, title: str,
         xs = [j + (i - (len(series) - 1) / 2) * width for j in at]
         ys = [groups[names[j]][s] for j in at]
         bars = ax.bar(xs, ys, width, label=s, color=colors[i % len(colors)])
-        ax.bar_label(bars, fmt="%.3f", fontsize=7, padding=1)
+        # a zero bar gets no label: side by side, "0.000"s run into one another
+        ax.bar_label(bars, labels=[f"{y:.3f}" if y else "" for y in ys], fontsize=7, padding=1)
         if targets and s in targets:
             ax.axhline(targets[s], linestyle="--", linewidth=0.8,
-                       color=colors[i % len(colors)])
+                       color=colors[i % len(colors)], label=f"{s} target ({targets[s]:g})")
     ax.set_xticks(range(len(names)), names)
     ax.set_ylim(*ylim)
     ax.set_title(title)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.set_ylabel(ylabel)
+    # outside the axes, right of the plot: a legend never covers a bar
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return ax

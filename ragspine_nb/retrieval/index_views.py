@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.render import Card, render_html
 from ragspine_nb.display.views import make_view
+from ragspine_nb.errors import QrelsError
 from ragspine_nb.retrieval.topology import PipelineGraph, index_graph
 from ragspine_nb.retrieval.tuning import TuningEngine
 
@@ -67,12 +68,41 @@ class IndexViews(CardReprMixin):
 
         ``vector_runs`` (query id → ranked ids) enables the vectors / hybrid channels;
         with an embedding backend they are computed here (once) when not given.
+
+        Raises
+        ------
+        QrelsError
+            When a judged id is not a chunk id of this index (a document id is the usual
+            mistake) or no qrels query id is a query id; the message shows what is expected.
         """
         bm25 = self.refresh()
+        self._check_qrels(bm25, queries, qrels)
         if vector_runs is None and self._embedder is not None:
             vector_runs = self.vector_runs(queries)
         return make_view("tuning", TuningEngine(bm25, queries, qrels, vector_runs), k1=self.k1,
                          b=self.b, rrf_k=int(self.rrf_k))
+
+    def _check_qrels(self, bm25: BM25Index, queries: Mapping[str, str],
+                     qrels: Mapping[str, Mapping[str, int]]) -> None:
+        if qrels and not set(qrels) & set(queries):
+            raise QrelsError(f"no qrels query id is a query id: qrels has {next(iter(qrels))!r}, "
+                             f"queries has {next(iter(queries), '(none)')!r}")
+        judged = {cid for q in qrels for cid in qrels[q]}
+        unknown = sorted(cid for cid in judged if bm25.position_of(cid) is None)
+        if not unknown:
+            return
+        docs = set(self.store.doc_ids())
+        first = unknown[0]
+        what = (f" (a document id: it has {len(self.store.iter_chunks(doc_id=first))} chunks)"
+                if first in docs else "")
+        example = bm25.doc_ids[0] if bm25.doc_ids else "doc.md#0-1a2b3c4d"
+        raise QrelsError(
+            f"qrels must be keyed by chunk id ({{query id: {{chunk id: relevance}}}}); "
+            f"{len(unknown)} of {len(judged)} judged ids are not chunk ids of this index, "
+            f"e.g. {first!r}{what}. A chunk id looks like {example!r}. Judge the chunks "
+            "that hold the answer; a document's chunk ids are "
+            "[c.chunk_id for c in index.store.iter_chunks(doc_id=doc)] (or see "
+            "index.to_frame()[['doc_id', 'chunk_id', 'text']]).")
 
     def vector_runs(self, queries: Mapping[str, str]) -> dict[str, list[str]]:
         """Each query's vector ranking over every active chunk (query id → chunk ids)."""

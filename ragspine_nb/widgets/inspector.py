@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import html
+import hashlib
 from typing import Any
 
 from ragspine_nb._optional import import_optional
+from ragspine_nb.display.render import Card, Message, Table, render_html, render_transcript
 from ragspine_nb.retrieval.planning import QueryPlan, QueryPlanner, RuleQueryPlanner
 from ragspine_nb.retrieval.results import SearchResults
+from ragspine_nb.widgets._html import compact
 
-__all__ = ["RerankInspector", "comparison_rows", "plan_html"]
+__all__ = ["RerankInspector", "comparison_rows", "comparison_html", "plan_html"]
 
 
 def comparison_rows(results: SearchResults) -> list[dict[str, Any]]:
@@ -24,40 +26,62 @@ def comparison_rows(results: SearchResults) -> list[dict[str, Any]]:
     return rows
 
 
+#: Column widths of the comparison tables (``table-layout: fixed``); the text takes the rest.
+_WIDTHS = {"#": "2.2em", "moved": "3.4em", "source": "22%", "bm25": "3.9em", "vector": "3.9em",
+           "fused": "3.9em", "judge": "3.9em"}
+_SCORES = ("bm25", "vector", "fused", "judge")
+
+
 def _fmt(v: Any) -> str:
     return "—" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))
 
 
-def _row_html(r: dict[str, Any], order_key: str) -> str:
-    moved = f"{r['moved']:+d}" if r["moved"] else ""
-    cells = [str(r[order_key]), moved, f"{r['doc']} · {r['locator']}", _fmt(r["bm25"]),
-             _fmt(r["vector"]), _fmt(r["fused"]), _fmt(r["judge"]), r["text"]]
-    return "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
+def _layout(html_block: str, columns: tuple[str, ...]) -> str:
+    """Wrap a rendered card so its table spans the width, the text column getting the rest.
+
+    The CSS is static (column names only) and scoped by a class derived from the columns,
+    so two tables with different columns never restyle each other.
+    """
+    scope = "rs-ins-" + hashlib.sha1("|".join(columns).encode()).hexdigest()[:8]
+    widths = "".join(f".{scope} th:nth-child({i}){{width:{_WIDTHS[c]}}}"
+                     for i, c in enumerate(columns, start=1) if c in _WIDTHS)
+    css = (f".{scope} .rs-card table{{table-layout:fixed;width:100%}}"
+           f".{scope} .rs-card td{{overflow-wrap:anywhere;word-break:normal;line-height:1.35}}"
+           f".{scope} .rs-card{{overflow-x:hidden}}{widths}")
+    return compact(f"<div class='{scope}' style='width:100%'><style>{css}</style>{html_block}"
+                   "</div>")
 
 
-def _table(rows: list[dict[str, Any]], order_key: str, title: str) -> str:
-    body = "".join(_row_html(r, order_key) for r in sorted(rows, key=lambda r: r[order_key]))
-    head = "".join(f"<th>{h}</th>" for h in ("#", "moved", "source", "bm25", "vector", "fused",
-                                              "judge", "text"))
-    return (f"<table class='rs-cmp'><caption>{html.escape(title)}</caption><tr>{head}</tr>"
-            f"{body}</table>")
+def comparison_html(rows: list[dict[str, Any]], order_key: str, title: str) -> str:
+    """One order of the comparison as a full-width table, escaped by the renderer.
+
+    Score columns that are empty for every row (no vectors, no judge) are left out.
+    """
+    scores = tuple(c for c in _SCORES if any(r[c] is not None for r in rows))
+    columns = ("#", "moved", "source", *scores, "text")
+    body = tuple((str(r[order_key]), f"{r['moved']:+d}" if r["moved"] else "",
+                  f"{r['doc']} · {r['locator']}", *(_fmt(r[c]) for c in scores), r["text"])
+                 for r in sorted(rows, key=lambda r: r[order_key]))
+    card = Card(title=title, tables=(Table("", columns, body),))
+    return _layout(render_html(card), columns)
 
 
 def plan_html(plan: QueryPlan) -> str:
     """The query plan as an escaped table: one row per variant with its kind."""
-    rows = "".join(f"<tr><td>{i}</td><td>{html.escape(v.kind)}</td>"
-                   f"<td>{html.escape(v.text)}</td></tr>"
-                   for i, v in enumerate(plan.variants, start=1))
-    return (f"<table class='rs-plan'><caption>Query plan ({len(plan.variants)} variants, "
-            f"fused with RRF, one row per chunk)</caption><tr><th>#</th><th>kind</th>"
-            f"<th>query</th></tr>{rows}</table>")
+    rows = tuple((str(i), v.kind, v.text) for i, v in enumerate(plan.variants, start=1))
+    caption = (f"Query plan ({len(plan.variants)} variants, fused with RRF, one row per "
+               "chunk)")
+    return compact(render_html(Card(title="Query plan", tables=(
+        Table(caption, ("#", "kind", "query"), rows),))))
 
 
 class RerankInspector:
-    """Run a query with rerank and show both orders side by side (``index.inspect(query)``).
+    """Run a query with rerank and show both orders (``index.inspect(query)``).
 
     The query plan (the variants searched, each with its kind) is shown above the two
-    orders; ``planner=False`` searches the query alone.
+    orders, which are stacked (fused RRF order, then the order after rerank) so each
+    table spans the notebook's width and its text column wraps; ``planner=False``
+    searches the query alone.
     """
 
     def __init__(self, index: Any, query: str = "", top_k: int = 10,
@@ -71,17 +95,24 @@ class RerankInspector:
             RuleQueryPlanner(getattr(index, "profile", None)) if planner in (None, True)
             else None if planner is False else planner)  # type: ignore[assignment]
         self.plan: QueryPlan | None = None
-        self.plan_view = w.HTML()
-        self.query = w.Text(value=query, description="Query", layout=w.Layout(width="70%"))
-        self.button = w.Button(description="Inspect", icon="search")
-        self.left = w.HTML()
-        self.right = w.HTML()
-        self.prompt = w.HTML()
-        self.status = w.HTML()
+        def full() -> Any:
+            return w.HTML(layout=w.Layout(width="100%"))
+
+        self.plan_view = full()
+        self.query = w.Text(value=query, description="Query",
+                            layout=w.Layout(flex="1 1 320px", min_width="240px"))
+        self.button = w.Button(description="Inspect", icon="search",
+                               layout=w.Layout(width="auto", min_width="90px"))
+        self.left = full()  # the fused (RRF) order
+        self.right = full()  # the order after rerank, below it
+        self.prompt = full()
+        self.status = full()
         self.ui = w.VBox([w.HBox([self.query, self.button]), self.status, self.plan_view,
-                          w.HBox([self.left, self.right]), self.prompt])
+                          self.left, self.right, self.prompt], layout=w.Layout(width="100%"))
         self.results: SearchResults | None = None
         self.button.on_click(lambda _: self.run())
+        self.query.on_msg(  # Enter in the box runs it too (the text box's "submit" event)
+            lambda _w, content, _b: self.run() if content.get("event") == "submit" else None)
         if query:
             self.run()
 
@@ -95,15 +126,17 @@ class RerankInspector:
                                          rerank=rerank, **extra)
         self.plan_view.value = plan_html(self.plan) if self.plan is not None else ""
         rows = comparison_rows(self.results)
-        self.left.value = _table(rows, "fused_rank", "RRF order")
-        self.right.value = _table(rows, "rerank_rank", "after rerank" if rerank
-                                  else "no judge configured: same order")
+        self.left.value = comparison_html(rows, "fused_rank", "RRF order (before rerank)")
+        self.right.value = comparison_html(rows, "rerank_rank", "After rerank" if rerank
+                                           else "After rerank: no judge configured, same order")
         info = self.results.rerank
-        self.status.value = html.escape(info.get("reason", "rerank not requested"))
+        self.status.value = compact(render_transcript(
+            [], empty=str(info.get("reason", "rerank not requested"))))
         preview = info.get("prompt_preview", "")
-        self.prompt.value = ("<details><summary>judge prompt preview (RESTRICTED never "
-                             f"included)</summary><pre>{html.escape(preview)}</pre></details>"
-                             if preview else "")
+        self.prompt.value = compact("<details><summary>judge prompt preview (RESTRICTED never "
+                                    "included)</summary>" + render_transcript(
+                                        [Message("prompt", "prompt", preview)]) + "</details>"
+                                    ) if preview else ""
         return self.results
 
     def _ipython_display_(self) -> None:

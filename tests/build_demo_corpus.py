@@ -1,10 +1,10 @@
 """Build the bilingual ACME demo corpus and its ground truth (reproducible).
 
-    .venv/bin/python data/demo/build_demo_corpus.py
+    .venv/bin/python tests/build_demo_corpus.py
 
-Writes ``data/demo/reports/`` (a results deck .pptx with tables and a chart, a
+Writes ``ragspine_nb/demo/reports/`` (a results deck .pptx with tables and a chart, a
 five-year .xlsx, a .csv, business reviews in .md and .docx, a regulatory-watch .pdf
-and a RESTRICTED board paper .docx) and ``data/demo/ground_truth.json``: every fact
+and a RESTRICTED board paper .docx) and ``ragspine_nb/demo/ground_truth.json``: every fact
 the reports state, with the exact locator of its cell. The ground truth is written
 from the same numbers that are placed in the files, independently of the extractors.
 Timestamps inside the files are fixed, so a rebuild gives the same bytes.
@@ -26,7 +26,8 @@ import re
 import zipfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+#: The demo data ships inside the package (``ragspine-nb demo`` reads it from there).
+HERE = Path(__file__).resolve().parents[1] / "ragspine_nb" / "demo"
 OUT = HERE / "reports"
 FIXED = dt.datetime(2026, 3, 20, 9, 0, 0)
 FACTS: list[dict[str, object]] = []
