@@ -76,19 +76,23 @@ class Conversation(CardReprMixin):
             return []
         return self.store.messages(self.conversation_id)
 
-    def history(self) -> list[tuple[str, str]]:
-        """The ``(role, text)`` pairs the next answer may use as context."""
-        if self.history_turns == 0 or not self.store.exists(self.conversation_id):
-            return []
-        return [(m.role, m.content)
-                for m in self.store.messages(self.conversation_id, last=self.history_turns)]
-
-    def last_slots(self) -> Carried | None:
-        """The slots the last answer resolved (a follow-up question may carry them over)."""
+    def _recent(self) -> list[Message]:
+        """The last messages a next answer reads: its context, and the answer it follows."""
         if not self.store.exists(self.conversation_id):
-            return None
-        last = self.store.messages(self.conversation_id, last=1)
-        return Carried.from_dict(last[0].meta.get("slots")) if last else None
+            return []
+        return self.store.messages(self.conversation_id, last=max(self.history_turns, 1))
+
+    def history(self, recent: list[Message] | None = None) -> list[tuple[str, str]]:
+        """The ``(role, text)`` pairs the next answer may use as context."""
+        if self.history_turns == 0:
+            return []
+        recent = self._recent() if recent is None else recent
+        return [(m.role, m.content) for m in recent[-self.history_turns:]]
+
+    def last_slots(self, recent: list[Message] | None = None) -> Carried | None:
+        """The slots the last answer resolved (a follow-up question may carry them over)."""
+        recent = self._recent() if recent is None else recent
+        return Carried.from_dict(recent[-1].meta.get("slots")) if recent else None
 
     def ask(self, question: str, reference_date: date | None = None) -> AgentResult:
         """Answer a question in this conversation and store both messages (in one write).
@@ -96,9 +100,11 @@ class Conversation(CardReprMixin):
         A follow-up ("And in FY2024?", "Why did it change?") is completed with the slots
         the previous answer resolved — profile codes, never its text — and says so.
         """
-        slots = self.last_slots()  # asked only when there is something to follow on from
+        recent = self._recent()  # one read: the context and the answer followed on from
+        slots = self.last_slots(recent)  # passed only when there is something to follow
         result = self.agent.ask(question, reference_date=reference_date,
-                                history=self.history(), **({"follow_up": slots} if slots else {}))
+                                history=self.history(recent),
+                                **({"follow_up": slots} if slots else {}))
         self.store.append_many(self.conversation_id, [
             ("user", question, (), None),
             ("assistant", result.answer, result.sources, result_meta(result))])

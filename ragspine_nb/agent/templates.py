@@ -246,16 +246,11 @@ def conflicted_text(names: list[str], lang: str) -> str:
     return f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} in conflict"
 
 
-def _miss_what(result: NotFoundResult) -> str:
-    return (f"{result.metric_code} / {result.entity} / "
-            f"{period_label(result.period_type, result.period)} / {result.channel}")
-
-
 def missing_text(results: list[NotFoundResult | UnrecognizedParamResult], lang: str,
-                 name: Callable[[NotFoundResult], str] = _miss_what) -> str:
+                 name: Callable[[NotFoundResult], str]) -> str:
     """The operands not found or not recognised (no digits but the periods asked about).
 
-    ``name`` writes what a miss was looking for (the profile's labels, by default codes).
+    ``name`` writes what a miss was looking for, in the profile's words.
     """
     zh = lang == "zh"
     found = [name(r) for r in results if isinstance(r, NotFoundResult)]
@@ -275,8 +270,11 @@ def missing_text(results: list[NotFoundResult | UnrecognizedParamResult], lang: 
 
 
 def miss_line(result: NotFoundResult | UnrecognizedParamResult, lang: str,
-              name: Callable[[NotFoundResult], str] = _miss_what) -> str:
-    """An honest refusal: no digits other than the period asked about."""
+              name: Callable[[NotFoundResult], str]) -> str:
+    """An honest refusal: no digits other than the period asked about.
+
+    ``name`` writes what the lookup was looking for, in the profile's words.
+    """
     if isinstance(result, NotFoundResult):
         what = name(result)
         if lang == "zh":

@@ -34,8 +34,12 @@ class CardReprMixin:
     """
 
     def _display_card(self) -> Card:
-        """Describe the object as plain display data (subclasses supply it)."""
-        raise NotImplementedError(f"{type(self).__name__} supplies no display card")
+        """Describe the object as plain display data (classes supply their own).
+
+        The default is the class name and its ``repr``: a class that draws something
+        other than a card (a flow, a transcript) still has plain data to show.
+        """
+        return Card(title=type(self).__name__, notes=(repr(self),))
 
     def display_card(self) -> Card:
         """The object as plain display data (what its HTML and text views draw)."""
@@ -56,8 +60,5 @@ class CardReprMixin:
                           exclude: Iterable[str] | None = None) -> dict[str, Any]:
         bundle = {"text/plain": repr(self), "text/html": self._display_html(),
                   **self._display_data()}
-        if include is not None:
-            bundle = {k: v for k, v in bundle.items() if k in set(include)}
-        if exclude is not None:
-            bundle = {k: v for k, v in bundle.items() if k not in set(exclude)}
-        return bundle
+        wanted = set(bundle if include is None else include) - set(exclude or ())
+        return {k: v for k, v in bundle.items() if k in wanted}

@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ROOT, SHOTS
+from tests.browser.conftest import ROOT, SHOTS, lab_server
 
 pytestmark = pytest.mark.slow
 TOKEN = "ragspine-ci-token"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
@@ -34,44 +21,8 @@ def lab(tmp_path: Path):  # type: ignore[no-untyped-def]
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     shutil.copy(ROOT / "notebooks" / "03_agent.ipynb", work / "03_agent.ipynb")
-    settings = tmp_path / "settings"
-    for plugin, value in (("@jupyterlab/apputils-extension/notification", {"fetchNews": "false"}),
-                          ("@jupyterlab/docmanager-extension/plugin", {"autosave": False})):
-        target = settings / f"{plugin}.jupyterlab-settings"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(value), encoding="utf-8")
-    port = _free_port()
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "cfg"),
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "rt"),
-               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "ws"))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
-         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-         f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={ROOT}",
-         "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-         "--LabApp.extension_manager=readonly", f"--LabApp.user_settings_dir={settings}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.time() + 90
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"jupyter lab exited with {proc.returncode}")
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={TOKEN}",
-                                       timeout=2)
-                break
-            except OSError:
-                if time.time() > deadline:
-                    pytest.fail("jupyter lab did not start within 90 s")
-                time.sleep(0.5)
+    with lab_server(tmp_path, TOKEN) as port:
         yield port
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def test_ask_widget_answers_with_its_source_in_jupyterlab(lab: int, browser: Any) -> None:
