@@ -17,7 +17,7 @@ __all__ = ["import_optional", "EXTRAS"]
 #: The extras ragspine_nb declares, for messages that list the valid options.
 EXTRAS: tuple[str, ...] = (
     "vector", "sentence-transformers", "rerank", "llm", "ingest", "notebook", "service",
-    "team", "dev", "all",
+    "team", "fast", "dev", "all",
 )
 
 

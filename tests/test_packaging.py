@@ -17,7 +17,7 @@ from tests.conftest import ROOT
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 ENV = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
 EXTRAS = ("vector", "sentence-transformers", "rerank", "llm", "ingest", "notebook", "service",
-          "team", "dev", "all")
+          "team", "fast", "dev", "all")
 #: Extras that `all` leaves out: torch (sentence-transformers) and the developer tools.
 NOT_IN_ALL = {"all", "dev", "sentence-transformers"}
 CONSTRAINTS = (ROOT / "constraints.txt").read_text(encoding="utf-8")

@@ -16,13 +16,21 @@ factor ``k1 + 1``.
 
 from __future__ import annotations
 
-from array import array
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from typing import Any
 
 import numpy as np
 from scipy import sparse
 
+from ragspine_nb.retrieval.bm25_kernels import (
+    QueryBatch,
+    doc_norms,
+    posting_weights,
+    top_k_batch,
+)
+from ragspine_nb.retrieval.bm25_postings import PostingStore
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
 
 __all__ = [
@@ -36,6 +44,8 @@ __all__ = [
 
 DEFAULT_K1 = 1.5
 DEFAULT_B = 0.75
+#: after this many queries with one (k1, b) the main segment's weights are cached
+WEIGHTS_AFTER_QUERIES = 32
 
 
 def idf_lucene(df: np.ndarray, n_docs: int) -> np.ndarray:
@@ -75,50 +85,104 @@ def _check_params(k1: float, b: float) -> None:
 
 
 class BM25Index:
-    """A BM25 index whose parameters are chosen per query.
+    """A BM25 index whose parameters are chosen per query, and which takes changes in place.
 
     Build it with :meth:`build` (texts) or :meth:`from_tokens`. ``search`` and
-    ``search_many`` take ``k1`` and ``b``; the weighted matrix for each recent
-    (k1, b) is cached (``cache_size`` entries).
+    ``search_many`` take ``k1`` and ``b``; each query scores only the documents that
+    share a term with it (a compiled loop when numba is installed). :meth:`add` and
+    :meth:`remove` change the index without a rebuild; the corpus statistics are
+    always those of the live documents, so every score equals a fresh build's.
 
     Examples
     --------
     >>> idx = BM25Index.build(["a", "b"], ["x x y", "y z"])
     >>> [(d, round(s, 6)) for d, s in idx.search("x", top_k=5)]
     [('a', 0.930399)]
+    >>> idx.add(["c"], [["x"]]); idx.remove(["a"])
+    1
+    >>> [d for d, _ in idx.search("x")]
+    ['c']
     """
 
     def __init__(self, doc_ids: Sequence[str], vocab: dict[str, int], tf: sparse.csr_matrix,
-                 tokenizer: Tokenizer = tokenize, cache_size: int = 4) -> None:
+                 tokenizer: Tokenizer = tokenize, cache_size: int = 4,
+                 order_keys: Sequence[int] | None = None) -> None:
         if len(doc_ids) != tf.shape[0]:
             raise ValueError("doc_ids and the tf matrix disagree on the number of documents")
-        if len(set(doc_ids)) != len(doc_ids):
-            raise ValueError("doc_ids must be unique")
-        self.doc_ids: list[str] = list(doc_ids)
-        self.vocab = vocab
         self.tokenizer = tokenizer
-        self._tf_t = tf.T.tocsr()  # terms × docs: a query term's postings are one row
-        self._tf_t.sort_indices()
-        self.doc_len = np.asarray(tf.sum(axis=1)).ravel().astype(np.float64)
-        self.n_docs = len(self.doc_ids)
-        self.avgdl = float(self.doc_len.mean()) if self.n_docs else 0.0
-        self.df = np.diff(self._tf_t.indptr).astype(np.int64)
-        self.idf = idf_lucene(self.df, self.n_docs)
-        self._post_docs = self._tf_t.indices  # doc of each posting
-        self._post_terms = np.repeat(np.arange(len(vocab)), np.diff(self._tf_t.indptr))
-        self._cache: OrderedDict[tuple[float, float], sparse.csr_matrix] = OrderedDict()
         self._cache_size = cache_size
-        self._position = {d: i for i, d in enumerate(self.doc_ids)}
-        self._ids_array = np.array(self.doc_ids, dtype=object)
+        self._store = PostingStore(vocab)
+        tf_t = sparse.csr_matrix(tf, dtype=np.float32).T.tocsr()
+        tf_t.sum_duplicates()
+        tf_t.eliminate_zeros()
+        lens = np.asarray(tf.sum(axis=1)).ravel().astype(np.int64)
+        self._store.load(list(doc_ids), tf_t.indptr, tf_t.indices, tf_t.data, lens,
+                         _keys(order_keys, len(doc_ids)))
+        self._reset()
+
+    @classmethod
+    def _empty(cls, tokenizer: Tokenizer) -> BM25Index:
+        return cls([], {}, sparse.csr_matrix((0, 0), dtype=np.float32), tokenizer)
+
+    def _reset(self) -> None:
+        """Forget everything derived from the postings (after a build or a change)."""
+        st = self._store
+        if len(set(st.slot_ids)) != len(st.slot_ids):
+            raise ValueError("doc_ids must be unique")
+        self._position = {d: i for i, d in enumerate(st.slot_ids) if st.alive[i]}
+        self._changed()
+
+    def _changed(self) -> None:
+        st = self._store
+        self.n_docs = int(st.alive.sum())
+        total = float(st.slot_len[st.alive].sum())
+        self.avgdl = total / self.n_docs if self.n_docs else 0.0
+        self.idf = idf_lucene(st.df, self.n_docs)
+        self._cache: OrderedDict[tuple[float, float], sparse.csr_matrix] = OrderedDict()
+        self._norms: OrderedDict[tuple[float, float], np.ndarray] = OrderedDict()
+        self._posting_w: OrderedDict[tuple[float, float], np.ndarray] = OrderedDict()
+        self._seen: dict[tuple[float, float], int] = {}
+        self._ids_array = np.array(st.slot_ids, dtype=object)
+        self._term_matrix: sparse.csr_matrix | None = None
 
     # -------------------------------------------------------------- structure
+    @property
+    def vocab(self) -> dict[str, int]:
+        """Term → term id (ids of removed documents' terms stay)."""
+        return self._store.vocab
+
+    @property
+    def df(self) -> np.ndarray:
+        """Live documents containing each term."""
+        return self._store.df
+
+    def _clean(self) -> PostingStore:
+        if not self._store.clean:
+            self._store.compact()
+            self._reset()
+        return self._store
+
+    @property
+    def doc_ids(self) -> list[str]:
+        """Live document ids in index order (the column order of :meth:`top_k`)."""
+        return self._clean().slot_ids
+
+    @property
+    def doc_len(self) -> np.ndarray:
+        """Token count of each live document, in index order."""
+        return self._clean().slot_len
+
     @property
     def term_matrix(self) -> sparse.csr_matrix:
         """Raw term frequencies, terms × docs (CSR, sorted indices): one row per term's postings.
 
         Shared with the index, not a copy: read it, never modify it.
         """
-        return self._tf_t
+        st = self._clean()
+        if self._term_matrix is None:
+            self._term_matrix = sparse.csr_matrix(
+                (st.main.tf, st.main.docs, st.main.ptr), shape=(len(st.vocab), self.n_docs))
+        return self._term_matrix
 
     @property
     def postings_docs(self) -> np.ndarray:
@@ -126,11 +190,12 @@ class BM25Index:
 
         Shared with the index, not a copy: read it, never modify it.
         """
-        out: np.ndarray = self._post_docs
-        return out
+        return self._clean().main.docs
 
     def position_of(self, doc_id: str) -> int | None:
-        """The position of ``doc_id`` in the index (its row in scores), or ``None`` if absent.
+        """The position of ``doc_id`` in the index, or ``None`` if absent.
+
+        Positions are valid until the index next changes.
 
         Examples
         --------
@@ -143,32 +208,79 @@ class BM25Index:
     # -------------------------------------------------------------- building
     @classmethod
     def from_tokens(cls, doc_ids: Sequence[str], tokens: Iterable[Sequence[str]],
-                    tokenizer: Tokenizer = tokenize) -> BM25Index:
-        """Index pre-tokenized documents (streamed: token lists are not kept)."""
-        vocab: dict[str, int] = {}
-        cols = array("q")
-        lens = array("q")
-        for toks in tokens:
-            cols.extend([vocab.setdefault(t, len(vocab)) for t in toks])
-            lens.append(len(toks))
-        n_docs = len(doc_ids)
-        if len(lens) != n_docs:
-            raise ValueError("doc_ids and tokens disagree on the number of documents")
-        indptr = np.zeros(n_docs + 1, dtype=np.int64)
-        np.cumsum(np.frombuffer(lens, dtype=np.int64) if n_docs else [], out=indptr[1:])
-        col = np.frombuffer(cols, dtype=np.int64) if len(cols) else np.zeros(0, np.int64)
-        tf = sparse.csr_matrix((np.ones(col.size, np.float32), col, indptr),
-                               shape=(n_docs, len(vocab)), dtype=np.float32)
-        tf.sum_duplicates()
-        return cls(doc_ids, vocab, tf, tokenizer)
+                    tokenizer: Tokenizer = tokenize,
+                    order_keys: Sequence[int] | None = None) -> BM25Index:
+        """Index pre-tokenized documents (streamed in blocks: token lists are not kept).
+
+        ``order_keys`` (strictly increasing, one per document) break score ties: the
+        lower key ranks first. By default the position in ``doc_ids``.
+        """
+        index = cls._empty(tokenizer)
+        index._store.build(list(doc_ids), tokens, _keys(order_keys, len(doc_ids)))
+        index._reset()
+        return index
 
     @classmethod
     def build(cls, doc_ids: Sequence[str], texts: Sequence[str],
-              tokenizer: Tokenizer = tokenize) -> BM25Index:
+              tokenizer: Tokenizer = tokenize,
+              order_keys: Sequence[int] | None = None) -> BM25Index:
         """Tokenize and index ``texts`` (raw term frequencies, lengths, document frequencies)."""
         if len(doc_ids) != len(texts):
             raise ValueError(f"{len(doc_ids)} doc_ids but {len(texts)} texts")
-        return cls.from_tokens(doc_ids, (tokenizer(t) for t in texts), tokenizer)
+        return cls.from_tokens(doc_ids, (tokenizer(t) for t in texts), tokenizer, order_keys)
+
+    def parts(self) -> dict[str, Any]:
+        """The index as plain arrays and lists (compacted first), for :meth:`from_parts`."""
+        st = self._clean()
+        terms = sorted(st.vocab, key=st.vocab.__getitem__)
+        return {"ids": list(st.slot_ids), "vocab": terms, "ptr": st.main.ptr,
+                "docs": st.main.docs, "tf": st.main.tf, "lens": st.slot_len, "keys": st.tie}
+
+    @classmethod
+    def from_parts(cls, ids: Sequence[str], vocab: Sequence[str], tokenizer: Tokenizer,
+                   *, ptr: np.ndarray, docs: np.ndarray, tf: np.ndarray, lens: np.ndarray,
+                   keys: np.ndarray) -> BM25Index:
+        """Rebuild an index from :meth:`parts` (no tokenizing, no counting)."""
+        index = cls._empty(tokenizer)
+        index._store.vocab.update((t, i) for i, t in enumerate(vocab))
+        if len(ids) != lens.size or ptr.size != len(vocab) + 1:
+            raise ValueError("index parts disagree on the number of documents or terms")
+        index._store.load(list(ids), ptr, docs, tf, lens, _keys(keys, len(ids)))
+        index._reset()
+        return index
+
+    # -------------------------------------------------------------- changes
+    def add(self, doc_ids: Sequence[str], tokens: Sequence[Sequence[str] | str],
+            order_keys: Sequence[int] | None = None) -> None:
+        """Add documents (token lists or texts) without rebuilding the index.
+
+        ``order_keys`` place them among the others for ties (default: after all).
+        """
+        clash = sorted(set(doc_ids) & self._position.keys()) or \
+            sorted(d for d, n in Counter(doc_ids).items() if n > 1)
+        if clash:
+            raise ValueError(f"already indexed or repeated: {clash[:5]} (remove them first)")
+        if len(tokens) != len(doc_ids):
+            raise ValueError(f"{len(doc_ids)} doc_ids but {len(tokens)} token lists")
+        st = self._store
+        start = int(st.tie.max()) + 1 if st.tie.size else 0
+        keys = list(order_keys) if order_keys is not None else \
+            list(range(start, start + len(doc_ids)))
+        toks = [self.tokenizer(t) if isinstance(t, str) else t for t in tokens]
+        first = len(st.slot_ids)
+        if st.add_tokens(list(doc_ids), toks, keys):
+            self._reset()  # compacted: every position moved
+            return
+        self._position.update({d: first + i for i, d in enumerate(doc_ids)})
+        self._changed()
+
+    def remove(self, doc_ids: Iterable[str]) -> int:
+        """Remove documents (unknown ids are ignored); return how many were removed."""
+        slots = [self._position.pop(d) for d in set(doc_ids) if d in self._position]
+        if slots:
+            self._store.remove_slots(np.asarray(slots, np.int64))
+            self._changed()
+        return len(slots)
 
     # -------------------------------------------------------------- scoring
     def weights(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> sparse.csr_matrix:
@@ -179,10 +291,12 @@ class BM25Index:
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        data = bm25_weights(self._tf_t.data.astype(np.float64), self.doc_len[self._post_docs],
-                            self.avgdl or 1.0, self.idf[self._post_terms], k1, b)
-        weighted = sparse.csr_matrix((data.astype(np.float32), self._tf_t.indices,
-                                      self._tf_t.indptr), shape=self._tf_t.shape)
+        tm = self.term_matrix
+        terms = np.repeat(np.arange(tm.shape[0]), np.diff(tm.indptr))
+        data = bm25_weights(tm.data.astype(np.float64), self.doc_len[tm.indices],
+                            self.avgdl or 1.0, self.idf[terms], k1, b)
+        weighted = sparse.csr_matrix((data.astype(np.float32), tm.indices, tm.indptr),
+                                     shape=tm.shape)
         self._cache[key] = weighted
         if len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
@@ -190,14 +304,25 @@ class BM25Index:
 
     def query_matrix(self, queries: Sequence[str] | Sequence[Sequence[str]]) -> sparse.csr_matrix:
         """Queries × terms counts (strings are tokenized; unknown tokens are dropped)."""
-        rows, cols = [], []
-        for i, q in enumerate(queries):
-            toks = self.tokenizer(q) if isinstance(q, str) else q
-            ids = [self.vocab[t] for t in toks if t in self.vocab]
-            rows.extend([i] * len(ids))
-            cols.extend(ids)
-        return sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)),
+        batch = self._query_batch(queries)
+        return sparse.csr_matrix((batch.counts, batch.terms, batch.ptr),
                                  shape=(len(queries), len(self.vocab)), dtype=np.float32)
+
+    def _query_batch(self, queries: Sequence[str] | Sequence[Sequence[str]]) -> QueryBatch:
+        """Each query's distinct known term ids in first-appearance order, with counts."""
+        get, ptr = self.vocab.get, [0]
+        terms: list[int] = []
+        counts: list[int] = []
+        for q in queries:
+            seen: dict[int, int] = {}  # insertion order: first appearance
+            for i in map(get, self.tokenizer(q) if isinstance(q, str) else q):
+                if i is not None:
+                    seen[i] = seen.get(i, 0) + 1
+            terms.extend(seen)
+            counts.extend(seen.values())
+            ptr.append(len(terms))
+        return QueryBatch(np.asarray(ptr, np.int64), np.asarray(terms, np.int64),
+                          np.asarray(counts, np.float32))
 
     def score_matrix(self, queries: Sequence[str] | Sequence[Sequence[str]],
                      k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> sparse.csr_matrix:
@@ -205,31 +330,64 @@ class BM25Index:
         return (self.query_matrix(queries) @ self.weights(k1, b)).tocsr()
 
     def mask_for(self, doc_ids: Iterable[str]) -> np.ndarray:
-        """Boolean mask over the index for a candidate set (unknown ids are ignored)."""
-        mask = np.zeros(self.n_docs, dtype=bool)
+        """Boolean mask over the index for a candidate set (unknown ids are ignored).
+
+        Valid for :meth:`search_many` until the index next changes.
+        """
+        mask = np.zeros(len(self._store.slot_ids), dtype=bool)
         idx = [self._position[d] for d in doc_ids if d in self._position]
         mask[idx] = True
         return mask
+
+    def _norm(self, k1: float, b: float) -> np.ndarray:
+        key = (float(k1), float(b))
+        hit = self._norms.get(key)
+        if hit is None:
+            hit = self._norms[key] = doc_norms(self._store.slot_len, self.avgdl, k1, b)
+            if len(self._norms) > self._cache_size:
+                self._norms.popitem(last=False)
+        return hit
+
+    def _main_weights(self, k1: float, b: float, norm: np.ndarray,
+                      n_queries: int) -> np.ndarray | None:
+        """The main segment's posting weights, once (k1, b) has served enough queries.
+
+        Until then each query computes the weights of the postings it reads; both
+        give the same bits. Two parameter sets are kept.
+        """
+        key = (float(k1), float(b))
+        hit = self._posting_w.get(key)
+        if hit is None:
+            self._seen[key] = self._seen.get(key, 0) + n_queries
+            if self._seen[key] < WEIGHTS_AFTER_QUERIES:
+                return None
+            st = self._store
+            hit = self._posting_w[key] = posting_weights(st.main, self.idf, norm, float(k1))
+            if len(self._posting_w) > 2:
+                self._posting_w.popitem(last=False)
+        return hit
 
     def search_many(self, queries: Sequence[str] | Sequence[Sequence[str]], top_k: int = 10,
                     k1: float = DEFAULT_K1, b: float = DEFAULT_B,
                     mask: np.ndarray | None = None) -> list[list[tuple[str, float]]]:
         """Best ``top_k`` (doc_id, score) per query, best first; docs scoring 0 are omitted.
 
-        Ties break by the document's position in the index. ``mask`` restricts the
-        ranking to a candidate set (corpus statistics stay global). Queries are
-        scored in batches whose dense score block stays under ~4M cells.
+        Ties break by order key (by default the position in the index). ``mask``
+        (from :meth:`mask_for`) restricts the ranking to a candidate set; corpus
+        statistics stay global.
         """
         if top_k < 0:
             raise ValueError(f"top_k must be >= 0, got {top_k}")
-        batch = max(1, 4_000_000 // max(self.n_docs, 1))
-        out: list[list[tuple[str, float]]] = []
-        for start in range(0, len(queries), batch):
-            scores = self.score_matrix(queries[start:start + batch], k1, b).toarray()
-            if mask is not None:
-                scores[:, ~mask] = 0.0
-            out.extend(self.top_k(scores, top_k))
-        return out
+        _check_params(k1, b)
+        st = self._store
+        allowed = st.alive if mask is None else (st.alive & mask)
+        norm = self._norm(k1, b)
+        found = top_k_batch(self._query_batch(queries), self.idf, norm, float(k1),
+                            st.segments(), allowed, st.tie, top_k,
+                            self._main_weights(k1, b, norm, len(queries)))
+        ids, scores = self._ids_array[found.docs].tolist(), found.scores.tolist()
+        cuts = found.offsets.tolist()
+        return [list(zip(ids[a:z], scores[a:z], strict=True)) for a, z in pairwise(cuts)]
 
     def top_k(self, scores: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
         """Row-wise best ``k`` (doc_id, score) of a dense queries × docs score block.
@@ -255,6 +413,7 @@ class BM25Index:
         >>> idx.top_k(np.array([[0.5, 0.0, 0.5]]), 5)
         [[('a', 0.5), ('c', 0.5)]]
         """
+        self._clean()
         n_rows, n = scores.shape
         if k <= 0 or n == 0:
             return [[] for _ in range(n_rows)]
@@ -296,3 +455,13 @@ class BM25Index:
     def __repr__(self) -> str:
         return (f"BM25Index(docs={self.n_docs}, terms={len(self.vocab)}, "
                 f"avgdl={self.avgdl:.1f}, cached_params={list(self._cache)})")
+
+
+def _keys(order_keys: Sequence[int] | np.ndarray | None, n: int) -> np.ndarray | None:
+    """Checked tie keys for a build: strictly increasing, one per document."""
+    if order_keys is None:
+        return None
+    keys = np.asarray(order_keys, np.int64)
+    if keys.size != n or (n > 1 and not bool((np.diff(keys) > 0).all())):
+        raise ValueError("order_keys must be strictly increasing, one per document")
+    return keys

@@ -35,6 +35,7 @@ from ragspine_nb.retrieval.index_steps import (
     vector_store_for,
 )
 from ragspine_nb.retrieval.index_views import IndexViews
+from ragspine_nb.retrieval.live_bm25 import ChunkTable, LiveBM25
 from ragspine_nb.retrieval.pg_engine import PgVectorStore, SqlBM25
 from ragspine_nb.retrieval.rerank import (
     DEFAULT_TOP_N,
@@ -133,9 +134,11 @@ class NarrativeIndex(IndexViews):
         self._vectors: InProcessVectorStore | PgVectorStore = vector_store_for(self.engine,
                                                                                self.store)
         self._bm25: BM25Index | None = None
-        self._chunks: list[StoredChunk] = []
-        self._by_id: dict[str, StoredChunk] = {}
+        self._chunk_ids: list[str] = []
+        self._by_id: Mapping[str, StoredChunk] = {}
         self._signature: tuple[Any, ...] | None = None
+        #: SQLite: changes are applied to the index as they come (PostgreSQL: rebuilt)
+        self._live = None if on_postgres else LiveBM25(self.store, tokenizer, index_titles)
 
     @staticmethod
     def _check(**params: float) -> None:
@@ -191,18 +194,32 @@ class NarrativeIndex(IndexViews):
         return (int(row["n"]), int(row["v"]), int(row["r"]))
 
     def refresh(self) -> BM25Index:
-        """(Re)build the BM25 index if the store changed since the last build."""
+        """Bring the BM25 index up to date with the store.
+
+        On SQLite the changes since the last look are applied (added chunks indexed,
+        withdrawn ones removed) and the index is saved beside the database; on
+        PostgreSQL the index is rebuilt when the store changed.
+        """
+        if self._live is not None:
+            if self._live.sync() or self._bm25 is None:
+                self._bm25, self._by_id = self._live.bm25, self._live.by_id
+                self._chunk_ids = self._live.ids
+                if isinstance(self._vectors, InProcessVectorStore):
+                    self._vectors.delete([cid for cid in self._vectors.ids()
+                                          if cid not in self._by_id])
+            assert self._bm25 is not None  # noqa: S101 - sync() always leaves an index
+            return self._bm25
         sig = self._store_signature()
         if self._bm25 is None or sig != self._signature:
-            self._chunks = self.store.iter_chunks()
-            self._by_id = {c.chunk_id: c for c in self._chunks}
+            chunks = self.store.iter_chunks()
+            self._by_id = {c.chunk_id: c for c in chunks}
+            self._chunk_ids = [c.chunk_id for c in chunks]
             texts = [f"{c.title}\n{c.text}" if self.index_titles and c.title else c.text
-                     for c in self._chunks]
-            self._bm25 = BM25Index.build([c.chunk_id for c in self._chunks], texts,
-                                         self.tokenizer)
+                     for c in chunks]
+            self._bm25 = BM25Index.build(self._chunk_ids, texts, self.tokenizer)
             if self.engine == "sql":  # the term counts live beside the chunks
                 self._sql = self._sql or SqlBM25(self.store.database, self.tokenizer)
-                self._sql.sync([c.chunk_id for c in self._chunks], texts)
+                self._sql.sync(self._chunk_ids, texts)
                 known = self._vectors.ids() if isinstance(self._vectors, PgVectorStore) else []
                 self._vectors.delete([cid for cid in known if cid not in self._by_id])
             elif isinstance(self._vectors, InProcessVectorStore):
@@ -217,6 +234,8 @@ class NarrativeIndex(IndexViews):
         todo = (self._vectors.missing(chunk_ids) if isinstance(self._vectors, PgVectorStore)
                 else [cid for cid in chunk_ids if cid not in self._vectors])
         if todo:
+            if isinstance(self._by_id, ChunkTable):
+                self._by_id.prefetch(todo)  # one read, not one per chunk
             texts = [self._by_id[cid].text for cid in todo]
             self._vectors.upsert(todo, self._embedder.passages(texts, progress=progress))
 
@@ -300,7 +319,7 @@ class NarrativeIndex(IndexViews):
             allowed = [c.chunk_id for c in self.store.iter_chunks(**flt)]  # type: ignore[arg-type]
             return Candidates(ids=[cid for cid in allowed if cid in self._by_id],
                               mask=index.mask_for(allowed), filtered=True)
-        return Candidates(ids=[c.chunk_id for c in self._chunks], mask=None, filtered=False)
+        return Candidates(ids=self._chunk_ids, mask=None, filtered=False)
 
     def _variants(self, query: str, overrides: Mapping[str, Any]) -> list[str]:
         """The strings searched for ``query``: the ``variants`` given, the rewriter's, or it."""

@@ -10,7 +10,7 @@ its variants' rankings by the stage functions of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -155,7 +155,7 @@ def split_by_query(flat: Sequence[T], variants_of: Sequence[Sequence[str]]) -> l
 
 
 def query_results(query: str, variants: Sequence[str], bm: Sequence[Ranking],
-                  vc: Sequence[Ranking], spec: SearchSpec, chunks: dict[str, StoredChunk],
+                  vc: Sequence[Ranking], spec: SearchSpec, chunks: Mapping[str, StoredChunk],
                   candidates: int) -> SearchResults:
     """One query's results: RRF over its variants' lists, the optional rerank, top_k."""
     fused = fuse(bm, vc, spec.channels, spec.rrf_k)

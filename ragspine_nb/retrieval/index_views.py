@@ -17,7 +17,6 @@ from ragspine_nb.retrieval.topology import PipelineGraph, index_graph
 from ragspine_nb.retrieval.tuning import TuningEngine
 
 if TYPE_CHECKING:
-    from ragspine_nb.core import StoredChunk
     from ragspine_nb.retrieval.bm25 import BM25Index
     from ragspine_nb.retrieval.pg_engine import PgVectorStore
     from ragspine_nb.retrieval.rerank import ListwiseJudge
@@ -42,7 +41,7 @@ class IndexViews(CardReprMixin):
     rerank_top_n: int
     _embedder: CachedEmbedder | None
     _vectors: InProcessVectorStore | PgVectorStore
-    _chunks: list[StoredChunk]
+    _chunk_ids: list[str]
 
     refresh: Callable[[], BM25Index]
     _ensure_vectors: Callable[[Sequence[str]], None]
@@ -109,7 +108,7 @@ class IndexViews(CardReprMixin):
         if self._embedder is None:
             raise ValueError("vector_runs needs an embedding_backend")
         self.refresh()
-        self._ensure_vectors([c.chunk_id for c in self._chunks])
+        self._ensure_vectors(self._chunk_ids)
         vecs = self._embedder.queries(list(queries.values()))
         return {q: [cid for cid, _ in self._vectors.query(v, self.candidate_k)]
                 for q, v in zip(queries, vecs, strict=True)}

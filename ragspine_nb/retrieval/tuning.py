@@ -1,58 +1,43 @@
 """Fast re-evaluation of one query set under new BM25 parameters (live k1/b sliders).
 
-For a fixed query set the *structure* of the scores never changes with (k1, b): which
-postings each (query, document) score sums is known once. :class:`QuerySetScorer`
-precomputes that as a sparse matrix ``M`` (pairs × postings), so a new (k1, b) costs
-one re-weighting of the postings, one sparse mat-vec and a scatter into a dense score
-block; ranks of the judged documents are then counted directly, with no sort. The
-figures equal :func:`~ragspine_nb.retrieval.metrics.evaluate_run` on
-:meth:`BM25Index.search_many` (same tie-break by index position).
+For a fixed query set only the postings' weights change with (k1, b). Set-up keeps
+the queries × terms count matrix; a new (k1, b) re-weights the postings (the index's
+cached :meth:`BM25Index.weights`), adds each query's terms' postings straight into a
+dense score row (:mod:`~ragspine_nb.retrieval.tuning_kernels`: a compiled loop with
+numba, ``Q @ W`` in row blocks without) and counts the ranks of the judged
+documents directly, with no sort. The figures equal
+:func:`~ragspine_nb.retrieval.metrics.evaluate_run` on :meth:`BM25Index.search_many`
+(same float32 sums, same tie-break by index position).
+
+Memory per (k1, b): one row of ``n_docs`` float32 (compiled) or dense blocks of at
+most :data:`~ragspine_nb.retrieval.tuning_kernels.BLOCK_CELLS` cells (fallback);
+:meth:`QuerySetScorer.dense_scores` alone holds the whole queries × docs block.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import time
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ragspine_nb.retrieval.bm25 import DEFAULT_B, DEFAULT_K1, BM25Index
 from ragspine_nb.retrieval.fusion import rrf_fuse
 from ragspine_nb.retrieval.metrics import RunScores, evaluate_run
+from ragspine_nb.retrieval.tuning_kernels import (
+    QueryRows,
+    block_rows,
+    fill_rows,
+    judged_ranks,
+    ranks_in_block,
+)
 
 __all__ = ["QuerySetScorer", "TuningEngine", "CHANNEL_CHOICES"]
 
 #: The rankings a tuning run can score.
 CHANNEL_CHOICES: tuple[str, ...] = ("bm25", "vectors", "hybrid")
-
-_THREADS = max(1, min(4, os.cpu_count() or 1))
-_POOL: ThreadPoolExecutor | None = None
-_DENSE_LIMIT = 60_000_000  # cells: above this, de-duplicate by sorting instead of a table
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(_THREADS, thread_name_prefix="ragspine-bm25")
-    return _POOL
-
-
-def _unique_with_inverse(flat: np.ndarray, cells: int) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(flat, return_inverse=True)``, in linear time when a table fits."""
-    if cells > _DENSE_LIMIT:
-        pairs, inverse = np.unique(flat, return_inverse=True)
-        return pairs, inverse
-    seen = np.zeros(cells, dtype=bool)
-    seen[flat] = True
-    pairs = np.flatnonzero(seen)
-    table = np.empty(cells, dtype=np.int64)
-    table[pairs] = np.arange(pairs.size)
-    return pairs, table[flat]
 
 
 class QuerySetScorer:
@@ -66,32 +51,24 @@ class QuerySetScorer:
         The query set.
     qrels : mapping, optional
         ``{query id: {doc id: relevance}}``, needed for :meth:`evaluate`.
+
+    Notes
+    -----
+    Set-up costs the query matrix only. Each :meth:`evaluate` reads every posting of
+    every judged query's terms once and compares each judged document with its row.
     """
 
     def __init__(self, index: BM25Index, queries: Mapping[str, str | Sequence[str]],
                  qrels: Mapping[str, Mapping[str, int]] | None = None) -> None:
         self.index = index
         self.query_ids = list(queries)
-        q = index.query_matrix(list(queries.values()))
-        n_docs = index.n_docs
-        q_rows = np.repeat(np.arange(q.shape[0]), np.diff(q.indptr))
-        term_matrix = index.term_matrix
-        indptr = term_matrix.indptr
-        starts = indptr[q.indices]
-        lens = indptr[q.indices + 1] - starts
-        total = int(lens.sum())
-        positions = np.arange(total, dtype=np.int64) + np.repeat(starts - (np.cumsum(lens) - lens),
-                                                                 lens)
-        flat = np.repeat(q_rows, lens) * n_docs + index.postings_docs[positions]
-        pairs, inverse = _unique_with_inverse(flat, q.shape[0] * n_docs)
-        m = sparse.csr_matrix((np.repeat(q.data, lens), (inverse, positions)),
-                              shape=(pairs.size, term_matrix.nnz))
-        step = -(-m.shape[0] // _THREADS)
-        self._blocks = [m[i:i + step] for i in range(0, m.shape[0], step)] or [m]
-        self._flat = pairs
-        self._pairs = pairs.size
-        self._touched = m.nnz
+        q = index.query_matrix(list(queries.values())).astype(np.float32)
+        q.sum_duplicates()  # canonical: a row sums its terms in ascending id order,
+        q.sort_indices()    # as the scorer always has
+        self._rows = QueryRows(q, index.term_matrix.indptr.astype(np.int64),
+                               index.postings_docs)
         self._buffer: np.ndarray | None = None
+        self._block: np.ndarray | None = None
         self._qrels = qrels
         self._judged = self._prepare_qrels(qrels) if qrels is not None else None
 
@@ -112,30 +89,54 @@ class QuerySetScorer:
                     rq.append(i)
                     rd.append(pos)
                     rel.append(r)
-        q_arr = np.array(rq, np.int64)
-        return {"q": q_arr, "d": np.array(rd, np.int64),
+        q_arr, d_arr = np.array(rq, np.int64), np.array(rd, np.int64)
+        order = np.argsort(q_arr, kind="stable")  # judged documents grouped by query row
+        j_ptr = np.zeros(len(self.query_ids) + 1, np.int64)
+        np.cumsum(np.bincount(q_arr, minlength=len(self.query_ids)), out=j_ptr[1:])
+        return {"q": q_arr, "d": d_arr, "order": order, "j_ptr": j_ptr,
+                "j_docs": np.ascontiguousarray(d_arr[order]),
                 "identity": q_arr.size == len(self.query_ids)
                 and bool(np.array_equal(q_arr, np.arange(q_arr.size))),
                 "rel": np.array(rel, np.float64), "n_rel": n_rel, "gains": gains,
+                "rows": np.array([i for i, qid in enumerate(self.query_ids) if qid in qrels],
+                                 np.int64),
                 "idcg": {}}  # k → ideal DCG per query, filled on first use of each k
 
+    def score_blocks(self, k1: float = DEFAULT_K1,
+                     b: float = DEFAULT_B) -> Iterator[tuple[int, np.ndarray]]:
+        """Dense scores for (k1, b) as ``(first row, rows × docs block)``, in query order.
+
+        Blocks hold at most ``BLOCK_CELLS`` cells; each one is overwritten by the next.
+        """
+        weights = self.index.weights(k1, b)
+        n_q, n_docs = len(self.query_ids), self.index.n_docs
+        step = min(block_rows(n_docs), max(n_q, 1))
+        if self._block is None or self._block.shape != (step, n_docs):
+            self._block = np.empty((step, n_docs), dtype=np.float32)
+        block = self._block
+        for r0 in range(0, n_q, step):
+            out = block[: min(step, n_q - r0)]
+            fill_rows(self._rows, weights, r0, out)
+            yield r0, out
+
     def dense_scores(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> np.ndarray:
-        """Queries × docs scores for (k1, b) (the sparse mat-vec runs on all cores).
+        """Queries × docs scores for (k1, b) (float32, the whole block in memory).
 
         The returned array is reused by the next call; copy it to keep it.
         """
-        w = self.index.weights(k1, b).data
-        if len(self._blocks) > 1:
-            parts = list(_pool().map(lambda blk: blk @ w, self._blocks))
-            values = np.concatenate(parts)
-        else:
-            values = self._blocks[0] @ w
-        # Only the (query, doc) pairs that share a token can be non-zero, and they are the
-        # same for every (k1, b): the buffer is zeroed once and those cells overwritten.
+        n_q, n_docs = len(self.query_ids), self.index.n_docs
         if self._buffer is None:
-            self._buffer = np.zeros((len(self.query_ids), self.index.n_docs), dtype=np.float32)
-        self._buffer.ravel()[self._flat] = values
+            self._buffer = np.empty((n_q, n_docs), dtype=np.float32)
+        weights = self.index.weights(k1, b)
+        step = block_rows(n_docs)
+        for r0 in range(0, n_q, step):  # row blocks bound the fallback's sparse product
+            fill_rows(self._rows, weights, r0, self._buffer[r0:r0 + step])
         return self._buffer
+
+    def _require_judged(self) -> dict[str, Any]:
+        if self._judged is None:
+            raise ValueError("QuerySetScorer was built without qrels")
+        return self._judged
 
     def ranks_of_judged(self, scores: np.ndarray) -> np.ndarray:
         """0-based rank of every judged relevant document (``inf`` when it scores 0).
@@ -143,26 +144,24 @@ class QuerySetScorer:
         Rank = documents scoring higher + documents tied before it by index position,
         exactly as :meth:`BM25Index.search_many` orders them.
         """
-        j = self._judged
-        if j is None:
-            raise ValueError("QuerySetScorer was built without qrels")
-        rows = scores if j["identity"] else scores[j["q"]]
-        own = rows[np.arange(j["d"].size), j["d"]]
-        ranks = np.count_nonzero(rows > own[:, None], axis=1).astype(np.float64)
-        tied = np.flatnonzero(np.count_nonzero(rows == own[:, None], axis=1) > 1)
-        for t in tied:  # rare: count equal scores at lower positions
-            ranks[t] += np.count_nonzero(rows[t, : j["d"][t]] == own[t])
-        ranks[own <= 0] = np.inf
-        result: np.ndarray = ranks
-        return result
+        j = self._require_judged()
+        rows = np.arange(j["d"].size) if j["identity"] else j["q"]
+        return ranks_in_block(scores, rows, j["d"])
+
+    def judged_ranks(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> np.ndarray:
+        """:meth:`ranks_of_judged` for (k1, b), without the full score block."""
+        j = self._require_judged()
+        grouped = judged_ranks(self._rows, self.index.weights(k1, b), j["j_ptr"],
+                               j["j_docs"], self.index.n_docs)
+        ranks = np.empty_like(grouped)
+        ranks[j["order"]] = grouped
+        return ranks
 
     def evaluate(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B, k_ndcg: int = 10,
                  k_recall: int = 100) -> RunScores:
         """nDCG@k, Recall@k and MRR of the query set under (k1, b), aggregate and per query."""
-        j = self._judged
-        if j is None:
-            raise ValueError("QuerySetScorer was built without qrels")
-        ranks = self.ranks_of_judged(self.dense_scores(k1, b))
+        j = self._require_judged()
+        ranks = self.judged_ranks(k1, b)
         n_q = len(self.query_ids)
         hit_ndcg = ranks < k_ndcg
         dcg = np.bincount(j["q"][hit_ndcg], weights=j["rel"][hit_ndcg] /
@@ -178,17 +177,17 @@ class QuerySetScorer:
         best = np.full(n_q, np.inf)
         np.minimum.at(best, j["q"], ranks)
         rr = np.where(best < k_recall, 1.0 / (best + 1), 0.0)  # MRR within the top k_recall
-        per = {qid: {"ndcg": float(ndcg[i]), "recall": float(recall[i]), "mrr": float(rr[i])}
-               for i, qid in enumerate(self.query_ids)}
-        judged = [i for i, q in enumerate(self.query_ids) if q in (self._qrels or {})]
-        n = max(len(judged), 1)
+        per = {qid: {"ndcg": a, "recall": r, "mrr": m} for qid, a, r, m in
+               zip(self.query_ids, ndcg.tolist(), recall.tolist(), rr.tolist(), strict=True)}
+        judged = j["rows"]
+        n = max(judged.size, 1)
         return RunScores(ndcg=float(ndcg[judged].sum() / n), recall=float(recall[judged].sum() / n),
                          mrr=float(rr[judged].sum() / n), k_ndcg=k_ndcg, k_recall=k_recall,
                          per_query=per)
 
     def __repr__(self) -> str:
-        return (f"QuerySetScorer(queries={len(self.query_ids)}, pairs={self._pairs}, "
-                f"postings_touched={self._touched})")
+        return (f"QuerySetScorer(queries={len(self.query_ids)}, "
+                f"query_terms={self._rows.q.nnz}, postings_touched={self._rows.postings})")
 
 
 class TuningEngine:
@@ -223,7 +222,8 @@ class TuningEngine:
 
     def _bm25_runs(self, k1: float, b: float) -> dict[str, list[str]]:
         # the index's own top-k (ties by position, zeros dropped), as search_many orders them
-        tops = self.bm25.top_k(self.scorer.dense_scores(k1, b), self.depth)
+        tops = [top for _, block in self.scorer.score_blocks(k1, b)
+                for top in self.bm25.top_k(block, self.depth)]
         return {qid: [d for d, _ in top] for qid, top in zip(self.scorer.query_ids, tops,
                                                              strict=True)}
 

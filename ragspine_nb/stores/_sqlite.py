@@ -257,6 +257,18 @@ class SQLiteDatabase(LazyConnection[sqlite3.Connection]):
                 _rollback(conn)
                 raise
 
+    def change_token(self) -> tuple[int, int, int]:
+        """A value that changes whenever a write to the database commits, from any connection.
+
+        This connection's ``total_changes`` counts its own writes and ``PRAGMA
+        data_version`` moves when another connection commits; both are cheap, unlike
+        reading a table. (A reopened connection gives a new token as well.)
+        """
+        with self._lock:
+            conn = self.conn
+            version = conn.execute("PRAGMA data_version").fetchone()[0]
+            return (id(conn), int(conn.total_changes), int(version))
+
     def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """Run a parameterized read of our own and return its rows."""
         with self._lock:

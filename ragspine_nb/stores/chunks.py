@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ragspine_nb.core import Chunk, StoredChunk, is_blank, is_restricted
 from ragspine_nb.errors import InvalidRecordError, LineageError, StoreError
 from ragspine_nb.stores._base import SQLStore, open_database
+from ragspine_nb.stores.chunk_changes import ChunkChanges
 from ragspine_nb.stores.facts import utc_now
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ def _row_to_chunk(row: Any) -> StoredChunk:
     return StoredChunk(**data)
 
 
-class ChunkStore(SQLStore):
+class ChunkStore(ChunkChanges, SQLStore):
     """Versioned narrative chunks with metadata and locators, backed by SQLite.
 
     Parameters
@@ -171,8 +172,13 @@ class ChunkStore(SQLStore):
     the workspace's reconciliation.
     """
 
+    _chunk_columns = CHUNK_COLUMNS
+
     def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
         self._db = open_database(path, schema=_SCHEMA, table="narrative_chunk", create=create)
+
+    def _chunk_from_row(self, row: Any) -> StoredChunk:
+        return _row_to_chunk(row)
 
     # ----------------------------------------------------------------- writes
     def replace_doc_chunks(

@@ -1,0 +1,309 @@
+# mypy: disable-error-code="no-untyped-call"
+"""The BM25 query loop: accumulate each query's postings, keep its best ``k`` documents.
+
+One algorithm, two implementations that produce the same bits: a compiled loop
+(numba, when installed) and a numpy loop. For every query, in the order its distinct
+terms first appear in the query (so the float32 sums do not depend on term ids)::
+
+    w(t, d)   = float32(idf(t) * tf * (k1 + 1) / (tf + norm(d)))
+    acc[d]   += count(t) * w(t, d)                 (float32)
+    top k     = best acc[d] over the touched, allowed documents; ties by lower tie key
+
+where ``norm(d) = k1 * (1 - b + b * |d| / avgdl)``. Only the documents a query
+touches are ranked (a heap of size ``k``), so a query costs its postings, not the
+corpus size. Postings come in segments (a main block and a small delta block of
+recent additions), each a terms × docs CSR of raw term frequencies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ragspine_nb.retrieval.compiled import njit, numba_enabled
+
+__all__ = ["Postings", "QueryBatch", "TopK", "doc_norms", "posting_weights", "top_k_batch"]
+
+
+@dataclass(frozen=True)
+class Postings:
+    """One segment's postings, terms × docs CSR: ``docs[ptr[t]:ptr[t+1]]`` hold term ``t``."""
+
+    ptr: np.ndarray    # int64, one more than the vocabulary
+    docs: np.ndarray   # int32 document slots, ascending inside each term
+    tf: np.ndarray     # float32 raw term frequencies
+
+
+@dataclass(frozen=True)
+class QueryBatch:
+    """Queries as CSR over distinct term ids in first-appearance order, with their counts."""
+
+    ptr: np.ndarray    # int64, one more than the number of queries
+    terms: np.ndarray  # int64 term ids
+    counts: np.ndarray  # float32 occurrences of the term in the query
+
+
+@dataclass(frozen=True)
+class TopK:
+    """Rankings of a batch, flat: query ``i`` owns ``docs[offsets[i]:offsets[i+1]]``."""
+
+    offsets: np.ndarray  # int64, one more than the number of queries
+    docs: np.ndarray     # int32 slots, best first inside each query
+    scores: np.ndarray   # float32
+
+
+def doc_norms(doc_len: np.ndarray, avgdl: float, k1: float, b: float) -> np.ndarray:
+    """``k1 * (1 - b + b * |d| / avgdl)`` per document (float64).
+
+    Examples
+    --------
+    >>> doc_norms(np.array([2.0, 4.0]), 3.0, 1.5, 0.75).round(4).tolist()
+    [1.125, 1.875]
+    """
+    out: np.ndarray = k1 * (1.0 - b + b * doc_len / (avgdl or 1.0))
+    return out
+
+
+# ------------------------------------------------------------------ compiled path
+@njit
+def _accumulate(ptr, docs, tf, t, idf_t, k1p1, cnt, norm, acc, touched, nt):  # type: ignore[no-untyped-def]  # noqa: E501  # pragma: no cover
+    for p in range(ptr[t], ptr[t + 1]):
+        d = docs[p]
+        f = np.float64(tf[p])
+        w = np.float32(idf_t * f * k1p1 / (f + norm[d]))
+        if nt >= 0 and acc[d] == 0:
+            touched[nt] = d
+            nt += 1
+        acc[d] += cnt * w
+    return nt
+
+
+@njit
+def _accumulate_w(ptr, docs, w, t, cnt, acc, touched, nt):  # type: ignore[no-untyped-def]  # pragma: no cover
+    if nt < 0:  # dense mode: every slot is scanned afterwards, nothing to track
+        for p in range(ptr[t], ptr[t + 1]):
+            acc[docs[p]] += cnt * w[p]
+        return nt
+    for p in range(ptr[t], ptr[t + 1]):
+        d = docs[p]
+        if acc[d] == 0:
+            touched[nt] = d
+            nt += 1
+        acc[d] += cnt * w[p]
+    return nt
+
+
+@njit
+def _weights_compiled(ptr, docs, tf, idf, k1p1, norm, out):  # type: ignore[no-untyped-def]  # pragma: no cover
+    for t in range(ptr.shape[0] - 1):
+        idf_t = idf[t]
+        for p in range(ptr[t], ptr[t + 1]):
+            f = np.float64(tf[p])
+            out[p] = np.float32(idf_t * f * k1p1 / (f + norm[docs[p]]))
+
+
+@njit
+def _heap_replace(heap, n, x):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Put ``x`` in a float min-heap of size ``n`` in place of its root."""
+    j = 0
+    while True:
+        c = 2 * j + 1
+        if c >= n:
+            break
+        if c + 1 < n and heap[c + 1] < heap[c]:
+            c += 1
+        if heap[c] >= x:
+            break
+        heap[j] = heap[c]
+        j = c
+    heap[j] = x
+
+
+@njit
+def _heap_push(heap, n, x):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    j = n
+    while j > 0:
+        parent = (j - 1) >> 1
+        if heap[parent] <= x:
+            break
+        heap[j] = heap[parent]
+        j = parent
+    heap[j] = x
+
+
+@njit
+def _select(acc, touched, nt, allowed, tie, k, heap, buf_s, buf_d, out_d, out_s):  # type: ignore[no-untyped-def]  # noqa: E501  # pragma: no cover
+    """Best ``k`` of the touched slots into ``out``, resetting ``acc``.
+
+    A float heap keeps the running k-th score; only slots at or above it are kept.
+    """
+    h = m = 0
+    for j in range(nt if nt >= 0 else acc.shape[0]):  # nt < 0: scan every slot
+        d = touched[j] if nt >= 0 else j
+        s = acc[d]
+        if s == 0:
+            continue
+        acc[d] = 0
+        if not allowed[d] or s < 0:
+            continue
+        if h < k:
+            _heap_push(heap, h, s)
+            h += 1
+        elif s >= heap[0]:
+            if s > heap[0]:
+                _heap_replace(heap, h, s)
+        else:
+            continue
+        buf_s[m], buf_d[m] = s, d
+        m += 1
+    kth = heap[0] if h == k else np.float32(0)
+    c = 0
+    for j in range(m):  # the candidates at or above the final k-th score (ties included)
+        if buf_s[j] >= kth:
+            buf_s[c], buf_d[c] = buf_s[j], buf_d[j]
+            c += 1
+    for j in range(1, c):  # insertion sort, best first: higher score, then lower tie key
+        s, d = buf_s[j], buf_d[j]
+        i = j - 1
+        while i >= 0 and (buf_s[i] < s or (buf_s[i] == s and tie[buf_d[i]] > tie[d])):
+            buf_s[i + 1], buf_d[i + 1] = buf_s[i], buf_d[i]
+            i -= 1
+        buf_s[i + 1], buf_d[i + 1] = s, d
+    n = min(c, k)
+    out_s[:n] = buf_s[:n]
+    out_d[:n] = buf_d[:n]
+    return n
+
+
+@njit
+def _top_k_compiled(q_ptr, q_terms, q_counts, idf, k1p1, norm, m_ptr, m_docs, m_tf,  # type: ignore[no-untyped-def]  # noqa: E501
+                    m_w, d_ptr, d_docs, d_tf, allowed, tie, k, out_docs, out_scores,
+                    out_n):  # pragma: no cover - compiled
+    n_slots = norm.shape[0]
+    acc = np.zeros(n_slots, dtype=np.float32)
+    touched = np.empty(n_slots, dtype=np.int32)
+    buf_s = np.empty(n_slots, dtype=np.float32)
+    buf_d = np.empty(n_slots, dtype=np.int32)
+    heap = np.empty(max(k, 1), dtype=np.float32)
+    for i in range(q_ptr.shape[0] - 1):
+        reads = 0
+        for j in range(q_ptr[i], q_ptr[i + 1]):
+            t = q_terms[j]
+            reads += m_ptr[t + 1] - m_ptr[t] + d_ptr[t + 1] - d_ptr[t]
+        nt = -1 if reads * 4 > n_slots else 0  # a query reading most slots scans them all
+        for j in range(q_ptr[i], q_ptr[i + 1]):
+            t, cnt = q_terms[j], q_counts[j]
+            if m_w.shape[0]:  # the main segment's weights are cached for these (k1, b)
+                nt = _accumulate_w(m_ptr, m_docs, m_w, t, cnt, acc, touched, nt)
+            else:
+                nt = _accumulate(m_ptr, m_docs, m_tf, t, idf[t], k1p1, cnt, norm, acc,
+                                 touched, nt)
+            nt = _accumulate(d_ptr, d_docs, d_tf, t, idf[t], k1p1, cnt, norm, acc, touched, nt)
+        out_n[i] = _select(acc, touched, nt, allowed, tie, k, heap, buf_s, buf_d,
+                           out_docs[i], out_scores[i])
+
+
+# ------------------------------------------------------------------ numpy path
+def _query_numpy(terms: np.ndarray, counts: np.ndarray, idf: np.ndarray, k1p1: float,
+                 norm: np.ndarray, segments: Sequence[Postings], main_w: np.ndarray | None,
+                 acc: np.ndarray) -> np.ndarray:
+    """Accumulate one query into ``acc`` (same float32 steps as the loop); touched slots."""
+    touched = []
+    for t, cnt in zip(terms.tolist(), counts, strict=True):
+        for n, seg in enumerate(segments):
+            lo, hi = seg.ptr[t], seg.ptr[t + 1]
+            if lo == hi:
+                continue
+            docs = seg.docs[lo:hi]
+            if n == 0 and main_w is not None:
+                w = main_w[lo:hi]
+            else:
+                f = seg.tf[lo:hi].astype(np.float64)
+                w = (idf[t] * f * k1p1 / (f + norm[docs])).astype(np.float32)
+            acc[docs] += cnt * w
+            touched.append(docs)
+    return np.unique(np.concatenate(touched)) if touched else np.zeros(0, np.int32)
+
+
+def _select_numpy(acc: np.ndarray, touched: np.ndarray, allowed: np.ndarray,
+                  tie: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    docs = touched[allowed[touched]]
+    scores = acc[docs]
+    acc[touched] = 0
+    live = scores > 0
+    docs, scores = docs[live], scores[live]
+    if docs.size > k:
+        kth = scores[np.argpartition(-scores, k - 1)[k - 1]]
+        keep = scores >= kth  # every tie at the boundary, then the tie key trims
+        docs, scores = docs[keep], scores[keep]
+    order = np.lexsort((tie[docs], -scores))[:k]
+    return docs[order], scores[order]
+
+
+def posting_weights(seg: Postings, idf: np.ndarray, norm: np.ndarray, k1: float) -> np.ndarray:
+    """Every posting's float32 weight, exactly as the query loop computes it."""
+    if numba_enabled():
+        out = np.empty(seg.docs.size, np.float32)
+        _weights_compiled(seg.ptr, seg.docs, seg.tf, idf, k1 + 1.0, norm, out)
+        return out
+    terms = np.repeat(np.arange(seg.ptr.size - 1), np.diff(seg.ptr))
+    f = seg.tf.astype(np.float64)
+    weights: np.ndarray = (idf[terms] * f * (k1 + 1.0) / (f + norm[seg.docs])).astype(np.float32)
+    return weights
+
+
+def top_k_batch(queries: QueryBatch, idf: np.ndarray, norm: np.ndarray, k1: float,
+                segments: Sequence[Postings], allowed: np.ndarray, tie: np.ndarray,
+                k: int, main_weights: np.ndarray | None = None) -> TopK:
+    """Each query's best ``k`` document slots and float32 scores, best first.
+
+    Parameters
+    ----------
+    queries : QueryBatch
+        Distinct term ids per query, in first-appearance order, with counts.
+    idf, norm : numpy.ndarray
+        Per-term idf and per-slot :func:`doc_norms` (float64).
+    k1 : float
+        The saturation parameter (``norm`` already carries ``b``).
+    segments : sequence of Postings
+        One or two segments over the same vocabulary and slots.
+    allowed : numpy.ndarray
+        Boolean per slot: a live document the caller allows.
+    tie : numpy.ndarray
+        int64 per slot: among equal scores the lower key ranks first.
+    k : int
+        Depth.
+    main_weights : numpy.ndarray, optional
+        :func:`posting_weights` of the main segment for these parameters (faster).
+    """
+    n_q = len(queries.ptr) - 1
+    k = min(k, norm.shape[0])
+    if k <= 0 or n_q == 0:
+        return TopK(np.zeros(n_q + 1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32))
+    if numba_enabled():
+        main = segments[0]
+        delta = segments[1] if len(segments) > 1 else Postings(
+            np.zeros(len(main.ptr), np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32))
+        out_docs = np.empty((n_q, k), np.int32)
+        out_scores = np.empty((n_q, k), np.float32)
+        out_n = np.zeros(n_q, np.int64)
+        m_w = main_weights if main_weights is not None else np.zeros(0, np.float32)
+        _top_k_compiled(queries.ptr, queries.terms, queries.counts, idf, k1 + 1.0, norm,
+                        main.ptr, main.docs, main.tf, m_w, delta.ptr, delta.docs, delta.tf,
+                        allowed, tie, k, out_docs, out_scores, out_n)
+        filled = np.arange(k) < out_n[:, None]
+        return TopK(np.concatenate([[0], np.cumsum(out_n)]), out_docs[filled],
+                    out_scores[filled])
+    acc = np.zeros(norm.shape[0], np.float32)
+    found = []
+    for i in range(n_q):
+        lo, hi = queries.ptr[i], queries.ptr[i + 1]
+        touched = _query_numpy(queries.terms[lo:hi], queries.counts[lo:hi], idf, k1 + 1.0,
+                               norm, segments, main_weights, acc)
+        found.append(_select_numpy(acc, touched, allowed, tie, k))
+    sizes = [d.size for d, _ in found]
+    return TopK(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+                np.concatenate([d for d, _ in found]).astype(np.int32),
+                np.concatenate([s for _, s in found]).astype(np.float32))

@@ -1,0 +1,265 @@
+"""A BM25 index kept in step with a SQLite chunk store: changes applied, never rebuilt.
+
+Every search asks the store whether anything committed since the last look (a cheap
+token: this connection's change count and ``PRAGMA data_version``). When something
+did, the active rows are compared by SQLite row id — a row's content never changes
+once written, only its ``active`` flag — and only the difference is applied: removed
+chunks leave the index, new ones are tokenized and added. Ties rank by row id, the
+order of a fresh build, so rankings equal a full rebuild's.
+
+The index is saved beside the database (``chunks.db.bm25.npz``) after a full build, so
+a new process reads it instead of tokenizing everything again, then applies whatever
+changed since it was saved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import logging
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragspine_nb.core import StoredChunk
+from ragspine_nb.retrieval.bm25 import BM25Index
+from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
+from ragspine_nb.stores.chunks import ChunkStore
+
+__all__ = ["LiveBM25", "ChunkTable", "index_file_for"]
+
+log = logging.getLogger(__name__)
+FORMAT = 1
+SAVE_AFTER_CHANGES = 1000  # rows applied on top of a loaded file before it is saved again
+
+
+def _package_version() -> str:
+    """The package version and a digest of the tokenizer's source.
+
+    A saved index written by another version, or by a changed tokenizer, is built again.
+    """
+    try:
+        release = version("ragspine_nb")
+    except PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
+        release = "unknown"
+    source = Path(inspect.getsourcefile(tokenize) or "").read_bytes()
+    return f"{release}+{hashlib.sha256(source).hexdigest()[:16]}"
+
+
+def index_file_for(store: ChunkStore) -> Path | None:
+    """Where a file-backed store's BM25 index is saved (``None`` in memory)."""
+    if store.path == ":memory:":
+        return None
+    path = Path(store.path)
+    return path.with_name(path.name + ".bm25.npz")
+
+
+class ChunkTable(Mapping[str, StoredChunk]):
+    """The active chunks by id, read from the store when first asked for (then kept).
+
+    Membership and length come from the row map the index keeps, so a search never
+    reads the chunk table for them; a chunk's row is read once, when it is a hit.
+    """
+
+    def __init__(self, store: ChunkStore) -> None:
+        self._store = store
+        self.rowid_of: dict[str, int] = {}
+        self._kept: dict[str, StoredChunk] = {}
+
+    def prefetch(self, chunk_ids: Iterable[str]) -> None:
+        """Read the rows of ``chunk_ids`` not read yet, in one go."""
+        todo = [self.rowid_of[c] for c in chunk_ids
+                if c in self.rowid_of and c not in self._kept]
+        if todo:
+            self.keep(self._store.chunks_by_rowid(todo))
+
+    def keep(self, rows: Iterable[tuple[int, StoredChunk]]) -> None:
+        """Remember chunks already read."""
+        self._kept.update((c.chunk_id, c) for _, c in rows)
+
+    def drop(self, chunk_id: str) -> None:
+        """Forget a chunk that left the index."""
+        self.rowid_of.pop(chunk_id, None)
+        self._kept.pop(chunk_id, None)
+
+    def __getitem__(self, chunk_id: str) -> StoredChunk:
+        hit = self._kept.get(chunk_id)
+        if hit is None:
+            if chunk_id not in self.rowid_of:
+                raise KeyError(chunk_id)
+            self.prefetch([chunk_id])
+            hit = self._kept[chunk_id]
+        return hit
+
+    def __contains__(self, chunk_id: object) -> bool:
+        return chunk_id in self.rowid_of
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.rowid_of)
+
+    def __len__(self) -> int:
+        return len(self.rowid_of)
+
+
+class LiveBM25:
+    """The BM25 index and chunk table of a SQLite chunk store, synced on demand.
+
+    Parameters
+    ----------
+    store : ChunkStore
+        A SQLite (file or memory) chunk store.
+    tokenizer : callable
+        Text → tokens. Only the default tokenizer's index is saved to disk.
+    index_titles : bool
+        Index ``title`` + text (as a fresh build does) or the text alone.
+    """
+
+    def __init__(self, store: ChunkStore, tokenizer: Tokenizer = tokenize,
+                 index_titles: bool = True) -> None:
+        self.store, self.tokenizer, self.index_titles = store, tokenizer, index_titles
+        self.bm25: BM25Index | None = None
+        self.by_id = ChunkTable(store)
+        self._rows: dict[int, tuple[str, str]] = {}  # row id → (doc_id, chunk_id)
+        self._by_doc: dict[str, set[int]] = {}
+        self._ids: list[str] | None = None
+        self._token: Any = None
+        self._log: int | None = None  # position in the store's change log
+        self._unsaved = 0
+
+    @property
+    def ids(self) -> list[str]:
+        """The active chunk ids."""
+        if self._ids is None:
+            self._ids = list(self.by_id.rowid_of)
+        return self._ids
+
+    def text(self, c: StoredChunk) -> str:
+        """What is indexed for a chunk."""
+        return f"{c.title}\n{c.text}" if self.index_titles and c.title else c.text
+
+    def sync(self) -> bool:
+        """Bring the index up to date with the store; True when anything changed."""
+        token = self.store.database.change_token()  # type: ignore[union-attr]
+        if self.bm25 is not None and token == self._token:
+            return False
+        if self.bm25 is None:
+            self._start()
+        elif self._log is not None:
+            position, docs = self.store.docs_changed_since(self._log)
+            self._apply_diff(set(self.store.active_rowids(docs)), docs)
+            self._log = position
+        else:
+            self._apply_diff(set(self.store.active_rowids()), None)
+        self._token = token
+        return True
+
+    # ------------------------------------------------------------------ steps
+    def _start(self) -> None:
+        """First sync in this process: the saved index plus changes, else a full build."""
+        self._log = self.store.change_log_position() if self.store.keep_change_log() else None
+        loaded = self._load()
+        if loaded is None:
+            rows = self.store.chunks_by_rowid()
+            self.bm25 = BM25Index.build([c.chunk_id for _, c in rows],
+                                        [self.text(c) for _, c in rows], self.tokenizer,
+                                        order_keys=[r for r, _ in rows])
+            self._track([(r, c.doc_id, c.chunk_id) for r, c in rows])
+            self.by_id.keep(rows)
+            self._save()
+            return
+        self.bm25, saved = loaded
+        self._track(saved)
+        self._apply_diff(set(self.store.active_rowids()), None)
+        if self._unsaved >= SAVE_AFTER_CHANGES:
+            self._save()
+
+    def _track(self, rows: Iterable[tuple[int, str, str]]) -> None:
+        for r, doc, cid in rows:
+            self._rows[r] = (doc, cid)
+            self._by_doc.setdefault(doc, set()).add(r)
+            self.by_id.rowid_of[cid] = r
+        self._ids = None
+
+    def _untrack(self, rowids: Iterable[int]) -> list[str]:
+        gone = []
+        for r in rowids:
+            doc, cid = self._rows.pop(r)
+            rows = self._by_doc[doc]
+            rows.discard(r)
+            if not rows:
+                del self._by_doc[doc]
+            if self.by_id.rowid_of.get(cid) == r:
+                self.by_id.drop(cid)
+            gone.append(cid)
+        self._ids = None
+        return gone
+
+    def _apply_diff(self, now: set[int], docs: Iterable[str] | None) -> None:
+        """Remove tracked rows missing from ``now`` (active row ids), add rows new in it.
+
+        ``docs`` limits the comparison to those documents (``None``: every row).
+        """
+        assert self.bm25 is not None  # noqa: S101 - internal: called after a build
+        ours = (set(self._rows) if docs is None
+                else {r for d in docs for r in self._by_doc.get(d, ())})
+        removed = sorted(ours - now)
+        if removed:
+            self.bm25.remove(self._untrack(removed))
+        added = sorted(now - ours)
+        if added:
+            rows = self.store.chunks_by_rowid(added)
+            self.bm25.add([c.chunk_id for _, c in rows],
+                          [self.tokenizer(self.text(c)) for _, c in rows],
+                          order_keys=[r for r, _ in rows])
+            self._track([(r, c.doc_id, c.chunk_id) for r, c in rows])
+            self.by_id.keep(rows)
+        self._unsaved += len(removed) + len(added)
+
+    # ------------------------------------------------------------------ on disk
+    def _meta(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": _package_version(),
+                "index_titles": self.index_titles}
+
+    def _file(self) -> Path | None:
+        if self.tokenizer is not tokenize or self.store.read_only:
+            return None  # a custom tokenizer's index cannot be checked when read back
+        return index_file_for(self.store)
+
+    def _save(self) -> None:
+        path = self._file()
+        if path is None or self.bm25 is None:
+            return
+        parts = self.bm25.parts()  # compacts first: slots follow the row ids
+        ids = parts.pop("ids")
+        docs = [self._rows[r][0] for r in parts["keys"].tolist()]
+        meta = dict(self._meta(), ids=ids, docs=docs, vocab=parts.pop("vocab"))
+        tmp = path.with_name(path.name + ".tmp.npz")
+        try:
+            np.savez(tmp, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), **parts)
+            os.replace(tmp, path)
+            self._unsaved = 0
+        except OSError as exc:  # a read-only folder or a full disk: searching still works
+            log.info("BM25 index not saved to %s: %s", path, exc)
+            tmp.unlink(missing_ok=True)
+
+    def _load(self) -> tuple[BM25Index, list[tuple[int, str, str]]] | None:
+        """The saved index and its (row id, doc_id, chunk_id) rows, or None (absent, bad)."""
+        path = self._file()
+        if path is None or not path.exists():
+            return None
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(z["meta"].tobytes().decode())
+                if {k: meta.get(k) for k in self._meta()} != self._meta():
+                    return None
+                arrays = {k: z[k] for k in ("ptr", "docs", "tf", "lens", "keys")}
+            index = BM25Index.from_parts(meta["ids"], meta["vocab"], self.tokenizer, **arrays)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.info("BM25 index at %s not used (%s): building it again", path, exc)
+            return None
+        return index, list(zip(arrays["keys"].tolist(), meta["docs"], meta["ids"], strict=True))
