@@ -308,6 +308,22 @@ def _operation(rs: Sequence[QueryResult], operation: Operation, axis: str,
     return [_Block("\n".join(lines))]
 
 
+def _crossed(tasks: Sequence[dict[str, str]], results: Sequence[QueryResult],
+             operation: Operation, profile: DomainProfile, lang: str) -> _Block:
+    """Several rows' changes where their total is named too: none computed, inputs listed.
+
+    "The percentage change in total net sales of A and B from 2018 to 2019" may mean
+    each row's change or the change of their total: the question does not say which.
+    """
+    named = [_what(profile, m, e, c).strip()
+             for m, e, c in dict.fromkeys((t["metric"], t["entity"], t["channel"]) for t in tasks)]
+    why = NotComputed("cross", (("、" if lang == "zh" else "; ").join(named),)).text(lang)
+    lines = [not_computed_line("change", why, lang)]
+    lines += [f"  {TEXT['input_found'][lang]}{_level(r, profile, lang).text}"
+              for r in results if isinstance(r, FoundResult)]
+    return _Block("\n".join(lines))
+
+
 def structured_answer(tasks: Sequence[dict[str, str]], results: Sequence[QueryResult],
                       operation: Operation | None, profile: DomainProfile, lang: str,
                       level_operation: str = "lookup") -> StructuredAnswer:
@@ -329,6 +345,14 @@ def structured_answer(tasks: Sequence[dict[str, str]], results: Sequence[QueryRe
         blocks.append(_Block(unclear))
     elif operation is not None:
         axis, groups = _groups(tasks, profile)
+        if axis != "period" and not (operation.between or operation.with_levels):
+            # a change from one named column to another ("between the first and the
+            # second quarter"): the first named is the base, as the earlier year is
+            groups = [g[::-1] for g in groups]
+        computable = [g for g in groups if all(isinstance(results[i], FoundResult) for i in g)]
+        if len(computable) > 1 and not (operation.each or operation.with_levels):
+            blocks.append(_crossed(tasks, results, operation, profile, lang))
+            groups = []
         for group in groups:
             blocks += _operation([results[i] for i in group], operation, axis, profile, lang,
                                  list_inputs=not operation.with_levels)

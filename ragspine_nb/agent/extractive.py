@@ -29,7 +29,9 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ragspine_nb.agent.focus import answers_focus, introduces_table, is_anaphoric, question_focus
 from ragspine_nb.retrieval.tokenize import tokenize
@@ -40,6 +42,9 @@ __all__ = ["SENTENCE", "Sentence", "Scored", "passage_sentences", "rank_sentence
 
 MAX_SENTENCES = 3
 MAX_CHARS = 700
+#: Passages and sentences whose reading is kept (it depends on the text alone, which is
+#: the key: the same chunks are read for every question, and a changed text is read anew).
+_CACHE_SIZE = 8192
 #: Abbreviations whose full stop does not end a sentence (and a single capital: "R. Kaiser").
 _ABBREV = "".join(f"(?<!\\b{a})" for a in (
     "U\\.S", "U\\.K", "N\\.A", "S\\.A", "Inc", "Ltd", "Co", "Corp", "Bhd", "Plc", "LLC",
@@ -47,7 +52,8 @@ _ABBREV = "".join(f"(?<!\\b{a})" for a in (
     "[A-Z]"))
 #: Sentences of an answer or a passage: 。！？!? and a line break (``\n`` or ¶) end one; a
 #: full stop ends one before a space or the end, not after an abbreviation nor in "5.8".
-SENTENCE = re.compile(rf"[^。！？!?\n¶]+?(?:[。！？!?¶\n]|{_ABBREV}\.(?=\s|$)|$)")
+#: (``(?=\.)`` first: the abbreviations are looked behind only where a full stop is.)
+SENTENCE = re.compile(rf"[^。！？!?\n¶]+?(?:[。！？!?¶\n]|(?=\.){_ABBREV}\.(?=\s|$)|$)")
 _TERMINAL = ("。", ".", "！", "!", "？", "?", ";", "；", ":", "：")
 _EN_STOP = frozenset(
     "a about above after again all also an and any are as at be been being both but by can "
@@ -154,23 +160,60 @@ def _is_fragment(text: str) -> bool:
     return not text.endswith(_TERMINAL) and (len(text) < 12 or len(text.split()) <= 6)
 
 
+@lru_cache(maxsize=_CACHE_SIZE)
+def _whole_sentences(text: str) -> tuple[tuple[int, str, str], ...]:
+    """``(position, sentence, folded key)`` of one passage's sentences that are no fragment."""
+    body = unwrap_lines(re.sub(r"(?m)(?:^|(?<=¶))\s*#+\s+", " ", text))
+    out = []
+    for k, raw in enumerate(SENTENCE.findall(body)):
+        sent = " ".join(raw.split()).strip(" ¶")
+        if not _is_fragment(sent):
+            out.append((k, sent, sent.casefold()))
+    return tuple(out)
+
+
 def passage_sentences(snippets: Sequence[tuple[int, str]]) -> list[Sentence]:
     """The passages' whole sentences in order; headings, scraps and repeats left out."""
     out: list[Sentence] = []
     seen: set[str] = set()
     for n, text in snippets:
-        body = unwrap_lines(re.sub(r"(?m)(?:^|(?<=¶))\s*#+\s+", " ", text))
-        for k, raw in enumerate(SENTENCE.findall(body)):
-            sent = " ".join(raw.split()).strip(" ¶")
-            key = sent.casefold()
-            if _is_fragment(sent) or key in seen:
+        for k, sent, key in _whole_sentences(text):
+            if key in seen:
                 continue
             seen.add(key)
             out.append(Sentence(n, k, sent))
     return out
 
 
-def _weights(question_terms: Sequence[str], sentence_terms: Sequence[set[str]]
+@dataclass(frozen=True)
+class _Reading:
+    """What ranking reads from a sentence's text alone (kept per text)."""
+
+    terms: tuple[str, ...]
+    term_set: frozenset[str]
+    pairs: frozenset[tuple[str, str]]  # adjacent terms
+    reference_years: frozenset[str]
+    anaphoric: bool
+    table: bool
+    terminal: bool
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _reading(text: str) -> _Reading:
+    """The sentence's terms, term pairs, reference years and wording marks."""
+    found = tuple(terms(text))
+    return _Reading(found, frozenset(found), frozenset(zip(found, found[1:], strict=False)),
+                    frozenset(_reference_years(text)), is_anaphoric(text),
+                    introduces_table(text), text.endswith(_TERMINAL))
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _answers(text: str, focus: str) -> bool:
+    """:func:`~ragspine_nb.agent.focus.answers_focus`, kept per sentence and focus."""
+    return answers_focus(text, focus)
+
+
+def _weights(question_terms: Sequence[str], sentence_terms: Sequence[AbstractSet[str]]
              ) -> dict[str, float]:
     """Each question term's weight: rarer among the sentences weighs more (smoothed idf)."""
     n = len(sentence_terms)
@@ -178,13 +221,12 @@ def _weights(question_terms: Sequence[str], sentence_terms: Sequence[set[str]]
     return {t: math.log(1.0 + (n + 1) / (1.0 + df[t])) for t in dict.fromkeys(question_terms)}
 
 
-def _phrase_share(question_terms: Sequence[str], sentence_terms: Sequence[str]) -> float:
+def _phrase_share(question_pairs: AbstractSet[tuple[str, str]],
+                  sentence_pairs: AbstractSet[tuple[str, str]]) -> float:
     """Share of the question's adjacent term pairs that are adjacent in the sentence too."""
-    pairs = set(zip(question_terms, question_terms[1:], strict=False))
-    if not pairs:
+    if not question_pairs:
         return 0.0
-    have = set(zip(sentence_terms, sentence_terms[1:], strict=False))
-    return len(pairs & have) / len(pairs)
+    return len(question_pairs & sentence_pairs) / len(question_pairs)
 
 
 _COMPARED = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|than|over|from|against)\s+"
@@ -211,25 +253,25 @@ def rank_sentences(question: str, sentences: Sequence[Sentence]) -> list[Scored]
     """Every sentence scored for the question (see the module docstring), best first."""
     focus = question_focus(question)
     q_terms = [t for t in terms(question) if t not in _FOCUS_WORDS] or terms(question)
-    s_terms = [terms(s.text) for s in sentences]
-    weights = _weights(q_terms, [set(t) for t in s_terms])
+    q_pairs = set(zip(q_terms, q_terms[1:], strict=False))  # adjacent question terms
+    read = [_reading(s.text) for s in sentences]
+    weights = _weights(q_terms, [r.term_set for r in read])
     total = sum(weights.values()) or 1.0
-    relevance = [sum(w * (0.5 if t in _reference_years(s.text) else 1.0)
-                     for t, w in weights.items() if t in set(ts)) / total
-                 for s, ts in zip(sentences, s_terms, strict=True)]
+    relevance = [sum(w * (0.5 if t in r.reference_years else 1.0)
+                     for t, w in weights.items() if t in r.term_set) / total for r in read]
     for i, s in enumerate(sentences):  # "The increase was driven by …" carries its subject
-        if i and is_anaphoric(s.text) and sentences[i - 1].snippet == s.snippet:
+        if i and read[i].anaphoric and sentences[i - 1].snippet == s.snippet:
             relevance[i] = max(relevance[i], 0.8 * relevance[i - 1])
     out = []
-    for s, rel, ts in zip(sentences, relevance, s_terms, strict=True):
-        answers = answers_focus(s.text, focus)
-        score = rel * (1.0 + 0.3 * _phrase_share(q_terms, ts))
+    for s, rel, r in zip(sentences, relevance, read, strict=True):
+        answers = _answers(s.text, focus)
+        score = rel * (1.0 + 0.3 * _phrase_share(q_pairs, r.pairs))
         score *= (2.0 if focus in _STRONG_FOCI else 1.5) if answers else 1.0
-        if focus != "table" and introduces_table(s.text):
+        if focus != "table" and r.table:
             score *= 0.6
-        if not s.text.endswith(_TERMINAL):  # cut off where the passage was split
+        if not r.terminal:  # cut off where the passage was split
             score *= 0.8
-        score /= 1.0 + max(0, len(ts) - 30) / 60  # a long sentence matches words by chance
+        score /= 1.0 + max(0, len(r.terms) - 30) / 60  # a long sentence matches words by chance
         out.append(Scored(s, score, rel, answers))
     out.sort(key=lambda c: (-c.score, c.sentence.snippet, c.sentence.position))
     return out

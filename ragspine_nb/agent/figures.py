@@ -11,7 +11,9 @@ say it is a change ("grew 6.4%", "up by 85", "增长6.4%") rather than a level.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ragspine_nb.agent.intent import _PERIOD, _compile, _find_all
 from ragspine_nb.extract.values import detect_unit, parse_number
@@ -74,6 +76,12 @@ _REFERENCE = re.compile(r"(?<![a-z])(?:asc|asu|ifrs|ias|sfas|fas|topic|note|note
                         r"item|rule|article|chapter|schedule|exhibit|form|tier|level|phase|"
                         r"no\.?)\s*$")
 _MAX_GAP = 120
+#: Texts whose figures and mentions a reader keeps (they depend on the text alone).
+_CACHE_SIZE = 4096
+#: Profiles whose shared reader is kept (:meth:`FigureReader.shared`).
+_SHARED_PROFILES = 8
+_SHARED: dict[int, tuple[DomainProfile, FigureReader]] = {}
+_SHARED_LOCK = threading.Lock()
 #: how far before a metric's name a channel or entity may qualify it ("agency new
 #: sales", "ACME Hong Kong's revenue")
 _CHANNEL_REACH = 24
@@ -136,16 +144,46 @@ def _near(spans: list[tuple[int, int, str, str]], start: int, end: int) -> str |
 
 
 class FigureReader:
-    """Reads figures and mentions with one profile's vocabulary (compiled once)."""
+    """Reads figures and mentions with one profile's vocabulary (compiled once).
+
+    What a text states and names depends on the text alone: each reader keeps the
+    last texts' readings, keyed by the text (a changed text is read anew).
+    """
 
     def __init__(self, profile: DomainProfile) -> None:
         self.profile = profile
         self._metrics = _compile(metric_vocabulary(profile))
         self._entities = _compile(entity_vocabulary(profile))
         self._channels = _compile(channel_vocabulary(profile))
+        self._mentions = lru_cache(maxsize=_CACHE_SIZE)(self._read_mentions)
+        self._figures = lru_cache(maxsize=_CACHE_SIZE)(self._read_figures)
+
+    @classmethod
+    def shared(cls, profile: DomainProfile) -> FigureReader:
+        """One reader per profile object, compiled on first use (the last few profiles kept).
+
+        A profile is read-only: every question of an agent reads with the same reader
+        instead of compiling the vocabulary again.
+        """
+        with _SHARED_LOCK:
+            kept = _SHARED.get(id(profile))
+            if kept is not None and kept[0] is profile:
+                return kept[1]
+            reader = cls(profile)
+            if len(_SHARED) >= _SHARED_PROFILES:
+                _SHARED.pop(next(iter(_SHARED)))
+            _SHARED[id(profile)] = (profile, reader)
+            return reader
 
     def mentions(self, text: str) -> Mentions:
         """What ``text`` names: entities, explicit periods and non-default channels."""
+        return self._mentions(text)
+
+    def figures(self, sentence: str) -> list[Stated]:
+        """The levels the sentence states, one per metric name followed by a number."""
+        return list(self._figures(sentence))
+
+    def _read_mentions(self, text: str) -> Mentions:
         folded = fold(text)
         entities = {e[2] for e in _find_all(folded, self._entities)}
         periods = {p for m in _PERIOD.finditer(folded)
@@ -154,8 +192,7 @@ class FigureReader:
                     if c[2] != self.profile.default_channel}
         return Mentions(frozenset(entities), frozenset(periods), frozenset(channels))
 
-    def figures(self, sentence: str) -> list[Stated]:
-        """The levels the sentence states, one per metric name followed by a number."""
+    def _read_figures(self, sentence: str) -> tuple[Stated, ...]:
         text = fold(re.sub(r"\[\d+\]", " ", sentence))
         taken = [False] * len(text)
         for m in (*_PERIOD.finditer(text), *_DATE_PARTS.finditer(text)):
@@ -180,7 +217,7 @@ class FigureReader:
                 out.append(Stated(code, channel, entity, number.group(0), parsed.value,
                                   _unit_of(text[:number.start()], text[number.end():]),
                                   _tolerance(number.group(0), parsed.value), number.start()))
-        return out
+        return tuple(out)
 
     @staticmethod
     def _level(text: str, end: int, numbers: list[re.Match[str]],

@@ -142,7 +142,7 @@ class Grounder:
     def __init__(self, profile: DomainProfile, store: FactStore) -> None:
         self.profile = profile
         self.store = store
-        self.reader = FigureReader(profile)
+        self.reader = FigureReader.shared(profile)  # compiled once per profile
 
     def ground(self, answer: str, snippets: Sequence[Mapping[str, Any]],
                context: GroundingContext | None = None) -> Grounded:

@@ -31,6 +31,7 @@ from ragspine_nb.agent.intent_terms import (
     without_percent,
     without_phrases,
     without_words,
+    word_set,
 )
 from ragspine_nb.agent.operation_cues import without_year_spans
 from ragspine_nb.agent.security_gate import SecurityGate
@@ -209,6 +210,7 @@ class RuleIntentParser:
         self._column_names = {c.code: c.synonyms for c in profile.channels.values()
                               if c.code != profile.default_channel}
         self._known = vocabulary_words(profile)
+        self._names_of: dict[str, frozenset[str]] = {}  # per column code (profile-only)
 
     def _first_mention(self, code: str, text: str) -> int:
         """Where a channel is first named in ``text`` (its code, a synonym, or a word)."""
@@ -219,10 +221,13 @@ class RuleIntentParser:
         return min(hits, default=len(text))
 
     def _names_words(self, code: str) -> frozenset[str]:
-        """Every content word of a column's names ("%" is the word "percent")."""
-        spec = self.profile.channels.get(code)
-        names = [code.replace("_", " "), *(spec.synonyms if spec else ())]
-        return frozenset().union(*(content_words(n.replace("%", " percent ")) for n in names))
+        """Every content word of a column's names ("%" is the word "percent"), kept per code."""
+        if code not in self._names_of:
+            spec = self.profile.channels.get(code)
+            names = [code.replace("_", " "), *(spec.synonyms if spec else ())]
+            self._names_of[code] = frozenset().union(
+                *(content_words(n.replace("%", " percent ")) for n in names))
+        return self._names_of[code]
 
     def _is_share(self, code: str) -> bool:
         """Whether a channel is a percentage column ("% of Total")."""
@@ -241,7 +246,7 @@ class RuleIntentParser:
             # column, not a second row, as long as another row is named
             column_words = frozenset().union(*(self._channel_words.words_of(c, words)
                                                for c in self._channel_words.contained(words)))
-            kept = [h for h in hits if not content_words(h[3]) <= column_words]
+            kept = [h for h in hits if not word_set(h[3]) <= column_words]
             if kept and len(kept) < len(hits):
                 hits, row_words = kept, words - column_words
         return self.rows.read(hits, row_words, listed)
@@ -260,7 +265,7 @@ class RuleIntentParser:
         # a phrase hit explained by a longer column name ("denominated" in "non-USD
         # denominated") is that column, not a second one
         unexplained = [c for c in phrased if not any(
-            content_words(c[3]) < self._channel_words.words_of(p, words) for p in picked)]
+            word_set(c[3]) < self._channel_words.words_of(p, words) for p in picked)]
         named = [c for c in dict.fromkeys([*(c[2] for c in unexplained), *picked])
                  # a stated change of the other kind is not the one asked: an amount
                  # column named "change" does not answer a percentage change

@@ -29,6 +29,7 @@ from ragspine_nb.agent.intent_terms import (
     find_all,
     mask,
     unsigned_label,
+    word_set,
 )
 from ragspine_nb.agent.typos import TypoIndex
 from ragspine_nb.glossary import fold, metric_vocabulary
@@ -94,6 +95,8 @@ class RowReader:
         pairs += [(bare, code) for t, code in pairs if (bare := bare_label(t))]
         self.index = WordSetIndex(
             pairs, rival_pairs=[(m.label or m.code, m.code) for m in profile.metrics.values()])
+        #: every name's content words (a heading several rows' names share is read by them)
+        self._named_words = [(w, code) for t, code in pairs if (w := content_words(t))]
         #: every name, those two metrics share too: a list is never read inside one
         self.names = compile_terms({fold(t): "" for t, _ in pairs if fold(t)})
         self._typos: TypoIndex | None = None  # built on the first misspelled question
@@ -156,7 +159,7 @@ class RowReader:
     def _bare_total(self, code: str) -> bool:
         """Whether a row's label is only "Total" / "Total change" (named by its place)."""
         spec = self.profile.metrics.get(code)
-        return spec is not None and not content_words(spec.label or code) - _TOTAL_WORDS
+        return spec is not None and not word_set(spec.label or code) - _TOTAL_WORDS
 
     def _widened(self, codes: tuple[str, ...], hits: list[Hit],
                  words: frozenset[str]) -> tuple[str, ...]:
@@ -166,13 +169,13 @@ class RowReader:
             contained = tuple(c for c in contained if c in codes or not self._bare_total(c))
         if codes and len(contained) == 1:
             kept = self.index.words_of(contained[0], words)
-            if not all(content_words(h[3]) <= kept for h in hits):
+            if not all(word_set(h[3]) <= kept for h in hits):
                 # another row is named in full besides the phrase: ask (one metric
                 # phrase + one other row) or keep the listed phrases (several)
                 return tuple(dict.fromkeys([*codes, *contained])) \
                     if len(codes) == 1 and contained[0] not in codes else ()
         elif len(codes) == 1 and len(contained) > 1:
-            phrase = frozenset().union(*(content_words(h[3]) for h in hits))
+            phrase = frozenset().union(*(word_set(h[3]) for h in hits))
             if any(phrase < self.index.words_of(c, words) for c in contained if c not in codes):
                 # a longer name includes the phrase ("underlying rights and other" of the
                 # section "Indefinite-lived intangible assets" named as that section's
@@ -249,12 +252,35 @@ class RowReader:
         top = [c for c in codes if all(said[o] < said[c] for o in codes if o != c)]
         return (top[0],) if len(top) == 1 else codes
 
+    def under_heading(self, code: str, words: frozenset[str]) -> tuple[str, ...]:
+        """Rows under a heading the question names beyond the one row it names in full.
+
+        "Current income tax expense" names the heading over "Federal" and "State", not
+        the row "Income tax expense" below them: when two or more rows share the same
+        words with the question beyond those of the row named (their heading's), the
+        question may mean any of them (the caller asks back). Rows without stored
+        figures are left out.
+        """
+        mine = self.index.words_of(code, words)
+        if not mine:
+            return ()
+        extra: dict[str, frozenset[str]] = {}
+        for names, other in self._named_words:
+            shared = names & words
+            if other != code and mine < shared and (self.live is None or other in self.live) \
+                    and len(shared) > len(extra.get(other, frozenset())):
+                extra[other] = shared
+        heads = {shared - mine for shared in extra.values()}
+        return tuple(extra) if len(extra) >= 2 and len(heads) == 1 else ()
+
     def _read(self, hits: list[Hit], words: frozenset[str], listed: bool) -> Rows:
         codes = tuple(dict.fromkeys(h[2] for h in hits))
         used: frozenset[str] = frozenset()
         if len(codes) > 1 and listed:
             return self._with_part(Rows(codes, tuple(hits)), words, listed)
         contained = self._widened(codes, hits, words)
+        if len(contained) == 1 and not listed:
+            contained = (*contained, *self.under_heading(contained[0], words))
         if len(contained) > 1 and not listed:
             contained = self._qualified(contained, words)
         if contained:

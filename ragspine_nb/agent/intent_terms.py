@@ -7,11 +7,12 @@ Pure functions over a folded question (:func:`~ragspine_nb.glossary.fold`); the 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragspine_nb.period_phrases import PHRASE, QUESTION_PERIOD
 from ragspine_nb.wordset import content_words
 
-__all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue",
+__all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue", "word_set",
            "without_words", "unsigned_label", "bare_label", "without_percent",
            "part_of_year", "numbered_columns",
            "LIST_CUES"]
@@ -36,6 +37,20 @@ _PART_OF_YEAR = re.compile(r"(?<![a-z])(?:(?:first|second|third|fourth|1st|2nd|3
 _SIGN = re.compile(r"^\s*(?:less|add|plus|deduct|minus)\b\s*:?\s*(?=\S)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=16384)
+def word_set(text: str) -> frozenset[str]:
+    """:func:`~ragspine_nb.wordset.content_words` of a token or a name, kept per text.
+
+    For a question's single tokens and the profile's names, which recur from question
+    to question (the result depends on the text alone); a whole question is read with
+    ``content_words`` itself.
+
+    >>> sorted(word_set("Net sales"))
+    ['net', 'sale']
+    """
+    return content_words(text)
+
+
 def compile_terms(vocab: dict[str, str]) -> Terms:
     """Patterns for a vocabulary, longest term first (ASCII terms on word boundaries)."""
     out = []
@@ -49,10 +64,16 @@ def compile_terms(vocab: dict[str, str]) -> Terms:
 
 
 def find_all(text: str, terms: Terms) -> list[tuple[int, int, str, str]]:
-    """Non-overlapping longest matches ``(start, end, code, term)`` in text order."""
+    """Non-overlapping longest matches ``(start, end, code, term)`` in text order.
+
+    A term's pattern is the term itself between word edges (no flags), so a term that
+    is not a substring of ``text`` cannot match: it is passed over without a regex scan.
+    """
     found: list[tuple[int, int, str, str]] = []
     taken = [False] * len(text)
     for pattern, code, term in terms:
+        if term not in text:
+            continue
         for m in pattern.finditer(text):
             if not any(taken[m.start():m.end()]):
                 taken[m.start():m.end()] = [True] * (m.end() - m.start())
@@ -90,6 +111,8 @@ def list_cue(text: str) -> bool:
 def has_cue(text: str, cues: tuple[str, ...]) -> bool:
     """Whether one of ``cues`` occurs in ``text`` (ASCII cues as whole words)."""
     for cue in cues:
+        if cue not in text:  # the pattern below is the cue itself between word edges
+            continue
         if cue.isascii():
             if re.search(rf"(?<![a-z]){re.escape(cue)}(?![a-z])", text):
                 return True
@@ -106,7 +129,7 @@ def without_words(text: str, words: frozenset[str]) -> str:
     'the change in the            of       sales'
     """
     def blank(m: re.Match[str]) -> str:
-        found = content_words(m.group(0).replace("%", "percent"))
+        found = word_set(m.group(0).replace("%", "percent"))
         return " " * len(m.group(0)) if found and found <= words else m.group(0)
     return _TOKEN.sub(blank, text) if words else text
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
 
 from ragspine_nb.agent.extractive import unwrap_lines
@@ -61,10 +62,12 @@ class NarrativeRetriever(Protocol):
 NarrativeAnswer = NarrativeOutcome
 
 
+@lru_cache(maxsize=4096)
 def _one_line(text: str) -> str:
     """A snippet on one line; ¶ keeps its line breaks visible as sentence boundaries.
 
     A line a PDF wrapped (a break before a lower-case word) is joined back instead.
+    Kept per text (the same passages are shown for many questions).
     """
     return " ".join(unwrap_lines(text).split())
 

@@ -56,6 +56,9 @@ COMPARE_CUES: tuple[str, ...] = ("对比", "比较", "compare", "comparison", "v
 #: Words asking for the difference *between* two named figures (not a change over time).
 DIFFERENCE_CUES: tuple[str, ...] = ("difference", "differences", "differ", "gap", "差额", "差异",
                                     "相差", "差距")
+#: "How much more did A earn than B": the difference between the figures named.
+_HOW_MUCH_MORE = re.compile(r"(?<![a-z])how much (?:more|less|higher|lower|greater|larger|"
+                            r"bigger|smaller)(?![a-z])")
 #: A difference asked as a percentage of the second figure.
 RELATIVE_DIFFERENCE_CUES: tuple[str, ...] = ("percentage difference", "percent difference",
                                              "% difference", "差异率")
@@ -267,14 +270,18 @@ def _change_of_change(text: str) -> Operation | None:
 def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
     """A difference between named figures, a change over time, or a comparison."""
     points = bool(_POINTS.search(text))
-    if _has_cue(cues, DIFFERENCE_CUES):  # a subtraction, unless asked as a percentage
+    # several rows' changes, one each, unless the question asks to combine them ("the
+    # change in total net sales of A and B"): then none (which is meant is not clear)
+    each = listed_each(cues) or aggregate_cue(text) is None
+    if _has_cue(cues, DIFFERENCE_CUES) or _HOW_MUCH_MORE.search(cues):
+        # a subtraction, unless asked as a percentage
         relative = _has_cue(cues, RELATIVE_DIFFERENCE_CUES)
         return Operation("percent_change" if relative else "difference", between=True,
-                         points=relative and points)
+                         points=relative and points, each=each)
     if intent.change_cue:
         if points or PERCENT_CHANGE.search(text):
-            return Operation("percent_change", points=points)
-        return Operation("difference")
+            return Operation("percent_change", points=points, each=each)
+        return Operation("difference", each=each)
     if _has_cue(cues, COMPARE_CUES):
         return Operation("difference", with_levels=True)
     return None

@@ -96,6 +96,12 @@ class Operation:
     direction : str
         A ``trend`` asked as yes or no: ``up`` ("Did revenue increase …?") or ``down``;
         empty when it names both ways or neither ("improved or declined").
+    each : bool
+        The operation of each row the question names is asked: one figure per row
+        ("respectively", "each", or no word asking to combine them). False when the
+        question also asks to combine them ("the change in total net sales of A and
+        B"): each row's change or the change of their total? Several rows then give no
+        figure, only their inputs.
     """
 
     kind: str
@@ -114,6 +120,7 @@ class Operation:
     then: str = ""
     opening: bool = False
     direction: str = ""
+    each: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:

@@ -40,7 +40,13 @@ _LABEL_PERIOD_EN = re.compile(
     rf"\bwhat (?:are|were) the {_PERIOD_NOUN}\b|{_WHICH}(?: of the)? {_PERIOD_NOUN}\b"
     rf"|(?:^|[,;:]\s*)(?:in )?what {_PERIOD_NOUN}\b"
     rf"|\bwhich {_PERIOD_NOUN} (?:was|were|is|are|did|does|had|has|have|saw|recorded)\b")
-_LABEL_ITEM_EN = re.compile(rf"{_WHICH}(?! {_PERIOD_NOUN}\b)")
+#: "What is the component that contributed the most …": which item, asked with "what"
+_ITEM_NOUN = (r"(?:components?|segments?|items?|categor(?:y|ies)|regions?|countr(?:y|ies)|"
+              r"products?|business(?:es)?|divisions?|sources?|types?|elements?|lines?|units?)")
+_LABEL_ITEM_EN = re.compile(
+    rf"{_WHICH}(?! {_PERIOD_NOUN}\b)"
+    rf"|\bwhat (?:is|was|are|were) the (?:[a-z-]+ )?{_ITEM_NOUN} (?:that|which|with)\b"
+    r"(?=.*\b(?:most|least|highest|lowest|largest|smallest|greatest|biggest)\b)")
 _WHEN_EXTREME = re.compile(r"(?:^|[,;:]\s*)when (?:was|were|did|is|are)\b.*\b(?:highest|lowest|"
                            r"largest|smallest|most|least|greatest|higher|lower|larger|smaller|"
                            r"greater|peak|peaked|maximum|minimum)\b")
@@ -72,6 +78,7 @@ _METHOD_VERB = (r"(?:determined|calculated|computed|derived|measured|estimated|r
                 r"depreciated|treated|reported|allocated|assessed|funded|obtained|settled|"
                 r"recorded|disclosed|applied|used|made up|arrived at|established|set|charged|"
                 r"expensed|capitalized|financed|paid|incurred|attributed|divided|estimate|"
+                r"stated|carried|"
                 r"define|determine|calculate|compute|derive|measure|recogni[sz]e|account|"
                 r"classify|value|allocate|assess|record|disclose|apply|attribute|divide|"
                 r"manage|mitigate|hedge|benefit)")
@@ -115,6 +122,8 @@ _TEXT_EN = re.compile("|".join((
     r"(?:^|[,;:]\s*)when (?:was|were|is|are|did|does|do|will|would|can|should|has|have)\b",
     r"\b(?:describe|explain|summari[sz]e|elaborate)\b",
     r"\bwhat is meant by\b", r"\bmeaning of\b", r"\bis defined as\b",
+    # "What are total segment assets composed of?": the components, not the amount
+    r"\b(?:composed|made up|comprised|consist(?:s|ed)?|constituted) of\s*\?*$",
 )))
 _TEXT_ZH = re.compile("|".join((
     "为什么", "为何", "原因", "是什么", "指什么", "什么是", "定义", "含义", "如何(?:确定|计算|"

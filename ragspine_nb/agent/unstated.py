@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
+from ragspine_nb.agent.intent_terms import word_set
 from ragspine_nb.core import Fact
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
@@ -111,9 +112,9 @@ def unstated_words(text: str, known: frozenset[str]) -> tuple[str, ...]:
     out: set[str] = set()
     for token in _TOKEN.findall(text):
         # a hyphenated word is known when its parts are ("year-end", "weighted-average")
-        if "-" in token and content_words(token.replace("-", " ")) <= plain:
+        if "-" in token and word_set(token.replace("-", " ")) <= plain:
             continue
-        out |= {w for w in content_words(token) - plain
+        out |= {w for w in word_set(token) - plain
                 if len(w) > 1 and not _NUMBER.fullmatch(w)}
     return tuple(sorted(out))
 

@@ -35,8 +35,8 @@ _SCALE_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"billions?\b|\bbn\b|{_MONEY}\s?b\b"), "BN"),
     (re.compile(rf"百万|(?<!multi)millions?\b|\bmn\b|\bmm\b|{_MONEY}\s?m\b"
                 r"|\(1,000,000\)"), "M"),
-    (re.compile(rf"千|thousands?\b|'000s?\b|\(000s?\)|\b000s\b|\bin 000s?\b|{_MONEY}\s?k\b"
-                r"|\(1,000\)|\bin 1,000s?\b"
+    (re.compile(rf"千|thousands?\b|'000s?\b|\(000s?\)|\bin 000s?\b|{_MONEY}\s?k\b"
+                r"|(?<![\d,.])000'?s\b|\(1,000\)|\bin 1,000s?\b"
                 r"|\bk\$"), "K"),
 )
 _CURRENCIES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -169,10 +169,13 @@ _PROSE_FACTOR = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9, "mn
 #: Sentences that state the scale of the figures ("in thousands", "(millions)"), with
 #: the words before ("shares in thousands", "dollars in millions") and the clause after
 #: ("except share data", "unless otherwise disclosed").
+#: A scale named in prose: the words, or thousands written as digits ("000's", "$'000").
+_PROSE_SCALE = (r"(?:thousands|millions|billions)\b"
+                r"|(?:[$€£]\s?)?['\u2019]?000(?:['\u2019]?s)?(?![\d,.]?\d)")
 _STATED_IN_PROSE = re.compile(
     r"(?:(?!(?:thousands|millions|billions)\b)[^\s.;:]+\s+){0,4}"
-    r"(?:\(\s*(?:in\s+)?|\bin\s+)(?:thousands|millions|billions)\b\)?"
-    r"(?:(?!\bin\s+(?:thousands|millions|billions))[^.;:)]){0,80}", re.I)
+    rf"(?:\(\s*(?:in\s+)?|\bin\s+)(?:{_PROSE_SCALE})\)?"
+    rf"(?:(?!\bin\s+(?:{_PROSE_SCALE}))[^.;:)]){{0,80}}", re.I)
 
 
 @dataclass(frozen=True)

@@ -195,7 +195,7 @@ class Emitter:
         if value is None:
             return
         found = figure_unit(ref.units, ref.layout, place.column, channel, ref.raw, section_raw,
-                            row)
+                            row, ref.r)
         unit = borrow_currency(found.unit, self.profile.unit_of(metric.code)) \
             if metric.known else found.unit
         ptype, period = place.period

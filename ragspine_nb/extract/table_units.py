@@ -23,6 +23,7 @@ from ragspine_nb.extract.scale import (
     read_stated,
     row_kind,
 )
+from ragspine_nb.extract.sums import sum_parts
 from ragspine_nb.extract.values import ParsedNumber, parse_number
 
 __all__ = ["TableUnits", "table_units", "FigureUnit", "figure_unit", "borrow_currency"]
@@ -43,6 +44,8 @@ class TableUnits:
     columns: dict[int, Stated]
     percent_columns: frozenset[int]
     mostly_percent: frozenset[int] = frozenset()
+    #: rows adding up to a total written as percentages (a tax-rate reconciliation)
+    percent_rows: frozenset[int] = frozenset()
 
 
 def _table_texts(grid: Sequence[Sequence[str]], block: Block) -> list[str]:
@@ -80,7 +83,38 @@ def table_units(grid: Sequence[Sequence[str]], block: Block, titles: Sequence[st
             headed.add(c)
         elif _mostly_percent(values):
             mostly.add(c)
-    return TableUnits(table, columns, frozenset(headed), frozenset(mostly))
+    levels = [p.column for p in block.places if not p.channel.startswith("CHANGE")]
+    return TableUnits(table, columns, frozenset(headed), frozenset(mostly),
+                      percent_parts(grid, range(block.data_start, block.end), levels))
+
+
+def percent_parts(grid: Sequence[Sequence[str]], rows: range, columns: Sequence[int]
+                  ) -> frozenset[int]:
+    """Rows whose figures add up to a total written as percentages: percentages too.
+
+    A tax-rate reconciliation writes "%" on its first and last rows only ("Statutory
+    rate 21.0%", ..., "Effective rate 13.0%"); the rows between add up to the last one in
+    every column (of ``columns``, the level columns), so they are in its unit. Checked
+    on the numbers: the total's every figure carries "%", no part carries a currency.
+
+    Examples
+    --------
+    >>> grid = [["", "2019", "2018"], ["Statutory rate", "21.0%", "21.0%"],
+    ...         ["State taxes, net", "3.7", "2.1"], ["Other", "(0.7)", "0.4"],
+    ...         ["Effective rate", "24.0%", "23.5%"]]
+    >>> sorted(percent_parts(grid, range(1, 5), [1, 2]))
+    [1, 2, 3]
+    """
+    numbers = {r: {c: n for c in columns if c < len(grid[r])
+                   and (n := parse_number(grid[r][c])).value is not None} for r in rows}
+    out: set[int] = set()
+    for total, run in sum_parts([(r, {c: n.value or 0.0 for c, n in cells.items()})
+                                 for r, cells in numbers.items() if cells]).items():
+        parts = [n for r in run for n in numbers[r].values()]
+        if all(n.percent for n in numbers[total].values()) and \
+                not any(n.currency for n in parts) and not all(n.percent for n in parts):
+            out.update(run)
+    return frozenset(out)
 
 
 @dataclass(frozen=True)
@@ -97,7 +131,7 @@ class FigureUnit:
 
 
 def _percent(units: TableUnits, c: int, kind: str, number: ParsedNumber, money: bool,
-             channel: str) -> bool:
+             channel: str, r: int | None = None) -> bool:
     """A percentage: the cell says so, or its column does for a row that can be one.
 
     A row of money, a count, a share count or a per-share amount is never made a
@@ -108,14 +142,16 @@ def _percent(units: TableUnits, c: int, kind: str, number: ParsedNumber, money: 
         return True
     if money or kind not in (RowKind.AMOUNT, RowKind.RATE):
         return False
-    if c in units.percent_columns:
+    if c in units.percent_columns or r in units.percent_rows:
         return True
     return c in units.mostly_percent and abs(number.value or 0.0) <= 100
 
 
 def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: str,
-                section: str, row: Sequence[str]) -> FigureUnit:
+                section: str, row: Sequence[str], r: int | None = None) -> FigureUnit:
     """The unit of the figure in column ``c`` of ``row`` (its label and section given).
+
+    ``r`` is the row's index in the grid (to read :attr:`TableUnits.percent_rows`).
 
     The row's own statement ("Revenue (in millions)") comes first, then the column's,
     the section's and the table's. A per-share, count or rate row is never scaled by
@@ -141,7 +177,7 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
     if kind == RowKind.SHARES and units.columns.get(c, Stated()).money_scale \
             and row_kind(label) != RowKind.SHARES:
         kind = RowKind.AMOUNT  # a "$M" column under a heading about shares holds money
-    percent = _percent(units, c, kind, number, money, channel)
+    percent = _percent(units, c, kind, number, money, channel, r)
     currency = number.currency if number.currency in _CODES else ""
     unit = cell_unit(kind, stated, percent=percent, currency=currency)
     scalable = kind in (RowKind.AMOUNT, RowKind.SHARES) and unit != "PCT"

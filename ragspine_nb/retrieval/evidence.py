@@ -26,15 +26,9 @@ from typing import Any
 
 from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.render import Card, Table
-from ragspine_nb.retrieval.planning import (
-    QueryPlan,
-    QueryPlanner,
-    QueryVariant,
-    RuleQueryPlanner,
-    keyword_query,
-)
+from ragspine_nb.retrieval.coverage import TermCoverageJudge, key_terms, passage_tokens
+from ragspine_nb.retrieval.planning import QueryPlan, QueryPlanner, QueryVariant, RuleQueryPlanner
 from ragspine_nb.retrieval.results import Hit, SearchResults
-from ragspine_nb.retrieval.tokenize import tokenize
 
 __all__ = [
     "TermCoverageJudge",
@@ -51,47 +45,6 @@ DEFAULT_THRESHOLD = 0.3
 DEFAULT_MAX_LOOPS = 2
 DEFAULT_MIN_COVERAGE = 0.75
 STOP_REASONS = ("sufficient", "no_new_evidence", "loop_limit", "no_candidates")
-
-
-def key_terms(question: str) -> list[str]:
-    """The question's key terms: the tokens of its keyword form.
-
-    For Chinese the bigrams stand for their characters (a lone character stays).
-
-    Examples
-    --------
-    >>> key_terms("Why did Hong Kong agency sales fall?")
-    ['hong', 'kong', 'agency', 'sales', 'fall']
-    >>> key_terms("为什么代理渠道下滑")
-    ['代理', '理渠', '渠道', '道下', '下滑']
-    """
-    tokens = tokenize(keyword_query(question))
-    bigrams = [t for t in tokens if not t.isascii() and len(t) == 2]
-    singles = {t[0] for t in bigrams} | {t[1] for t in bigrams}
-    out = [t for t in tokens if t.isascii() or len(t) == 2 or t not in singles]
-    return list(dict.fromkeys(out))
-
-
-class TermCoverageJudge:
-    """Offline relevance: the share of the question's key terms a passage contains (0–1)."""
-
-    name = "term-coverage"
-
-    def score(self, query: str, candidates: list[str]) -> list[float]:
-        """One score per candidate, in [0, 1]."""
-        terms = key_terms(query)
-        if not terms:
-            return [0.0 for _ in candidates]
-        out = []
-        for text in candidates:
-            have = set(tokenize(text))
-            out.append(sum(t in have for t in terms) / len(terms))
-        return out
-
-    def judge(self, query: str, candidates: list[str]) -> list[int]:
-        """Indexes by score, best first (ties keep their order)."""
-        scores = self.score(query, candidates)
-        return sorted(range(len(candidates)), key=lambda i: -scores[i])
 
 
 def relevance_scores(judge: Any, question: str, texts: list[str]) -> list[float]:
@@ -285,7 +238,7 @@ def _run_round(index: Any, settings: _LoopSettings, plan: QueryPlan, state: _Loo
                            filters=dict(settings.filters or {}), variants=plan.texts,
                            rerank=settings.rerank)
     new, added = _judge_new(settings, results, state, round_no)
-    covered = state.covered.union(*(tokenize(k.hit.chunk.text) for k in added))
+    covered = state.covered.union(*(passage_tokens(k.hit.chunk.text) for k in added))
     missing = tuple(t for t in settings.terms if t not in covered)
     terms = settings.terms
     coverage = 1.0 - len(missing) / len(terms) if terms else 1.0
@@ -346,7 +299,7 @@ def gather_evidence(
     index: Any, question: str, *, planner: QueryPlanner | None = None, judge: Any = None,
     threshold: float = DEFAULT_THRESHOLD, max_loops: int = DEFAULT_MAX_LOOPS, top_k: int = 10,
     candidate_k: int = 30, filters: Mapping[str, Any] | None = None, rerank: bool = False,
-    min_coverage: float = DEFAULT_MIN_COVERAGE,
+    min_coverage: float = DEFAULT_MIN_COVERAGE, plan: QueryPlan | None = None,
 ) -> tuple[SearchResults, EvidenceReport]:
     """Retrieve with query planning and the evidence gap loop (see the module docstring).
 
@@ -372,6 +325,9 @@ def gather_evidence(
         Rerank each round's fused candidates with the index's judge before validation.
     min_coverage : float, default 0.75
         Share of the question's key terms the evidence must contain to suffice.
+    plan : QueryPlan, optional
+        The question's plan when the caller made it already (a retry without filters
+        reuses it); ``planner`` is then not asked. Its question must be ``question``.
 
     Returns
     -------
@@ -380,10 +336,13 @@ def gather_evidence(
         passages to answer from (best first), never a RESTRICTED one.
     """
     _check_loop_args(threshold, max_loops)
-    planner = planner or RuleQueryPlanner(getattr(index, "profile", None))
+    if plan is not None and plan.question != question:
+        raise ValueError(f"plan is for {plan.question!r}, not for {question!r}")
     judge = _resolve_judge(index, judge)
     judge_name = str(getattr(judge, "name", type(judge).__name__))
-    plan = planner.plan(question)
+    if plan is None:
+        planner = planner or RuleQueryPlanner(getattr(index, "profile", None))
+        plan = planner.plan(question)
     settings = _LoopSettings(
         question=question, terms=tuple(key_terms(question)), judge=judge,
         judge_name=judge_name, threshold=threshold, max_loops=max_loops, top_k=top_k,

@@ -15,7 +15,7 @@ from ragspine_nb.retrieval.evidence import (
     gather_evidence,
 )
 from ragspine_nb.retrieval.filters import FILTER_KEYS
-from ragspine_nb.retrieval.planning import QueryPlanner, RuleQueryPlanner
+from ragspine_nb.retrieval.planning import QueryPlan, QueryPlanner, RuleQueryPlanner
 from ragspine_nb.retrieval.results import SearchResults
 
 if TYPE_CHECKING:
@@ -29,7 +29,10 @@ class NarrativeIndexRetriever:
 
     RESTRICTED exit #2: every chunk whose sensitivity is RESTRICTED (any spelling) is
     dropped before a snippet is built, so its text cannot reach a synthesis prompt.
-    If a filtered search finds nothing it retries once without filters.
+    If a filtered search finds nothing it retries once without filters; when no active
+    chunk has the filters' values (asked of the store each time, so never stale) the
+    filtered search is not run at all, as it could find nothing. The query plan is
+    made once per call and serves both searches.
 
     With ``plan=True`` (default) retrieval runs the query plan and the evidence gap loop
     (:func:`~ragspine_nb.retrieval.evidence.gather_evidence`): the snippets are the
@@ -70,7 +73,7 @@ class NarrativeIndexRetriever:
         self._last.report = report
 
     def _search(self, query: str, filters: dict[str, Any], top_k: int,
-                rerank: bool) -> SearchResults:
+                rerank: bool, plan: QueryPlan | None) -> SearchResults:
         if not self.plan:
             self.last_report = None
             return self.index.search(query, top_k=top_k, filters=filters,
@@ -78,13 +81,29 @@ class NarrativeIndexRetriever:
         results, report = gather_evidence(
             self.index, query, planner=self.planner, judge=self.evidence_judge,
             threshold=self.threshold, max_loops=self.max_loops, top_k=top_k, filters=filters,
-            rerank=rerank and self.index.judge is not None)
+            rerank=rerank and self.index.judge is not None, plan=plan)
         self.last_report = report
         return SearchResults(query=query, hits=report.evidence, variants=results.variants,
                              filters=results.filters, params=results.params,
                              candidates=results.candidates, bm25=results.bm25,
                              vector=results.vector, fused=results.fused,
                              rerank=results.rerank, timings_ms=results.timings_ms)
+
+    def _can_match(self, filters: Mapping[str, Any]) -> bool:
+        """Whether some active chunk has every one of ``filters``' values.
+
+        One ``LIMIT 1`` read of the chunk store per call (nothing is cached, so a
+        document written since is seen); ``True`` when the index has no SQL store to ask.
+        """
+        database = getattr(getattr(self.index, "store", None), "database", None)
+        if database is None or not filters:
+            return True
+        keys = [k for k in FILTER_KEYS if k in filters]  # column names from a fixed list
+        where = " AND ".join(f"{k} = ?" for k in keys)
+        rows = database.fetchall(  # our own read, as the index's change check
+            f"SELECT 1 FROM narrative_chunk WHERE active = 1 AND {where} LIMIT 1",  # noqa: S608
+            [str(filters[k]) for k in keys])
+        return bool(rows)
 
     def retrieve(self, query: str, *, filters: Mapping[str, Any] | None = None,
                  top_k: int = 50, rerank: bool = False) -> list[dict[str, Any]]:
@@ -93,12 +112,14 @@ class NarrativeIndexRetriever:
         JSON-ready; the agent reads each as a :class:`~ragspine_nb.core.Snippet`.
         """
         known = {k: v for k, v in (filters or {}).items() if k in FILTER_KEYS and v}
-        results = self._search(query, known, top_k, rerank)
-        if not results.hits and known and self.retry_without_filters:
-            results = self._search(query, {}, top_k, rerank)
+        plan = self.planner.plan(query) if self.plan else None
+        retry = bool(known) and self.retry_without_filters
+        results = self._search(query, known, top_k, rerank, plan) \
+            if not retry or self._can_match(known) else None
+        if results is None or (retry and not results.hits):
+            results = self._search(query, {}, top_k, rerank, plan)
         self.last_results = results
         return [h.to_snippet() for h in results.hits if not h.restricted]
-
 
     def folder_passages(self, doc_id: str, limit: int = 500) -> list[dict[str, Any]]:
         """Passages of ``doc_id`` and of the documents in its folder; RESTRICTED never.

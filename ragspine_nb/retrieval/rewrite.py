@@ -19,6 +19,41 @@ from ragspine_nb.profile import DomainProfile
 
 __all__ = ["QueryRewriter", "GlossaryQueryRewriter"]
 
+#: The characters other than ASCII letters that a case-insensitive pattern matches with
+#: an ASCII letter (``İ ı ſ K``; found by trying every code point): without them in a
+#: text, an ASCII term matches only where its lower case is in the text's lower case.
+_ASCII_TWINS = frozenset("\u0130\u0131\u017f\u212a")
+
+
+def _probe_key(term: str) -> tuple[str, bool] | None:
+    """What must be in a text for ``term`` (NFKC) to match it, case-insensitively.
+
+    ``(lower-case term, True)``: in the text's lower case (an ASCII term; see
+    :data:`_ASCII_TWINS`); ``(term, False)``: in the text itself (every character
+    caseless: CJK and other letters without case, digits, spaces, punctuation);
+    ``None``: no such shortcut (the pattern is always tried).
+    """
+    if term.isascii():
+        return term.lower(), True
+    if all((c.isascii() and not c.isalpha()) or (unicodedata.category(c) == "Lo"
+                                                   and c.lower() == c.upper() == c)
+           for c in term):
+        return term, False
+    return None
+
+
+def _absent(probe: tuple[str, bool] | None, text: str, lower: str | None) -> bool:
+    """Whether a term with this :func:`_probe_key` surely does not occur in ``text``.
+
+    ``lower`` is the text's lower case, ``None`` when it holds one of :data:`_ASCII_TWINS`.
+    """
+    if probe is None:
+        return False
+    key, folded = probe
+    if folded:
+        return lower is not None and key not in lower
+    return key not in text
+
 
 class QueryRewriter(Protocol):
     """Expands one query into variants, the original first."""
@@ -74,6 +109,7 @@ class GlossaryQueryRewriter:
             terms += [(s, code, clean) for s in clean]
         terms.sort(key=lambda t: (-len(t[0]), t[0]))
         self._terms = [(self._pattern(t), code, syn) for t, code, syn in terms]
+        self._probes = [_probe_key(unicodedata.normalize("NFKC", t)) for t, _, _ in terms]
 
     @staticmethod
     def _pattern(term: str) -> re.Pattern[str]:
@@ -85,7 +121,10 @@ class GlossaryQueryRewriter:
     def _matches(self, text: str) -> list[_Match]:
         taken = [False] * len(text)
         found: list[_Match] = []
-        for pattern, code, synonyms in self._terms:
+        lower = text.lower() if _ASCII_TWINS.isdisjoint(text) else None
+        for (pattern, code, synonyms), probe in zip(self._terms, self._probes, strict=True):
+            if _absent(probe, text, lower):
+                continue  # its pattern cannot match: not tried
             for m in pattern.finditer(text):
                 if not any(taken[m.start():m.end()]):
                     taken[m.start():m.end()] = [True] * (m.end() - m.start())
