@@ -1,17 +1,13 @@
-"""Okapi BM25 over a sparse term-frequency matrix, with k1 and b applied at query time.
+"""Okapi BM25 with k1 and b chosen per query, over postings that take changes in place.
 
-The index keeps raw term frequencies, document lengths and document frequencies,
-so a notebook slider that changes k1 or b re-scores without re-indexing. Weighted
-matrices are cached per (k1, b). One formula per function, composed by
-:class:`BM25Index`::
+The index keeps raw term frequencies, document lengths and document frequencies, so
+a notebook slider that changes k1 or b re-scores without re-indexing; a query scores
+only the documents sharing a term with it (:mod:`~ragspine_nb.retrieval.bm25_kernels`),
+with the formulas of :mod:`~ragspine_nb.retrieval.bm25_formulas`::
 
-    idf(t)      = ln(1 + (N - df + 0.5) / (df + 0.5))
-    w(t, d)     = idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * |d| / avgdl))
     score(q, d) = sum of w(t, d) over the query's tokens (a repeated token counts again)
 
-(Robertson & Zaragoza, 2009; the ``ln(1 + …)`` IDF is Lucene's, which never goes
-negative.) bm25s' "lucene" method ranks identically; its scores lack the constant
-factor ``k1 + 1``.
+bm25s' "lucene" method ranks identically; its scores lack the constant factor ``k1 + 1``.
 """
 
 from __future__ import annotations
@@ -24,6 +20,14 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from ragspine_nb.retrieval.bm25_formulas import (
+    bm25_weights,
+    check_params,
+    checked_keys,
+    dense_top_k,
+    idf_lucene,
+    select_top_k,
+)
 from ragspine_nb.retrieval.bm25_kernels import (
     QueryBatch,
     doc_norms,
@@ -46,42 +50,6 @@ DEFAULT_K1 = 1.5
 DEFAULT_B = 0.75
 #: after this many queries with one (k1, b) the main segment's weights are cached
 WEIGHTS_AFTER_QUERIES = 32
-
-
-def idf_lucene(df: np.ndarray, n_docs: int) -> np.ndarray:
-    """``ln(1 + (N - df + 0.5) / (df + 0.5))`` per term."""
-    df = np.asarray(df, dtype=np.float64)
-    out: np.ndarray = np.log1p((n_docs - df + 0.5) / (df + 0.5))
-    return out
-
-
-def bm25_weights(tf: np.ndarray, doc_len: np.ndarray, avgdl: float, idf: np.ndarray,
-                 k1: float, b: float) -> np.ndarray:
-    """Okapi term weights for aligned arrays of tf, document length and idf."""
-    norm = k1 * (1.0 - b + b * doc_len / avgdl)
-    out: np.ndarray = idf * tf * (k1 + 1.0) / (tf + norm)
-    return out
-
-
-def select_top_k(doc_index: np.ndarray, scores: np.ndarray,
-                 k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` best (doc index, score) pairs, best first, ties by lower doc index."""
-    if k <= 0 or scores.size == 0:
-        return doc_index[:0], scores[:0]
-    if scores.size > k:
-        cut = np.argpartition(-scores, k - 1)[:k]
-        kth = scores[cut].min()
-        keep = np.flatnonzero(scores >= kth)  # every tie at the boundary, then trim
-        doc_index, scores = doc_index[keep], scores[keep]
-    order = np.lexsort((doc_index, -scores))[:k]
-    return doc_index[order], scores[order]
-
-
-def _check_params(k1: float, b: float) -> None:
-    if not (isinstance(k1, int | float) and k1 >= 0):
-        raise ValueError(f"k1 must be a number >= 0, got {k1!r}")
-    if not (isinstance(b, int | float) and 0 <= b <= 1):
-        raise ValueError(f"b must be a number in [0, 1], got {b!r}")
 
 
 class BM25Index:
@@ -112,12 +80,7 @@ class BM25Index:
         self.tokenizer = tokenizer
         self._cache_size = cache_size
         self._store = PostingStore(vocab)
-        tf_t = sparse.csr_matrix(tf, dtype=np.float32).T.tocsr()
-        tf_t.sum_duplicates()
-        tf_t.eliminate_zeros()
-        lens = np.asarray(tf.sum(axis=1)).ravel().astype(np.int64)
-        self._store.load(list(doc_ids), tf_t.indptr, tf_t.indices, tf_t.data, lens,
-                         _keys(order_keys, len(doc_ids)))
+        self._store.load_matrix(list(doc_ids), tf, checked_keys(order_keys, len(doc_ids)))
         self._reset()
 
     @classmethod
@@ -216,7 +179,7 @@ class BM25Index:
         lower key ranks first. By default the position in ``doc_ids``.
         """
         index = cls._empty(tokenizer)
-        index._store.build(list(doc_ids), tokens, _keys(order_keys, len(doc_ids)))
+        index._store.build(list(doc_ids), tokens, checked_keys(order_keys, len(doc_ids)))
         index._reset()
         return index
 
@@ -245,7 +208,7 @@ class BM25Index:
         index._store.vocab.update((t, i) for i, t in enumerate(vocab))
         if len(ids) != lens.size or ptr.size != len(vocab) + 1:
             raise ValueError("index parts disagree on the number of documents or terms")
-        index._store.load(list(ids), ptr, docs, tf, lens, _keys(keys, len(ids)))
+        index._store.load(list(ids), ptr, docs, tf, lens, checked_keys(keys, len(ids)))
         index._reset()
         return index
 
@@ -285,7 +248,7 @@ class BM25Index:
     # -------------------------------------------------------------- scoring
     def weights(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> sparse.csr_matrix:
         """Terms × docs matrix of BM25 weights for (k1, b) (cached)."""
-        _check_params(k1, b)
+        check_params(k1, b)
         key = (float(k1), float(b))
         hit = self._cache.get(key)
         if hit is not None:
@@ -378,7 +341,7 @@ class BM25Index:
         """
         if top_k < 0:
             raise ValueError(f"top_k must be >= 0, got {top_k}")
-        _check_params(k1, b)
+        check_params(k1, b)
         st = self._store
         allowed = st.alive if mask is None else (st.alive & mask)
         norm = self._norm(k1, b)
@@ -414,29 +377,7 @@ class BM25Index:
         [[('a', 0.5), ('c', 0.5)]]
         """
         self._clean()
-        n_rows, n = scores.shape
-        if k <= 0 or n == 0:
-            return [[] for _ in range(n_rows)]
-        k = min(k, n)
-        sel = np.argpartition(-scores, k - 1, axis=1)[:, :k] if k < n else \
-            np.tile(np.arange(n), (n_rows, 1))
-        sel.sort(axis=1)                              # doc position order inside the pick
-        vals = np.take_along_axis(scores, sel, axis=1)
-        order = np.argsort(-vals, axis=1, kind="stable")
-        sel = np.take_along_axis(sel, order, axis=1)
-        vals = np.take_along_axis(vals, order, axis=1)
-        if k < n:  # a tie at the boundary may hide a lower-positioned doc: redo those rows
-            kth = vals[:, -1]
-            ties = (scores == kth[:, None]).sum(axis=1) > (vals == kth[:, None]).sum(axis=1)
-            for r in np.flatnonzero(ties & (kth > 0)):
-                d, v = select_top_k(np.arange(n), scores[r], k)
-                sel[r], vals[r] = d, v
-        ids = self._ids_array
-        out = []
-        for docs, row in zip(sel, vals, strict=True):
-            live = row > 0
-            out.append(list(zip(ids[docs[live]].tolist(), row[live].tolist(), strict=True)))
-        return out
+        return dense_top_k(scores, k, self._ids_array)
 
     def search(self, query: str | Sequence[str], top_k: int = 10, k1: float = DEFAULT_K1,
                b: float = DEFAULT_B, mask: np.ndarray | None = None) -> list[tuple[str, float]]:
@@ -455,13 +396,3 @@ class BM25Index:
     def __repr__(self) -> str:
         return (f"BM25Index(docs={self.n_docs}, terms={len(self.vocab)}, "
                 f"avgdl={self.avgdl:.1f}, cached_params={list(self._cache)})")
-
-
-def _keys(order_keys: Sequence[int] | np.ndarray | None, n: int) -> np.ndarray | None:
-    """Checked tie keys for a build: strictly increasing, one per document."""
-    if order_keys is None:
-        return None
-    keys = np.asarray(order_keys, np.int64)
-    if keys.size != n or (n > 1 and not bool((np.diff(keys) > 0).all())):
-        raise ValueError("order_keys must be strictly increasing, one per document")
-    return keys

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from scipy import sparse
 
 from ragspine_nb.retrieval.bm25_kernels import Postings
 
@@ -143,6 +144,14 @@ class PostingStore:
                              np.asarray(tf, np.float32))
         self.df = np.diff(self.main.ptr).astype(np.int64)
         self.n_main, self.delta, self._delta_blocks = len(ids), None, []
+
+    def load_matrix(self, ids: list[str], tf: sparse.spmatrix, tie: np.ndarray | None) -> None:
+        """Take a docs × terms matrix of raw term frequencies as the main segment."""
+        tf_t = sparse.csr_matrix(tf, dtype=np.float32).T.tocsr()
+        tf_t.sum_duplicates()
+        tf_t.eliminate_zeros()
+        lens = np.asarray(tf.sum(axis=1)).ravel().astype(np.int64)
+        self.load(ids, tf_t.indptr, tf_t.indices, tf_t.data, lens, tie)
 
     def _set_slots(self, ids: list[str], lens: np.ndarray, tie: np.ndarray | None) -> None:
         self.slot_ids = ids
