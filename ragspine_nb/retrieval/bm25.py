@@ -348,9 +348,9 @@ class BM25Index:
         found = top_k_batch(self._query_batch(queries), self.idf, norm, float(k1),
                             st.segments(), allowed, st.tie, top_k,
                             self._main_weights(k1, b, norm, len(queries)))
-        ids, scores = self._ids_array[found.docs].tolist(), found.scores.tolist()
-        cuts = found.offsets.tolist()
-        return [list(zip(ids[a:z], scores[a:z], strict=True)) for a, z in pairwise(cuts)]
+        pairs = list(zip(self._ids_array[found.docs].tolist(), found.scores.tolist(),
+                         strict=True))
+        return [pairs[a:z] for a, z in pairwise(found.offsets.tolist())]
 
     def top_k(self, scores: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
         """Row-wise best ``k`` (doc_id, score) of a dense queries × docs score block.
