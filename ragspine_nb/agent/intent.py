@@ -34,6 +34,7 @@ from ragspine_nb.agent.intent_terms import (
     word_set,
 )
 from ragspine_nb.agent.operation_cues import without_year_spans
+from ragspine_nb.agent.period_lists import listed_parts, split_years
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.agent.unstated import (
     MIN_UNSTATED,
@@ -296,17 +297,15 @@ class RuleIntentParser:
     def _periods(self, text: str, reference_date: date | None
                  ) -> tuple[list[tuple[str, str]], str, str]:
         """The periods named in order, the first phrase naming one, an unread phrase."""
-        periods: list[tuple[str, str]] = []
         period_text = unread = ""
-        for m in _PERIOD.finditer(text):
+        matches = []
+        for m in _PERIOD.finditer(text := split_years(text)):  # "2018/19": one fiscal year
             found = normalize_periods(self.profile, m.group(0), reference_date)
             if None in (phrase_periods(m.group(0)) or ()):  # one of its dates is no period
                 unread = unread or m.group(0)
-            for p in found:
-                if p not in periods:
-                    periods.append(p)
-                    period_text = period_text or m.group(0)
-        return periods, period_text, unread
+            matches.append((m.start(), m.end(), found))
+            period_text = period_text or (m.group(0) if found else "")
+        return list(dict.fromkeys(listed_parts(text, matches))), period_text, unread
 
     def _cues(self, rest: str, rows: Rows, words: frozenset[str]
               ) -> tuple[_Columns, bool, bool]:

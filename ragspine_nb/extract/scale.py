@@ -36,7 +36,8 @@ _SCALE_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"百万|(?<!multi)millions?\b|\bmn\b|\bmm\b|{_MONEY}\s?m\b"
                 r"|\(1,000,000\)"), "M"),
     (re.compile(rf"千|thousands?\b|'000s?\b|\(000s?\)|\bin 000s?\b|{_MONEY}\s?k\b"
-                r"|(?<![\d,.])000'?s\b|\(1,000\)|\bin 1,000s?\b"
+                rf"|(?<![\d,.])000'?s\b|(?<![\d,.]){_MONEY}\s?000s?(?![\w,.])"
+                r"|\(1,000\)|\bin 1,000s?\b"
                 r"|\bk\$"), "K"),
 )
 _CURRENCIES: tuple[tuple[re.Pattern[str], str], ...] = (

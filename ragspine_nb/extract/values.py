@@ -17,6 +17,8 @@ from dataclasses import dataclass
 __all__ = ["ParsedNumber", "parse_number", "detect_unit"]
 
 _NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
+#: What a currency mark followed by zeros writes in a header: thousands of it ("US$000").
+_SCALE_MARKS = frozenset({"000", "000s"})
 _DASHES = {"\u2212": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-", "\uff0d": "-"}
 
 
@@ -65,6 +67,8 @@ def parse_number(cell: object) -> ParsedNumber:
     (1320.0, -42.3, ParsedNumber(value=12.8, percent=True, reason='', currency=''))
     >>> parse_number("$ (1,234)"), parse_number("n/a").reason
     (ParsedNumber(value=-1234.0, percent=False, reason='', currency='$'), "not a number: 'n/a'")
+    >>> parse_number("US$000").value is None  # a header's scale (thousands of US$)
+    True
     """
     if isinstance(cell, bool):
         return ParsedNumber(None, reason=f"not a number: {cell!r}")
@@ -90,6 +94,8 @@ def parse_number(cell: object) -> ParsedNumber:
             text, currency = _strip_currency(text)
     if text.endswith("%"):
         percent, text = True, text[:-1]
+    if currency and text.casefold() in _SCALE_MARKS:  # "US$000", "£000": a header's scale
+        return ParsedNumber(None, reason=f"a scale, not a number: {cell!r}")
     if not _NUMBER.match(text):
         return ParsedNumber(None, reason=f"not a number: {cell!r}")
     value = float(text.replace(",", ""))
@@ -106,7 +112,8 @@ _SCALES = (
     (re.compile(r"百万|million|\$\s?mn?\b|\bmn\b|\busd\s?m\b|\bhkd\s?m\b|\brmb\s?m\b"), "M"),
     (re.compile(r"万"), "10K"),
     (re.compile(r"billion|\$\s?bn\b|\bbn\b"), "BN"),
-    (re.compile(r"thousand|'000|\$\s?k\b|千"), "K"),
+    (re.compile(r"thousand|'000|\$\s?k\b|千"
+                r"|(?:\$|£|€|¥|rmb|usd|eur|gbp)\s?000s?(?![\w,.])"), "K"),
 )
 _PERCENT = re.compile(r"[(（]\s*%\s*[)）]|%|percent|百分比")
 
