@@ -1,6 +1,7 @@
 """The peer BM25 engines of bench/bm25_vs_peers.py, fed the same tokens as ours.
 
-bm25s (method "lucene", backend "numba" or "numpy") gets token ids; tantivy gets the
+bm25s (method "lucene", backend "numba" or "numpy") maps the query token strings to its
+ids inside the timed call, as ours does; tantivy gets the
 tokens joined by spaces into a whitespace-tokenized field and a boolean OR of term
 queries (tantivy fixes k1 = 1.2, b = 0.75 and stores lengths in one byte). Every
 engine returns rankings as lists of (doc id, score), converted in the timed call.
@@ -23,14 +24,15 @@ def bm25s_engine(ids: Sequence[str], tokens: Sequence[Sequence[str]],
 
     vocab: dict[str, int] = {}
     token_ids = [[vocab.setdefault(tk, len(vocab)) for tk in d] for d in tokens]
-    qq = [[vocab[tk] for tk in q if tk in vocab] or [0] for q in qtoks]
     t = time.perf_counter()
     peer = bm25s.BM25(method="lucene", k1=k1, b=b, backend=backend)
     peer.index((token_ids, vocab), show_progress=False)
     index_s = time.perf_counter() - t
-    tq = bm25s.tokenization.Tokenized(ids=qq, vocab=vocab)
 
     def run() -> list[Ranking]:
+        # from the same token strings ours gets: the vocabulary lookup is timed for both
+        qq = [[vocab[tk] for tk in q if tk in vocab] or [0] for q in qtoks]
+        tq = bm25s.tokenization.Tokenized(ids=qq, vocab=vocab)
         docs, scores = peer.retrieve(tq, k=100, show_progress=False, n_threads=1)
         return [[(ids[d], s) for d, s in zip(dd.tolist(), ss.tolist(), strict=True) if s > 0]
                 for dd, ss in zip(docs, scores, strict=True)]
