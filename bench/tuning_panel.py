@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/tuning_panel.py [--repeat 3] [--datasets scifact cmrc2018-chunks]
 
-Per dataset (``$RAGSPINE_DATA``, default /work/shared/datasets) and implementation —
+Per dataset (``$RAGSPINE_DATA``, default ``../shared/datasets``) and implementation —
 ``old`` (the pair-matrix scorer, kept below for this comparison only), ``new`` with
 numba and ``new`` with ``RAGSPINE_NO_NUMBA=1`` — a fresh child process times:
 
@@ -39,7 +39,7 @@ from scipy import sparse
 from ragspine_nb.extract.beir import data_root, load_beir
 from ragspine_nb.retrieval import BM25Index
 from ragspine_nb.retrieval.metrics import RunScores
-from ragspine_nb.retrieval.tuning import QuerySetScorer, TuningEngine
+from ragspine_nb.retrieval.tuning import QuerySetScorer, TuningEngine, judged_cells
 
 HERE = Path(__file__).resolve().parent
 FIRST = (1.5, 0.75)
@@ -84,24 +84,8 @@ class OldQuerySetScorer:
         self._j = self._prepare(qrels)
 
     def _prepare(self, qrels: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
-        row_of = {qid: i for i, qid in enumerate(self.query_ids)}
-        rq, rd, rel = [], [], []
-        n_rel = np.zeros(len(self.query_ids))
-        gains: list[list[int]] = [[] for _ in self.query_ids]
-        for qid, judged in qrels.items():
-            if qid not in row_of:
-                continue
-            i = row_of[qid]
-            gains[i] = sorted((r for r in judged.values() if r > 0), reverse=True)
-            n_rel[i] = len(gains[i])
-            for did, r in judged.items():
-                pos = self.index.position_of(did)
-                if pos is not None and r > 0:
-                    rq.append(i)
-                    rd.append(pos)
-                    rel.append(r)
-        q_arr = np.array(rq, np.int64)
-        return {"q": q_arr, "d": np.array(rd, np.int64), "rel": np.array(rel, np.float64),
+        q_arr, d_arr, rel, n_rel, gains = judged_cells(self.index, self.query_ids, qrels)
+        return {"q": q_arr, "d": d_arr, "rel": rel,
                 "identity": q_arr.size == len(self.query_ids)
                 and bool(np.array_equal(q_arr, np.arange(q_arr.size))),
                 "n_rel": n_rel, "gains": gains, "idcg": {}}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,8 @@ from ragspine_nb.extract.base import Extraction, ReadContext
 from ragspine_nb.extract.plain import read_csv
 
 Row = tuple[str, str, str, str, float, str]  # metric, channel, type, period, value, unit
+#: The reference date of the tables these tests write (the scorer's rule: after 2019).
+TATQA_REFERENCE = date(2020, 1, 1)
 
 
 def read_table(tmp_path: Path, rows: list[list[str]], name: str = "table.csv",
@@ -26,14 +29,34 @@ def read_table(tmp_path: Path, rows: list[list[str]], name: str = "table.csv",
 def csv_agent(root: Path, files: dict[str, str],
               metadata: dict[str, dict[str, Any]] | None = None) -> Agent:
     """``files`` (name → CSV text) ingested with no profile, as a user's folder; its Agent."""
-    from ragspine_nb.workspace import ingest
-
     folder = root / "files"
     folder.mkdir()
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
+    return _ingested(folder, root, metadata)
+
+
+def _ingested(folder: Path, root: Path,
+              metadata: dict[str, dict[str, Any]] | None = None) -> Agent:
+    from ragspine_nb.workspace import ingest
+
     ingest(folder, workspace=root / "ws", profile=None, metadata=metadata, progress=False)
     return Agent.from_workspace(root / "ws")
+
+
+def tatqa_agent(root: Path, rows: list[list[str]], *paragraphs: str) -> Agent:
+    """A TAT-QA-shaped context written by the scorer's own writer, ingested; its Agent."""
+    from ragspine_nb.eval.tatqa_gold import TatqaContext, write_context
+
+    ctx = TatqaContext("test", tuple(tuple(r) for r in rows), paragraphs, ())
+    return _ingested(write_context(ctx, root / "files"), root)
+
+
+def figures_of(agent: Agent, question: str,
+               reference_date: date = TATQA_REFERENCE) -> list[tuple[float, str, str]]:
+    """(value to 2 places, unit, operation) of each headline figure of the answer."""
+    result = agent.ask(question, reference_date=reference_date)
+    return [(round(f.value, 2), f.unit, f.operation) for f in result.figures]
 
 
 def cells_of(ex: Extraction) -> dict[str, list[Row]]:

@@ -37,6 +37,17 @@ def test_replace_creates_versions_and_keeps_history() -> None:
     assert store.count() == 2 and store.count(include_inactive=True) == 5
 
 
+def test_has_chunks_asks_active_rows_only_and_names_bad_keys() -> None:
+    store = ChunkStore()
+    store.replace_doc_chunks("a.md", _doc("a.md", 2, entity="ACME_HK"))
+    assert store.has_chunks(entity="ACME_HK") and store.has_chunks(doc_id="a.md")
+    assert not store.has_chunks(entity="ACME_CN") and not store.has_chunks(entity=INJECTION)
+    store.replace_doc_chunks("a.md", [])  # withdrawn: its old rows no longer count
+    assert not store.has_chunks(entity="ACME_HK")
+    with pytest.raises(ValueError, match="unknown chunk filter.*'colour'.*Valid"):
+        store.has_chunks(colour="red")
+
+
 def test_an_empty_list_withdraws_the_document() -> None:
     store = ChunkStore()
     store.replace_doc_chunks("a.md", _doc("a.md", 2))

@@ -15,42 +15,17 @@ asked as a user would. Each test states the exact figures expected:
 
 from __future__ import annotations
 
-import csv
-import io
-from datetime import date
 from pathlib import Path
 
 import pytest
 
-from ragspine_nb import Agent
 from ragspine_nb.agent.intent import RuleIntentParser
 from ragspine_nb.extract.layout import is_figure
 from ragspine_nb.extract.scale import read_stated
 from ragspine_nb.extract.values import detect_unit, parse_number
 from ragspine_nb.profile import DomainProfile
-from tests.tablehelpers import csv_agent
-
-REF = date(2020, 1, 1)
-
-
-def _csv(rows: list[list[str]]) -> str:
-    """Rows as the scorer writes them (Python's ``csv`` module)."""
-    out = io.StringIO()
-    csv.writer(out).writerows(rows)
-    return out.getvalue()
-
-
-def _agent(root: Path, rows: list[list[str]], *paragraphs: str) -> Agent:
-    files = {"table.csv": _csv(rows)}
-    if paragraphs:
-        files["notes.md"] = "\n\n".join(paragraphs) + "\n"
-    return csv_agent(root, files)
-
-
-def _figures(agent: Agent, question: str) -> list[tuple[float, str, str]]:
-    result = agent.ask(question, reference_date=REF)
-    return [(round(f.value, 2), f.unit, f.operation) for f in result.figures]
-
+from tests.tablehelpers import TATQA_REFERENCE as REF
+from tests.tablehelpers import figures_of, tatqa_agent
 
 # ------------------------------------------------- a currency mark before zeros: a scale
 EXPENSES = [
@@ -76,11 +51,11 @@ def test_a_currency_mark_before_zeros_is_a_scale_not_a_figure(cell: str, unit: s
 
 
 def test_a_table_headed_us_dollars_thousands_is_read_under_its_header(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, EXPENSES, "Note 5. Expenses")
-    assert _figures(agent, "What is the percentage change in the research and development "
+    agent = tatqa_agent(tmp_path, EXPENSES, "Note 5. Expenses")
+    assert figures_of(agent, "What is the percentage change in the research and development "
                            "costs incurred from 2018 to 2019?") == [(3.85, "PCT",
                                                                      "percent_change")]
-    assert _figures(agent, "What was the finance costs expensed in 2019?") == [
+    assert figures_of(agent, "What was the finance costs expensed in 2019?") == [
         (200.0, "USD_K", "lookup")]
 
 
@@ -113,15 +88,15 @@ def test_periods_written_as_headers_write_them(question: str,
 
 
 def test_a_split_fiscal_year_is_the_later_year(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, EBIT, "Financial result")
+    agent = tatqa_agent(tmp_path, EBIT, "Financial result")
     asked = "Earnings before interest and taxes EBIT in 2018/2019 from 2017/2018?"
-    assert _figures(agent, f"What was the change in {asked}") == [(115.0, "EUR_M",
+    assert figures_of(agent, f"What was the change in {asked}") == [(115.0, "EUR_M",
                                                                     "difference")]
-    assert _figures(agent, f"What was the percentage change in {asked}") == [
+    assert figures_of(agent, f"What was the percentage change in {asked}") == [
         (16.13, "PCT", "percent_change")]
 
 
 def test_a_year_listed_after_a_quarter_is_that_quarter(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, REVENUES, "Operating revenues by segment.")
-    assert _figures(agent, "What is the sum of the operating revenues for Bell Media in "
+    agent = tatqa_agent(tmp_path, REVENUES, "Operating revenues by segment.")
+    assert figures_of(agent, "What is the sum of the operating revenues for Bell Media in "
                            "Q4 2019 and 2018?") == [(1729.0, "", "sum")]  # scale not stated

@@ -21,39 +21,14 @@ expected:
 
 from __future__ import annotations
 
-import csv
-import io
-from datetime import date
 from pathlib import Path
 
 import pytest
 
-from ragspine_nb import Agent
 from ragspine_nb.agent.question_kind import KIND_LABEL, KIND_TEXT, TARGET_ITEM, question_kind
 from ragspine_nb.extract.scale import infer_scale, read_stated
-from tests.tablehelpers import csv_agent
-
-REF = date(2020, 1, 1)
-
-
-def _csv(rows: list[list[str]]) -> str:
-    """Rows as the scorer writes them (Python's ``csv`` module)."""
-    out = io.StringIO()
-    csv.writer(out).writerows(rows)
-    return out.getvalue()
-
-
-def _agent(root: Path, rows: list[list[str]], *paragraphs: str) -> Agent:
-    files = {"table.csv": _csv(rows)}
-    if paragraphs:
-        files["notes.md"] = "\n\n".join(paragraphs) + "\n"
-    return csv_agent(root, files)
-
-
-def _figures(agent: Agent, question: str) -> list[tuple[float, str, str]]:
-    result = agent.ask(question, reference_date=REF)
-    return [(round(f.value, 2), f.unit, f.operation) for f in result.figures]
-
+from tests.tablehelpers import TATQA_REFERENCE as REF
+from tests.tablehelpers import figures_of, tatqa_agent
 
 # ------------------------------------------------------------ scale stated as digits
 SALES = [
@@ -79,17 +54,17 @@ def test_prose_stating_the_scale_as_digits_is_read() -> None:
 
 
 def test_amounts_take_the_scale_their_notes_state_as_digits(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, SALES, "Results of Operations",
+    agent = tatqa_agent(tmp_path, SALES, "Results of Operations",
                    "Comparison of Year Ended December 31, 2019 to Year Ended December 31, "
                    "2018 (in 000’s)")
-    assert _figures(agent, "What is the net sales for year ended December 31, 2019?") == \
+    assert figures_of(agent, "What is the net sales for year ended December 31, 2019?") == \
         [(93662.0, "K", "lookup")]
-    assert _figures(agent, "What is the total selling expenses altogether for years ended "
+    assert figures_of(agent, "What is the total selling expenses altogether for years ended "
                            "December 31, 2018 and 2019?") == [(24539.0, "K", "sum")]
 
 
 def test_without_the_statement_the_scale_is_not_stated(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, SALES, "Results of Operations")
+    agent = tatqa_agent(tmp_path, SALES, "Results of Operations")
     result = agent.ask("What is the net sales for year ended December 31, 2019?",
                        reference_date=REF)
     assert [(f.value, f.unit) for f in result.figures] == [(93662.0, "")]
@@ -109,10 +84,10 @@ RATES = [
 
 
 def test_rows_adding_up_to_a_percent_total_are_percentages(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, RATES)
-    assert _figures(agent, "What was the average State and local income tax rate, net of "
+    agent = tatqa_agent(tmp_path, RATES)
+    assert figures_of(agent, "What was the average State and local income tax rate, net of "
                            "federal tax benefits between 2017-2019?") == [(3.0, "PCT", "average")]
-    assert _figures(agent, "What was the Preferred stock disposition in 2019?") == \
+    assert figures_of(agent, "What was the Preferred stock disposition in 2019?") == \
         [(-9.9, "PCT", "lookup")]
 
 
@@ -120,8 +95,8 @@ def test_amount_rows_beside_a_percent_column_stay_amounts(tmp_path: Path) -> Non
     rows = [["(In millions)", "2019", "2018"], ["Product", "60", "50"],
             ["Services", "40", "30"], ["Total revenue", "100", "80"],
             ["Gross margin", "40.0%", "37.5%"]]
-    agent = _agent(tmp_path, rows)
-    assert _figures(agent, "What was the Product revenue in 2019?") == [(60.0, "M", "lookup")]
+    agent = tatqa_agent(tmp_path, rows)
+    assert figures_of(agent, "What was the Product revenue in 2019?") == [(60.0, "M", "lookup")]
 
 
 # ------------------------------------------------------------ several rows, one change
@@ -134,7 +109,7 @@ SEGMENTS = [
 
 
 def test_a_change_of_several_rows_is_refused_with_its_inputs(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, SEGMENTS)
+    agent = tatqa_agent(tmp_path, SEGMENTS)
     result = agent.ask("What is the percentage change in total net sales of International "
                        "and Foodservice from fiscal year 2018 to 2019?", reference_date=REF)
     assert result.figures == ()
@@ -143,12 +118,12 @@ def test_a_change_of_several_rows_is_refused_with_its_inputs(tmp_path: Path) -> 
 
 
 def test_each_rows_change_when_asked_respectively(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, SEGMENTS)
+    agent = tatqa_agent(tmp_path, SEGMENTS)
     each = [(-5.94, "PCT", "percent_change"), (-11.43, "PCT", "percent_change")]
-    assert _figures(agent, "What is the percentage change in total net sales of International "
+    assert figures_of(agent, "What is the percentage change in total net sales of International "
                            "and Foodservice from fiscal year 2018 to 2019 respectively?") == each
     # nothing asks to combine them: each row's change
-    assert _figures(agent, "What is the percentage change in International and Foodservice "
+    assert figures_of(agent, "What is the percentage change in International and Foodservice "
                            "from fiscal year 2018 to 2019?") == each
 
 
@@ -162,14 +137,14 @@ QUARTERS = [
 
 
 def test_a_change_between_two_named_columns_is_from_the_first(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, QUARTERS, "(in thousands, except for share data)")
-    assert _figures(agent, "What was the percentage change in the operating earnings between "
+    agent = tatqa_agent(tmp_path, QUARTERS, "(in thousands, except for share data)")
+    assert figures_of(agent, "What was the percentage change in the operating earnings between "
                            "the first and second quarter?") == [(20.15, "PCT", "percent_change")]
 
 
 def test_a_difference_between_two_named_columns_keeps_their_order(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, QUARTERS, "(in thousands, except for share data)")
-    assert _figures(agent, "What was the difference in operating earnings between the first "
+    agent = tatqa_agent(tmp_path, QUARTERS, "(in thousands, except for share data)")
+    assert figures_of(agent, "What was the difference in operating earnings between the first "
                            "and second quarter?") == [(-2865.0, "K", "difference")]
 
 
@@ -177,8 +152,8 @@ def test_a_difference_between_two_named_columns_keeps_their_order(tmp_path: Path
 def test_how_much_more_is_a_difference_between_the_figures(tmp_path: Path) -> None:
     rows = [["(Dollars in millions)", "2019", "2018"], ["Americas", "$18,410", "$18,030"],
             ["EMEA", "9,168", "9,163"], ["Asia Pacific", "5,004", "4,848"]]
-    agent = _agent(tmp_path, rows)
-    assert _figures(agent, "How much more came from the Americas as compared to Asia "
+    agent = tatqa_agent(tmp_path, rows)
+    assert figures_of(agent, "How much more came from the Americas as compared to Asia "
                            "Pacific in 2018?") == [(13182.0, "M", "difference")]
     # a third thing named ("revenue": no row of its own here) is no operand: refused
     result = agent.ask("How much more revenue came from the Americas as compared to Asia "
@@ -201,13 +176,13 @@ TAXES = [
 
 
 def test_a_heading_named_over_its_rows_asks_back(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, TAXES, "(United States Dollars in thousands, except per share "
+    agent = tatqa_agent(tmp_path, TAXES, "(United States Dollars in thousands, except per share "
                                      "data, unless otherwise stated)")
     result = agent.ask("How many years did the Current income tax expense exceed "
                        "$2 thousand?", reference_date=REF)
     assert result.figures == ()
     assert result.clarification.mode == "ask_first"
-    assert _figures(agent, "What was the income tax expense in 2018?") == \
+    assert figures_of(agent, "What was the income tax expense in 2018?") == \
         [(5534.0, "K", "lookup")]
 
 

@@ -254,11 +254,8 @@ class BM25Index:
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        tm = self.term_matrix
-        terms = np.repeat(np.arange(tm.shape[0]), np.diff(tm.indptr))
-        data = bm25_weights(tm.data.astype(np.float64), self.doc_len[tm.indices],
-                            self.avgdl or 1.0, self.idf[terms], k1, b)
-        weighted = sparse.csr_matrix((data.astype(np.float32), tm.indices, tm.indptr),
+        tm = self.term_matrix  # compacts first: the main segment is every posting
+        weighted = sparse.csr_matrix((self._posting_weights(k1, b), tm.indices, tm.indptr),
                                      shape=tm.shape)
         self._cache[key] = weighted
         if len(self._cache) > self._cache_size:
@@ -311,24 +308,29 @@ class BM25Index:
                 self._norms.popitem(last=False)
         return hit
 
-    def _main_weights(self, k1: float, b: float, norm: np.ndarray,
-                      n_queries: int) -> np.ndarray | None:
-        """The main segment's posting weights, once (k1, b) has served enough queries.
-
-        Until then each query computes the weights of the postings it reads; both
-        give the same bits. Two parameter sets are kept.
-        """
+    def _posting_weights(self, k1: float, b: float) -> np.ndarray:
+        """The main segment's float32 weight per posting for (k1, b); two sets are kept."""
         key = (float(k1), float(b))
         hit = self._posting_w.get(key)
         if hit is None:
-            self._seen[key] = self._seen.get(key, 0) + n_queries
-            if self._seen[key] < WEIGHTS_AFTER_QUERIES:
-                return None
-            st = self._store
-            hit = self._posting_w[key] = posting_weights(st.main, self.idf, norm, float(k1))
+            hit = self._posting_w[key] = posting_weights(self._store.main, self.idf,
+                                                         self._norm(k1, b), float(k1))
             if len(self._posting_w) > 2:
                 self._posting_w.popitem(last=False)
         return hit
+
+    def _main_weights(self, k1: float, b: float, n_queries: int) -> np.ndarray | None:
+        """The main segment's posting weights, once (k1, b) has served enough queries.
+
+        Until then each query computes the weights of the postings it reads; both
+        give the same bits.
+        """
+        key = (float(k1), float(b))
+        if key not in self._posting_w:
+            self._seen[key] = self._seen.get(key, 0) + n_queries
+            if self._seen[key] < WEIGHTS_AFTER_QUERIES:
+                return None
+        return self._posting_weights(k1, b)
 
     def search_many(self, queries: Sequence[str] | Sequence[Sequence[str]], top_k: int = 10,
                     k1: float = DEFAULT_K1, b: float = DEFAULT_B,
@@ -347,7 +349,7 @@ class BM25Index:
         norm = self._norm(k1, b)
         found = top_k_batch(self._query_batch(queries), self.idf, norm, float(k1),
                             st.segments(), allowed, st.tie, top_k,
-                            self._main_weights(k1, b, norm, len(queries)))
+                            self._main_weights(k1, b, len(queries)))
         pairs = list(zip(self._ids_array[found.docs].tolist(), found.scores.tolist(),
                          strict=True))
         return [pairs[a:z] for a, z in pairwise(found.offsets.tolist())]

@@ -35,7 +35,7 @@ from ragspine_nb.retrieval.index_steps import (
     vector_store_for,
 )
 from ragspine_nb.retrieval.index_views import IndexViews
-from ragspine_nb.retrieval.live_bm25 import ChunkTable, LiveBM25
+from ragspine_nb.retrieval.live_bm25 import ChunkTable, LiveBM25, indexed_text
 from ragspine_nb.retrieval.pg_engine import PgVectorStore, SqlBM25
 from ragspine_nb.retrieval.rerank import (
     DEFAULT_TOP_N,
@@ -204,9 +204,7 @@ class NarrativeIndex(IndexViews):
             if self._live.sync() or self._bm25 is None:
                 self._bm25, self._by_id = self._live.bm25, self._live.by_id
                 self._chunk_ids = self._live.ids
-                if isinstance(self._vectors, InProcessVectorStore):
-                    self._vectors.delete([cid for cid in self._vectors.ids()
-                                          if cid not in self._by_id])
+                self._drop_stale_vectors()
             assert self._bm25 is not None  # noqa: S101 - sync() always leaves an index
             return self._bm25
         sig = self._store_signature()
@@ -214,19 +212,18 @@ class NarrativeIndex(IndexViews):
             chunks = self.store.iter_chunks()
             self._by_id = {c.chunk_id: c for c in chunks}
             self._chunk_ids = [c.chunk_id for c in chunks]
-            texts = [f"{c.title}\n{c.text}" if self.index_titles and c.title else c.text
-                     for c in chunks]
+            texts = [indexed_text(c, self.index_titles) for c in chunks]
             self._bm25 = BM25Index.build(self._chunk_ids, texts, self.tokenizer)
             if self.engine == "sql":  # the term counts live beside the chunks
                 self._sql = self._sql or SqlBM25(self.store.database, self.tokenizer)
                 self._sql.sync(self._chunk_ids, texts)
-                known = self._vectors.ids() if isinstance(self._vectors, PgVectorStore) else []
-                self._vectors.delete([cid for cid in known if cid not in self._by_id])
-            elif isinstance(self._vectors, InProcessVectorStore):
-                stale = [cid for cid in self._vectors.ids() if cid not in self._by_id]
-                self._vectors.delete(stale)
+            self._drop_stale_vectors()
             self._signature = sig
         return self._bm25
+
+    def _drop_stale_vectors(self) -> None:
+        """Forget the vectors of chunks that are no longer active."""
+        self._vectors.delete([cid for cid in self._vectors.ids() if cid not in self._by_id])
 
     def _ensure_vectors(self, chunk_ids: Sequence[str], progress: bool = True) -> None:
         if self._embedder is None:

@@ -31,7 +31,7 @@ from ragspine_nb.retrieval.bm25 import BM25Index
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
 from ragspine_nb.stores.chunks import ChunkStore
 
-__all__ = ["LiveBM25", "ChunkTable", "index_file_for"]
+__all__ = ["LiveBM25", "ChunkTable", "index_file_for", "indexed_text"]
 
 log = logging.getLogger(__name__)
 FORMAT = 1
@@ -49,6 +49,11 @@ def _package_version() -> str:
         release = "unknown"
     source = Path(inspect.getsourcefile(tokenize) or "").read_bytes()
     return f"{release}+{hashlib.sha256(source).hexdigest()[:16]}"
+
+
+def indexed_text(chunk: StoredChunk, with_title: bool) -> str:
+    """What BM25 indexes for a chunk: its title line (when asked and present), then its text."""
+    return f"{chunk.title}\n{chunk.text}" if with_title and chunk.title else chunk.text
 
 
 def index_file_for(store: ChunkStore) -> Path | None:
@@ -140,7 +145,7 @@ class LiveBM25:
 
     def text(self, c: StoredChunk) -> str:
         """What is indexed for a chunk."""
-        return f"{c.title}\n{c.text}" if self.index_titles and c.title else c.text
+        return indexed_text(c, self.index_titles)
 
     def sync(self) -> bool:
         """Bring the index up to date with the store; True when anything changed."""

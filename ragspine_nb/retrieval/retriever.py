@@ -93,17 +93,13 @@ class NarrativeIndexRetriever:
         """Whether some active chunk has every one of ``filters``' values.
 
         One ``LIMIT 1`` read of the chunk store per call (nothing is cached, so a
-        document written since is seen); ``True`` when the index has no SQL store to ask.
+        document written since is seen); ``True`` when the index has no store to ask.
         """
-        database = getattr(getattr(self.index, "store", None), "database", None)
-        if database is None or not filters:
+        store = getattr(self.index, "store", None)
+        if store is None or not filters:
             return True
-        keys = [k for k in FILTER_KEYS if k in filters]  # column names from a fixed list
-        where = " AND ".join(f"{k} = ?" for k in keys)
-        rows = database.fetchall(  # our own read, as the index's change check
-            f"SELECT 1 FROM narrative_chunk WHERE active = 1 AND {where} LIMIT 1",  # noqa: S608
-            [str(filters[k]) for k in keys])
-        return bool(rows)
+        return bool(store.has_chunks(**{k: str(filters[k]) for k in FILTER_KEYS
+                                        if k in filters}))
 
     def retrieve(self, query: str, *, filters: Mapping[str, Any] | None = None,
                  top_k: int = 50, rerank: bool = False) -> list[dict[str, Any]]:

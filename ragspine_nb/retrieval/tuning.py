@@ -34,10 +34,39 @@ from ragspine_nb.retrieval.tuning_kernels import (
     ranks_in_block,
 )
 
-__all__ = ["QuerySetScorer", "TuningEngine", "CHANNEL_CHOICES"]
+__all__ = ["QuerySetScorer", "TuningEngine", "CHANNEL_CHOICES", "judged_cells"]
 
 #: The rankings a tuning run can score.
 CHANNEL_CHOICES: tuple[str, ...] = ("bm25", "vectors", "hybrid")
+
+
+def judged_cells(index: BM25Index, query_ids: Sequence[str],
+                 qrels: Mapping[str, Mapping[str, int]]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[list[int]]]:
+    """The relevant (query row, document position, relevance) cells of ``qrels``.
+
+    Returns the three aligned arrays, each query's count of relevant judgements and
+    their gains, best first (for the ideal DCG). Unknown queries and documents (not in
+    the index) are skipped; documents still count in ``n_rel``.
+    """
+    row_of = {qid: i for i, qid in enumerate(query_ids)}
+    rq, rd, rel = [], [], []
+    n_rel = np.zeros(len(query_ids))
+    gains: list[list[int]] = [[] for _ in query_ids]
+    for qid, judged in qrels.items():
+        if qid not in row_of:
+            continue
+        i = row_of[qid]
+        gains[i] = sorted((r for r in judged.values() if r > 0), reverse=True)
+        n_rel[i] = len(gains[i])
+        for did, r in judged.items():
+            pos = index.position_of(did)
+            if pos is not None and r > 0:
+                rq.append(i)
+                rd.append(pos)
+                rel.append(r)
+    return (np.array(rq, np.int64), np.array(rd, np.int64), np.array(rel, np.float64), n_rel,
+            gains)
 
 
 class QuerySetScorer:
@@ -73,23 +102,7 @@ class QuerySetScorer:
         self._judged = self._prepare_qrels(qrels) if qrels is not None else None
 
     def _prepare_qrels(self, qrels: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
-        row_of = {qid: i for i, qid in enumerate(self.query_ids)}
-        rq, rd, rel = [], [], []
-        n_rel = np.zeros(len(self.query_ids))
-        gains: list[list[int]] = [[] for _ in self.query_ids]
-        for qid, judged in qrels.items():
-            if qid not in row_of:
-                continue
-            i = row_of[qid]
-            gains[i] = sorted((r for r in judged.values() if r > 0), reverse=True)
-            n_rel[i] = len(gains[i])
-            for did, r in judged.items():
-                pos = self.index.position_of(did)
-                if pos is not None and r > 0:
-                    rq.append(i)
-                    rd.append(pos)
-                    rel.append(r)
-        q_arr, d_arr = np.array(rq, np.int64), np.array(rd, np.int64)
+        q_arr, d_arr, rel, n_rel, gains = judged_cells(self.index, self.query_ids, qrels)
         order = np.argsort(q_arr, kind="stable")  # judged documents grouped by query row
         j_ptr = np.zeros(len(self.query_ids) + 1, np.int64)
         np.cumsum(np.bincount(q_arr, minlength=len(self.query_ids)), out=j_ptr[1:])
@@ -97,7 +110,7 @@ class QuerySetScorer:
                 "j_docs": np.ascontiguousarray(d_arr[order]),
                 "identity": q_arr.size == len(self.query_ids)
                 and bool(np.array_equal(q_arr, np.arange(q_arr.size))),
-                "rel": np.array(rel, np.float64), "n_rel": n_rel, "gains": gains,
+                "rel": rel, "n_rel": n_rel, "gains": gains,
                 "rows": np.array([i for i, qid in enumerate(self.query_ids) if qid in qrels],
                                  np.int64),
                 "idcg": {}}  # k → ideal DCG per query, filled on first use of each k

@@ -8,7 +8,7 @@ to keep a BM25 index in step. PostgreSQL stores have no log (they rebuild).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ragspine_nb.core import StoredChunk
@@ -34,10 +34,9 @@ class ChunkChanges:
     """Change tracking for :class:`~ragspine_nb.stores.chunks.ChunkStore` (SQLite only)."""
 
     _db: Any
-    _chunk_columns: tuple[str, ...] = ()
-
-    def _chunk_from_row(self, row: Any) -> StoredChunk:
-        raise NotImplementedError
+    #: the chunk columns and the reader of one row (given by the store class)
+    _chunk_columns: tuple[str, ...]
+    _chunk_from_row: Callable[[Any], StoredChunk]
 
     # ------------------------------------------- change tracking (SQLite files only)
     def keep_change_log(self) -> bool:

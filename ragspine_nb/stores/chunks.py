@@ -141,6 +141,20 @@ def _check_args(doc_id: str, chunks: Sequence[object], valid_as_of: object,
     return checked
 
 
+#: The metadata columns a chunk read may filter on (names from this fixed list only).
+_FILTER_COLUMNS = ("doc_id", "topic", "entity", "geography", "period", "language",
+                   "sensitivity")
+
+
+def _where(filters: dict[str, str | None], include_inactive: bool) -> tuple[str, list[Any]]:
+    """A WHERE clause (AND of the given values, active rows unless asked) and its params."""
+    clauses = [f"{k} = ?" for k, v in filters.items() if v is not None]
+    params: list[Any] = [v for v in filters.values() if v is not None]
+    if not include_inactive:
+        clauses.append("active = 1")
+    return " AND ".join(clauses) or "1 = 1", params
+
+
 def _row_to_chunk(row: Any) -> StoredChunk:
     data = {c: row[c] for c in CHUNK_COLUMNS}
     data["active"] = bool(data["active"])
@@ -173,12 +187,10 @@ class ChunkStore(ChunkChanges, SQLStore):
     """
 
     _chunk_columns = CHUNK_COLUMNS
+    _chunk_from_row = staticmethod(_row_to_chunk)
 
     def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
         self._db = open_database(path, schema=_SCHEMA, table="narrative_chunk", create=create)
-
-    def _chunk_from_row(self, row: Any) -> StoredChunk:
-        return _row_to_chunk(row)
 
     # ----------------------------------------------------------------- writes
     def replace_doc_chunks(
@@ -267,15 +279,10 @@ class ChunkStore(ChunkChanges, SQLStore):
 
         Active versions only unless ``include_inactive``; ordered by doc, version, seq.
         """
-        filters = {
+        where, params = _where({
             "doc_id": doc_id, "topic": topic, "entity": entity, "geography": geography,
             "period": period, "language": language, "sensitivity": sensitivity,
-        }
-        clauses = [f"{k} = ?" for k, v in filters.items() if v is not None]
-        params: list[Any] = [v for v in filters.values() if v is not None]
-        if not include_inactive:
-            clauses.append("active = 1")
-        where = " AND ".join(clauses) or "1 = 1"
+        }, include_inactive)
         rows = self._db.fetchall(
             f"SELECT {', '.join(CHUNK_COLUMNS)} FROM narrative_chunk "  # noqa: S608
             f"WHERE {where} "
@@ -283,6 +290,18 @@ class ChunkStore(ChunkChanges, SQLStore):
             params,
         )
         return [_row_to_chunk(r) for r in rows]
+
+    def has_chunks(self, **filters: str) -> bool:
+        """Whether some active chunk has every given metadata value (one ``LIMIT 1`` read).
+
+        The keys are those of :meth:`iter_chunks` (``entity=``, ``period=``, …).
+        """
+        unknown = sorted(set(filters) - set(_FILTER_COLUMNS))
+        if unknown:
+            raise ValueError(f"unknown chunk filter(s) {unknown}. Valid: {list(_FILTER_COLUMNS)}")
+        where, params = _where(dict(filters), include_inactive=False)
+        sql = f"SELECT 1 FROM narrative_chunk WHERE {where} LIMIT 1"  # noqa: S608
+        return bool(self._db.fetchall(sql, params))
 
     def doc_versions(self, doc_id: str) -> list[tuple[int, int, bool]]:
         """Return ``(version, chunk count, active)`` for every version of a document."""
