@@ -383,7 +383,12 @@ def test_a_change_question_never_returns_a_level(agent: Agent) -> None:
 
 
 def test_several_metrics_without_a_list_ask_back(agent: Agent) -> None:
-    r = agent.ask("What was the percentage of revenue represented by operating profit in FY2025?",
-                  REF)
+    r = agent.ask("What was revenue operating profit in FY2025?", REF)
     assert r.clarification.mode == "ask_first" and r.tool_results == []
     assert set(r.clarification.narrowing_options) == {"REVENUE", "OPERATING_PROFIT"}
+    # "the percentage of B represented by A" names a share's two sides: computed
+    r = agent.ask("What was the percentage of revenue represented by operating profit in FY2025?",
+                  REF)
+    assert [(f.operation, round(f.value, 2), f.unit) for f in r.figures] == [
+        ("share", 23.21, "PCT")]
+    assert "Derivation: 1,105 / 4,760 × 100 = 23.21%" in r.answer

@@ -30,6 +30,7 @@ from ragspine_nb.profile import DomainProfile
 
 __all__ = [
     "ClarificationResult",
+    "assumption_note",
     "clarify_scope",
     "CLARIFY_NONE",
     "CLARIFY_ASK_FIRST",
@@ -201,10 +202,13 @@ def _assumed(intent: ParsedIntent, ref: date, profile: DomainProfile) -> dict[st
         assumed["part"] = intent.read_as_part[-1]
     if intent.read_as_closing:
         assumed["closing"] = intent.read_as_closing
+    if intent.read_as_row:
+        assumed["row"] = intent.read_as_row[-1]
     return assumed
 
 
-def _note(intent: ParsedIntent, assumed: dict[str, str], profile: DomainProfile) -> str:
+def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: DomainProfile
+                    ) -> str:
     """The assumptions in words, in the question's language."""
     zh = intent.language == "zh"
     parts = []
@@ -212,6 +216,11 @@ def _note(intent: ParsedIntent, assumed: dict[str, str], profile: DomainProfile)
         *totals, part = _names(profile, intent.read_as_part)
         parts.append(f"问的是{part}（{'、'.join(totals)}是它所属的合计）" if zh
                      else f"the question asks for {part}, part of {' and '.join(totals)}")
+    if intent.read_as_row:
+        *unfilled, row = _names(profile, intent.read_as_row)
+        parts.append(f"问的是{row}这一行（{'、'.join(unfilled)}没有数据）" if zh
+                     else f"the question asks for the row {row}, as {' and '.join(unfilled)} "
+                     "has no stored figure")
     if intent.read_as_closing:
         (name,) = _names(profile, (intent.read_as_closing,))
         parts.append(f"余额取期末数{name}" if zh else f"the balance is the closing one, {name}")
@@ -254,4 +263,4 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
         return ClarificationResult(CLARIFY_NONE)
     options = tuple(e.label for e in profile.entities.values()) if "entity" in assumed else ()
     return ClarificationResult(CLARIFY_ANSWER_WITH_ASSUMPTIONS, assumed,
-                               _note(intent, assumed, profile), options)
+                               assumption_note(intent, assumed, profile), options)

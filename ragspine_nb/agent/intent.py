@@ -136,6 +136,8 @@ class ParsedIntent:
     read_as_closing: str | None = None
     #: a total and its part were both named: ``(*totals, part)``, the part is answered
     read_as_part: tuple[str, ...] = ()
+    #: metrics without figures qualified by a row: ``(*unfilled, row)``, the row answered
+    read_as_row: tuple[str, ...] = ()
     #: a period phrase that names no period of ours ("the quarter ended July 27, 2019",
     #: "nine months ended ..."): never read as the year in it; the gateway asks back
     unread_period: str = ""
@@ -250,7 +252,7 @@ class RuleIntentParser:
             kept = [h for h in hits if not word_set(h[3]) <= column_words]
             if kept and len(kept) < len(hits):
                 hits, row_words = kept, words - column_words
-        return self.rows.read(hits, row_words, listed)
+        return self.rows.read(hits, row_words, listed, text)
 
     def _columns(self, rest: str, words: frozenset[str], row_words: frozenset[str],
                  percent_asked: bool) -> _Columns:
@@ -391,5 +393,6 @@ class RuleIntentParser:
             mentions=mentions, list_cue=listed, change_cue=change, percent_cue=percent,
             metric_candidates=rows.candidates, channel_options=cols.options,
             read_as_part=read_as_part, read_as_closing=rows.read_as_closing,
+            read_as_row=rows.read_as_row,
             unread_period=unread, unstated=unstated,
         )

@@ -49,6 +49,12 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 #: in its table, never by a question's "total", "change" or "average" beside a row it names
 _TOTAL_WORDS = frozenset({"total", "change", "changes", "net", "average", "mean"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
+#: What may stand between a metric's name and the row qualifying it: "sales in
+#: Germany", "revenue from the cloud", "percentage of net revenues of OEM"
+_QUALIFIED_BY = re.compile(r"\s*(?:from|in|of|for|by|at|to|attributable to|generated "
+                           r"(?:from|by)|derived from)\s+(?:the\s+)?", re.I)
+#: ... and between a row and the metric it qualifies: "Germany sales", "OEM's revenue"
+_QUALIFIES = re.compile(r"\s*(?:['\u2019]s\s*)?", re.I)
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,9 @@ class Rows:
     read_as_part: tuple[str, ...] = ()
     #: the one named part of the other named (total) rows, when there is one
     part: str | None = None
+    #: ``(*unfilled, row)``: metrics without figures named as qualified by a row with
+    #: figures ("sales in Germany", "cloud revenue"): the row is answered, stated so
+    read_as_row: tuple[str, ...] = ()
 
 
 def _dated_only(term: str) -> bool:
@@ -192,8 +201,9 @@ class RowReader:
             return ()  # several phrases matched and no longer name explains them
         return contained
 
-    def read(self, hits: list[Hit], words: frozenset[str], listed: bool) -> Rows:
-        """The rows named by the phrase ``hits`` and the question's row ``words``.
+    def read(self, hits: list[Hit], words: frozenset[str], listed: bool,
+             text: str = "") -> Rows:
+        """The rows named by the phrase ``hits`` in ``text`` and the question's ``words``.
 
         With ``live`` metrics known, one that has no stored figure is dropped from
         several rows named (or offered) when some of them have figures.
@@ -201,7 +211,35 @@ class RowReader:
         if any(not self._bare_total(h[2]) for h in hits):
             # "the total amount of inventories": "total" names no bare "Total" row
             hits = [h for h in hits if not self._bare_total(h[2])]
-        return self._alive(self._read(hits, words, listed), words)
+        rows = self._read(hits, words, listed)
+        return self._alive(rows, words) if listed else \
+            self._qualified_by(self._alive(rows, words), text)
+
+    def _qualified_by(self, rows: Rows, text: str) -> Rows:
+        """"sales in Germany": a metric without figures qualified by the one row with them.
+
+        When every metric named that has no stored figure is written right beside a row
+        that has figures, joined by a preposition ("revenue from cloud", "percentage of
+        net revenues of OEM") or in front of it ("Germany sales"), and one such row is
+        named, the question asks for that row: it is answered, and the reading stated.
+        """
+        if self.live is None or not text or len(rows.codes) < 2:
+            return rows
+        dead = [c for c in rows.codes if c not in self.live]
+        kept = [c for c in rows.codes if c in self.live]
+        if len(kept) != 1 or not dead:
+            return rows
+        mine = [h for h in rows.hits if h[2] == kept[0]]
+
+        def joined(h: Hit) -> bool:
+            return any(_QUALIFIED_BY.fullmatch(text[h[1]:k[0]]) if h[1] <= k[0]
+                       else _QUALIFIES.fullmatch(text[k[1]:h[0]]) if k[1] <= h[0] else False
+                       for k in mine)
+
+        if not all(any(joined(h) for h in rows.hits if h[2] == d) for d in dead):
+            return rows
+        used = self.index.words_of(kept[0], rows.words) or rows.words
+        return Rows((kept[0],), rows.hits, used, read_as_row=(*dead, kept[0]))
 
     def _alive(self, rows: Rows, words: frozenset[str]) -> Rows:
         """Rows without the metrics that have no figure and name nothing more.

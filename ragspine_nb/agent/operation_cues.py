@@ -266,6 +266,9 @@ _TOTAL_SEP = re.compile(r"(?<![a-z])(?:in|of|to|within|among)(?= (?:the )?total(
 _STRONG_SEP = re.compile(r"(?<![a-z])(?:over|to|out of|divided by|relative to|against|among|"
                          r"amongst|within|compared to|compared with|versus|vs\.?)(?![a-z])")
 _WEAK_SEP = re.compile(r"(?<![a-z])(?:in|from)(?![a-z])")
+#: "the percentage of sales represented by gross profit": the numerator comes after
+_BY = re.compile(r"(?<![a-z])(?:represented|accounted for|made up|contributed|taken up) by"
+                 r"(?![a-z])")
 _NUMERAL = re.compile(r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*$")
 _ZH_SHARE = re.compile(r"占(?P<den>.+?)的?(?:比例|比重|百分比|份额|比率)")
 _ZH_RATIO = re.compile(r"与(?P<den>.+?)(?:之比|的比率|的比值)")
@@ -318,6 +321,9 @@ def ratio_split(text: str) -> RatioSplit | None:
     >>> q = "what percentage of total cost is made up of wages?"
     >>> s = ratio_split(q); q[slice(*s.numerator)], q[slice(*s.denominator)]
     ('made up of wages', 'total cost')
+    >>> q = "what was the percentage of sales represented by gross profit in 2018?"
+    >>> s = ratio_split(q); q[slice(*s.numerator)], q[slice(*s.denominator)]
+    ('gross profit in 2018', 'sales')
     >>> q = "what is the ratio of inventory to sales in 2018?"
     >>> s = ratio_split(q); s.kind, q[slice(*s.numerator)], q[slice(*s.denominator)]
     ('ratio', 'inventory', 'sales in 2018')
@@ -334,6 +340,8 @@ def ratio_split(text: str) -> RatioSplit | None:
         return _split(text, "share" if re.search(_PCT_WORD, m.group(0)) else "ratio",
                       (verb.end(), end), (m.end(), verb.start()))
     m = _OF.search(text)
+    if m and (by := _BY.search(text, m.end())):
+        return _split(text, _kind(text), (by.end(), end), (m.end(), by.start()))
     if m:
         sep = _separator(text, m.end())
         if sep is None:

@@ -211,6 +211,12 @@ def _ordinal_quarter(text: str) -> str:
     return found.pop() if len(found) == 1 else ""
 
 
+def month_day(text: str) -> str:
+    """The one month and day a header names ("December 31, 2019" → "dec 31"), else ``""``."""
+    days = {f"{m.group(1).lower()} {int(m.group(2))}" for m in _MONTH_DAY.finditer(text)}
+    return days.pop() if len(days) == 1 else ""
+
+
 def _dated(text: str, label: str) -> str:
     days = [f"{m.group(1).lower()} {int(m.group(2))}" for m in _MONTH_DAY.finditer(text)]
     return " ".join([label, *days]).strip() if days else ""

@@ -22,7 +22,14 @@ from ragspine_nb.core import CHANGE_PCT_CHANNEL
 from ragspine_nb.extract.column_moves import MOVEMENT, movement_columns
 from ragspine_nb.extract.column_twins import tell_twins_apart
 from ragspine_nb.extract.header_periods import Period, cell_period
-from ragspine_nb.extract.layout import CHANGE_WORDS, Column, header_rows, is_figure, read_columns
+from ragspine_nb.extract.layout import (
+    CHANGE_WORDS,
+    Column,
+    header_rows,
+    is_figure,
+    month_day,
+    read_columns,
+)
 from ragspine_nb.extract.values import parse_number
 
 __all__ = ["Place", "Block", "Channels", "read_blocks", "row_places", "channel_code",
@@ -115,14 +122,27 @@ def _single(c: int, col: Column, period: Period, channels: Channels
     return [Place(c, period, TOTAL)], aliases
 
 
+def _balance_day(levels: dict[int, Column], per_period: dict[Period, list[int]]) -> str:
+    """The month and day every period held by one column is dated ("dec 31"), if one."""
+    days = {month_day(levels[cs[0]].named) for cs in per_period.values()
+            if len(cs) == 1 and not levels[cs[0]].part}
+    return days.pop() if len(days) == 1 else ""
+
+
 def _level_places(levels: dict[int, Column], channels: Channels
                   ) -> tuple[list[Place], list[Place]]:
-    """Level columns by period: TOTAL, or channels named by their header words."""
+    """Level columns by period: TOTAL, or channels named by their header words.
+
+    Of several columns of one period, the one dated as the table's other periods are
+    ("December 31, 2018" beside "January 1, 2018", under "December 31, 2019") is also the
+    period's figure.
+    """
     per_period: dict[Period, list[int]] = {}
     for c, col in levels.items():
         per_period.setdefault(col.period or ("FY", ""), []).append(c)
     out: list[Place] = []
     aliases: list[Place] = []
+    day = _balance_day(levels, per_period)
     for period, cs in per_period.items():
         if len(cs) == 1:
             one, alias = _single(cs[0], levels[cs[0]], period, channels)
@@ -144,6 +164,10 @@ def _level_places(levels: dict[int, Column], channels: Channels
         if "" not in labels and labels.count("total") == 1:
             # "Total" beside segments, buckets or quarters: the period's figure
             aliases.append(Place(cs[labels.index("total")], period, TOTAL))
+        elif day and not partial and not any(p.period == period and p.channel == TOTAL
+                                             for p in out):
+            same = [c for c in cs if month_day(levels[c].named) == day]
+            aliases += [Place(same[0], period, TOTAL)] if len(same) == 1 else []
     return out, aliases
 
 

@@ -104,10 +104,13 @@ def percent_parts(grid: Sequence[Sequence[str]], rows: range, columns: Sequence[
     ...         ["Effective rate", "24.0%", "23.5%"]]
     >>> sorted(percent_parts(grid, range(1, 5), [1, 2]))
     [1, 2, 3]
+
+    A common-size statement (the first row "100%", the last one written with "%") is
+    in percent throughout.
     """
     numbers = {r: {c: n for c in columns if c < len(grid[r])
                    and (n := parse_number(grid[r][c])).value is not None} for r in rows}
-    out: set[int] = set()
+    out: set[int] = set(_common_size(numbers))
     for total, run in sum_parts([(r, {c: n.value or 0.0 for c, n in cells.items()})
                                  for r, cells in numbers.items() if cells]).items():
         parts = [n for r in run for n in numbers[r].values()]
@@ -115,6 +118,25 @@ def percent_parts(grid: Sequence[Sequence[str]], rows: range, columns: Sequence[
                 not any(n.currency for n in parts) and not all(n.percent for n in parts):
             out.update(run)
     return frozenset(out)
+
+
+def _common_size(numbers: dict[int, dict[int, ParsedNumber]]) -> frozenset[int]:
+    """A common-size statement: every row a percentage of the first, written "100%".
+
+    "Sales 100.0 %", "Gross profit 40.0", ..., "Net income 7.2 %": the first row is
+    100% in every column and the last row carries "%" in every column, no row carries a
+    currency; the rows between are percentages too.
+    """
+    filled = [r for r, cells in numbers.items() if cells]
+    if len(filled) < 3:
+        return frozenset()
+    first, last = numbers[filled[0]], numbers[filled[-1]]
+    if len(first) != len(last) or not all(n.percent and n.value == 100 for n in first.values()) \
+            or not all(n.percent for n in last.values()):
+        return frozenset()
+    if any(n.currency for r in filled for n in numbers[r].values()):
+        return frozenset()
+    return frozenset(filled)
 
 
 @dataclass(frozen=True)

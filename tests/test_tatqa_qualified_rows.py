@@ -1,0 +1,134 @@
+"""Issue 15: rows a question names through a measure the tables never state, and layouts.
+
+Every table is a user's ``table.csv`` beside a ``notes.md``, ingested with no profile and
+asked as a user would. Each test states the exact figures expected:
+
+* "sales in Germany", "revenue from cloud", "Germany's revenue": a built-in metric with
+  no stored figure, written right beside the one row with figures that qualifies it,
+  asks for that row; the answer says so. Not beside it, or with figures of its own, the
+  question is still asked back;
+* of two balance columns of one year ("December 31, 2018" beside "January 1, 2018"),
+  the one dated as the table's other years is that year's figure;
+* a common-size statement ("Sales 100.0 %", ..., "Net income 7.2 %") is in percent in
+  every row, and "the percentage of sales represented by gross profit" is a share.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragspine_nb.agent.intent import RuleIntentParser
+from tests.tablehelpers import TATQA_REFERENCE as REF
+from tests.tablehelpers import cells_of, figures_of, read_table, tatqa_agent
+
+# ------------------------------------------------------- a measure qualified by a row
+BY_COUNTRY = [
+    ["(In thousands)", "2019", "2018", "2017"],
+    ["United States", "$300,853", "$288,843", "$508,178"],
+    ["Mexico", "90,795", "12,186", "2,246"],
+    ["Germany", "78,062", "167,251", "119,502"],
+    ["Other international", "60,351", "60,997", "36,974"],
+    ["Total", "$530,061", "$529,277", "$666,900"],
+]
+NOTES = "Net sales by the location of the customer were as follows."
+
+
+def test_a_measure_without_figures_qualified_by_a_row_asks_for_the_row(tmp_path: Path) -> None:
+    agent = tatqa_agent(tmp_path, BY_COUNTRY, NOTES)
+    assert figures_of(agent, "What were the sales in Mexico in 2018?") == [
+        (12186.0, "K", "lookup")]
+    assert figures_of(agent, "What was Germany's revenue in 2019?") == [
+        (78062.0, "K", "lookup")]
+    assert figures_of(agent, "What was the change in sales in Germany between 2018 and "
+                             "2019?") == [(-89189.0, "K", "difference")]
+    said = agent.ask("What were the sales in Mexico in 2018?", reference_date=REF).answer
+    assert said.startswith("(Assuming the question asks for the row Mexico (MEXICO), as "
+                           "Revenue (REVENUE) has no stored figure")
+
+
+def test_the_reading_is_stated_when_an_operation_picks_its_years(tmp_path: Path) -> None:
+    agent = tatqa_agent(tmp_path, BY_COUNTRY, NOTES)
+    result = agent.ask("What is the average sales in Mexico between 2017 and 2019?",
+                       reference_date=REF)
+    assert [(round(f.value, 2), f.unit) for f in result.figures] == [(35075.67, "K")]
+    assert result.answer.startswith("(Assuming the question asks for the row Mexico")
+
+
+def test_a_measure_apart_from_the_row_or_with_figures_is_asked_back(tmp_path: Path) -> None:
+    agent = tatqa_agent(tmp_path, BY_COUNTRY, NOTES)
+    # the measure and the row are not written together: which one is meant is asked
+    assert figures_of(agent, "What were sales in 2018 for the Mexico segment?") == []
+    # "Revenue" with figures of its own, not the rows' total: which one is meant is asked
+    with_revenue = [*BY_COUNTRY, ["Revenue", "$1,200", "$1,100", "$1,000"]]
+    other = tatqa_agent(tmp_path / "b", with_revenue, NOTES)
+    result = other.ask("What were the sales in Mexico in 2018?", reference_date=REF)
+    assert result.figures == () and "Which of these do you mean" in result.answer
+
+
+def test_the_parser_reads_the_row_only_beside_a_measure_without_figures(
+        tmp_path: Path) -> None:
+    agent = tatqa_agent(tmp_path, BY_COUNTRY, NOTES)
+    parser = RuleIntentParser(agent.profile, live_metrics=agent.store.metric_codes())
+    intent = parser.parse("What were the sales in Mexico in 2018?", REF)
+    assert intent.metrics == ("MEXICO",) and intent.read_as_row == ("REVENUE", "MEXICO")
+    assert parser.parse("What were the sales in Mexico in 2018?", REF) == intent
+    unknown = RuleIntentParser(agent.profile)  # no live metrics known: nothing is dropped
+    assert unknown.parse("What were the sales in Mexico in 2018?", REF).read_as_row == ()
+
+
+# ------------------------------------------------------ a year's balance beside its start
+RECEIVABLES = [
+    ["", "December 31, 2019", "December 31, 2018", "January 1, 2018"],
+    ["", "$", "$", "$"],
+    ["Indirect taxes receivable", "36,821", "3,774", "832"],
+    ["Trade receivables", "9,660", "11,191", "7,073"],
+    ["Other receivables", "6,665", "8,620", "4,403"],
+    ["", "53,146", "23,585", "12,308"],
+]
+
+
+def test_the_column_dated_as_the_other_years_is_the_years_figure(tmp_path: Path) -> None:
+    cells = cells_of(read_table(tmp_path, RECEIVABLES))
+    assert cells["cell=C4"] == [("ACCOUNTS_RECEIVABLE", "C_DEC_31", "FY", "2018", 11191.0,
+                                 "NUMBER"),
+                                ("ACCOUNTS_RECEIVABLE", "TOTAL", "FY", "2018", 11191.0, "NUMBER")]
+    assert cells["cell=D4"] == [("ACCOUNTS_RECEIVABLE", "C_JAN_1", "FY", "2018", 7073.0,
+                                 "NUMBER")]
+    agent = tatqa_agent(tmp_path / "ws", RECEIVABLES)
+    assert figures_of(agent, "What is the average other receivables for 2018 and 2019?") == [
+        (7642.5, "", "average")]
+
+
+def test_two_columns_dated_alike_in_one_year_stay_apart(tmp_path: Path) -> None:
+    twice = [["", "December 31, 2019", "December 31, 2018", "December 31, 2018"],
+             ["", "As reported", "As reported", "As adjusted"],
+             ["Trade receivables", "9,660", "11,191", "11,000"]]
+    cells = cells_of(read_table(tmp_path, twice))
+    assert not any(row[1] == "TOTAL" for row in cells["cell=C3"] + cells["cell=D3"])
+
+
+# ------------------------------------------------------------ a common-size statement
+COMMON_SIZE = [
+    ["", "Year Ended December 31,", ""],
+    ["", "2019", "2018"],
+    ["Sales", "100.0 %", "100.0 %"],
+    ["Gross profit", "40.0", "50.9"],
+    ["Operating expenses", "33.1", "27.0"],
+    ["Income from operations", "6.9", "23.9"],
+    ["Net income", "7.2 %", "20.5 %"],
+]
+
+
+def test_a_common_size_statement_is_in_percent(tmp_path: Path) -> None:
+    cells = cells_of(read_table(tmp_path, COMMON_SIZE))
+    assert cells["cell=C4"] == [("GROSS_PROFIT", "TOTAL", "FY", "2018", 50.9, "PCT")]
+    agent = tatqa_agent(tmp_path / "ws", COMMON_SIZE)
+    assert figures_of(agent, "What was the percentage of sales represented by gross profit "
+                             "in 2018?") == [(50.9, "PCT", "share")]
+
+
+def test_a_first_row_of_100_percent_alone_makes_no_common_size(tmp_path: Path) -> None:
+    kpis = [["", "2019", "2018"], ["Retention", "100 %", "100 %"],
+            ["Revenue", "1,200", "1,100"], ["Customers", "340", "310"]]
+    cells = cells_of(read_table(tmp_path, kpis))
+    assert cells["cell=B3"][0][-1] != "PCT" and cells["cell=B4"][0][-1] != "PCT"
