@@ -59,14 +59,35 @@ def _transposed(path: Path) -> Path:
     return path
 
 
-def test_a_transposed_sheet_is_named_and_stores_no_period_as_a_metric(tmp_path: Path) -> None:
+def test_a_transposed_sheet_is_read_turned_and_cited_as_written(tmp_path: Path) -> None:
     report = ingest([_transposed(tmp_path / "Baltics.xlsx")], tmp_path / "ws")
+    (only,) = report.files
+    assert only.status == "ingested" and only.facts == 6
+    with FactStore(tmp_path / "ws" / "facts.db", create=False) as store:
+        facts = sorted((f.metric_code, f.period, f.value, f.source_locator)
+                       for f in store.iter_facts())
+    assert facts == [("EBITDA", "2023", 18.0, "sheet=Baltics!C2"),
+                     ("EBITDA", "2024", 20.1, "sheet=Baltics!C3"),
+                     ("EBITDA", "2025", 25.3, "sheet=Baltics!C4"),
+                     ("REVENUE", "2023", 95.0, "sheet=Baltics!B2"),
+                     ("REVENUE", "2024", 100.5, "sheet=Baltics!B3"),
+                     ("REVENUE", "2025", 110.2, "sheet=Baltics!B4")]
+
+
+def test_periods_down_under_two_header_rows_are_named_not_misread(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Baltics"
+    for row in (["", "Revenue", "EBITDA"], ["Period", "USD m", "USD m"], ["FY2023", 95.0, 18.0],
+                ["FY2024", 100.5, 20.1], ["FY2025", 110.2, 25.3]):
+        ws.append(row)
+    wb.save(tmp_path / "Baltics.xlsx")
+    report = ingest([tmp_path / "Baltics.xlsx"], tmp_path / "ws")
     (only,) = report.files
     assert only.status == "no_text" and only.facts == 0
     assert only.reason == ("no facts and no text: sheet=Baltics!A1: periods run down the first "
-                           "column — layout not supported (put the periods in the header row)")
-    with FactStore(tmp_path / "ws" / "facts.db", create=False) as store:
-        assert store.count() == 0
+                           "column under more than one header row — layout not supported (put "
+                           "the periods in the header row)")
 
 
 def test_a_miss_points_to_the_passages_that_mention_it(tmp_path: Path) -> None:

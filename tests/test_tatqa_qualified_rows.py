@@ -10,7 +10,12 @@ asked as a user would. Each test states the exact figures expected:
 * of two balance columns of one year ("December 31, 2018" beside "January 1, 2018"),
   the one dated as the table's other years is that year's figure;
 * a common-size statement ("Sales 100.0 %", ..., "Net income 7.2 %") is in percent in
-  every row, and "the percentage of sales represented by gross profit" is a share.
+  every row, and "the percentage of sales represented by gross profit" is a share;
+* a schedule listing its years down the first column ("2021", "2022", ..., "Thereafter"
+  under "Operating Leases" | "Finance Leases") is read turned: each measure a row, each
+  year a column, every figure cited at the cell as written; the rows naming no year are
+  reported, never stored under a guessed one;
+* "What did ... exclude?" asks for text.
 """
 
 from __future__ import annotations
@@ -132,3 +137,41 @@ def test_a_first_row_of_100_percent_alone_makes_no_common_size(tmp_path: Path) -
             ["Revenue", "1,200", "1,100"], ["Customers", "340", "310"]]
     cells = cells_of(read_table(tmp_path, kpis))
     assert cells["cell=B3"][0][-1] != "PCT" and cells["cell=B4"][0][-1] != "PCT"
+
+
+# ------------------------------------------------------------ years down the first column
+LEASES = [
+    ["", "Operating Leases", "Finance Leases"],
+    ["2021", "$138", "$6"],
+    ["2022", "135", "6"],
+    ["2023", "120", "7"],
+    ["Thereafter", "577", "35"],
+    ["Total lease liabilities", "$970", "$54"],
+]
+
+
+def test_years_down_the_first_column_are_read_turned(tmp_path: Path) -> None:
+    ex = read_table(tmp_path, LEASES)
+    assert cells_of(ex) == {
+        "cell=B2": [("OPERATING_LEASES", "TOTAL", "FY", "2021", 138.0, "NUMBER")],
+        "cell=B3": [("OPERATING_LEASES", "TOTAL", "FY", "2022", 135.0, "NUMBER")],
+        "cell=B4": [("OPERATING_LEASES", "TOTAL", "FY", "2023", 120.0, "NUMBER")],
+        "cell=C2": [("FINANCE_LEASES", "TOTAL", "FY", "2021", 6.0, "NUMBER")],
+        "cell=C3": [("FINANCE_LEASES", "TOTAL", "FY", "2022", 6.0, "NUMBER")],
+        "cell=C4": [("FINANCE_LEASES", "TOTAL", "FY", "2023", 7.0, "NUMBER")]}
+    assert [(s.locator, s.reason) for s in ex.skipped] == [
+        ("cell=A5", "row label 'Thereafter' is not a period; row skipped"),
+        ("cell=A6", "row label 'Total lease liabilities' is not a period; row skipped")]
+    agent = tatqa_agent(tmp_path / "ws", LEASES, "Lease payments are in millions.")
+    assert figures_of(agent, "What was the change in operating leases between 2021 and "
+                             "2022?") == [(-3.0, "M", "difference")]
+    assert figures_of(agent, "What were the finance leases for 2023?") == [
+        (7.0, "M", "lookup")]
+
+
+def test_what_a_figure_excludes_is_asked_as_text(tmp_path: Path) -> None:
+    agent = tatqa_agent(tmp_path, LEASES, "Total lease liabilities excluded payments for "
+                        "leases signed but not yet commenced of $361 million.")
+    result = agent.ask("What did total lease liabilities as of 2020 exclude?",
+                       reference_date=REF)
+    assert result.figures == () and "not yet commenced of $361 million" in result.answer

@@ -99,7 +99,7 @@ _TEXT_EN = re.compile("|".join((
     r"(?:reasons?|causes?|drivers?|factors?|purposes?|basis|methods?|approach|policy|"
     r"policies|nature|definition|meaning|terms?|conditions?|objectives?|criteria|"
     r"assumptions?|inputs?)\b",
-    r"\bwhat (?:does|do|did|will|would) .*\b(?:represent|include|consist|comprise|refer|"
+    r"\bwhat (?:does|do|did|will|would) .*\b(?:represent|include|exclude|consist|comprise|refer|"
     r"mean|cover|relate|reflect|contain|involve|indicate|measure|stand for|entail|"
     r"describe|require|do|use|show|complete|approve|acquire|combine|announce|adopt|"
     r"sign|launch|follow|have|result|arise|stem|originate)(?:s|es|ed|d)?\b",

@@ -28,12 +28,19 @@ from ragspine_nb.extract.rows import Namer
 from ragspine_nb.extract.table_facts import Emitter, known_rows
 from ragspine_nb.extract.table_units import table_units
 from ragspine_nb.extract.table_walk import row_parts, walk_rows
+from ragspine_nb.extract.turned import (
+    PERIODS_DOWN,
+    as_written,
+    period_key,
+    periods_down,
+    turned,
+    turned_locate,
+)
 from ragspine_nb.extract.values import parse_number
 from ragspine_nb.glossary import (
     normalize_channel,
     normalize_entity,
     normalize_metric,
-    normalize_period,
     period_label,
 )
 from ragspine_nb.profile import ChannelSpec, DomainProfile, parts_reach
@@ -111,28 +118,6 @@ class TableResult:
     unscaled: list[str] = field(default_factory=list)
     unscaled_figures: list[float] = field(default_factory=list)
     undated: list[str] = field(default_factory=list)
-
-
-def period_key(profile: DomainProfile, text: str) -> tuple[str, str] | None:
-    """An explicit period in a header cell (relative words are not accepted)."""
-    return normalize_period(profile, text, relative=False) if text else None
-
-
-#: Why a table whose periods run down its first column gives no facts.
-PERIODS_DOWN = ("periods run down the first column — layout not supported (put the periods "
-                "in the header row)")
-
-
-def periods_down(profile: DomainProfile, grid: Sequence[Sequence[str]]) -> bool:
-    """Whether the periods are row labels (a transposed table) and no column names one.
-
-    Read as usual, such a table would store each period as a metric of its own.
-    """
-    head = header_rows(grid)
-    if any(period_key(profile, x) for row in grid[:max(head, 1)] for x in row[1:]):
-        return False
-    dated = [row for row in grid[head:] if period_key(profile, row[0].strip())]
-    return len(dated) >= 2 and len(dated) * 2 >= len(grid) - head
 
 
 def _pieces(text: str) -> list[str]:
@@ -273,8 +258,12 @@ def extract_table(
     grid = _grid(rows)
     if not grid or len(grid[0]) < 2:
         return out
-    if periods_down(profile, grid):  # a transposed table: named, never misread
-        return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), PERIODS_DOWN)])
+    if periods_down(profile, grid):  # a transposed table: read turned, cited as written
+        if header_rows(grid) > 1:
+            return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), PERIODS_DOWN)])
+        read = extract_table(profile, turned(grid), replace(ctx, locate=turned_locate(ctx.locate)))
+        read.skipped = [replace(s, reason=as_written(s.reason)) for s in read.skipped]
+        return read
     entity = entity_from_titles(profile, ctx.titles) or ctx.entity or profile.home_entity_code
     channels: Channels = {}
     own = _caption_period(grid) or _title_period(ctx.titles)
@@ -306,7 +295,10 @@ def extract_table(
         out.unscaled_figures = [n.value for row in grid[header_rows(grid):] for x in row[1:]
                                 if (n := parse_number(x)).value is not None and not n.percent]
     if emit.derive:
-        out.vocabulary = Vocabulary(emit.namer.specs(), _channel_specs(channels))
+        # a column that holds no stored figure names no channel a question could ask
+        used = {f.channel for f in out.facts}
+        out.vocabulary = Vocabulary(emit.namer.specs(), _channel_specs(
+            {code: names for code, names in channels.items() if code in used}))
     return out
 
 
