@@ -10,7 +10,9 @@ asked as a user would. Each test states the exact figures expected:
 * of two balance columns of one year ("December 31, 2018" beside "January 1, 2018"),
   the one dated as the table's other years is that year's figure;
 * a common-size statement ("Sales 100.0 %", ..., "Net income 7.2 %") is in percent in
-  every row, and "the percentage of sales represented by gross profit" is a share;
+  every row, and "the percentage of sales represented by gross profit" is a share; its
+  change between two years is the later share less the earlier, in percentage points
+  (a relative change of a share, or a change over one year, is not computed);
 * a schedule listing its years down the first column ("2021", "2022", ..., "Thereafter"
   under "Operating Leases" | "Finance Leases") is read turned: each measure a row, each
   year a column, every figure cited at the cell as written; the rows naming no year are
@@ -130,6 +132,23 @@ def test_a_common_size_statement_is_in_percent(tmp_path: Path) -> None:
     agent = tatqa_agent(tmp_path / "ws", COMMON_SIZE)
     assert figures_of(agent, "What was the percentage of sales represented by gross profit "
                              "in 2018?") == [(50.9, "PCT", "share")]
+
+
+def test_the_change_of_a_share_is_the_difference_of_the_yearly_shares(tmp_path: Path) -> None:
+    agent = tatqa_agent(tmp_path, COMMON_SIZE)
+    result = agent.ask("What was the change in percentage of sales represented by gross profit "
+                       "between 2018 and 2019?", reference_date=REF)
+    assert [(round(f.value, 2), f.unit, f.operation) for f in result.figures] == [
+        (-10.9, "PCT", "difference")]
+    assert result.answer.startswith("the company Gross profit as a percentage of Revenue, "
+                                    "change from FY2018 to FY2019: -10.9%")
+    assert "Derivation: 40% − 50.9% = -10.9 percentage points" in result.answer
+    assert len(result.figures[0].operands) == 4  # each year's two cells, all cited
+    for question in ("What was the percentage change in the percentage of sales represented "
+                     "by gross profit between 2018 and 2019?",
+                     "What was the change in the percentage of sales represented by gross "
+                     "profit in 2019?"):
+        assert figures_of(agent, question) == []
 
 
 def test_a_first_row_of_100_percent_alone_makes_no_common_size(tmp_path: Path) -> None:

@@ -348,28 +348,43 @@ def _by_year(plan: Plan, facts: Sequence[Fact], results: Sequence[QueryResult],
         if isinstance(outcome, NotComputed):
             return refusal_answer(op.kind, outcome, results, profile, lang)
         figures.append(_figure(op.kind, outcome[0], run, outcome[1]))
-    if op.then == "average":
-        figures = [_mean_of(op.kind, figures, facts, profile, lang)]
+    if op.then:
+        figures = [_over_years(op, figures, facts, profile, lang)]
     return StructuredAnswer(tuple(figures), layout([figure_text(f, lang) for f in figures],
                                                    lang), _sources(results))
 
 
-def _mean_of(kind: str, figures: Sequence[Figure], facts: Sequence[Fact],
-             profile: DomainProfile, lang: str) -> Figure:
-    """The mean of yearly ratios / shares: one figure citing every year's operands."""
-    values = [f.value for f in figures]
+def _over_years(op: Operation, figures: Sequence[Figure], facts: Sequence[Fact],
+                profile: DomainProfile, lang: str) -> Figure:
+    """Yearly ratios / shares combined: their mean, or the change from the first year's.
+
+    A change of shares is the later year's less the earlier's, in percentage points.
+    """
+    kind, values = op.kind, [f.value for f in figures]
     places = max(shown_decimals(kind, facts) or 0, PERCENT_DECIMALS)
-    mean = sum(values) / len(values)
-    terms = " + ".join(shown_text(v, places) for v in values)
-    years = _joined([period_label(f.operands[0].period_type, f.operands[0].period)
-                     for f in figures], lang)
+    years = [period_label(f.operands[0].period_type, f.operands[0].period) for f in figures]
     first = figures[0].operands
     base = _ratio_label(kind, first[:-1], first[-1], profile, lang, period=False)
-    label = f"{base}，{years}{OPERATION_WORDS['zh']['average']}" if lang == "zh" else \
-        f"{base}, {OPERATION_WORDS['en']['average']} {years}"
-    derivation = f"({terms}) / {len(values)} = {shown_text(mean, places)}" + \
-        ("%" if kind == "share" else "")
-    return Figure(mean, figures[0].unit, label, "average", tuple(facts),
+    pct = "%" if kind == "share" else ""
+    if op.then == "change":
+        order = sorted(range(len(figures)), key=lambda i: (first[0].period_type, years[i]))
+        early, late = order[0], order[-1]
+        value = round(values[late] - values[early], places) + 0.0
+        derivation = f"{shown_text(values[late], places)}{pct} − " \
+                     f"{shown_text(values[early], places)}{pct} = {shown_text(value, places)}"
+        label = f"{base}，{years[early]}至{years[late]}变动" if lang == "zh" else \
+            f"{base}, change from {years[early]} to {years[late]}"
+        return Figure(value, figures[0].unit, label, "difference", tuple(facts),
+                      tuple(dict.fromkeys(s for f in figures for s in f.sources)),
+                      derivation + (" percentage points" if pct and lang == "en" else
+                                    "个百分点" if pct else ""))
+    value = sum(values) / len(values)
+    terms = " + ".join(shown_text(v, places) for v in values)
+    said = _joined(years, lang)
+    label = f"{base}，{said}{OPERATION_WORDS['zh']['average']}" if lang == "zh" else \
+        f"{base}, {OPERATION_WORDS['en']['average']} {said}"
+    derivation = f"({terms}) / {len(values)} = {shown_text(value, places)}{pct}"
+    return Figure(value, figures[0].unit, label, "average", tuple(facts),
                   tuple(dict.fromkeys(s for f in figures for s in f.sources)), derivation)
 
 

@@ -201,7 +201,12 @@ def _ratio(intent: ParsedIntent, text: str, cues: str,
     if change and _CHANGE.search(numerator) and split.numerator[0] < split.denominator[0]:
         return Operation("percent_change")  # "the change … as a percentage of" its base
     if change and change.start() < first:
-        return None  # "the change in the percentage of sales": a change of a share
+        # "the change in the percentage of sales represented by gross profit": the
+        # change of a share between two years (in points); a relative one is not read
+        relative = re.search(r"(?:percentage|percent|%|relative) (?:change|increase|decrease|"
+                             r"growth)|growth rate", text[:first])
+        return None if relative or change.group(0).startswith("grow") else Operation(
+            split.kind, split=split, then="change")
     before = text[:split.denominator[0]]  # "the average proportion of …", "average of …"
     over = _OF_SHARES.search(before)
     if over and over.group(1) != "average":

@@ -238,8 +238,9 @@ def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
     years = _yearly(ctx.intent, num, den, rest) or [""]
     if op.over_range and len(years) == 2:  # "from FY2016 to FY2018": every year in it
         years = year_span(ctx.intent) or years
-    if op.then and len(years) < 2:
-        return NotComputed("operands", ("1",))  # an average of one year's share
+    if op.then and len(years) < 2 or op.then == "change" and len(years) != 2:
+        # an average of one year's share; a change of shares over other than two years
+        return NotComputed("operands", (str(len(years) if years != [""] else 1),))
     tasks: list[Task] = []
     for year in years:  # one numerator / denominator run per year asked, same rows
         top = _side_tasks(num, den, rest, ctx, year)

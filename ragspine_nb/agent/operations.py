@@ -89,6 +89,8 @@ class Operation:
     then : str
         A ratio / share asked for several years: ``average`` — the mean of the yearly
         results ("the average proportion of A as a percentage of B in 2017 and 2018");
+        ``change`` — the later of two years' result less the earlier's ("the change in
+        the percentage of sales represented by gross profit between 2018 and 2019");
         empty — one result per year.
     opening : bool
         An average asked as one year's ("the 2019 average total assets"): that of the

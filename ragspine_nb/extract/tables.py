@@ -259,11 +259,7 @@ def extract_table(
     if not grid or len(grid[0]) < 2:
         return out
     if periods_down(profile, grid):  # a transposed table: read turned, cited as written
-        if header_rows(grid) > 1:
-            return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), PERIODS_DOWN)])
-        read = extract_table(profile, turned(grid), replace(ctx, locate=turned_locate(ctx.locate)))
-        read.skipped = [replace(s, reason=as_written(s.reason)) for s in read.skipped]
-        return read
+        return _turned_table(profile, grid, ctx)
     entity = entity_from_titles(profile, ctx.titles) or ctx.entity or profile.home_entity_code
     channels: Channels = {}
     own = _caption_period(grid) or _title_period(ctx.titles)
@@ -290,6 +286,12 @@ def extract_table(
     if not out.facts and own is None and ctx.period is None and \
             any(is_figure(x) for row in grid for x in row[1:]):
         out.undated = [ctx.locate(0, 0, "", "")]
+    _finish(out, grid, emit, channels)
+    return out
+
+
+def _finish(out: TableResult, grid: list[list[str]], emit: Emitter, channels: Channels) -> None:
+    """The amounts stated without a scale, and the vocabulary the table brought."""
     out.unscaled = emit.unscaled
     if emit.unscaled:
         out.unscaled_figures = [n.value for row in grid[header_rows(grid):] for x in row[1:]
@@ -299,7 +301,16 @@ def extract_table(
         used = {f.channel for f in out.facts}
         out.vocabulary = Vocabulary(emit.namer.specs(), _channel_specs(
             {code: names for code, names in channels.items() if code in used}))
-    return out
+
+
+def _turned_table(profile: DomainProfile, grid: list[list[str]], ctx: TableContext
+                  ) -> TableResult:
+    """A table whose periods run down its first column, read turned (one header row)."""
+    if header_rows(grid) > 1:
+        return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), PERIODS_DOWN)])
+    read = extract_table(profile, turned(grid), replace(ctx, locate=turned_locate(ctx.locate)))
+    read.skipped = [replace(s, reason=as_written(s.reason)) for s in read.skipped]
+    return read
 
 
 def _report(out: TableResult, grid: list[list[str]], blocks: Sequence[LayoutBlock],
