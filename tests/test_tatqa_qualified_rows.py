@@ -17,7 +17,12 @@ asked as a user would. Each test states the exact figures expected:
   under "Operating Leases" | "Finance Leases") is read turned: each measure a row, each
   year a column, every figure cited at the cell as written; the rows naming no year are
   reported, never stored under a guessed one;
-* "What did ... exclude?" asks for text.
+* "What did ... exclude?" asks for text;
+* a weighted-average fair value is a per-share amount, never scaled; only amounts stated
+  without a scale vote for the scale prose quotes them in (a share count equal to a
+  prose amount casts no vote);
+* "total" beside a row named in full ("the total consolidated net revenue") names no
+  built-in row without figures.
 """
 
 from __future__ import annotations
@@ -194,3 +199,40 @@ def test_what_a_figure_excludes_is_asked_as_text(tmp_path: Path) -> None:
     result = agent.ask("What did total lease liabilities as of 2020 exclude?",
                        reference_date=REF)
     assert result.figures == () and "not yet commenced of $361 million" in result.answer
+
+
+# ------------------------------------------------- what may vote for a table's scale
+AWARDS = [
+    ["Non-vested awards", "Shares", "Weighted-Average Grant Date Fair Value"],
+    ["Non-vested at December 31, 2018", "1,187,586", "$41.12"],
+    ["Granted", "473,550", "$53.53"],
+    ["Vested", "(365,223)", "$41.83"],
+    ["Forfeited", "(12,632)", "$50.49"],
+    ["Non-vested at December 31, 2019", "1,283,281", "$45.40"],
+]
+
+
+def test_a_weighted_average_fair_value_is_per_share_and_never_scaled(tmp_path: Path) -> None:
+    agent = tatqa_agent(tmp_path, AWARDS, "All amounts are in thousands, except per share "
+                        "data.", "Forfeitures reduced expense by $12.6 million.")
+    facts = {(f.metric_code, f.channel): (f.value, f.unit) for f in agent.store.iter_facts()
+             if f.period == "2019"}
+    assert facts[("GRANTED", "C_WEIGHTEDAVERAGE_GRANT_DATE_FAIR_VALUE")] == (53.53, "NUMBER")
+    assert facts[("GRANTED", "C_SHARES")] == (473550.0, "shares")
+
+
+def test_a_share_count_equal_to_a_prose_amount_casts_no_vote(tmp_path: Path) -> None:
+    buybacks = [["", "2019", "2018"], ["Shares repurchased", "12,632", "10,118"],
+                ["Cost of repurchases", "523", "388"]]
+    # 12,632 thousand would be "$12.6 million": a share count, so no vote for thousands
+    agent = tatqa_agent(tmp_path, buybacks, "We spent $12.6 million on buybacks in total.")
+    assert figures_of(agent, "What was the cost of repurchases in 2019?") == [
+        (523.0, "", "lookup")]
+
+
+def test_total_beside_a_row_named_in_full_is_no_other_row(tmp_path: Path) -> None:
+    revenues = [["", "2019", "2018"], ["Consolidated net revenues", "$6,489", "$7,500"],
+                ["In-game net revenues", "3,376", "4,249"]]
+    agent = tatqa_agent(tmp_path, revenues, "Amounts are in millions.")
+    assert figures_of(agent, "What is the total consolidated net revenue in 2018 and "
+                             "2019?") == [(13989.0, "M", "sum")]

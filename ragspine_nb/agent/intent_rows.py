@@ -257,8 +257,10 @@ class RowReader:
         kept = tuple(c for c in rows.codes if c in self.live)
         if not kept or len(kept) == len(rows.codes) or len(rows.codes) < 2:
             return rows
-        said = {c: self.index.words_of(c, words) or self.index.shared(c, words)
-                for c in rows.codes}
+        # "total" and "net" name a sum or a place in a table as often as a row: the
+        # built-in "Total revenue" is explained by "Consolidated net revenues"
+        said = {c: (self.index.words_of(c, words) or self.index.shared(c, words))
+                - _TOTAL_WORDS for c in rows.codes}
         named = {k: self.strict.words_of(k, words) for k in kept}
         if not all(any(named[k] and said[d] <= named[k] for k in kept)
                    for d in rows.codes if d not in kept):

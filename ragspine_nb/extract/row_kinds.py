@@ -51,7 +51,7 @@ _PER_SHARE = re.compile(
     r"subscriber|user|square|hour|day|store)\b|\beps\b|\bearnings per\b|\bdividends? per\b"
     r"|\b(?:share|stock|exercise|strike|closing|offering|purchase|market|selling|sale|unit|"
     r"grant[- ]date|average)(?: \w+)? prices?\b|\bprices? (?:per|paid)\b|\bcents?\b"
-    r"|\bfair value per\b|\(in dollars\)")
+    r"|\bfair value per\b|\(in dollars\)|\bweighted[- ]average (?:\w+[- ]){0,3}fair values?\b")
 #: A rate names itself at the end ("Effective tax rate") or says percent; "Interest rate
 #: swaps" and "exchange rate" effects are amounts.
 _RATE = re.compile(r"%|\bpercent(?:age)?\b|\brates?$|\brate of\b|\byield$|\bmargin %")

@@ -24,6 +24,7 @@ from ragspine_nb.extract.header_periods import cell_period, unspaced_year
 from ragspine_nb.extract.layout import column_label, header_rows, is_figure
 from ragspine_nb.extract.placement import Block as LayoutBlock
 from ragspine_nb.extract.placement import Channels, read_blocks
+from ragspine_nb.extract.row_kinds import RowKind
 from ragspine_nb.extract.rows import Namer
 from ragspine_nb.extract.table_facts import Emitter, known_rows
 from ragspine_nb.extract.table_units import table_units
@@ -36,7 +37,6 @@ from ragspine_nb.extract.turned import (
     turned,
     turned_locate,
 )
-from ragspine_nb.extract.values import parse_number
 from ragspine_nb.glossary import (
     normalize_channel,
     normalize_entity,
@@ -286,16 +286,19 @@ def extract_table(
     if not out.facts and own is None and ctx.period is None and \
             any(is_figure(x) for row in grid for x in row[1:]):
         out.undated = [ctx.locate(0, 0, "", "")]
-    _finish(out, grid, emit, channels)
+    _finish(out, emit, channels)
     return out
 
 
-def _finish(out: TableResult, grid: list[list[str]], emit: Emitter, channels: Channels) -> None:
+def _finish(out: TableResult, emit: Emitter, channels: Channels) -> None:
     """The amounts stated without a scale, and the vocabulary the table brought."""
     out.unscaled = emit.unscaled
     if emit.unscaled:
-        out.unscaled_figures = [n.value for row in grid[header_rows(grid):] for x in row[1:]
-                                if (n := parse_number(x)).value is not None and not n.percent]
+        # only amounts stated without a scale vote for one: a share count that happens to
+        # equal a prose amount in some scale ("12,632" shares, "$12.6 million") is none
+        unscaled = set(emit.unscaled)
+        out.unscaled_figures = [f.value for f, kind in zip(emit.facts, emit.kinds, strict=True)
+                                if f.source_locator in unscaled and kind == RowKind.AMOUNT]
     if emit.derive:
         # a column that holds no stored figure names no channel a question could ask
         used = {f.channel for f in out.facts}
