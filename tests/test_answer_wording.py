@@ -86,8 +86,8 @@ def test_periods_down_under_two_header_rows_are_named_not_misread(tmp_path: Path
     (only,) = report.files
     assert only.status == "no_text" and only.facts == 0
     assert only.reason == ("no facts and no text: sheet=Baltics!A1: periods run down the first "
-                           "column under more than one header row — layout not supported (put "
-                           "the periods in the header row)")
+                           "column under more than one header row naming columns — layout not "
+                           "supported (put the periods in the header row)")
 
 
 def test_a_miss_points_to_the_passages_that_mention_it(tmp_path: Path) -> None:

@@ -193,6 +193,32 @@ def test_years_down_the_first_column_are_read_turned(tmp_path: Path) -> None:
         (7.0, "M", "lookup")]
 
 
+MATURITIES = [
+    ["", "Operating Leases", "Finance Leases"],
+    ["", "(Dollars in millions)", ""],
+    ["2020", "$460", "47"], ["2021", "361", "28"], ["2022", "308", "22"],
+    ["Thereafter", "686", "170"],
+    ["Total lease payments", "1,815", "267"],
+    ["Less: interest", "(516)", "(90)"],
+    ["Total", "$1,299", "177"],
+    ["Less: current portion", "(416)", "(35)"],
+    ["Long-term portion", "$883", "142"],
+]
+
+
+def test_a_run_of_years_on_top_under_a_units_row_is_read_turned(tmp_path: Path) -> None:
+    ex = read_table(tmp_path, MATURITIES)
+    cells = cells_of(ex)
+    # the units row is the table's title: millions, for both columns
+    assert cells["cell=B3"] == [("OPERATING_LEASES", "TOTAL", "FY", "2020", 460.0, "M")]
+    assert cells["cell=C5"] == [("FINANCE_LEASES", "TOTAL", "FY", "2022", 22.0, "M")]
+    assert sorted(cells) == ["cell=B3", "cell=B4", "cell=B5", "cell=C3", "cell=C4", "cell=C5"]
+    assert [s.locator for s in ex.skipped] == [f"cell=A{r}" for r in range(6, 12)]
+    agent = tatqa_agent(tmp_path / "ws", MATURITIES)
+    assert figures_of(agent, "What is the sum of finance leases from 2020 to 2022?") == [
+        (97.0, "M", "sum")]
+
+
 def test_what_a_figure_excludes_is_asked_as_text(tmp_path: Path) -> None:
     agent = tatqa_agent(tmp_path, LEASES, "Total lease liabilities excluded payments for "
                         "leases signed but not yet commenced of $361 million.")

@@ -29,14 +29,7 @@ from ragspine_nb.extract.rows import Namer
 from ragspine_nb.extract.table_facts import Emitter, known_rows
 from ragspine_nb.extract.table_units import table_units
 from ragspine_nb.extract.table_walk import row_parts, walk_rows
-from ragspine_nb.extract.turned import (
-    PERIODS_DOWN,
-    as_written,
-    period_key,
-    periods_down,
-    turned,
-    turned_locate,
-)
+from ragspine_nb.extract.turned import PERIODS_DOWN, as_written, period_key, periods_down, turn
 from ragspine_nb.glossary import (
     normalize_channel,
     normalize_entity,
@@ -308,10 +301,12 @@ def _finish(out: TableResult, emit: Emitter, channels: Channels) -> None:
 
 def _turned_table(profile: DomainProfile, grid: list[list[str]], ctx: TableContext
                   ) -> TableResult:
-    """A table whose periods run down its first column, read turned (one header row)."""
-    if header_rows(grid) > 1:
+    """A table whose periods run down its first column, read turned (:func:`turn`)."""
+    done = turn(grid, ctx.titles, ctx.locate)
+    if done is None:
         return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), PERIODS_DOWN)])
-    read = extract_table(profile, turned(grid), replace(ctx, locate=turned_locate(ctx.locate)))
+    read = extract_table(profile, done.grid, replace(ctx, titles=done.titles,
+                                                     locate=done.locate))
     read.skipped = [replace(s, reason=as_written(s.reason)) for s in read.skipped]
     return read
 
