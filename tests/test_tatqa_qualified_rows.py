@@ -22,7 +22,10 @@ asked as a user would. Each test states the exact figures expected:
   without a scale vote for the scale prose quotes them in (a share count equal to a
   prose amount casts no vote);
 * "total" beside a row named in full ("the total consolidated net revenue") names no
-  built-in row without figures.
+  built-in row without figures;
+* "how many categories are there under total X" counts the rows adding up to X (with a
+  test, those passing it), each cited; a quoted defined term ('Apple Inc. ("Apple")')
+  names its row.
 """
 
 from __future__ import annotations
@@ -262,3 +265,40 @@ def test_total_beside_a_row_named_in_full_is_no_other_row(tmp_path: Path) -> Non
     agent = tatqa_agent(tmp_path, revenues, "Amounts are in millions.")
     assert figures_of(agent, "What is the total consolidated net revenue in 2018 and "
                              "2019?") == [(13989.0, "M", "sum")]
+
+
+# ------------------------------------------------------------- rows a total is made of
+SBC = [
+    ["", "", "Year Ended December 31,", ""],
+    ["", "2019", "2018", "2017"],
+    ["Cost of revenues", "2,193", "2,315", "2,000"],
+    ["Sales and marketing", "6,812", "6,596", "6,621"],
+    ["Research and development", "4,804", "6,137", "7,949"],
+    ["General and administrative", "18,328", "16,338", "15,682"],
+    ["Total stock-based compensation expense", "32,137", "31,386", "32,252"],
+]
+
+
+def test_how_many_rows_a_total_is_made_of_is_a_count_of_its_parts(tmp_path: Path) -> None:
+    agent = tatqa_agent(tmp_path, SBC, "Stock-based compensation expense (in thousands):")
+    result = agent.ask("How many categories are there under total stock-based compensation "
+                       "expense?", reference_date=REF)
+    assert [(f.value, f.unit, f.operation) for f in result.figures] == [(4.0, "", "count")]
+    assert "number of items reported (of Cost of revenue, Sales and marketing, Research and " \
+           "development expenses and General and administrative expenses): 4" in result.answer
+    assert [o.source_locator for o in result.figures[0].operands] == [
+        "cell=B3", "cell=B4", "cell=B5", "cell=B6"]
+    passed = agent.ask("How many categories of stock-based compensation expense were above "
+                       "5,000 thousand in 2019?", reference_date=REF)
+    assert [(f.value, f.operation) for f in passed.figures] == [(2.0, "count")]
+    assert "number of items that are above 5,000 thousand" in passed.answer
+    assert "Cost of revenue 2,193 no; Sales and marketing 6,812 yes" in passed.answer
+
+
+def test_a_quoted_defined_term_names_its_row(tmp_path: Path) -> None:
+    customers = [["", "", "Fiscal Year", ""], ["", "2019", "2018", "2017"],
+                 ["Apple Inc. (\u201cApple\u201d)", "32%", "36%", "34%"],
+                 ["Huawei Technologies Co., Ltd. (\u201cHuawei\u201d)", "13%", "8%", "11%"]]
+    agent = tatqa_agent(tmp_path, customers)
+    assert figures_of(agent, "What was the change in Huawei from 2018 to 2019?") == [
+        (5.0, "PCT", "difference")]

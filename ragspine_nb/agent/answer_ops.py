@@ -23,6 +23,18 @@ from ragspine_nb.agent.answer import (
     layout,
     miss_label,
 )
+from ragspine_nb.agent.answer_labels import (
+    OPERATION_WORDS,
+    change_label,
+    common_of,
+    count_label,
+    joined,
+    name_of,
+    operation_label,
+    period_tail,
+    ratio_label,
+    slots_of,
+)
 from ragspine_nb.agent.operation_plan import Plan, varying_slots
 from ragspine_nb.agent.operations import (
     PERCENT_DECIMALS,
@@ -36,7 +48,7 @@ from ragspine_nb.agent.operations import (
     shown_text,
 )
 from ragspine_nb.agent.operations_over import count_passing, passing, pick_extreme, trend
-from ragspine_nb.agent.render import column_label, entity_label, metric_label, result_sources
+from ragspine_nb.agent.render import result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
     conflicted_text,
@@ -60,117 +72,6 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import unit_text
 
 __all__ = ["plan_answer", "refusal_answer", "cross_refusal", "OPERATION_WORDS"]
-
-#: How an operation is named in a figure's label.
-OPERATION_WORDS: dict[str, dict[str, str]] = {
-    "en": {"average": "average of", "sum": "sum of", "max": "highest of", "min": "lowest of",
-           "count": "number of periods", "reported": "reported for"},
-    "zh": {"average": "平均值", "sum": "合计", "max": "最高值", "min": "最低值",
-           "count": "期间数", "reported": "列示期间"},
-}
-
-
-# ------------------------------------------------------------------ names
-def _part(fact: Fact, slot: str, profile: DomainProfile) -> str:
-    if slot == "metric":
-        return metric_label(profile, fact.metric_code)
-    if slot == "entity":
-        return entity_label(profile, fact.entity)
-    if slot == "channel":
-        return column_label(profile, fact.channel)
-    return period_label(fact.period_type, fact.period)
-
-
-def _slots_of(facts: Sequence[Fact]) -> list[str]:
-    names = {"metric": "metric_code", "entity": "entity", "channel": "channel",
-             "period": "period"}
-    return [s for s, attr in names.items() if len({getattr(f, attr) for f in facts}) > 1]
-
-
-def _name(fact: Fact, slots: Sequence[str], profile: DomainProfile) -> str:
-    return " ".join(_part(fact, s, profile) for s in slots)
-
-
-def _common(facts: Sequence[Fact], varying: Sequence[str], profile: DomainProfile) -> str:
-    """What the facts share: entity, row and column (not the period)."""
-    f = facts[0]
-    parts = [entity_label(profile, f.entity) if "entity" not in varying else "",
-             metric_label(profile, f.metric_code) if "metric" not in varying else ""]
-    if "channel" not in varying and f.channel != profile.default_channel:
-        parts.append(f"({column_label(profile, f.channel)})")
-    return " ".join(p for p in parts if p)
-
-
-def _joined(names: Sequence[str], lang: str) -> str:
-    if lang == "zh":
-        return "、".join(names)
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def _period_tail(facts: Sequence[Fact], varying: Sequence[str], lang: str) -> str:
-    if "period" in varying:
-        return ""
-    sep = "，" if lang == "zh" else ", "
-    return sep + period_label(facts[0].period_type, facts[0].period)
-
-
-def _label(kind: str, facts: Sequence[Fact], profile: DomainProfile, lang: str) -> str:
-    """``the company Dividend yield, average of FY2019, FY2018 and FY2017``."""
-    varying = _slots_of(facts)
-    names = _joined([_name(f, varying, profile) for f in facts], lang)
-    common = _common(facts, varying, profile)
-    tail = _period_tail(facts, varying, lang)
-    if lang == "zh":
-        return f"{common}，{names}{OPERATION_WORDS['zh'][kind]}{tail}"
-    return f"{common}, {OPERATION_WORDS['en'][kind]} {names}{tail}"
-
-
-def _change_label(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
-                  lang: str) -> str:
-    """``the company Revenue, change in the percentage change, FY2019 against FY2018``."""
-    common = _common(facts, ["period"], profile)
-    late, early = (period_label(f.period_type, f.period) for f in facts[:2])
-    pct = op.inner == "percent_change"
-    if lang == "zh":
-        return f"{common}，{late}{'变动率' if pct else '变动'}较{early}的变化"
-    return f"{common}, change in the {'percentage change' if pct else 'change'}, {late} " \
-           f"against {early}"
-
-
-def _count_label(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
-                 lang: str) -> str:
-    """``the company Net sales, number of periods that exceed $200,000 thousand (of …)``."""
-    varying = _slots_of(facts) or ["period"]
-    common = _common(facts, varying, profile)
-    names = _joined([_name(f, varying, profile) for f in facts], lang)
-    test = op.test.text if op.test is not None else ""
-    if lang == "zh":
-        return f"{common}，{names}中{test or '列示'}的期间数"
-    what = f"that {test}" if test else "reported"
-    return f"{common}, number of periods {what} (of {names})"
-
-
-def _ratio_label(kind: str, top: Sequence[Fact], bottom: Fact, profile: DomainProfile,
-                 lang: str, period: bool = True) -> str:
-    """``the company Prepaid expenses as a percentage of Total prepaid …, FY2019``.
-
-    ``period=False`` leaves the period out (the caller names several).
-    """
-    facts = [*top, bottom]
-    varying = _slots_of(facts) or ["metric"]
-    entity = "" if "entity" in varying else entity_label(profile, bottom.entity) + " "
-    if "entity" in varying and "metric" not in varying:
-        varying = [*varying, "metric"]  # "ACME Hong Kong Revenue", not "ACME Hong Kong"
-    num = _joined([_name(f, varying, profile) for f in top], lang)
-    den = _name(bottom, varying, profile)
-    tail = _period_tail(facts, varying, lang) if period else ""
-    if lang == "zh":
-        return f"{entity}{num}{'占' if kind == 'share' else '与'}{den}" \
-               f"{'的比例' if kind == 'share' else '之比'}{tail}"
-    if kind == "share":
-        return f"{entity}{num} as a percentage of {den}{tail}"
-    return f"{entity}ratio of {num} to {den}{tail}"
-
 
 # ------------------------------------------------------------------ refusals
 def _inputs(results: Sequence[QueryResult], profile: DomainProfile, lang: str) -> list[str]:
@@ -221,16 +122,16 @@ def _figure(kind: str, outcome: Computed, operands: Sequence[Fact], label: str) 
 def _label_answer(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
                   lang: str) -> str | NotComputed:
     """A which-period / which-item answer as text: the winner or the periods passing."""
-    varying = _slots_of(facts) or ["period"]
-    common = _common(facts, varying, profile)
-    names = [_name(f, varying, profile) for f in facts]
+    varying = slots_of(facts) or ["period"]
+    common = common_of(facts, varying, profile)
+    names = [name_of(f, varying, profile) for f in facts]
     if op.kind in ("max", "min"):
         best = pick_extreme(op.kind, facts)
         if isinstance(best, NotComputed):
             return best
         word = {"max": ("highest", "最高"), "min": ("lowest", "最低")}[op.kind]
         if "period" not in varying:  # items of one period: say which period and whose
-            where = ", ".join(p for p in (common, _period_tail(facts, varying, "en")[2:]) if p)
+            where = ", ".join(p for p in (common, period_tail(facts, varying, "en")[2:]) if p)
             if lang == "zh":
                 return f"{names[best]}：在所比较的{len(facts)}项中{word[1]}（{where}）。"
             return f"{names[best]}: the {word[0]} of the {len(facts)} compared ({where})."
@@ -241,18 +142,18 @@ def _label_answer(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
         return _trend_text(op, facts, profile, lang)
     if op.test is None:
         if lang == "zh":
-            return f"{common}列示的期间：{_joined(names, lang)}。"
-        return f"{common} is reported for {_joined(names, lang)}."
+            return f"{common}列示的期间：{joined(names, lang)}。"
+        return f"{common} is reported for {joined(names, lang)}."
     passed = passing(facts, op.test)
     if isinstance(passed, NotComputed):
         return passed
-    hits = [_name(f, varying, profile) for f in passed]
+    hits = [name_of(f, varying, profile) for f in passed]
     if lang == "zh":
-        return f"{_joined(hits, lang) if hits else '无'}：{common} {op.test.text}。"
+        return f"{joined(hits, lang) if hits else '无'}：{common} {op.test.text}。"
     if not hits:
-        return f"None: {common} is not {op.test.text} in any of {_joined(names, lang)}."
-    return f"{_joined(hits, lang)}: {common} is {op.test.text} there (of " \
-           f"{_joined(names, lang)})."
+        return f"None: {common} is not {op.test.text} in any of {joined(names, lang)}."
+    return f"{joined(hits, lang)}: {common} is {op.test.text} there (of " \
+           f"{joined(names, lang)})."
 
 
 def _trend_text(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
@@ -261,7 +162,7 @@ def _trend_text(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
     moved = trend(facts)
     if isinstance(moved, NotComputed):
         return moved
-    common = _common(facts, ["period"], profile)
+    common = common_of(facts, ["period"], profile)
     (a, pa), (b, pb) = ((value_text(f.value, f.unit, lang, is_amount(f)),
                          period_label(f.period_type, f.period)) for f in (moved.first, moved.last))
     if lang == "zh":
@@ -280,33 +181,33 @@ def _computed(op: Operation, plan: Plan, facts: Sequence[Fact], profile: DomainP
     if op.kind in ("average", "sum"):
         outcome = aggregate(op.kind, facts)
         return outcome if isinstance(outcome, NotComputed) else \
-            (outcome, _label(op.kind, facts, profile, lang))
+            (outcome, operation_label(op.kind, facts, profile, lang))
     if op.kind in ("ratio", "share"):
         top, bottom = facts[: plan.numerators], facts[plan.numerators]
         outcome = ratio(top, bottom, percent=op.kind == "share")
         return outcome if isinstance(outcome, NotComputed) else \
-            (outcome, _ratio_label(op.kind, top, bottom, profile, lang))
+            (outcome, ratio_label(op.kind, top, bottom, profile, lang))
     if op.kind == "change_of_change":
         outcome = change_of_change(op.inner, facts)
         if isinstance(outcome, NotComputed):
             return outcome
-        return outcome, _change_label(op, facts, profile, lang)
+        return outcome, change_label(op, facts, profile, lang)
     if op.kind == "count":
-        listed = _joined([_name(f, ["period"], profile) for f in facts], lang)
-        outcome = count_passing(facts, op.test) if op.test is not None else \
-            Computed(float(len(facts)), "", f"{listed} → {len(facts)}")
+        names = [name_of(f, slots_of(facts) or ["period"], profile) for f in facts]
+        outcome = count_passing(facts, op.test, names) if op.test is not None else \
+            Computed(float(len(facts)), "", f"{joined(names, lang)} → {len(facts)}")
         if isinstance(outcome, NotComputed):
             return outcome
-        return outcome, _count_label(op, facts, profile, lang)
+        return outcome, count_label(op, facts, profile, lang)
     best = pick_extreme(op.kind, facts)
     if isinstance(best, NotComputed):
         return best
     winner = facts[best]
-    shown = ", ".join(f"{_name(f, _slots_of(facts), profile)} {format_value(f.value)}"
+    shown = ", ".join(f"{name_of(f, slots_of(facts), profile)} {format_value(f.value)}"
                       for f in facts)
     return (Computed(winner.value, winner.unit,
                      f"{op.kind}({shown}) = {format_value(winner.value)}"),
-            _label(op.kind, facts, profile, lang))
+            operation_label(op.kind, facts, profile, lang))
 
 
 def plan_answer(plan: Plan, results: Sequence[QueryResult], profile: DomainProfile,
@@ -364,7 +265,7 @@ def _over_years(op: Operation, figures: Sequence[Figure], facts: Sequence[Fact],
     places = max(shown_decimals(kind, facts) or 0, PERCENT_DECIMALS)
     years = [period_label(f.operands[0].period_type, f.operands[0].period) for f in figures]
     first = figures[0].operands
-    base = _ratio_label(kind, first[:-1], first[-1], profile, lang, period=False)
+    base = ratio_label(kind, first[:-1], first[-1], profile, lang, period=False)
     pct = "%" if kind == "share" else ""
     if op.then == "change":
         order = sorted(range(len(figures)), key=lambda i: (first[0].period_type, years[i]))
@@ -380,7 +281,7 @@ def _over_years(op: Operation, figures: Sequence[Figure], facts: Sequence[Fact],
                                     "个百分点" if pct else ""))
     value = sum(values) / len(values)
     terms = " + ".join(shown_text(v, places) for v in values)
-    said = _joined(years, lang)
+    said = joined(years, lang)
     label = f"{base}，{said}{OPERATION_WORDS['zh']['average']}" if lang == "zh" else \
         f"{base}, {OPERATION_WORDS['en']['average']} {said}"
     derivation = f"({terms}) / {len(values)} = {shown_text(value, places)}{pct}"

@@ -71,6 +71,24 @@ def _over_periods(ctx: PlanContext, task: Task, periods: Sequence[str]) -> list[
     return [{**task, "period": p} for p in periods]
 
 
+def _counted_cell(ctx: PlanContext, task: Task) -> Task:
+    """The total's cell whose parts are counted: its row's latest (or named) period.
+
+    The count is of rows, so any column the total is reported in serves; the task's own
+    column first.
+    """
+    facts = list(ctx.store.iter_facts(metric_code=task["metric"], entity=task["entity"]))
+    same = [f for f in facts if f.channel == task["channel"]] or \
+        sorted(facts, key=lambda f: f.channel)
+    if ctx.intent.periods:
+        same = [f for f in same if period_label(f.period_type, f.period) == task["period"]]
+    if not same:
+        return task
+    best = max(same, key=lambda f: (f.period_type == "FY", f.period))
+    return {**task, "channel": best.channel,
+            "period": period_label(best.period_type, best.period)}
+
+
 def _fiscal_range(ctx: PlanContext) -> list[str] | None:
     """Every fiscal year from the first to the last named ("from 2017 to 2019")."""
     named = ctx.intent.periods
@@ -116,6 +134,12 @@ def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         return NotComputed("items")
     varying = varying_slots(tasks)
     if op.over == "items":
+        parts = ctx.profile.metrics[tasks[0]["metric"]].parts \
+            if op.kind == "count" and len(tasks) == 1 and \
+            tasks[0]["metric"] in ctx.profile.metrics else ()
+        if parts:  # "how many categories are there under total X": the rows adding up to it
+            return Plan(op, tuple({**_counted_cell(ctx, tasks[0]), "metric": p}
+                                  for p in parts))
         if len(varying) != 1 or "period" in varying:
             return NotComputed("items")
         return Plan(op, tuple(tasks))

@@ -34,8 +34,11 @@ def _in_scale(fact: Fact, test: Threshold) -> float | NotComputed:
     return fact.value * parts.factor / SCALES[test.scale]
 
 
-def count_passing(operands: Sequence[Fact], test: Threshold) -> Computed | NotComputed:
+def count_passing(operands: Sequence[Fact], test: Threshold,
+                  names: Sequence[str] | None = None) -> Computed | NotComputed:
     """How many operands pass ``test`` (each compared in the test's scale).
+
+    ``names`` name the operands in the derivation (their periods when not given).
 
     Examples
     --------
@@ -49,14 +52,14 @@ def count_passing(operands: Sequence[Fact], test: Threshold) -> Computed | NotCo
     if not operands:
         return NotComputed("operands", ("0",))
     marks, passed = [], 0
-    for f in operands:
+    for i, f in enumerate(operands):
         value = _in_scale(f, test)
         if isinstance(value, NotComputed):
             return value
         ok = test.passes(value)
         passed += ok
-        marks.append(f"{period_label(f.period_type, f.period)} {format_value(f.value)} "
-                     f"{'yes' if ok else 'no'}")
+        name = names[i] if names is not None else period_label(f.period_type, f.period)
+        marks.append(f"{name} {format_value(f.value)} {'yes' if ok else 'no'}")
     return Computed(float(passed), "", f"{'; '.join(marks)} → {passed}")
 
 

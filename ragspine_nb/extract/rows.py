@@ -77,6 +77,10 @@ def closing_subject(label: str) -> str:
     return closing["what"] if closing else ""
 
 
+#: A defined term: '("Apple")', "(the “Company”)".
+_DEFINED = re.compile(r"\(\s*(?:the\s+)?[\"\u201c]([^\"\u201d()]{2,40})[\"\u201d]\s*\)", re.I)
+
+
 def label_variants(label: str) -> set[str]:
     """The label without parenthesised notes, with singular words, "Total X" as "X".
 
@@ -87,9 +91,13 @@ def label_variants(label: str) -> set[str]:
     --------
     >>> sorted(label_variants("goodwill, end of the year"))
     ['ending goodwill', 'goodwill', 'goodwill, end of the year']
+    >>> sorted(label_variants('apple inc. ("apple")'))
+    ['apple', 'apple inc.', 'apple inc. ("apple")']
     """
     bare = " ".join(re.sub(r"\([^)]*\)", " ", label).split())
     out = {bare} if bare else set()
+    # a defined term in quotes ('Apple Inc. ("Apple")') is the row's short name
+    out |= {" ".join(m.group(1).split()) for m in _DEFINED.finditer(label)}
     if bare.startswith("total ") and len(bare) > 6:
         out.add(bare[6:])
     if what := closing_subject(bare):
