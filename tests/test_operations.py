@@ -253,15 +253,25 @@ def test_how_many_items_that_no_list_names_is_refused(agent: Agent) -> None:
     assert r.answer.startswith("Count not computed: the items to count are not identified")
 
 
-@pytest.mark.parametrize("question", [
-    "What is the change in the average revenue between 2017-2018 and 2018-2019?",
-    "What was the average difference between revenue and cost of sales for 2018 and 2019?",
+@pytest.mark.parametrize(("question", "said"), [
+    ("What is the change in the average revenue between 2017-2018 and 2018-2019?",
+     "Average not computed: the average of changes or of other computed figures"),
+    ("What was the sum of the differences between revenue and cost of sales for 2018 and "
+     "2019?", "Sum not computed: the sum of changes or of other computed figures"),
 ])
-def test_an_operation_of_operations_is_named_and_refused(agent: Agent, question: str) -> None:
+def test_an_operation_of_operations_is_named_and_refused(agent: Agent, question: str,
+                                                         said: str) -> None:
     r = agent.ask(question, REF)
     assert r.figures == ()
-    assert "Average not computed: the average of changes or of other computed figures" \
-        in r.answer
+    assert said in r.answer
+
+
+def test_the_average_difference_between_two_rows_is_computed(agent: Agent) -> None:
+    # the mean of the yearly differences is the difference of the means: one number
+    r = agent.ask("What was the average difference between revenue and cost of sales for "
+                  "2018 and 2019?", REF)
+    assert [(f.operation, f.value) for f in r.figures] == [("average", 500.0)]
+    assert " = 500" in r.answer and len(r.figures[0].operands) == 4
 
 
 # ---------------------------------------------------------------- change of a change

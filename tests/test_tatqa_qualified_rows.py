@@ -25,7 +25,11 @@ asked as a user would. Each test states the exact figures expected:
   built-in row without figures;
 * "how many categories are there under total X" counts the rows adding up to X (with a
   test, those passing it), each cited; a quoted defined term ('Apple Inc. ("Apple")')
-  names its row.
+  names its row;
+* "the average difference between A and B" and "the difference between the average A and
+  the average B" are one number, the gap of the averages over the same periods (those
+  named, else every period both report); a gap changing sign from period to period is
+  not computed (signed or absolute?).
 """
 
 from __future__ import annotations
@@ -302,3 +306,32 @@ def test_a_quoted_defined_term_names_its_row(tmp_path: Path) -> None:
     agent = tatqa_agent(tmp_path, customers)
     assert figures_of(agent, "What was the change in Huawei from 2018 to 2019?") == [
         (5.0, "PCT", "difference")]
+
+
+# ------------------------------------------------- the average gap between two rows
+FINANCING = [["Net financing costs", "", ""], ["", "2019", "2018"], ["", "€m", "€m"],
+             ["Investment income", "433", "685"], ["Financing costs", "(2,088)", "(1,074)"]]
+
+
+def test_the_average_gap_between_two_rows_is_the_gap_of_their_averages(
+        tmp_path: Path) -> None:
+    agent = tatqa_agent(tmp_path, FINANCING)
+    for question in ("What is the difference between the average investment income and "
+                     "average financing costs?",
+                     "What was the average difference between investment income and "
+                     "financing costs for 2018 and 2019?"):
+        result = agent.ask(question, reference_date=REF)
+        assert [(f.value, f.unit, f.operation) for f in result.figures] == [
+            (2140.0, "EUR_M", "average")]
+        assert "average Investment income less average Financing costs" in result.answer
+        assert len(result.figures[0].operands) == 4
+
+
+def test_an_average_gap_that_changes_sign_is_not_computed(tmp_path: Path) -> None:
+    ebitda = [["", "2019", "2018"], ["", "$'000", "$'000"], ["EBITDA", "79,046", "63,954"],
+              ["Underlying EBITDA", "85,123", "62,575"]]
+    agent = tatqa_agent(tmp_path, ebitda)
+    result = agent.ask("What was the average difference between EBITDA and underlying EBITDA "
+                       "for both FYs?", reference_date=REF)
+    assert result.figures == ()
+    assert "the difference changes sign from period to period (-6,077, 1,379)" in result.answer

@@ -18,7 +18,7 @@ from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["OPERATION_WORDS", "slots_of", "name_of", "common_of", "joined", "operation_label",
-           "change_label", "count_label", "ratio_label", "period_tail"]
+           "change_label", "count_label", "gap_label", "ratio_label", "period_tail"]
 
 #: How an operation is named in a figure's label.
 OPERATION_WORDS: dict[str, dict[str, str]] = {
@@ -139,3 +139,14 @@ def ratio_label(kind: str, top: Sequence[Fact], bottom: Fact, profile: DomainPro
     if kind == "share":
         return f"{entity}{num} as a percentage of {den}{tail}"
     return f"{entity}ratio of {num} to {den}{tail}"
+
+
+def gap_label(first: Sequence[Fact], second: Sequence[Fact], profile: DomainProfile,
+              lang: str) -> str:
+    """``the company, average Investment income less average Financing costs, FY2019 and …``."""
+    common = common_of([*first, *second], ["metric", "period"], profile)
+    a, b = (metric_label(profile, side[0].metric_code) for side in (first, second))
+    years = joined([period_label(f.period_type, f.period) for f in first], lang)
+    if lang == "zh":
+        return f"{common}，{a}平均值减{b}平均值（{years}）"
+    return f"{common}, average {a} less average {b} ({years})"

@@ -28,6 +28,7 @@ from ragspine_nb.agent.answer_labels import (
     change_label,
     common_of,
     count_label,
+    gap_label,
     joined,
     name_of,
     operation_label,
@@ -47,7 +48,13 @@ from ragspine_nb.agent.operations import (
     shown_decimals,
     shown_text,
 )
-from ragspine_nb.agent.operations_over import count_passing, passing, pick_extreme, trend
+from ragspine_nb.agent.operations_over import (
+    count_passing,
+    gap_of_means,
+    passing,
+    pick_extreme,
+    trend,
+)
 from ragspine_nb.agent.render import result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
@@ -178,6 +185,11 @@ def _trend_text(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
 def _computed(op: Operation, plan: Plan, facts: Sequence[Fact], profile: DomainProfile,
               lang: str) -> NotComputed | tuple[Computed, str]:
     """The operation's value and its figure's label."""
+    if op.kind == "average" and op.between:  # two rows' averages over the same periods
+        half = len(facts) // 2
+        outcome = gap_of_means(facts[:half], facts[half:])
+        return outcome if isinstance(outcome, NotComputed) else \
+            (outcome, gap_label(facts[:half], facts[half:], profile, lang))
     if op.kind in ("average", "sum"):
         outcome = aggregate(op.kind, facts)
         return outcome if isinstance(outcome, NotComputed) else \

@@ -15,9 +15,8 @@ as a cue. English and Chinese.
 * :func:`threshold` — a test against a stated amount ("exceed $200,000 thousand",
   "less than 20%", "超过100万").
 * :func:`extreme` — ``max`` / ``min`` ("highest", "larger", "最低").
-* :func:`ratio_split` — a ratio or a share and where its numerator and denominator are
-  named ("A as a percentage of B", "what percentage of B is A", "the ratio of A to B",
-  "A占B的比例").
+* :func:`~ragspine_nb.agent.ratio_sides.ratio_split` — a ratio or a share and where its
+  numerator and denominator are named (re-exported here).
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragspine_nb.agent.ratio_sides import RatioSplit, ratio_split
 from ragspine_nb.period_phrases import QUESTION_PERIOD
 
 __all__ = ["Threshold", "RatioSplit", "aggregate_cue", "listed_each", "period_range",
@@ -238,120 +238,6 @@ def extreme(text: str) -> str | None:
     text = re.sub(r"most recent|more or less|at least|at most", " ", text)
     up, down = bool(_MAX.search(text)), bool(_MIN.search(text))
     return "max" if up and not down else "min" if down and not up else None
-
-
-# ----------------------------------------------------------------- ratios, shares
-@dataclass(frozen=True)
-class RatioSplit:
-    """Where a ratio's numerator and denominator are named in the question.
-
-    ``numerator`` and ``denominator`` are ``(start, end)`` spans of the folded text;
-    ``kind`` is ``share`` (asked as a percentage) or ``ratio``.
-    """
-
-    kind: str
-    numerator: tuple[int, int]
-    denominator: tuple[int, int]
-
-
-_PCT_WORD = r"(?:percentage|percent|per cent|%)"
-_RATIO_WORD = rf"(?:{_PCT_WORD}|proportion|ratio|fraction|share|portion|multiple)"
-_AS_OF = re.compile(rf"(?<![a-z])as an? {_RATIO_WORD} of(?![a-z])")
-_WHAT_OF = re.compile(rf"(?<![a-z])(?:what|which) (?:{_PCT_WORD}|proportion|"
-                      r"fraction|share|portion) of(?![a-z])")
-_VERB = re.compile(r"(?<![a-z])(?:is|was|are|were|does|did|do|comes?|came|has|had)(?![a-z])")
-_OF = re.compile(rf"(?<![a-z])(?:{_RATIO_WORD})(?: constitution| composition)?"
-                 rf"(?:,? \(?in {_PCT_WORD}\)?,?)? of(?![a-z])")
-_TOTAL_SEP = re.compile(r"(?<![a-z])(?:in|of|to|within|among)(?= (?:the )?total(?![a-z]))")
-_STRONG_SEP = re.compile(r"(?<![a-z])(?:over|to|out of|divided by|relative to|against|among|"
-                         r"amongst|within|compared to|compared with|versus|vs\.?)(?![a-z])")
-_WEAK_SEP = re.compile(r"(?<![a-z])(?:in|from)(?![a-z])")
-#: "the percentage of sales represented by gross profit": the numerator comes after
-_BY = re.compile(r"(?<![a-z])(?:represented|accounted for|made up|contributed|taken up) by"
-                 r"(?![a-z])")
-_NUMERAL = re.compile(r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*$")
-_ZH_SHARE = re.compile(r"占(?P<den>.+?)的?(?:比例|比重|百分比|份额|比率)")
-_ZH_RATIO = re.compile(r"与(?P<den>.+?)(?:之比|的比率|的比值)")
-
-
-def _kind(text: str) -> str:
-    return "share" if re.search(_PCT_WORD, text) and not re.search(
-        r"percentage (?:change|difference|increase|decrease|point)", text) else "ratio"
-
-
-def _separator(text: str, start: int) -> re.Match[str] | None:
-    """The word between a ratio's numerator and denominator, after ``start``."""
-    def usable(m: re.Match[str]) -> bool:
-        before, after = text[start:m.start()], text[m.end():]
-        return bool(before.strip()) and bool(re.search(r"[a-z\u4e00-\u9fff]", after)) \
-            and not (m.group(0) == "to" and _NUMERAL.search(before)) \
-            and not QUESTION_PERIOD.match(after.strip()) \
-            and not re.match(r"\s*(?:the )?(?:year|period|quarter|month)s?\b", after)
-    for pattern in (_TOTAL_SEP, _STRONG_SEP, _WEAK_SEP):
-        found = [m for m in pattern.finditer(text, start) if usable(m)]
-        if found:
-            return found[-1]
-    return None
-
-
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start] in " ,;:?？，":
-        start += 1
-    while end > start and text[end - 1] in " ,;:?？，":
-        end -= 1
-    return start, end
-
-
-def _split(text: str, kind: str, numerator: tuple[int, int],
-           denominator: tuple[int, int]) -> RatioSplit | None:
-    num, den = _trimmed(text, *numerator), _trimmed(text, *denominator)
-    if num[0] == num[1] or den[0] == den[1]:
-        return None
-    return RatioSplit(kind, num, den)
-
-
-def ratio_split(text: str) -> RatioSplit | None:
-    """The numerator and denominator of a ratio or share the question asks for.
-
-    Examples
-    --------
-    >>> q = "what is a as a percentage of b in 2019?"
-    >>> s = ratio_split(q); s.kind, q[slice(*s.numerator)], q[slice(*s.denominator)]
-    ('share', 'what is a', 'b in 2019')
-    >>> q = "what percentage of total cost is made up of wages?"
-    >>> s = ratio_split(q); q[slice(*s.numerator)], q[slice(*s.denominator)]
-    ('made up of wages', 'total cost')
-    >>> q = "what was the percentage of sales represented by gross profit in 2018?"
-    >>> s = ratio_split(q); q[slice(*s.numerator)], q[slice(*s.denominator)]
-    ('gross profit in 2018', 'sales')
-    >>> q = "what is the ratio of inventory to sales in 2018?"
-    >>> s = ratio_split(q); s.kind, q[slice(*s.numerator)], q[slice(*s.denominator)]
-    ('ratio', 'inventory', 'sales in 2018')
-    """
-    end = len(text)
-    m = _AS_OF.search(text)
-    if m:
-        return _split(text, _kind(m.group(0) + text[m.end():]), (0, m.start()), (m.end(), end))
-    m = _WHAT_OF.search(text)
-    if m:
-        verb = _VERB.search(text, m.end())
-        if verb is None:
-            return None
-        return _split(text, "share" if re.search(_PCT_WORD, m.group(0)) else "ratio",
-                      (verb.end(), end), (m.end(), verb.start()))
-    m = _OF.search(text)
-    if m and (by := _BY.search(text, m.end())):
-        return _split(text, _kind(text), (by.end(), end), (m.end(), by.start()))
-    if m:
-        sep = _separator(text, m.end())
-        if sep is None:
-            return None
-        return _split(text, _kind(text), (m.end(), sep.start()), (sep.end(), end))
-    m = _ZH_SHARE.search(text) or _ZH_RATIO.search(text)
-    if m:
-        kind = "share" if m.re is _ZH_SHARE and "比率" not in m.group(0) else "ratio"
-        return _split(text, kind, (0, m.start()), (m.start("den"), m.end("den")))
-    return None
 
 
 #: Words that ask for an operation in any phrasing: what the detector did not read is

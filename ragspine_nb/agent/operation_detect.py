@@ -313,7 +313,11 @@ def detect_operation(intent: ParsedIntent, profile: DomainProfile,
         return nested
     cue = aggregate_cue(cues)
     if cue in ("average", "sum") and _has_cue(cues, DIFFERENCE_CUES):
-        return Operation(cue, nested="difference")  # "the average difference between …"
+        if cue == "average" and len(intent.metrics) == 2:
+            # "the average difference between A and B", "the difference between the
+            # average A and the average B": one number, the gap of their averages
+            return Operation("average", between=True, over_range=period_range(text))
+        return Operation(cue, nested="difference")  # a sum of differences: not computed
     if not _has_cue(cues, DIFFERENCE_CUES):
         found = _ratio(intent, text, cues, profile) or _count(intent, cues, profile)
         if found is not None:

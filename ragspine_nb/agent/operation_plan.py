@@ -127,6 +127,26 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
     return Plan(op, tuple(tasks))
 
 
+def _gap_of_averages(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
+    """Two rows over the same periods: those named, else every period both report."""
+    rows = distinct_rows(base_tasks(ctx.intent, ctx.clar, ctx.profile))
+    if len(rows) != 2 or varying_slots(rows) != ["metric"]:
+        return NotComputed("cross", (slot_names(rows, varying_slots(rows)),)) if rows else \
+            NotComputed("operands", ("0",))
+    spread = _fiscal_range(ctx) if op.over_range else None
+    if spread is None and len(ctx.intent.periods) >= 2:
+        spread = [period_label(*p) for p in ctx.intent.periods]
+    if spread is None and ctx.intent.periods:
+        return NotComputed("operands", ("1",))  # one period: no average
+    if spread is None:
+        kind = _period_type(ctx, rows[0])
+        both = set(_row_periods(ctx, rows[0], kind)) & set(_row_periods(ctx, rows[1], kind))
+        spread = [period_label(kind, p) for p in sorted(both, reverse=True)]
+    if len(spread) < 2:
+        return NotComputed("no_periods", (op.kind,))
+    return Plan(op, tuple(t for row in rows for t in _over_periods(ctx, row, spread)))
+
+
 def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
     """A count, max or min: over the named / reported periods, or over listed items."""
     tasks = base_tasks(ctx.intent, ctx.clar, ctx.profile)
@@ -339,6 +359,8 @@ def plan_operation(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None
     """
     if op.nested:
         return NotComputed("nested", (op.kind, op.nested))
+    if op.kind == "average" and op.between:
+        return _gap_of_averages(op, ctx)
     if op.kind in ("average", "sum"):
         return _aggregate(op, ctx)
     if op.kind in ("count", "max", "min"):

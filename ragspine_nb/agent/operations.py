@@ -59,7 +59,9 @@ class Operation:
     between : bool
         The question asks for the difference *between* figures it names ("the
         difference between A and B"), which is not a change over time: when it also
-        spans two periods, which difference is meant is not clear.
+        spans two periods, which difference is meant is not clear. On an ``average``:
+        the average difference between two rows, the same as the difference of their
+        averages over the same periods.
     over_range : bool
         An average or sum over a range of periods ("from 2017 to 2019"): every fiscal
         year from the first to the last named is an operand.
@@ -154,7 +156,8 @@ class NotComputed:
     identified), ``threshold_units`` (a test's amount in a scale the figures do not
     state), ``nested`` (an operation of operations), ``tie``, ``signs`` (negative values
     compared: the value or its size?), ``change_periods`` (a change of a change names no
-    two consecutive years).
+    two consecutive years), ``gap_signs`` (an average gap between two rows that changes
+    sign: signed or absolute?).
     """
 
     reason: str

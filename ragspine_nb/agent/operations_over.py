@@ -1,4 +1,4 @@
-"""Operations over many operands tested one by one: counts, max / min, which way a row moved.
+"""Operations over many operands: counts, max / min, which way a row moved, gaps of means.
 
 Pure functions over cited cells, like :mod:`ragspine_nb.agent.operations`: each operand
 is compared in the test's scale (a count), or against the others in one unit (max /
@@ -11,13 +11,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragspine_nb.agent.operation_cues import Threshold
-from ragspine_nb.agent.operations import Computed, NotComputed, one_unit
+from ragspine_nb.agent.operations import (
+    Computed,
+    NotComputed,
+    aggregate,
+    one_unit,
+    shown_decimals,
+    shown_text,
+)
 from ragspine_nb.agent.templates import format_value
 from ragspine_nb.core import Fact
 from ragspine_nb.glossary import period_label
 from ragspine_nb.units import SCALES, unit_parts
 
-__all__ = ["count_passing", "passing", "pick_extreme", "Trend", "trend"]
+__all__ = ["count_passing", "gap_of_means", "passing", "pick_extreme", "Trend", "trend"]
 
 
 def _in_scale(fact: Fact, test: Threshold) -> float | NotComputed:
@@ -142,3 +149,43 @@ def trend(operands: Sequence[Fact]) -> Trend | NotComputed:
         return Trend(first, last, way, f"{diff:+.2f} percentage points")
     relative = f", {diff / first.value * 100:+.1f}%" if first.value > 0 else ""
     return Trend(first, last, way, f"{'+' if diff > 0 else ''}{format_value(diff)}{relative}")
+
+
+def gap_of_means(first: Sequence[Fact], second: Sequence[Fact]) -> Computed | NotComputed:
+    """The mean of ``first`` less the mean of ``second`` (the mean of their differences).
+
+    The operands pair up by position (same periods). When the differences change sign
+    from period to period, whether the signed or the absolute gap is averaged is not
+    clear: not computed.
+
+    Examples
+    --------
+    >>> a = [Fact("II", "C", "NA", "TOTAL", "FY", y, v, "EUR_M", "t.csv", "r")
+    ...      for y, v in (("2019", 433.0), ("2018", 685.0))]
+    >>> b = [Fact("FC", "C", "NA", "TOTAL", "FY", y, v, "EUR_M", "t.csv", "r")
+    ...      for y, v in (("2019", -2088.0), ("2018", -1074.0))]
+    >>> gap_of_means(a, b).derivation
+    '(433 + 685) / 2 − (-2,088 + -1,074) / 2 = 559 − (-1,581) = 2,140'
+    >>> gap_of_means(b, a).value, gap_of_means(a, a[::-1]).reason
+    (-2140.0, 'gap_signs')
+    """
+    if len(first) < 2 or len(first) != len(second):
+        return NotComputed("operands", (str(min(len(first), len(second))),))
+    mixed = one_unit([*first, *second])
+    if mixed is not None:
+        return mixed
+    gaps = [a.value - b.value for a, b in zip(first, second, strict=True)]
+    if any(g > 0 for g in gaps) and any(g < 0 for g in gaps):
+        # signed or absolute? the average of the gaps and of their sizes differ
+        return NotComputed("gap_signs", (", ".join(format_value(g) for g in gaps),))
+    means = [aggregate("average", side) for side in (first, second)]
+    if not all(isinstance(m, Computed) for m in means):
+        return next(m for m in means if isinstance(m, NotComputed))
+    (a, b) = (m.value for m in means if isinstance(m, Computed))
+    places = shown_decimals("average", [*first, *second])
+    gap = a - b
+    terms = [f"({' + '.join(format_value(f.value) for f in side)}) / {len(side)}"
+             for side in (first, second)]
+    less = shown_text(b, places) if b >= 0 else f"({shown_text(b, places)})"
+    return Computed(gap, first[0].unit, f"{terms[0]} − {terms[1]} = {shown_text(a, places)} − "
+                                        f"{less} = {shown_text(gap, places)}")

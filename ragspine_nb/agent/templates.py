@@ -199,7 +199,9 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
            "change_periods": "it needs the two consecutive years whose changes are compared "
                              "(e.g. the change in 2019 against the change in 2018)",
            "signs": "some values are negative ({0}), so it is not clear whether the value "
-                    "or its size is compared"},
+                    "or its size is compared",
+           "gap_signs": "the difference changes sign from period to period ({0}), so it is "
+                        "not clear whether its average or the average of its size is meant"},
     "zh": {"units": "各输入的单位不同（{0}、{1}）",
            "zero_base": "基数为零",
            "negative_base": "基数为负（{0}）",
@@ -215,7 +217,8 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
            "nested": "暂不计算变动或其他计算结果的{0}（{1}）",
            "tie": "有两个或以上数值相等（{0}）",
            "change_periods": "需要指明两个相邻年度（例如2019年的变动与2018年的变动）",
-           "signs": "部分数值为负（{0}），无法确定比较的是数值还是其绝对值"},
+           "signs": "部分数值为负（{0}），无法确定比较的是数值还是其绝对值",
+           "gap_signs": "各期差额正负不一（{0}），无法确定是取差额的平均值还是其绝对值的平均值"},
 }
 
 
