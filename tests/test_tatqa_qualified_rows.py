@@ -335,3 +335,14 @@ def test_an_average_gap_that_changes_sign_is_not_computed(tmp_path: Path) -> Non
                        "for both FYs?", reference_date=REF)
     assert result.figures == ()
     assert "the difference changes sign from period to period (-6,077, 1,379)" in result.answer
+
+
+def test_total_beside_a_row_written_out_sums_it(tmp_path: Path) -> None:
+    fees = [["", "2019", "2018"], ["Audit Fees", "$58,000", "$55,000"],
+            ["Audit-Related Fees", "$12,000", "$11,000"], ["Total Fees", "$86,000", "$66,000"]]
+    agent = tatqa_agent(tmp_path, fees)
+    assert figures_of(agent, "What is the total amount of audit fees in both 2018 and "
+                             "2019?") == [(113000.0, "", "sum")]
+    # both written out and listed: both asked
+    assert figures_of(agent, "What were the audit fees and total fees in 2019?") == [
+        (58000.0, "", "lookup"), (86000.0, "", "lookup")]

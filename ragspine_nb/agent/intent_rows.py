@@ -211,9 +211,30 @@ class RowReader:
         if any(not self._bare_total(h[2]) for h in hits):
             # "the total amount of inventories": "total" names no bare "Total" row
             hits = [h for h in hits if not self._bare_total(h[2])]
-        rows = self._read(hits, words, listed)
+        rows = self._no_total_beside(self._read(hits, words, listed), words)
         return self._alive(rows, words) if listed else \
             self._qualified_by(self._alive(rows, words), text)
+
+    def _no_total_beside(self, rows: Rows, words: frozenset[str]) -> Rows:
+        """"the total amount of audit fees": "Total fees" is no row asked beside "Audit fees".
+
+        A row whose name is not written out, only found word by word as a total word and
+        words of another row with figures whose name is written out, is not asked about:
+        the question's "total" sums, it names no second row.
+        """
+        if len(rows.codes) < 2:
+            return rows
+        written = {h[2] for h in rows.hits}
+        said = {c: self.index.words_of(c, words) for c in rows.codes}
+        live = self.live if self.live is not None else frozenset(rows.codes)
+        dropped = {c for c in rows.codes if c not in written and said[c] & _TOTAL_WORDS
+                   and any(o in written and o in live and said[c] - _TOTAL_WORDS < said[o]
+                           for o in rows.codes)}
+        kept = tuple(c for c in rows.codes if c not in dropped)
+        if not dropped or not kept:
+            return rows
+        used = frozenset().union(*(said[c] for c in kept)) or rows.words
+        return replace(rows, codes=kept, words=used, read_as_part=(), part=None)
 
     def _qualified_by(self, rows: Rows, text: str) -> Rows:
         """"sales in Germany": a metric without figures qualified by the one row with them.
