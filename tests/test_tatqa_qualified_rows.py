@@ -29,7 +29,12 @@ asked as a user would. Each test states the exact figures expected:
 * "the average difference between A and B" and "the difference between the average A and
   the average B" are one number, the gap of the averages over the same periods (those
   named, else every period both report); a gap changing sign from period to period is
-  not computed (signed or absolute?).
+  not computed (signed or absolute?);
+* a built-in name without figures ("number of shares outstanding") that a row with
+  figures ("Outstanding ...") and a named column ("Number of Shares") explain together
+  asks for that cell, stated so;
+* a question naming another version of a figure ("unrevised", "adjusted", "restated")
+  that no row or column states never gets the plain row's figure.
 """
 
 from __future__ import annotations
@@ -346,3 +351,33 @@ def test_total_beside_a_row_written_out_sums_it(tmp_path: Path) -> None:
     # both written out and listed: both asked
     assert figures_of(agent, "What were the audit fees and total fees in 2019?") == [
         (58000.0, "", "lookup"), (86000.0, "", "lookup")]
+
+
+def test_a_row_and_a_column_named_inside_a_built_in_name_without_figures(
+        tmp_path: Path) -> None:
+    options = [["", "Number of Shares", "Weighted-Average Exercise Price Per Share"],
+               ["Outstanding at September 30, 2017", "2,845,866", "$4.21"],
+               ["Granted", "299,397", "$8.60"],
+               ["Exercised", "(250,823)", "$2.96"],
+               ["Canceled", "(88,076)", "$5.23"],
+               ["Outstanding at September 30, 2018", "2,806,364", "$4.75"]]
+    agent = tatqa_agent(tmp_path, options)
+    result = agent.ask("What is the number of shares outstanding as of September 30, 2018?",
+                       reference_date=REF)
+    assert [(f.value, f.unit) for f in result.figures] == [(2806364.0, "shares")]
+    assert result.answer.startswith("(Assuming the question asks for the row Outstanding")
+    assert "as Shares outstanding (SHARES_OUTSTANDING) has no stored figure" in result.answer
+    # without a column naming the rest, the built-in name is not read as the row
+    assert figures_of(agent, "What were the shares outstanding in 2018?") == []
+
+
+def test_another_version_of_a_figure_is_not_the_plain_rows(tmp_path: Path) -> None:
+    segments = [["(In millions)", "2019", "2018"], ["Food Care", "$ 1,997.8", "$ 1,914.4"],
+                ["EBITDA", "412.0", "398.5"]]
+    agent = tatqa_agent(tmp_path, segments, "Prior year amounts were revised to reflect "
+                        "the new segment structure.")
+    assert figures_of(agent, "What was Food Care in 2018?") == [(1914.4, "M", "lookup")]
+    for question in ("What is the unrevised value of Food Care for 2018?",
+                     "What was the adjusted EBITDA in 2019?",
+                     "What was the restated Food Care in 2018?"):
+        assert figures_of(agent, question) == [], question

@@ -17,7 +17,7 @@ from typing import Any
 
 from ragspine_nb.agent.intent import ROUTE_COMPOSITE, ROUTE_STRUCTURED, ParsedIntent
 from ragspine_nb.agent.render import column_label, entity_label, metric_label
-from ragspine_nb.agent.unstated import MIN_UNSTATED
+from ragspine_nb.agent.unstated import qualifies_beyond
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 
@@ -96,7 +96,7 @@ def _fills(intent: ParsedIntent, carried: Carried) -> Carried:
 def carry_over(intent: ParsedIntent, carried: Carried | None,
                profile: DomainProfile) -> tuple[ParsedIntent, Carried]:
     """The intent with the previous answer's slots in its empty ones, and what was carried."""
-    if carried is None or len(intent.unstated) >= MIN_UNSTATED:  # qualified beyond a row
+    if carried is None or qualifies_beyond(intent.unstated):  # qualified beyond a row
         return intent, Carried()
     fills = _fills(intent, _known(carried, profile))
     if not fills.metric:

@@ -37,7 +37,7 @@ from ragspine_nb.agent.operation_cues import without_year_spans
 from ragspine_nb.agent.period_lists import listed_parts, split_years
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.agent.unstated import (
-    MIN_UNSTATED,
+    qualifies_beyond,
     unresolved_partner,
     unstated_words,
     vocabulary_words,
@@ -244,15 +244,15 @@ class RuleIntentParser:
     def _rows(self, text: str, hits: list[Hit], words: frozenset[str], listed: bool) -> Rows:
         """The rows named; a phrase inside a column's name is the column, not a row."""
         row_words = words
+        column_words = frozenset().union(*(self._channel_words.words_of(c, words)
+                                           for c in self._channel_words.contained(words)))
         if len({h[2] for h in hits}) > 1:
             # a phrase that is part of a column's name ("Total" in "% of Total") is the
             # column, not a second row, as long as another row is named
-            column_words = frozenset().union(*(self._channel_words.words_of(c, words)
-                                               for c in self._channel_words.contained(words)))
             kept = [h for h in hits if not word_set(h[3]) <= column_words]
             if kept and len(kept) < len(hits):
                 hits, row_words = kept, words - column_words
-        return self.rows.read(hits, row_words, listed, text)
+        return self.rows.read(hits, row_words, listed, text, column_words)
 
     def _columns(self, rest: str, words: frozenset[str], row_words: frozenset[str],
                  percent_asked: bool) -> _Columns:
@@ -332,7 +332,7 @@ class RuleIntentParser:
     def _route(self, text: str, rows: Rows, codes: tuple[str, ...], periods: bool,
                unstated: tuple[str, ...]) -> str:
         """Narrative when the figure is qualified beyond any row; else by the cues."""
-        if len(unstated) >= MIN_UNSTATED and not rows.misspelled:
+        if qualifies_beyond(unstated) and not rows.misspelled:
             return ROUTE_NARRATIVE  # the text states it, not the nearest row
         if codes and has_cue(text, NARRATIVE_CUES):
             return ROUTE_COMPOSITE

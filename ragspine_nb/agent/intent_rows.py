@@ -202,18 +202,42 @@ class RowReader:
         return contained
 
     def read(self, hits: list[Hit], words: frozenset[str], listed: bool,
-             text: str = "") -> Rows:
+             text: str = "", columns: frozenset[str] = frozenset()) -> Rows:
         """The rows named by the phrase ``hits`` in ``text`` and the question's ``words``.
 
         With ``live`` metrics known, one that has no stored figure is dropped from
-        several rows named (or offered) when some of them have figures.
+        several rows named (or offered) when some of them have figures; ``columns`` are
+        the words of the columns the question names.
         """
         if any(not self._bare_total(h[2]) for h in hits):
             # "the total amount of inventories": "total" names no bare "Total" row
             hits = [h for h in hits if not self._bare_total(h[2])]
         rows = self._no_total_beside(self._read(hits, words, listed), words)
-        return self._alive(rows, words) if listed else \
-            self._qualified_by(self._alive(rows, words), text)
+        if listed:
+            return self._alive(rows, words)
+        return self._row_and_column(self._qualified_by(self._alive(rows, words), text),
+                                    words, columns)
+
+    def _row_and_column(self, rows: Rows, words: frozenset[str],
+                        columns: frozenset[str]) -> Rows:
+        """"the number of shares outstanding": a row with figures and a column, named apart.
+
+        When every row read is a metric without stored figures, and exactly one row with
+        figures (no bare "Total") is named in full by part of those words while a column
+        the question names explains the rest ("Outstanding" under "Number of Shares"),
+        that row is answered, and the reading stated.
+        """
+        if self.live is None or not rows.codes or any(c in self.live for c in rows.codes):
+            return rows
+        said = frozenset().union(*(self.index.words_of(c, words) for c in rows.codes))
+        named = dict.fromkeys(code for names, code in self._named_words if names <= words)
+        found = [c for c in named if c in self.live and not self._bare_total(c)
+                 and (mine := self.index.words_of(c, words)) < said and said <= mine | columns]
+        if len(found) != 1:
+            return rows
+        # no phrase kept: the column's words in the built-in name are read as the column
+        return Rows((found[0],), (), self.index.words_of(found[0], words),
+                    read_as_row=(*rows.codes, found[0]))
 
     def _no_total_beside(self, rows: Rows, words: frozenset[str]) -> Rows:
         """"the total amount of audit fees": "Total fees" is no row asked beside "Audit fees".

@@ -31,11 +31,18 @@ from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
-__all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "vocabulary_words", "unstated_words",
+__all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "VERSION_WORDS", "vocabulary_words",
+           "unstated_words", "qualifies_beyond",
            "unresolved_partner", "qualified_in_prose", "restates_any", "prose_figure"]
 
 #: How many unstated words make a question one the tables do not answer.
 MIN_UNSTATED = 2
+#: Words naming another version of a figure ("the unrevised value", "adjusted EBITDA",
+#: "restated revenue"): one of them unstated by the tables is enough, the plain row's
+#: figure is another version's.
+VERSION_WORDS = frozenset({"unrevised", "revised", "restated", "unrestated", "adjusted",
+                           "unadjusted", "proforma", "recast", "reclassified", "normalised",
+                           "normalized", "underlying", "organic"})
 
 #: General words of questions about reported figures (singular, folded, as
 #: :func:`~ragspine_nb.wordset.content_words` gives them): never a row's qualifier.
@@ -117,6 +124,17 @@ def unstated_words(text: str, known: frozenset[str]) -> tuple[str, ...]:
         out |= {w for w in word_set(token) - plain
                 if len(w) > 1 and not _NUMBER.fullmatch(w)}
     return tuple(sorted(out))
+
+
+def qualifies_beyond(unstated: Sequence[str]) -> bool:
+    """Whether the unstated words qualify the figure beyond what the tables state.
+
+    Two or more words, or one naming another version of a figure ("unrevised").
+
+    >>> qualifies_beyond(("unrevised",)), qualifies_beyond(("segment",))
+    (True, False)
+    """
+    return len(unstated) >= MIN_UNSTATED or bool(VERSION_WORDS.intersection(unstated))
 
 
 def unresolved_partner(text: str, item: frozenset[str], known: frozenset[str]) -> str:
