@@ -21,8 +21,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from ragspine_nb.agent.intent_readings import (
+    TOTAL_WORDS,
+    Hit,
+    Rows,
+    no_total_beside,
+    qualified_by,
+    row_and_column,
+)
 from ragspine_nb.agent.intent_terms import (
     bare_label,
     compile_terms,
@@ -42,39 +50,8 @@ __all__ = ["Hit", "Rows", "RowReader", "START_WORDS", "END_WORDS"]
 START_WORDS = frozenset({"beginning", "begin", "opening", "start", "starting"})
 END_WORDS = frozenset({"end", "ending", "closing", "close"})
 
-#: A phrase match: ``(start, end, code, term)``.
-Hit = tuple[int, int, str, str]
 _YEAR = re.compile(r"(?:19|20)\d\d")
-#: A row named only by these ("Total", "Net change", "Average") is named by its place
-#: in its table, never by a question's "total", "change" or "average" beside a row it names
-_TOTAL_WORDS = frozenset({"total", "change", "changes", "net", "average", "mean"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
-#: What may stand between a metric's name and the row qualifying it: "sales in
-#: Germany", "revenue from the cloud", "percentage of net revenues of OEM"
-_QUALIFIED_BY = re.compile(r"\s*(?:from|in|of|for|by|at|to|attributable to|generated "
-                           r"(?:from|by)|derived from)\s+(?:the\s+)?", re.I)
-#: ... and between a row and the metric it qualifies: "Germany sales", "OEM's revenue"
-_QUALIFIES = re.compile(r"\s*(?:['\u2019]s\s*)?", re.I)
-
-
-@dataclass(frozen=True)
-class Rows:
-    """The rows a question names, and how they were read."""
-
-    codes: tuple[str, ...] = ()
-    #: the phrase matches ``(start, end, code, term)`` kept as row names
-    hits: tuple[Hit, ...] = ()
-    #: the content words the named rows use (cues are read outside them)
-    words: frozenset[str] = frozenset()
-    candidates: tuple[str, ...] = ()
-    misspelled: bool = False
-    read_as_closing: str | None = None
-    read_as_part: tuple[str, ...] = ()
-    #: the one named part of the other named (total) rows, when there is one
-    part: str | None = None
-    #: ``(*unfilled, row)``: metrics without figures named as qualified by a row with
-    #: figures ("sales in Germany", "cloud revenue"): the row is answered, stated so
-    read_as_row: tuple[str, ...] = ()
 
 
 def _dated_only(term: str) -> bool:
@@ -168,7 +145,7 @@ class RowReader:
     def _bare_total(self, code: str) -> bool:
         """Whether a row's label is only "Total" / "Total change" (named by its place)."""
         spec = self.profile.metrics.get(code)
-        return spec is not None and not word_set(spec.label or code) - _TOTAL_WORDS
+        return spec is not None and not word_set(spec.label or code) - TOTAL_WORDS
 
     def _widened(self, codes: tuple[str, ...], hits: list[Hit],
                  words: frozenset[str]) -> tuple[str, ...]:
@@ -212,79 +189,11 @@ class RowReader:
         if any(not self._bare_total(h[2]) for h in hits):
             # "the total amount of inventories": "total" names no bare "Total" row
             hits = [h for h in hits if not self._bare_total(h[2])]
-        rows = self._no_total_beside(self._read(hits, words, listed), words)
+        rows = no_total_beside(self, self._read(hits, words, listed), words)
         if listed:
             return self._alive(rows, words)
-        return self._row_and_column(self._qualified_by(self._alive(rows, words), text),
-                                    words, columns)
-
-    def _row_and_column(self, rows: Rows, words: frozenset[str],
-                        columns: frozenset[str]) -> Rows:
-        """"the number of shares outstanding": a row with figures and a column, named apart.
-
-        When every row read is a metric without stored figures, and exactly one row with
-        figures (no bare "Total") is named in full by part of those words while a column
-        the question names explains the rest ("Outstanding" under "Number of Shares"),
-        that row is answered, and the reading stated.
-        """
-        if self.live is None or not rows.codes or any(c in self.live for c in rows.codes):
-            return rows
-        said = frozenset().union(*(self.index.words_of(c, words) for c in rows.codes))
-        named = dict.fromkeys(code for names, code in self._named_words if names <= words)
-        found = [c for c in named if c in self.live and not self._bare_total(c)
-                 and (mine := self.index.words_of(c, words)) < said and said <= mine | columns]
-        if len(found) != 1:
-            return rows
-        # no phrase kept: the column's words in the built-in name are read as the column
-        return Rows((found[0],), (), self.index.words_of(found[0], words),
-                    read_as_row=(*rows.codes, found[0]))
-
-    def _no_total_beside(self, rows: Rows, words: frozenset[str]) -> Rows:
-        """"the total amount of audit fees": "Total fees" is no row asked beside "Audit fees".
-
-        A row whose name is not written out, only found word by word as a total word and
-        words of another row with figures whose name is written out, is not asked about:
-        the question's "total" sums, it names no second row.
-        """
-        if len(rows.codes) < 2:
-            return rows
-        written = {h[2] for h in rows.hits}
-        said = {c: self.index.words_of(c, words) for c in rows.codes}
-        live = self.live if self.live is not None else frozenset(rows.codes)
-        dropped = {c for c in rows.codes if c not in written and said[c] & _TOTAL_WORDS
-                   and any(o in written and o in live and said[c] - _TOTAL_WORDS < said[o]
-                           for o in rows.codes)}
-        kept = tuple(c for c in rows.codes if c not in dropped)
-        if not dropped or not kept:
-            return rows
-        used = frozenset().union(*(said[c] for c in kept)) or rows.words
-        return replace(rows, codes=kept, words=used, read_as_part=(), part=None)
-
-    def _qualified_by(self, rows: Rows, text: str) -> Rows:
-        """"sales in Germany": a metric without figures qualified by the one row with them.
-
-        When every metric named that has no stored figure is written right beside a row
-        that has figures, joined by a preposition ("revenue from cloud", "percentage of
-        net revenues of OEM") or in front of it ("Germany sales"), and one such row is
-        named, the question asks for that row: it is answered, and the reading stated.
-        """
-        if self.live is None or not text or len(rows.codes) < 2:
-            return rows
-        dead = [c for c in rows.codes if c not in self.live]
-        kept = [c for c in rows.codes if c in self.live]
-        if len(kept) != 1 or not dead:
-            return rows
-        mine = [h for h in rows.hits if h[2] == kept[0]]
-
-        def joined(h: Hit) -> bool:
-            return any(_QUALIFIED_BY.fullmatch(text[h[1]:k[0]]) if h[1] <= k[0]
-                       else _QUALIFIES.fullmatch(text[k[1]:h[0]]) if k[1] <= h[0] else False
-                       for k in mine)
-
-        if not all(any(joined(h) for h in rows.hits if h[2] == d) for d in dead):
-            return rows
-        used = self.index.words_of(kept[0], rows.words) or rows.words
-        return Rows((kept[0],), rows.hits, used, read_as_row=(*dead, kept[0]))
+        return row_and_column(self, qualified_by(self, self._alive(rows, words), text),
+                              words, columns)
 
     def _alive(self, rows: Rows, words: frozenset[str]) -> Rows:
         """Rows without the metrics that have no figure and name nothing more.
@@ -305,7 +214,7 @@ class RowReader:
         # "total" and "net" name a sum or a place in a table as often as a row: the
         # built-in "Total revenue" is explained by "Consolidated net revenues"
         said = {c: (self.index.words_of(c, words) or self.index.shared(c, words))
-                - _TOTAL_WORDS for c in rows.codes}
+                - TOTAL_WORDS for c in rows.codes}
         named = {k: self.strict.words_of(k, words) for k in kept}
         if not all(any(named[k] and said[d] <= named[k] for k in kept)
                    for d in rows.codes if d not in kept):
