@@ -34,7 +34,9 @@ asked as a user would. Each test states the exact figures expected:
   figures ("Outstanding ...") and a named column ("Number of Shares") explain together
   asks for that cell, stated so;
 * a question naming another version of a figure ("unrevised", "adjusted", "restated")
-  that no row or column states never gets the plain row's figure.
+  that no row or column states never gets the plain row's figure;
+* a Chinese row label ("德国") is a name, not a bare "Total" row ("合计" is one), so
+  "德国的收入" reads the row as "Germany's revenue" does.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from pathlib import Path
 
 from ragspine_nb.agent.intent import RuleIntentParser
 from tests.tablehelpers import TATQA_REFERENCE as REF
-from tests.tablehelpers import cells_of, figures_of, read_table, tatqa_agent
+from tests.tablehelpers import cells_of, csv_agent, figures_of, read_table, tatqa_agent
 
 # ------------------------------------------------------- a measure qualified by a row
 BY_COUNTRY = [
@@ -62,6 +64,8 @@ def test_a_measure_without_figures_qualified_by_a_row_asks_for_the_row(tmp_path:
     assert figures_of(agent, "What were the sales in Mexico in 2018?") == [
         (12186.0, "K", "lookup")]
     assert figures_of(agent, "What was Germany's revenue in 2019?") == [
+        (78062.0, "K", "lookup")]
+    assert figures_of(agent, "What was Germany's 2019 revenue?") == [
         (78062.0, "K", "lookup")]
     assert figures_of(agent, "What was the change in sales in Germany between 2018 and "
                              "2019?") == [(-89189.0, "K", "difference")]
@@ -381,3 +385,19 @@ def test_another_version_of_a_figure_is_not_the_plain_rows(tmp_path: Path) -> No
                      "What was the adjusted EBITDA in 2019?",
                      "What was the restated Food Care in 2018?"):
         assert figures_of(agent, question) == [], question
+
+
+def test_chinese_row_labels_are_names_not_bare_totals(tmp_path: Path) -> None:
+    # a label of no Latin words ("德国") was read as a bare "Total" row and dropped
+    # beside any other row named; "合计" still is one
+    agent = csv_agent(tmp_path, {"sales.csv": "单位：千元,2019,2018\n德国,\"78,062\",\"167,251\"\n"
+                                              "墨西哥,\"90,795\",\"12,186\"\n"
+                                              "合计,\"168,857\",\"179,437\"\n"})
+    result = agent.ask("德国的收入2019年是多少？", reference_date=REF)
+    assert [(f.value, f.unit) for f in result.figures] == [(78062.0, "CNY_K")]
+    assert [(f.value, f.unit) for f in agent.ask("德国2019年的收入是多少？",
+                                                 reference_date=REF).figures] == [
+        (78062.0, "CNY_K")]
+    assert result.answer.startswith("（假设：问的是德国这一行（Revenue (REVENUE)没有数据）")
+    reader = RuleIntentParser(agent.profile, live_metrics=agent.store.metric_codes()).rows
+    assert [reader._bare_total(c) for c in ("德国", "合计")] == [False, True]

@@ -249,7 +249,7 @@ class RuleIntentParser:
         if len({h[2] for h in hits}) > 1:
             # a phrase that is part of a column's name ("Total" in "% of Total") is the
             # column, not a second row, as long as another row is named
-            kept = [h for h in hits if not word_set(h[3]) <= column_words]
+            kept = [h for h in hits if not word_set(h[3]) <= column_words or not word_set(h[3])]
             if kept and len(kept) < len(hits):
                 hits, row_words = kept, words - column_words
         return self.rows.read(hits, row_words, listed, text, column_words)

@@ -56,8 +56,10 @@ class Rows:
 #: Germany", "revenue from the cloud", "percentage of net revenues of OEM"
 _QUALIFIED_BY = re.compile(r"\s*(?:from|in|of|for|by|at|to|attributable to|generated "
                            r"(?:from|by)|derived from)\s+(?:the\s+)?", re.I)
-#: ... and between a row and the metric it qualifies: "Germany sales", "OEM's revenue"
-_QUALIFIES = re.compile(r"\s*(?:['\u2019]s\s*)?", re.I)
+#: ... and between a row and the metric it qualifies: "Germany sales", "OEM's revenue",
+#: "Germany's 2019 revenue", "德国的收入", "德国2019年的收入"
+_QUALIFIES = re.compile(r"\s*(?:['\u2019]s\s*)?(?:(?:fy\s*)?(?:19|20)\d\d\s*(?:年度?)?\s*)?"
+                        r"(?:的\s*)?", re.I)
 
 
 def row_and_column(reader: RowReader, rows: Rows, words: frozenset[str],

@@ -51,6 +51,8 @@ START_WORDS = frozenset({"beginning", "begin", "opening", "start", "starting"})
 END_WORDS = frozenset({"end", "ending", "closing", "close"})
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
+#: Chinese labels that only say "total" (a row named by its place in its table).
+_ZH_TOTALS = frozenset({"合计", "总计", "总额", "小计", "共计", "总数"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
 
 
@@ -143,9 +145,16 @@ class RowReader:
         return found[0] if len(found) == 1 else None
 
     def _bare_total(self, code: str) -> bool:
-        """Whether a row's label is only "Total" / "Total change" (named by its place)."""
+        """Whether a row's label is only "Total" / "Total change" / "合计" (named by its place).
+
+        A label of no Latin words ("德国") is a name, not a bare total.
+        """
         spec = self.profile.metrics.get(code)
-        return spec is not None and not word_set(spec.label or code) - TOTAL_WORDS
+        if spec is None:
+            return False
+        label = spec.label or code
+        words = word_set(label)
+        return not words - TOTAL_WORDS if words else fold(label).strip() in _ZH_TOTALS
 
     def _widened(self, codes: tuple[str, ...], hits: list[Hit],
                  words: frozenset[str]) -> tuple[str, ...]:
