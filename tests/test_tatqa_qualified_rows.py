@@ -36,7 +36,9 @@ asked as a user would. Each test states the exact figures expected:
 * a question naming another version of a figure ("unrevised", "adjusted", "restated")
   that no row or column states never gets the plain row's figure;
 * a Chinese row label ("德国") is a name, not a bare "Total" row ("合计" is one), so
-  "德国的收入" reads the row as "Germany's revenue" does.
+  "德国的收入" reads the row as "Germany's revenue" does;
+* a "Percentage of revenue" row right under a row is that row's percentage ("the product
+  percentage of revenue").
 """
 
 from __future__ import annotations
@@ -401,3 +403,19 @@ def test_chinese_row_labels_are_names_not_bare_totals(tmp_path: Path) -> None:
     assert result.answer.startswith("（假设：问的是德国这一行（Revenue (REVENUE)没有数据）")
     reader = RuleIntentParser(agent.profile, live_metrics=agent.store.metric_codes()).rows
     assert [reader._bare_total(c) for c in ("德国", "合计")] == [False, True]
+
+
+def test_a_percentage_row_under_a_row_is_that_rows_percentage(tmp_path: Path) -> None:
+    revenue = [["", "July 27, 2019", "July 28, 2018"],
+               ["Revenue:", "", ""],
+               ["Product", "$39,005", "$36,709"],
+               ["Percentage of revenue", "75.1%", "74.4%"],
+               ["Service", "12,899", "12,621"],
+               ["Percentage of revenue", "24.9%", "25.6%"],
+               ["Total", "$51,904", "$49,330"]]
+    agent = tatqa_agent(tmp_path, revenue, "Amounts are in millions.")
+    assert figures_of(agent, "What was the product percentage of revenue in 2019?") == [
+        (75.1, "PCT", "lookup")]
+    assert figures_of(agent, "What was the service percentage of revenue in 2018?") == [
+        (25.6, "PCT", "lookup")]
+    assert figures_of(agent, "What was the percentage of revenue in 2019?") == []  # which?

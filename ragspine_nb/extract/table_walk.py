@@ -10,6 +10,7 @@ profile lets tables bring their own vocabulary, a metric derived from its label
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -46,6 +47,11 @@ class Walk:
 
     rows: list[RowRef] = field(default_factory=list)
     sections: dict[int, str] = field(default_factory=dict)
+
+
+#: A row stating the row above as a share of something ("Percentage of revenue", "% of
+#: net sales", "As a % of total").
+_SHARE_ROW = re.compile(r"(?:as an? )?(?:percentage|percent|%|share) of\b", re.I)
 
 
 def _blank(row: Sequence[str]) -> bool:
@@ -174,6 +180,11 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
         out.sections[r] = _units_heading(headings)
         own = _total_section(section, since, sums.get(r), stub) if label == "total" \
             else section
+        above = out.rows[-1] if out.rows and out.rows[-1].r == r - 1 else None
+        if above is not None and _SHARE_ROW.match(label) and not _SHARE_ROW.match(above.label):
+            # "Percentage of revenue" right under "Product": Product's percentage, named by it
+            out.rows.append(RowRef(r, row[0], label, above.label, True, layout, units, stub))
+            continue
         out.rows.append(RowRef(r, row[0] or "Total", label, own,
                                repeated[r - block.data_start], layout, units, stub))
 
