@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -39,7 +38,7 @@ from scipy import sparse
 from ragspine_nb.extract.beir import data_root, load_beir
 from ragspine_nb.retrieval import BM25Index
 from ragspine_nb.retrieval.metrics import RunScores
-from ragspine_nb.retrieval.tuning import QuerySetScorer, TuningEngine, judged_cells
+from ragspine_nb.retrieval.tuning import QuerySetScorer, TuningEngine, judged_cells, run_scores
 
 HERE = Path(__file__).resolve().parent
 FIRST = (1.5, 0.75)
@@ -88,7 +87,9 @@ class OldQuerySetScorer:
         return {"q": q_arr, "d": d_arr, "rel": rel,
                 "identity": q_arr.size == len(self.query_ids)
                 and bool(np.array_equal(q_arr, np.arange(q_arr.size))),
-                "n_rel": n_rel, "gains": gains, "idcg": {}}
+                "n_rel": n_rel, "gains": gains, "idcg": {},
+                "rows": np.array([i for i, q in enumerate(self.query_ids) if q in qrels],
+                                 dtype=np.int64)}
 
     def dense_scores(self, k1: float, b: float) -> np.ndarray:
         w = self.index.weights(k1, b).data
@@ -109,29 +110,8 @@ class OldQuerySetScorer:
         return ranks
 
     def evaluate(self, k1: float, b: float, k_ndcg: int = 10, k_recall: int = 100) -> RunScores:
-        j, n_q = self._j, len(self.query_ids)
-        ranks = self.ranks_of_judged(self.dense_scores(k1, b))
-        hit = ranks < k_ndcg
-        dcg = np.bincount(j["q"][hit], weights=j["rel"][hit] / np.log2(ranks[hit] + 2),
-                          minlength=n_q)
-        idcg = j["idcg"].get(k_ndcg)
-        if idcg is None:
-            idcg = j["idcg"][k_ndcg] = np.array(
-                [sum(g / math.log2(i + 2) for i, g in enumerate(gains[:k_ndcg]))
-                 for gains in j["gains"]])
-        ndcg = np.divide(dcg, idcg, out=np.zeros(n_q), where=idcg > 0)
-        hits = np.bincount(j["q"][ranks < k_recall], minlength=n_q)
-        recall = np.divide(hits, j["n_rel"], out=np.zeros(n_q), where=j["n_rel"] > 0)
-        best = np.full(n_q, np.inf)
-        np.minimum.at(best, j["q"], ranks)
-        rr = np.where(best < k_recall, 1.0 / (best + 1), 0.0)
-        per = {qid: {"ndcg": float(ndcg[i]), "recall": float(recall[i]), "mrr": float(rr[i])}
-               for i, qid in enumerate(self.query_ids)}
-        judged = [i for i, q in enumerate(self.query_ids) if q in self._qrels]
-        n = max(len(judged), 1)
-        return RunScores(ndcg=float(ndcg[judged].sum() / n), recall=float(recall[judged].sum() / n),
-                         mrr=float(rr[judged].sum() / n), k_ndcg=k_ndcg, k_recall=k_recall,
-                         per_query=per)
+        ranks = self.ranks_of_judged(self.dense_scores(k1, b))  # the old ranking path
+        return run_scores(self._j, self.query_ids, ranks, k_ndcg, k_recall)
 
 
 # ------------------------------------------------------------------ timing

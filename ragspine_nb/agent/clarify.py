@@ -30,6 +30,7 @@ from ragspine_nb.profile import DomainProfile
 
 __all__ = [
     "ClarificationResult",
+    "READING_SLOTS",
     "assumption_note",
     "clarify_scope",
     "CLARIFY_NONE",
@@ -42,6 +43,9 @@ CLARIFY_NONE = "none"
 CLARIFY_ASK_FIRST = "ask_first"
 CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
 CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
+#: Assumed slots saying how the question's rows were read (a part of a total, the
+#: closing balance, a row for a metric without figures), not which period or entity.
+READING_SLOTS = ("part", "closing", "row")
 #: Operations that may be a change over time.
 _CHANGES = ("difference", "percent_change")
 #: Operations with a numerator and a denominator named apart.

@@ -36,6 +36,7 @@ from ragspine_nb.agent.answer_ops import cross_refusal, plan_answer, refusal_ans
 from ragspine_nb.agent.clarify import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
+    READING_SLOTS,
     assumption_note,
     clarify_scope,
 )
@@ -92,8 +93,6 @@ __all__ = ["answer_question", "MAX_TOOL_ITERATIONS", "STRUCTURED_SYSTEM"]
 #: Operations whose operands are planned apart (the others: two cells of the question).
 _PLANNED = frozenset({"average", "sum", "ratio", "share", "count", "max", "min",
                       "change_of_change", "trend"})
-#: Assumed slots that say how the question's rows were read (kept beside any periods).
-_READINGS = ("part", "closing", "row")
 
 
 # --------------------------------------------------------------------- the loop
@@ -260,7 +259,7 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
     if plan is not None and "period" in varying_slots(plan.tasks):
         # the operation chose its periods: the assumed ones are not used; how the
         # question's rows were read is still said
-        kept = {k: v for k, v in run.clar.assumed_slots.items() if k in _READINGS}
+        kept = {k: v for k, v in run.clar.assumed_slots.items() if k in READING_SLOTS}
         note = assumption_note(run.intent, kept, run.profile) if kept else ""
     if note:
         body = f"{note} {body}" if run.lang == "en" else note + body

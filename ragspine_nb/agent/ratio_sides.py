@@ -42,8 +42,11 @@ _STRONG_SEP = re.compile(r"(?<![a-z])(?:over|to|out of|divided by|relative to|ag
                          r"amongst|within|compared to|compared with|versus|vs\.?)(?![a-z])")
 _WEAK_SEP = re.compile(r"(?<![a-z])(?:in|from)(?![a-z])")
 #: "the percentage of sales represented by gross profit": the numerator comes after
-_BY = re.compile(r"(?<![a-z])(?:represented|accounted for|made up|contributed|taken up) by"
-                 r"(?![a-z])")
+#: Verbs linking a ratio's side to its whole ("made up of", "represented by", "accounted
+#: for"): words of the question, never of a side's name.
+_SIDE_VERBS = (r"made up|taken up|comprised|composed|constituted|accounted for|represented|"
+               r"generated|contributed|derived")
+_BY = re.compile(rf"(?<![a-z])(?:{_SIDE_VERBS}) by(?![a-z])")
 _NUMERAL = re.compile(r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*$")
 _ZH_SHARE = re.compile(r"占(?P<den>.+?)的?(?:比例|比重|百分比|份额|比率)")
 _ZH_RATIO = re.compile(r"与(?P<den>.+?)(?:之比|的比率|的比值)")
@@ -71,11 +74,9 @@ def _separator(text: str, start: int) -> re.Match[str] | None:
 
 #: Words around a ratio's side that name no figure: "made up of money market funds",
 #: "egg products accounted for".
-_LEADING = re.compile(r"(?:made up|comprised|composed|constituted|accounted for|represented|"
-                      r"generated|contributed|derived)(?: of| by| from)?\s+")
-_TRAILING = re.compile(r"\s+(?:accounted for|accounts? for|represented|represents?|made up|"
-                       r"makes? up|contributed|generated|comprised)(?=(?:\s+(?:in|for|during|"
-                       r"at)\s.*)?$)")
+_LEADING = re.compile(rf"(?:{_SIDE_VERBS})(?: of| by| from)?\s+")
+_TRAILING = re.compile(rf"\s+(?:{_SIDE_VERBS}|accounts? for|represents?|makes? up)"
+                       r"(?=(?:\s+(?:in|for|during|at)\s.*)?$)")
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:

@@ -29,7 +29,7 @@ from ragspine_nb.extract.rows import Namer
 from ragspine_nb.extract.table_facts import Emitter, known_rows
 from ragspine_nb.extract.table_units import table_units
 from ragspine_nb.extract.table_walk import row_parts, walk_rows
-from ragspine_nb.extract.turned import PERIODS_DOWN, as_written, period_key, periods_down, turn
+from ragspine_nb.extract.turned import PERIODS_DOWN, period_key, periods_down, turn
 from ragspine_nb.glossary import (
     normalize_channel,
     normalize_entity,
@@ -89,6 +89,8 @@ class TableContext:
     #: a filing's table: rows under a deferred tax section are tax effects, never the
     #: line items they are named after (set by the PDF reader)
     tax_components: bool = False
+    #: the table is read turned: its columns are the document's rows (skips say so)
+    turned: bool = False
 
 
 @dataclass
@@ -197,21 +199,24 @@ def _derives(profile: DomainProfile) -> bool:
     return bool(getattr(profile, "is_builtin", False))
 
 
-def _why_unplaced(block: LayoutBlock, c: int, text: str, bad: dict[int, str]) -> str:
+def _why_unplaced(block: LayoutBlock, c: int, text: str, bad: dict[int, str],
+                  turned: bool = False) -> str:
+    """Why column ``c`` gave no facts (a turned table's columns are the document's rows)."""
+    head, what = ("row label", "row") if turned else ("column header", "column")
     col = block.columns.get(c)
     if c in bad:
-        return (f"column header {text!r} names channel {bad[c]} that the profile does not "
-                "have; column skipped")
+        return (f"{head} {text!r} names channel {bad[c]} that the profile does not "
+                f"have; {what} skipped")
     if col is not None and col.kind == "level" and any(
             k != c and other.kind == "level" and other.period == col.period
             for k, other in block.columns.items()):
-        return (f"column header {text!r} repeats the period of another column and nothing "
-                "tells them apart; column skipped")
-    return f"column header {text!r} is not a period; column skipped"
+        return (f"{head} {text!r} repeats the period of another {what} and nothing "
+                f"tells them apart; {what} skipped")
+    return f"{head} {text!r} is not a period; {what} skipped"
 
 
 def _unplaced(grid: list[list[str]], blocks: Sequence[LayoutBlock], bad: dict[int, str],
-              good: set[int]) -> list[tuple[int, int, str, str]]:
+              good: set[int], turned: bool = False) -> list[tuple[int, int, str, str]]:
     """Header cells of columns whose figures went nowhere: ``(row, col, text, why)``."""
     placed = ({p.column for b in blocks for p in b.places} - set(bad)) | good
     first = blocks[0]
@@ -222,7 +227,7 @@ def _unplaced(grid: list[list[str]], blocks: Sequence[LayoutBlock], bad: dict[in
         rows = [r for r in range(first.header_start, first.data_start) if grid[r][c].strip()]
         if rows:
             text = grid[rows[-1]][c]
-            out.append((rows[-1], c, text, _why_unplaced(first, c, text, bad)))
+            out.append((rows[-1], c, text, _why_unplaced(first, c, text, bad, turned)))
     return out
 
 
@@ -305,10 +310,8 @@ def _turned_table(profile: DomainProfile, grid: list[list[str]], ctx: TableConte
     done = turn(grid, ctx.titles, ctx.locate)
     if done is None:
         return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), PERIODS_DOWN)])
-    read = extract_table(profile, done.grid, replace(ctx, titles=done.titles,
-                                                     locate=done.locate))
-    read.skipped = [replace(s, reason=as_written(s.reason)) for s in read.skipped]
-    return read
+    return extract_table(profile, done.grid, replace(ctx, titles=done.titles,
+                                                     locate=done.locate, turned=True))
 
 
 def _report(out: TableResult, grid: list[list[str]], blocks: Sequence[LayoutBlock],
@@ -316,7 +319,8 @@ def _report(out: TableResult, grid: list[list[str]], blocks: Sequence[LayoutBloc
     """What was not turned into facts: columns, a table naming no period, rows, cells."""
     bad = {c: code for c, code in emit.bad_columns.items() if c not in emit.good_columns}
     out.skipped = [Skip(ctx.locate(r, c, "", text), why)
-                   for r, c, text, why in _unplaced(grid, blocks, bad, emit.good_columns)]
+                   for r, c, text, why in _unplaced(grid, blocks, bad, emit.good_columns,
+                                                    ctx.turned)]
     if not out.facts and not out.skipped:
         out.skipped.append(Skip(ctx.locate(0, 0, "", ""),
                                 "no column header names a period; table skipped"))

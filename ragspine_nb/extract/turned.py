@@ -21,7 +21,7 @@ from ragspine_nb.extract.scale import read_stated
 from ragspine_nb.glossary import normalize_period
 from ragspine_nb.profile import DomainProfile
 
-__all__ = ["PERIODS_DOWN", "Turned", "as_written", "periods_down", "period_key", "turn",
+__all__ = ["PERIODS_DOWN", "Turned", "periods_down", "period_key", "turn",
            "turned", "turned_locate", "unit_rows"]
 
 #: Locator of a table's cell: (row index, column index, row key, column label) → text.
@@ -78,8 +78,8 @@ def unit_rows(grid: Sequence[Sequence[str]]) -> tuple[int, ...]:
     out = []
     for r in range(header_rows(grid)):
         cells = [x for x in grid[r] if x.strip()]
-        if cells and all(not column_label(x) and (read_stated(x).scale or read_stated(x).currency)
-                         for x in cells):
+        if cells and all(not column_label(x) and bool((st := read_stated(x)).scale
+                                                       or st.currency) for x in cells):
             out.append(r)
     return tuple(out)
 
@@ -122,13 +122,3 @@ def turn(grid: Sequence[Sequence[str]], titles: Sequence[str], locate: Locate
         return None
     said = tuple(" ".join(x for x in grid[r] if x.strip()) for r in units)
     return Turned(turned(body), (*said, *titles), turned_locate(locate, kept))
-
-
-def as_written(reason: str) -> str:
-    """A skip reason of a turned table in the words of the table as written.
-
-    >>> as_written("column header 'Thereafter' is not a period; column skipped")
-    "row label 'Thereafter' is not a period; row skipped"
-    """
-    return reason.replace("column header", "row label").replace("column skipped",
-                                                                "row skipped")

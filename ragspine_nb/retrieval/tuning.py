@@ -34,7 +34,7 @@ from ragspine_nb.retrieval.tuning_kernels import (
     ranks_in_block,
 )
 
-__all__ = ["QuerySetScorer", "TuningEngine", "CHANNEL_CHOICES", "judged_cells"]
+__all__ = ["QuerySetScorer", "TuningEngine", "CHANNEL_CHOICES", "judged_cells", "run_scores"]
 
 #: The rankings a tuning run can score.
 CHANNEL_CHOICES: tuple[str, ...] = ("bm25", "vectors", "hybrid")
@@ -175,28 +175,7 @@ class QuerySetScorer:
         """nDCG@k, Recall@k and MRR of the query set under (k1, b), aggregate and per query."""
         j = self._require_judged()
         ranks = self.judged_ranks(k1, b)
-        n_q = len(self.query_ids)
-        hit_ndcg = ranks < k_ndcg
-        dcg = np.bincount(j["q"][hit_ndcg], weights=j["rel"][hit_ndcg] /
-                          np.log2(ranks[hit_ndcg] + 2), minlength=n_q)
-        idcg = j["idcg"].get(k_ndcg)
-        if idcg is None:  # depends on the qrels and k only: not recomputed per slider move
-            idcg = j["idcg"][k_ndcg] = np.array(
-                [sum(g / math.log2(i + 2) for i, g in enumerate(gains[:k_ndcg]))
-                 for gains in j["gains"]])
-        ndcg = np.divide(dcg, idcg, out=np.zeros(n_q), where=idcg > 0)
-        hits = np.bincount(j["q"][ranks < k_recall], minlength=n_q)
-        recall = np.divide(hits, j["n_rel"], out=np.zeros(n_q), where=j["n_rel"] > 0)
-        best = np.full(n_q, np.inf)
-        np.minimum.at(best, j["q"], ranks)
-        rr = np.where(best < k_recall, 1.0 / (best + 1), 0.0)  # MRR within the top k_recall
-        per = {qid: {"ndcg": a, "recall": r, "mrr": m} for qid, a, r, m in
-               zip(self.query_ids, ndcg.tolist(), recall.tolist(), rr.tolist(), strict=True)}
-        judged = j["rows"]
-        n = max(judged.size, 1)
-        return RunScores(ndcg=float(ndcg[judged].sum() / n), recall=float(recall[judged].sum() / n),
-                         mrr=float(rr[judged].sum() / n), k_ndcg=k_ndcg, k_recall=k_recall,
-                         per_query=per)
+        return run_scores(j, self.query_ids, ranks, k_ndcg, k_recall)
 
     def __repr__(self) -> str:
         return (f"QuerySetScorer(queries={len(self.query_ids)}, "
@@ -260,3 +239,35 @@ class TuningEngine:
             result = evaluate_run(runs, self.qrels, k_ndcg=10, k_recall=top_k)
         self.last_ms = (time.perf_counter() - t0) * 1e3
         return result
+
+
+def run_scores(judged: Mapping[str, Any], query_ids: Sequence[str], ranks: np.ndarray,
+               k_ndcg: int, k_recall: int) -> RunScores:
+    """nDCG@k, Recall@k and MRR from the ranks of the judged cells (pure).
+
+    ``judged`` holds the arrays of :func:`judged_cells` (``q``, ``rel``, ``n_rel``,
+    ``gains``), the judged query rows (``rows``) and an ``idcg`` cache per k, filled here.
+    """
+    j = judged
+    n_q = len(query_ids)
+    hit_ndcg = ranks < k_ndcg
+    dcg = np.bincount(j["q"][hit_ndcg], weights=j["rel"][hit_ndcg] /
+                      np.log2(ranks[hit_ndcg] + 2), minlength=n_q)
+    idcg = j["idcg"].get(k_ndcg)
+    if idcg is None:  # depends on the qrels and k only: not recomputed per slider move
+        idcg = j["idcg"][k_ndcg] = np.array(
+            [sum(g / math.log2(i + 2) for i, g in enumerate(gains[:k_ndcg]))
+             for gains in j["gains"]])
+    ndcg = np.divide(dcg, idcg, out=np.zeros(n_q), where=idcg > 0)
+    hits = np.bincount(j["q"][ranks < k_recall], minlength=n_q)
+    recall = np.divide(hits, j["n_rel"], out=np.zeros(n_q), where=j["n_rel"] > 0)
+    best = np.full(n_q, np.inf)
+    np.minimum.at(best, j["q"], ranks)
+    rr = np.where(best < k_recall, 1.0 / (best + 1), 0.0)  # MRR within the top k_recall
+    per = {qid: {"ndcg": a, "recall": r, "mrr": m} for qid, a, r, m in
+           zip(query_ids, ndcg.tolist(), recall.tolist(), rr.tolist(), strict=True)}
+    rows = j["rows"]
+    n = max(rows.size, 1)
+    return RunScores(ndcg=float(ndcg[rows].sum() / n), recall=float(recall[rows].sum() / n),
+                     mrr=float(rr[rows].sum() / n), k_ndcg=k_ndcg, k_recall=k_recall,
+                     per_query=per)
