@@ -83,9 +83,11 @@ def test_a_statement_table_becomes_facts_with_page_locators(filing: Path) -> Non
     # a label wrapped over two lines, its figures on a line of their own
     wrapped = [k for k in facts if k[0].startswith("PROCEEDS_FROM_SALE_OF_BUSINESSES")]
     assert sorted(facts[k][0] for k in wrapped) == [142.0, 846.0, 1065.0]
-    # a dash is no figure; the page number under the table is no row
+    # a dash in a row of figures is nil, as statements print zero, cited at its cell;
+    # the page number under the table is no row
     assert facts[("OPERATING_CASH_FLOW", "2018")][0] == 6439.0
-    assert ("OPERATING_CASH_FLOW", "2017") not in facts
+    assert facts[("OPERATING_CASH_FLOW", "2017")] == (
+        0.0, "M", "page=1,table=1,row=OPERATING_CASH_FLOW,col=FY2017")
     assert not any("60" in k[0] for k in facts)
 
 

@@ -215,10 +215,11 @@ def test_tatqa_totals_are_found_on_the_figures(tmp_path: Path) -> None:
     assert {m.code: m.parts for m in ex.vocabulary.metrics if m.parts} == {
         "TOTAL_CONTRACTUAL_OBLIGATIONS": ("OPERATING_LEASES", "CAPITAL_LEASES",
                                           "ASSET_RETIREMENT_OBLIGATION")}
-    # a dash in the year's own column: the row has no figure for that year (the "Total"
-    # column's 400 is not borrowed as the 2020 figure)
-    assert [x[:2] for x in _row(ex, 3)] == [("B4", "C_TOTAL"), ("D4", "C_2021_2022"),
-                                            ("E4", "C_2023_2024")]
+    # a dash in the year's own column is nil there (the "Total" column's 400 is not
+    # borrowed as the 2020 figure)
+    assert [x[:2] for x in _row(ex, 3)] == [("B4", "C_TOTAL"), ("C4", "TOTAL"),
+                                            ("D4", "C_2021_2022"), ("E4", "C_2023_2024")]
+    assert [x[4] for x in _row(ex, 3) if x[0] == "C4"] == [0.0]
     # an unlabelled last row that adds up the rows above is their total
     spec = {m.code: m for m in _dev_table("bd57880a", tmp_path).vocabulary.metrics}["TOTAL"]
     assert (spec.synonyms[0], len(spec.parts)) == ("total", 4)
@@ -227,7 +228,9 @@ def test_tatqa_totals_are_found_on_the_figures(tmp_path: Path) -> None:
     units = {f.source_locator: f.unit for f in _dev_table("05b0f8ce", tmp_path).facts}
     assert (units["cell=B3"], units["cell=C3"], units["cell=E3"]) == \
         ("shares_K", "NUMBER", "M")
-    # a dated title over "Low | High" names neither column
+    # a dated caption over "Low | High" dates the quarters listed down the first column:
+    # "Low" and "High" are the measures, each quarter of 2018 a period, cited as written
     ex = _dev_table("b4fefe60", tmp_path)
-    assert {c.code: c.synonyms for c in ex.vocabulary.channels} == \
-        {"C_LOW": ("low",), "C_HIGH": ("high",)}
+    assert sorted((f.metric_code, f.period, f.source_locator) for f in ex.facts
+                  if f.metric_code == "LOW") == [
+        ("LOW", f"2018Q{q}", f"cell=B{q + 2}") for q in (1, 2, 3, 4)]

@@ -354,6 +354,11 @@ def test_a_quarter_named_without_its_year_is_never_read_as_a_year(tmp_path: Path
     agent = _agent(tmp_path, "(in thousands),2019,2018\nRevenues,\"363,800\",\"365,912\"\n")
     r = agent.ask("What is the change in revenues between the second and first quarter in the "
                   "fiscal year 2019?", REF)
+    # the quarters of the year named, which this table does not state: never its years
+    assert r.figures == ()
+    assert "Revenue, 2019Q2 and the company Revenue, 2019Q1 are not in the fact store" \
+        in r.answer
+    r = agent.ask("What is the change in revenues between the second and first quarter?", REF)
     assert r.figures == () and r.clarification.mode == "ask_first"
     assert "second and first quarter" in r.answer
     # quarters that name rows are rows ("In 2019, … between the third quarter and fourth")

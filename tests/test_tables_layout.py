@@ -391,9 +391,10 @@ def test_a_dash_in_a_years_own_column_borrows_no_other_column(tmp_path: Path) ->
     ex = _csv(tmp_path, [["(In thousands)", "Total", "2020", "2021"],
                          ["Asset retirement obligation", "400", "—", "150"],
                          ["Capital leases", "65", "27", "38"]])
-    assert [f.period for f in ex.facts if f.metric_code == "ASSET_RETIREMENT_OBLIGATION"] == \
-        ["2021"]
-    # a dash is nil, not a failure; the "Total" of two years is no period's
+    # a dash is nil (zero, as statements print it), never the Total column's 400
+    assert [(f.period, f.value) for f in ex.facts
+            if f.metric_code == "ASSET_RETIREMENT_OBLIGATION"] == [("2020", 0.0), ("2021", 150.0)]
+    # a dash is not a failure; the "Total" of two years is no period's
     assert [s.reason for s in ex.skipped] == [
         "column header 'Total' is not a period; column skipped"]
 

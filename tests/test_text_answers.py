@@ -187,7 +187,7 @@ def test_dates_and_years_in_prose_are_not_figures(agent: Agent) -> None:
     ("What are the items under deferred tax liabilities?",
      ("The rows under deferred tax liabilities are: Property, plant and equipment [1]; "
       "Goodwill and other intangible assets [2]; Other [3].",
-      ["cell=B10", "cell=B11", "cell=C12"])),
+      ["cell=B10", "cell=B11", "cell=B12"])),
     ("What are the components of gross deferred tax assets?",
      ("The rows under gross deferred tax assets are: Pension benefit costs [1]; "
       "Loss carryforwards [2]; Other [3].", ["cell=B5", "cell=B6", "cell=B7"])),
@@ -219,7 +219,8 @@ def test_a_table_answer_reaches_the_user_cited_by_cells(agent: Agent) -> None:
     assert r.answer.startswith("The rows under deferred tax liabilities are: Property, plant "
                                "and equipment [1]; Goodwill and other intangible assets [2]; "
                                "Other [3].\nSources:\n[1] table.csv · cell=B10")
-    assert [s["locator"] for s in r.sources] == ["cell=B10", "cell=B11", "cell=C12"]
+    # "Other" prints a dash for 2019: nil, cited at that cell
+    assert [s["locator"] for s in r.sources] == ["cell=B10", "cell=B11", "cell=B12"]
 
 
 def test_a_restricted_tables_labels_never_answer(agent: Agent) -> None:

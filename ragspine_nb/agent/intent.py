@@ -18,6 +18,17 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol, runtime_checkable
 
+from ragspine_nb.agent.cue_words import (
+    CHANGE_CUES,
+    NARRATIVE_CUES,
+    NUMERIC_CUES,
+    PERCENT_CUES,
+    SHARE_CUES,
+)
+from ragspine_nb.agent.dated_columns import dated_columns
+from ragspine_nb.agent.intent_columns import Columns as _Columns
+from ragspine_nb.agent.intent_columns import channel_terms as _channel_terms
+from ragspine_nb.agent.intent_columns import total_beside
 from ragspine_nb.agent.intent_rows import Hit, RowReader, Rows
 from ragspine_nb.agent.intent_terms import (
     LIST_CUES,
@@ -28,7 +39,7 @@ from ragspine_nb.agent.intent_terms import (
     mask,
     numbered_columns,
     part_of_year,
-    without_percent,
+    parts_of_year,
     without_phrases,
     without_words,
     word_set,
@@ -72,29 +83,6 @@ __all__ = [
 ROUTE_STRUCTURED = "structured"
 ROUTE_NARRATIVE = "narrative"
 ROUTE_COMPOSITE = "composite"
-NARRATIVE_CUES: tuple[str, ...] = (
-    "为什么", "为何", "原因", "怎么", "如何", "解释", "说明", "影响", "发生了什么", "背景",
-    "驱动", "导致", "因素", "why", "how come", "reason", "explain", "what happened", "driver",
-    "drivers", "impact", "cause", "caused", "because", "describe", "summarise", "summarize",
-    "what drove", "outlook",
-)
-#: Words asking for a change between periods rather than a level.
-CHANGE_CUES: tuple[str, ...] = ("percentage change", "change in", "changes in", "increase in",
-                                "decrease in", "percentage increase", "percentage decrease",
-                                "increased by", "decreased by", "grew by", "fell by",
-                                "change", "changed", "increase", "decrease", "increased",
-                                "decreased", "growth", "difference between",
-                                "variance", "growth rate", "增长率", "增幅", "降幅", "变化", "同比")
-#: Words asking for a change as a percentage (a stated "% change" answers these first).
-PERCENT_CUES: tuple[str, ...] = ("percentage", "percent", "per cent", "%", "growth rate",
-                                 "增长率", "增幅", "降幅", "百分比")
-#: Words asking for a share of something (a percentage column), not a change.
-SHARE_CUES: tuple[str, ...] = ("percentage of", "percent of", "% of", "share of",
-                               "proportion of", "占比")
-NUMERIC_CUES: tuple[str, ...] = (
-    "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
-    "amount", "figure", "number", "total",
-)
 _PERIOD = QUESTION_PERIOD
 # kept importable under their earlier names (agent.figures reads figures with them)
 _compile, _find_all = compile_terms, find_all
@@ -156,38 +144,8 @@ class IntentParser(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class _Columns:
-    codes: tuple[str, ...] = ()
-    options: tuple[str, ...] = ()
-    #: the content words the named columns use
-    words: frozenset[str] = frozenset()
-
-
 def _is_change(code: str) -> bool:
     return code.startswith(_CHANGE)
-
-
-def _channel_terms(profile: DomainProfile) -> list[tuple[str, str]]:
-    """Column names as ``(term, code)``; a percent column is named without its "%" too.
-
-    "External valuation %" is named by "external valuation" — when no other column has
-    those words and two words at least remain ("% of Total" is not named by "total").
-    """
-    pairs = [(t, c.code) for c in profile.channels.values()
-             if c.code != profile.default_channel for t in c.synonyms]
-    rows = {content_words(t) for m in profile.metrics.values() for t in (m.label, *m.synonyms)}
-    owners: dict[frozenset[str], set[str]] = {}
-    for term, code in pairs:
-        owners.setdefault(content_words(term), set()).add(code)
-    extra = []
-    for term, code in pairs:
-        bare = without_percent(term)
-        words = content_words(bare)
-        others = [w for w, codes in owners.items() if codes != {code}]
-        if len(words) >= 2 and not any(words <= w for w in others) and words not in rows:
-            extra.append((bare, code))
-    return pairs + extra
 
 
 class RuleIntentParser:
@@ -257,6 +215,7 @@ class RuleIntentParser:
     def _columns(self, rest: str, words: frozenset[str], row_words: frozenset[str],
                  percent_asked: bool) -> _Columns:
         """The columns named outside the rows' names (never a pick between two)."""
+        dated = dated_columns(rest, self._column_names)
         rest = without_year_spans(rest)
         phrased = [c for c in find_all(rest, self._channels)
                    if c[2] != self.profile.default_channel]
@@ -275,6 +234,8 @@ class RuleIntentParser:
                  if not (_is_change(c) and self._is_percent_change(c) != percent_asked)]
         said = content_words(rest.replace("%", " percent "))
         used = frozenset().union(*(self._names_words(c) & said for c in named))
+        if not named and dated.codes:  # named by the dates their headers state
+            return _Columns(dated.codes, dated=dated.years or ("",))
         if not named:
             # a column named in part ("net additions" of "Net additions (losses)", "due
             # within 5 years" of "3 to 5 years"): ask
@@ -285,7 +246,9 @@ class RuleIntentParser:
                 # "the domestic and European rates": one of two columns named is none
                 # of ours; half an answer is not given as the whole, ask
                 return _Columns(options=(named[0],))
-            return _Columns((named[0],), words=used)
+            both = total_beside(rest, self._names_words(named[0]), row_words,
+                                (named[0], self.profile.default_channel), self.profile)
+            return _Columns(both or (named[0],), words=used)
         if list_cue(rest):  # "the domestic and international rates": both, in order
             return _Columns(tuple(sorted(named, key=lambda c: self._first_mention(c, rest))),
                             words=used)
@@ -365,10 +328,16 @@ class RuleIntentParser:
             read_as_part = (*(c for c in codes if c != rows.part), rows.part)
             codes = (rows.part,)
         periods, period_text, unread = self._periods(text, reference_date)
+        if cols.dated:  # "the quarter ended July 27, 2019": a column's date, and its year
+            unread, periods = "", periods or [("FY", y) for y in cols.dated if y]
         if not unread and not any(p[0] in _PARTS for p in periods):
             # "between the second and first quarter": a part of a year named without its
             # year (and naming no row or column) is no period of ours, never a year
             unread = part_of_year(mask(text, list(rows.hits)), rows.words | cols.words)
+            if unread and len(periods) == 1 and periods[0][0] == "FY":
+                # "in 2019, ... between the third quarter and fourth quarter": its parts
+                parts = parts_of_year(mask(text, list(rows.hits)), periods[0][1])
+                periods, unread = (parts, "") if parts else (periods, unread)
         unstated = unstated_words(_PERIOD.sub(" ", text), self._known)
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
         mentions = {}

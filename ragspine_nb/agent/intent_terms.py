@@ -14,7 +14,7 @@ from ragspine_nb.wordset import content_words
 
 __all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue", "word_set",
            "without_words", "unsigned_label", "bare_label", "without_percent",
-           "part_of_year", "numbered_columns",
+           "part_of_year", "parts_of_year", "numbered_columns",
            "LIST_CUES"]
 
 #: Words that make several metrics / entities an explicit list rather than an ambiguity.
@@ -197,6 +197,34 @@ def part_of_year(text: str, named: frozenset[str]) -> str:
         if not content_words(m.group(0)) <= named | {"quarter", "half", "fiscal"}:
             return m.group(0)
     return ""
+
+
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
+            "4th": 4}
+
+
+def parts_of_year(text: str, year: str) -> list[tuple[str, str]]:
+    """The quarters and halves ``text`` names without a year, as parts of ``year``.
+
+    >>> parts_of_year("in 2019, the change between the third quarter and fourth quarter",
+    ...               "2019")
+    [('QUARTER', '2019Q3'), ('QUARTER', '2019Q4')]
+    >>> parts_of_year("the second and first half", "2018")
+    [('HY', '2018H2'), ('HY', '2018H1')]
+    """
+    out: list[tuple[str, str]] = []
+    for m in _PART_OF_YEAR.finditer(text):
+        said = m.group(0)
+        if said[0] in "qh":
+            out.append(("QUARTER" if said[0] == "q" else "HY", f"{year}{said.upper()}"))
+            continue
+        half = "half" in said
+        for word in re.findall(r"first|second|third|fourth|1st|2nd|3rd|4th", said):
+            n = _ORDINAL[word]
+            if half and n > 2:
+                return []
+            out.append(("HY", f"{year}H{n}") if half else ("QUARTER", f"{year}Q{n}"))
+    return list(dict.fromkeys(out))
 
 
 _COUNT = re.compile(r"(?<![\d.,])\d+(?:\.\d+)?(?![\d.,]*\d)")

@@ -25,6 +25,7 @@ all: a bare "total" naming one cell asks for that level) or why not.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -50,6 +51,10 @@ from ragspine_nb.wordset import content_words
 
 __all__ = ["Task", "Plan", "PlanContext", "base_tasks", "plan_operation", "varying_slots",
            "ranged", "SLOTS"]
+
+#: A per-quarter figure asked over a year: "average quarterly", "per quarter".
+_QUARTERLY = re.compile(r"(?<![a-z])(?:quarterly|per quarter|each quarter|a quarter)(?![a-z])")
+
 
 def _row_periods(ctx: PlanContext, task: Task, period_type: str) -> list[str]:
     """The periods (latest first) one row is reported for, of one period type."""
@@ -89,6 +94,15 @@ def _counted_cell(ctx: PlanContext, task: Task) -> Task:
             "period": period_label(best.period_type, best.period)}
 
 
+def _quarters_of_year(ctx: PlanContext, task: Task) -> list[Task] | NotComputed:
+    """"The average quarterly low price in 2018": the named year's four quarters."""
+    year = ctx.intent.periods[0][1]
+    quarters = sorted(p for p in _row_periods(ctx, task, "QUARTER") if p.startswith(year))
+    if len(quarters) != 4:
+        return NotComputed("no_periods", ("average",))
+    return _over_periods(ctx, task, [period_label("QUARTER", p) for p in quarters])
+
+
 def _fiscal_range(ctx: PlanContext) -> list[str] | None:
     """Every fiscal year from the first to the last named ("from 2017 to 2019")."""
     named = ctx.intent.periods
@@ -116,6 +130,12 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         if len(latest) < max(op.years, 2):
             return NotComputed("no_periods", (op.kind,))
         tasks = _over_periods(ctx, tasks[0], [period_label(kind, p) for p in latest])
+    elif op.kind == "average" and len(tasks) == 1 and _QUARTERLY.search(
+            fold(ctx.intent.raw_question)) and [p[0] for p in ctx.intent.periods] == ["FY"]:
+        quarters = _quarters_of_year(ctx, tasks[0])
+        if isinstance(quarters, NotComputed):
+            return quarters
+        tasks = quarters
     elif op.opening and len(tasks) == 1 and [p[0] for p in ctx.intent.periods] == ["FY"]:
         year = int(ctx.intent.periods[0][1])  # the year's closing and opening balances
         tasks = _over_periods(ctx, tasks[0], fiscal_years(year, year - 1))

@@ -260,16 +260,29 @@ def _empty_column(table: Sequence[Sequence[str]], c: int, start: int, end: int) 
 
 def row_places(row: Sequence[str], block: Block) -> list[Place]:
     """Where a row's figures go; a row's only figure for a period is also that period's."""
-    figures = [p for p in block.places if _number(row[p.column])]
+    some = any(_number(row[p.column]) for p in block.places)
+    figures = [p for p in block.places
+               if _number(row[p.column]) or (some and row[p.column].strip() in NIL_MARKS)]
     plain = {p.period for p in block.places if p.channel == TOTAL}
     for period in {p.period for p in figures} - plain:
         # (a period with its own plain column: a dash there is not another column's)
         mine = [c for c, p in block.level_cols.items()
                 if p == period and _number(row[c])]
-        if len(mine) == 1 and not block.partial and \
+        # ... else its "Total" column's, the row's total for the period
+        mine = mine if len(mine) == 1 else [p.column for p in figures if p.period == period
+                                            and p.channel == _TOTAL_COLUMN]
+        if len(mine) == 1 and not block.partial and _number(row[mine[0]]) and \
                 Place(mine[0], period, TOTAL) not in figures:
             figures.append(Place(mine[0], period, TOTAL))
     return figures
+
+
+#: The channel of a column headed "Total".
+_TOTAL_COLUMN = channel_code("Total")
+
+
+#: What a report prints for nil in a row of figures.
+NIL_MARKS = frozenset({"-", "—", "–"})
 
 
 def _number(cell: str) -> bool:

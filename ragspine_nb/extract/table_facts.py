@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from ragspine_nb.core import Fact
 from ragspine_nb.extract.header_periods import Period
-from ragspine_nb.extract.placement import Channels, Place, row_places
+from ragspine_nb.extract.placement import NIL_MARKS, Channels, Place, row_places
 from ragspine_nb.extract.rows import Namer, closing_subject
 from ragspine_nb.extract.scale import RowKind
 from ragspine_nb.extract.table_units import borrow_currency, figure_unit
@@ -192,6 +192,8 @@ class Emitter:
                 place: Place, channel: str, section_raw: str, key: str) -> None:
         row = grid[ref.r]
         value = parse_number(row[place.column]).value
+        if value is None and _nil(row, place.column, ref, channel):
+            value = 0.0
         if value is None:
             return
         found = figure_unit(ref.units, ref.layout, place.column, channel, ref.raw, section_raw,
@@ -216,6 +218,11 @@ class Emitter:
             self.unscaled.append(locator)
         if not channel.startswith("CHANGE"):
             self.figures.setdefault(ref.r, {})[(place.period, channel)] = value
+
+
+def _nil(row: Sequence[str], column: int, ref: RowRef, channel: str) -> bool:
+    """Whether a cell is a dash in a row of figures: nil, as reports print zero."""
+    return row[column].strip() in NIL_MARKS and not channel.startswith("CHANGE")
 
 
 def known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, str]]:

@@ -24,18 +24,14 @@ from ragspine_nb.extract.header_periods import cell_period, unspaced_year
 from ragspine_nb.extract.layout import column_label, header_rows, is_figure
 from ragspine_nb.extract.placement import Block as LayoutBlock
 from ragspine_nb.extract.placement import Channels, read_blocks
+from ragspine_nb.extract.quarter_rows import quarter_rows
 from ragspine_nb.extract.row_kinds import RowKind
 from ragspine_nb.extract.rows import Namer
 from ragspine_nb.extract.table_facts import Emitter, known_rows
 from ragspine_nb.extract.table_units import table_units
 from ragspine_nb.extract.table_walk import row_parts, walk_rows
 from ragspine_nb.extract.turned import PERIODS_DOWN, period_key, periods_down, turn
-from ragspine_nb.glossary import (
-    normalize_channel,
-    normalize_entity,
-    normalize_metric,
-    period_label,
-)
+from ragspine_nb.glossary import normalize_channel, normalize_entity, normalize_metric, period_label
 from ragspine_nb.profile import ChannelSpec, DomainProfile, parts_reach
 from ragspine_nb.vocabulary import Vocabulary
 
@@ -258,6 +254,10 @@ def extract_table(
         return out
     if periods_down(profile, grid):  # a transposed table: read turned, cited as written
         return _turned_table(profile, grid, ctx)
+    dated = quarter_rows(grid)
+    if dated is not None and periods_down(profile, dated.grid):  # quarters under a year
+        return _turned_table(profile, dated.grid, replace(
+            ctx, titles=(*dated.titles, *ctx.titles), locate=dated.located(ctx.locate)))
     entity = entity_from_titles(profile, ctx.titles) or ctx.entity or profile.home_entity_code
     channels: Channels = {}
     own = _caption_period(grid) or _title_period(ctx.titles)

@@ -1,0 +1,32 @@
+"""Words that cue what a question asks: a reason, a number, a change, a percentage, a share.
+
+Read by :mod:`ragspine_nb.agent.intent` (and importable from there under these names).
+"""
+
+from __future__ import annotations
+
+__all__ = ["NARRATIVE_CUES", "CHANGE_CUES", "PERCENT_CUES", "SHARE_CUES", "NUMERIC_CUES"]
+
+NARRATIVE_CUES: tuple[str, ...] = (
+    "为什么", "为何", "原因", "怎么", "如何", "解释", "说明", "影响", "发生了什么", "背景",
+    "驱动", "导致", "因素", "why", "how come", "reason", "explain", "what happened", "driver",
+    "drivers", "impact", "cause", "caused", "because", "describe", "summarise", "summarize",
+    "what drove", "outlook",
+)
+#: Words asking for a change between periods rather than a level.
+CHANGE_CUES: tuple[str, ...] = ("percentage change", "change in", "changes in", "increase in",
+                                "decrease in", "percentage increase", "percentage decrease",
+                                "increased by", "decreased by", "grew by", "fell by",
+                                "change", "changed", "increase", "decrease", "increased",
+                                "decreased", "growth", "difference between",
+                                "variance", "growth rate", "增长率", "增幅", "降幅", "变化", "同比")
+#: Words asking for a change as a percentage (a stated "% change" answers these first).
+PERCENT_CUES: tuple[str, ...] = ("percentage", "percent", "per cent", "%", "growth rate",
+                                 "增长率", "增幅", "降幅", "百分比")
+#: Words asking for a share of something (a percentage column), not a change.
+SHARE_CUES: tuple[str, ...] = ("percentage of", "percent of", "% of", "share of",
+                               "proportion of", "占比")
+NUMERIC_CUES: tuple[str, ...] = (
+    "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
+    "amount", "figure", "number", "total",
+)
