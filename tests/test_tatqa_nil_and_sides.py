@@ -14,13 +14,25 @@ asked as a user would; each test states the exact figures expected:
   cited as written; "in 2019, ... between the third quarter and fourth quarter" names
   2019's quarters; "the average quarterly low price in 2018" averages its four quarters;
 * a column headed "Total" holds the row's total for its period (its plain figure), and
-  "the difference between total X and current X" is that column against "Current".
+  "the difference between total X and current X" is that column against "Current";
+* a short row label under a section heading that together name a built-in line item
+  ("Basic" under "Earnings per share:") is that item ("basic net income per share");
+  "cash dividend per share" and "net income per share" are the usual names they are;
+* "$1,000,000" is one number, never a list of rows;
+* prose states a magnitude and says its direction in words: "net cash used in operating
+  activities was $0.6 million" agrees with a stored -618 thousand.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from ragspine_nb.agent.figures import FigureReader
+from ragspine_nb.agent.grounding import compare
+from ragspine_nb.agent.intent_terms import list_cue
+from ragspine_nb.core import Fact
+from ragspine_nb.profile import DomainProfile
 from tests.tablehelpers import TATQA_REFERENCE as REF
 from tests.tablehelpers import figures_of, read_table, tatqa_agent
 
@@ -147,3 +159,42 @@ def test_a_total_column_is_the_rows_total_and_a_side_of_a_difference(tmp_path: P
     assert figures_of(agent, "What is the difference in the gross carrying amount between "
                              "the current and the total?") == [(-4558.0, "K", "difference")]
     agent.close()
+
+
+# ----------------------------------------------- section-named rows, list cues, prose
+EPS = [
+    ["", "Year ended September 30,", "", ""],
+    ["", "2019", "2018", "2017"],
+    ["Net income", "$4,566,156", "$4,274,547", "$3,847,839"],
+    ["Weighted average common shares", "13,442,871", "13,429,232", "13,532,375"],
+    ["Earnings per share:", "", "", ""],
+    ["Basic", "$0.34", "$0.32", "$0.28"],
+    ["Diluted", "$0.34", "$0.32", "$0.28"],
+]
+
+
+def test_a_row_under_its_section_is_the_line_item_they_name(tmp_path: Path) -> None:
+    ex = read_table(tmp_path, EPS)
+    assert sorted((f.metric_code, f.period, f.source_locator) for f in ex.facts
+                  if f.metric_code.startswith("EPS") and f.period == "2019") == [
+        ("EPS_BASIC", "2019", "cell=B6"), ("EPS_DILUTED", "2019", "cell=B7")]
+    agent = tatqa_agent(tmp_path / "ws", EPS, "Earnings per share are in dollars.")
+    assert figures_of(agent, "What is the basic net income per share in 2019?") == [
+        (0.34, "", "lookup")]
+    assert figures_of(agent, "What is the change in basic net income per share from 2018 "
+                             "to 2019?") == [(0.02, "", "difference")]
+    agent.close()
+
+
+def test_a_grouped_number_is_no_list(tmp_path: Path) -> None:
+    assert not list_cue("which years did net sales from united states exceed $1,000,000?")
+    assert list_cue("what were the sales in germany, mexico and china?")
+
+
+def test_prose_states_a_magnitude_its_words_give_the_sign() -> None:
+    reader = FigureReader(DomainProfile.builtin())
+    stated = reader.figures("Net cash used was $0.6 million.")
+    fact = Fact("OPERATING_CASH_FLOW", "COMPANY", "US", "TOTAL", "FY", "2019", -618.0,
+                "USD_K", "table.csv", "cell=B5")
+    assert [compare(s, fact) for s in stated] == [True]
+    assert [compare(s, replace(fact, value=-900.0)) for s in stated] == [False]

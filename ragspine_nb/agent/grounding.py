@@ -103,7 +103,11 @@ def sentences(text: str) -> list[str]:
 
 
 def compare(stated: Stated, fact: Fact) -> bool | None:
-    """True: the same value; False: another value; None: not comparable (unit/currency)."""
+    """True: the same value; False: another value; None: not comparable (unit/currency).
+
+    Prose states a magnitude and says its direction in words ("net cash used in
+    operating activities was $0.6 million" for a stored -618 thousand): sizes compare.
+    """
     have, want = stated.unit, unit_parts(fact.unit)
     if have.percent != want.percent and (have.percent or have.currency or have.factor):
         return None
@@ -111,7 +115,8 @@ def compare(stated: Stated, fact: Fact) -> bool | None:
         return None
     factor = have.factor or want.factor or 1.0
     stored = fact.value * (want.factor or 1.0)
-    return abs(stated.value * factor - stored) <= stated.tolerance * factor + 1e-9 * abs(stored)
+    return abs(abs(stated.value) * factor - abs(stored)) <= \
+        stated.tolerance * factor + 1e-9 * abs(stored)
 
 
 def _only(values: frozenset[Any]) -> Any:

@@ -100,9 +100,13 @@ def without_phrases(text: str) -> str:
     return _PHRASE.sub(lambda m: " " * len(m.group(0)), text)
 
 
+_GROUPED = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
+
+
 def list_cue(text: str) -> bool:
     """A list of metrics / entities, not "between 2018 and 2019" (periods are not a list)."""
     text = _DATE_COMMA.sub(" ", text)  # "as of December 31, 2019" is a date, not a list
+    text = _GROUPED.sub(" ", text)  # "$1,000,000": one number
     text = QUESTION_PERIOD.sub("\x00", text)
     text = re.sub(r"\x00\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*\x00", " ", text)
     return any(cue in f" {text} " for cue in LIST_CUES)

@@ -95,6 +95,14 @@ class Emitter:
                 if text and (code := normalize_metric(self.profile, text, row=True)):
                     found = code, self.profile.default_channel
                     break
+        section = ref.section.strip(" :：").casefold()
+        if found is None and section and len(ref.label.split()) <= 2 and \
+                not _BARE_TOTAL.fullmatch(ref.label):
+            # "Basic" under "Earnings per share:" is the basic earnings per share (a bare
+            # "Total" stays its section's own total: "Assets:" may head a note's assets)
+            named = {code for text in (f"{ref.label} {section}", f"{section} {ref.label}")
+                     if (code := normalize_metric(self.profile, text, row=True))}
+            found = (named.pop(), self.profile.default_channel) if len(named) == 1 else None
         return found
 
     def keep_name(self, ref: RowRef, code: str) -> None:
@@ -218,6 +226,10 @@ class Emitter:
             self.unscaled.append(locator)
         if not channel.startswith("CHANGE"):
             self.figures.setdefault(ref.r, {})[(place.period, channel)] = value
+
+
+#: A label naming no line item, only a place in its section ("Total", "Net", "").
+_BARE_TOTAL = re.compile(r"\s*(?:(?:total|net|subtotal|sub-total)\b\s*)*[:.]?\s*", re.I)
 
 
 def _nil(row: Sequence[str], column: int, ref: RowRef, channel: str) -> bool:
