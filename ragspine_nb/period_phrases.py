@@ -13,23 +13,25 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["PHRASE", "QUESTION_PERIOD", "phrase_periods", "ended_period"]
+__all__ = ["PHRASE", "QUESTION_PERIOD", "MONTH", "ORDINALS", "phrase_periods", "ended_period"]
 
 Period = tuple[str, str]
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+#: A month written in a folded text ("jul", "july", "sept."); its first three letters name it.
+MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _Y4 = r"(?:19|20)\d\d"
 _YEAR = rf"(?:{_Y4}|'?\d\d)(?![\d%])"
 _FISCAL = r"(?:fiscal(?: year)?|fy)"
-_DATE = rf"(?:{_MONTH} \d{{1,2}},? {_Y4}|\d{{1,2}} {_MONTH},? {_Y4}|{_Y4}年\d{{1,2}}月\d{{1,2}}日)"
+_DATE = rf"(?:{MONTH} \d{{1,2}},? {_Y4}|\d{{1,2}} {MONTH},? {_Y4}|{_Y4}年\d{{1,2}}月\d{{1,2}}日)"
 _MORE = rf"(?:(?:,? and|,) (?:{_DATE}|{_Y4}(?![\d%])))*"
 _SPAN = (r"(?:three|3|six|6|nine|9|twelve|12)[- ]months?|quarters?|half[- ]years?"
          r"|(?:fiscal )?years?|1[23] weeks|2[56] weeks|39 weeks|5[23] weeks")
 _CN_SPAN = r"(?:年度|财年|会计年度|十二个月|六个月|半年度?|三个月|季度|九个月)"
 _ORD = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)"
-_NUMBER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3,
-           "4th": 4, "一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+#: The number an ordinal names ("third" → 3, "三" → 3) in a quarter or half.
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3,
+            "4th": 4, "一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 
 #: (pattern with named groups, what it names); ``PHRASE`` is their union.
 _PATTERNS: tuple[tuple[str, str], ...] = (
@@ -130,7 +132,7 @@ def _ended(m: re.Match[str]) -> list[Period | None]:
 
 
 def _part(m: re.Match[str]) -> Period | None:
-    year, number, kind = _year(m.group("y")), _NUMBER[m.group("n")], m.group("kind")
+    year, number, kind = _year(m.group("y")), ORDINALS[m.group("n")], m.group("kind")
     if kind in ("half", "h"):
         return ("HY", f"{year}H{number}") if number <= 2 else None
     return "QUARTER", f"{year}Q{number}"

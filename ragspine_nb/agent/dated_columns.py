@@ -4,7 +4,7 @@ A quarterly table heads its columns "Quarters Ended | July 27, 2019 | April 27, 
 an allocation table "As of August 1, 2019 | As of December 31, 2019". Their channels are
 named from the header ("quarters jul 27"), so "the quarter ended July 27, 2019" or
 "the revised total liabilities as of December 31, 2019" name a column by its date, not a
-period of ours (a quarter ending mid-month is none). :func:`dated_column` finds the one
+period of ours (a quarter ending mid-month is none). :func:`dated_columns` finds the one
 column whose name states each date the question writes (pure reading of the folded
 question and the columns' names; the year stays the question's period).
 """
@@ -15,16 +15,15 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ragspine_nb.extract.layout import month_days
+from ragspine_nb.period_phrases import MONTH
+
 __all__ = ["DatedColumns", "dated_columns", "question_dates"]
 
-_MONTH = r"(?P<m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _DATE = re.compile(
-    rf"(?<![a-z]){_MONTH}\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d])(?:,?\s+(?P<y>(?:19|20)\d\d))?"
-    rf"|(?<!\d)(?P<d2>\d{{1,2}})\s+(?P<m2>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-    r"[a-z]*\.?(?:,?\s+(?P<y2>(?:19|20)\d\d))?")
-#: A column name's "month day": "jul 27", "dec 31".
-_NAMED = re.compile(r"(?<![a-z])(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? "
-                    r"(\d{1,2})(?!\d)")
+    rf"(?<![a-z])(?P<m>{MONTH})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?!\d)"
+    r"(?:,?\s+(?P<y>(?:19|20)\d\d))?"
+    rf"|(?<!\d)(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH})(?:,?\s+(?P<y2>(?:19|20)\d\d))?")
 
 
 @dataclass(frozen=True)
@@ -36,26 +35,22 @@ class DatedColumns:
     years: tuple[str, ...] = ()
 
 
-def question_dates(text: str) -> list[tuple[str, int, str]]:
-    """``(month, day, year)`` of each month-and-day date in a folded question.
+def question_dates(text: str) -> list[tuple[str, str]]:
+    """``(month day, year)`` of each date a folded question writes, as headers name them.
 
     Examples
     --------
     >>> question_dates("the quarter ended july 27, 2019 and 26 january")
-    [('jul', 27, '2019'), ('jan', 26, '')]
+    [('jul 27', '2019'), ('jan 26', '')]
     """
     out = []
     for m in _DATE.finditer(text):
         first = bool(m.group("m"))
         month, day = (m.group("m"), m.group("d")) if first else (m.group("m2"), m.group("d2"))
-        year = (m.group("y") if first else m.group("y2")) or ""
         if 1 <= int(day) <= 31:
-            out.append((month, int(day), year))
+            out.append((f"{month[:3]} {int(day)}", (m.group("y") if first else m.group("y2"))
+                        or ""))
     return out
-
-
-def _column_dates(names: Sequence[str]) -> set[tuple[str, int]]:
-    return {(m.group(1), int(m.group(2))) for n in names for m in _NAMED.finditer(n)}
 
 
 def dated_columns(text: str, columns: Mapping[str, Sequence[str]]) -> DatedColumns:
@@ -70,13 +65,13 @@ def dated_columns(text: str, columns: Mapping[str, Sequence[str]]) -> DatedColum
     ()
     """
     dates = question_dates(text)
-    by_date = {code: _column_dates(names) for code, names in columns.items()}
+    by_date = {code: {d for n in names for d in month_days(n)} for code, names in columns.items()}
     codes = []
-    for month, day, _ in dates:
-        found = [c for c, ds in by_date.items() if (month, day) in ds]
+    for day, _ in dates:
+        found = [c for c, days in by_date.items() if day in days]
         if len(found) != 1:
             return DatedColumns()
         codes.append(found[0])
     if len(set(codes)) != len(codes):
         return DatedColumns()
-    return DatedColumns(tuple(codes), tuple(dict.fromkeys(y for *_, y in dates if y)))
+    return DatedColumns(tuple(codes), tuple(dict.fromkeys(y for _, y in dates if y)))

@@ -26,9 +26,9 @@ from ragspine_nb.agent.cue_words import (
     SHARE_CUES,
 )
 from ragspine_nb.agent.dated_columns import dated_columns
+from ragspine_nb.agent.intent_columns import TOTAL_COLUMN, total_pair
 from ragspine_nb.agent.intent_columns import Columns as _Columns
 from ragspine_nb.agent.intent_columns import channel_terms as _channel_terms
-from ragspine_nb.agent.intent_columns import total_beside
 from ragspine_nb.agent.intent_rows import Hit, RowReader, Rows
 from ragspine_nb.agent.intent_terms import (
     LIST_CUES,
@@ -148,6 +148,27 @@ def _is_change(code: str) -> bool:
     return code.startswith(_CHANGE)
 
 
+def _parts_read(outside: str, periods: list[tuple[str, str]], unread: str,
+                named: frozenset[str], cols: _Columns) -> tuple[list[tuple[str, str]], str]:
+    """The periods after reading dated columns and parts of a year named without one.
+
+    ``outside`` is the folded question outside the rows' names; ``named`` the words of
+    the rows and columns named.
+    """
+    if cols.dated is not None:  # "the quarter ended July 27, 2019": a column's date
+        unread, periods = "", periods or [("FY", y) for y in cols.dated.years]
+    if unread or any(p[0] in _PARTS for p in periods):
+        return periods, unread
+    # "between the second and first quarter": a part of a year named without its year
+    # (and naming no row or column) is no period of ours, never a year
+    unread = part_of_year(outside, named)
+    if unread and len(periods) == 1 and periods[0][0] == "FY":
+        # "in 2019, ... between the third quarter and fourth quarter": its parts
+        parts = parts_of_year(outside, periods[0][1])
+        return (parts, "") if parts else (periods, unread)
+    return periods, unread
+
+
 class RuleIntentParser:
     """Profile-driven, zero-LLM intent parser.
 
@@ -215,8 +236,7 @@ class RuleIntentParser:
     def _columns(self, rest: str, words: frozenset[str], row_words: frozenset[str],
                  percent_asked: bool) -> _Columns:
         """The columns named outside the rows' names (never a pick between two)."""
-        dated = dated_columns(rest, self._column_names)
-        rest = without_year_spans(rest)
+        written, rest = rest, without_year_spans(rest)
         phrased = [c for c in find_all(rest, self._channels)
                    if c[2] != self.profile.default_channel]
         rest_words = content_words(_PERIOD.sub(" ", rest)) - row_words
@@ -234,8 +254,8 @@ class RuleIntentParser:
                  if not (_is_change(c) and self._is_percent_change(c) != percent_asked)]
         said = content_words(rest.replace("%", " percent "))
         used = frozenset().union(*(self._names_words(c) & said for c in named))
-        if not named and dated.codes:  # named by the dates their headers state
-            return _Columns(dated.codes, dated=dated.years or ("",))
+        if not named and (dated := dated_columns(written, self._column_names)).codes:
+            return _Columns(dated.codes, dated=dated)  # named by their headers' dates
         if not named:
             # a column named in part ("net additions" of "Net additions (losses)", "due
             # within 5 years" of "3 to 5 years"): ask
@@ -246,8 +266,9 @@ class RuleIntentParser:
                 # "the domestic and European rates": one of two columns named is none
                 # of ours; half an answer is not given as the whole, ask
                 return _Columns(options=(named[0],))
-            both = total_beside(rest, self._names_words(named[0]), row_words,
-                                (named[0], self.profile.default_channel), self.profile)
+            both = total_pair(rest, self._names_words(named[0]), row_words,
+                              (named[0], self.profile.default_channel),
+                              TOTAL_COLUMN in self.profile.channels)
             return _Columns(both or (named[0],), words=used)
         if list_cue(rest):  # "the domestic and international rates": both, in order
             return _Columns(tuple(sorted(named, key=lambda c: self._first_mention(c, rest))),
@@ -328,16 +349,8 @@ class RuleIntentParser:
             read_as_part = (*(c for c in codes if c != rows.part), rows.part)
             codes = (rows.part,)
         periods, period_text, unread = self._periods(text, reference_date)
-        if cols.dated:  # "the quarter ended July 27, 2019": a column's date, and its year
-            unread, periods = "", periods or [("FY", y) for y in cols.dated if y]
-        if not unread and not any(p[0] in _PARTS for p in periods):
-            # "between the second and first quarter": a part of a year named without its
-            # year (and naming no row or column) is no period of ours, never a year
-            unread = part_of_year(mask(text, list(rows.hits)), rows.words | cols.words)
-            if unread and len(periods) == 1 and periods[0][0] == "FY":
-                # "in 2019, ... between the third quarter and fourth quarter": its parts
-                parts = parts_of_year(mask(text, list(rows.hits)), periods[0][1])
-                periods, unread = (parts, "") if parts else (periods, unread)
+        periods, unread = _parts_read(mask(text, list(rows.hits)), periods, unread,
+                                      rows.words | cols.words, cols)
         unstated = unstated_words(_PERIOD.sub(" ", text), self._known)
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
         mentions = {}

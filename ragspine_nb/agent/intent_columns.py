@@ -1,7 +1,7 @@
 """Columns a question names: the terms naming them, and the row's total beside one.
 
 :func:`channel_terms` lists every column's names (a percent column also without its
-"%"); :func:`total_beside` reads "the difference between total net receivables and current
+"%"); :func:`total_pair` reads "the difference between total net receivables and current
 net receivables" over a table with a "Total" column as that column against the one named.
 """
 
@@ -10,15 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragspine_nb.agent.dated_columns import DatedColumns
 from ragspine_nb.agent.intent_terms import without_percent
-from ragspine_nb.extract.placement import channel_code
+from ragspine_nb.extract.placement import TOTAL_COLUMN
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
-__all__ = ["Columns", "channel_terms", "total_beside", "total_pair"]
-
-#: A column headed "Total" (the row's total for the period, stored as its plain figure).
-_TOTAL_COLUMN = channel_code("Total")
+__all__ = ["Columns", "channel_terms", "total_pair", "TOTAL_COLUMN"]
 _BETWEEN = re.compile(r"(?<![a-z])between(?![a-z]).*(?<![a-z])and(?![a-z])")
 _TOTAL = re.compile(r"(?<![a-z])total(?![a-z])")
 
@@ -31,8 +29,8 @@ class Columns:
     options: tuple[str, ...] = ()
     #: the content words the named columns use
     words: frozenset[str] = frozenset()
-    #: the years of the dates naming the columns ("the quarter ended July 27, 2019")
-    dated: tuple[str, ...] = ()
+    #: the columns were named by their headers' dates ("the quarter ended July 27, 2019")
+    dated: DatedColumns | None = None
 
 
 def channel_terms(profile: DomainProfile) -> list[tuple[str, str]]:
@@ -57,15 +55,6 @@ def channel_terms(profile: DomainProfile) -> list[tuple[str, str]]:
     return pairs + extra
 
 
-def total_beside(rest: str, named: frozenset[str], row_words: frozenset[str],
-                 pair: tuple[str, str], profile: DomainProfile) -> tuple[str, ...]:
-    """The named column and the row's total, in the order written; ``()`` if not asked.
-
-    See :func:`total_pair` (``profile`` says whether a column is headed "Total").
-    """
-    return total_pair(rest, named, row_words, pair, _TOTAL_COLUMN in profile.channels)
-
-
 def total_pair(rest: str, named: frozenset[str], row_words: frozenset[str],
                pair: tuple[str, str], total_column: bool) -> tuple[str, ...]:
     """The named column and the row's total, in the order written; ``()`` if not asked.
@@ -73,7 +62,7 @@ def total_pair(rest: str, named: frozenset[str], row_words: frozenset[str],
     ``rest`` is the folded question outside the rows' names, ``named`` the named column's
     words, ``pair`` that column's code and the plain (total) channel. Only "between ...
     and ..." with "total" outside the row's and the column's names, over a workspace
-    with a column headed "Total" (``total_column``).
+    with a column headed "Total" (``total_column``: :data:`TOTAL_COLUMN` is a channel).
 
     >>> total_pair("the difference between total x and current x", frozenset({"current"}),
     ...            frozenset({"x"}), ("C_CURRENT", "TOTAL"), True)

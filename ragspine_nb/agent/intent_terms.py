@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ragspine_nb.period_phrases import PHRASE, QUESTION_PERIOD
+from ragspine_nb.period_phrases import ORDINALS, PHRASE, QUESTION_PERIOD
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue", "word_set",
@@ -203,10 +203,6 @@ def part_of_year(text: str, named: frozenset[str]) -> str:
     return ""
 
 
-_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
-            "4th": 4}
-
-
 def parts_of_year(text: str, year: str) -> list[tuple[str, str]]:
     """The quarters and halves ``text`` names without a year, as parts of ``year``.
 
@@ -223,8 +219,7 @@ def parts_of_year(text: str, year: str) -> list[tuple[str, str]]:
             out.append(("QUARTER" if said[0] == "q" else "HY", f"{year}{said.upper()}"))
             continue
         half = "half" in said
-        for word in re.findall(r"first|second|third|fourth|1st|2nd|3rd|4th", said):
-            n = _ORDINAL[word]
+        for n in (ORDINALS[w] for w in said.split() if w in ORDINALS):
             if half and n > 2:
                 return []
             out.append(("HY", f"{year}H{n}") if half else ("QUARTER", f"{year}Q{n}"))

@@ -28,8 +28,8 @@ from ragspine_nb.agent.ratio_sides import RatioSplit, ratio_split
 from ragspine_nb.period_phrases import QUESTION_PERIOD
 
 __all__ = ["Threshold", "RatioSplit", "aggregate_cue", "listed_each", "period_range",
-           "years_count", "year_average", "threshold", "extreme", "ratio_split", "THRESHOLD_SCALES",
-           "operation_asked", "without_year_spans"]
+           "years_count", "year_average", "per_quarter", "threshold", "extreme", "ratio_split",
+           "THRESHOLD_SCALES", "operation_asked", "without_year_spans"]
 
 _AVERAGE = re.compile(r"(?<![a-z-])(?:average|averages|mean|avg)(?![a-z-])|平均|均值")
 _WEIGHTED = re.compile(r"weighted[- ]average")
@@ -147,6 +147,21 @@ def year_average(text: str) -> bool:
     (False, False)
     """
     return bool(_YEAR_AVERAGE.search(text)) and not period_range(text)
+
+
+#: A figure asked per quarter over a year: "average quarterly", "per quarter".
+_QUARTERLY = re.compile(r"(?<![a-z])(?:quarterly|per quarter|each quarter|a quarter)(?![a-z])")
+
+
+def per_quarter(text: str) -> bool:
+    """Whether an average is asked per quarter ("the average quarterly low price in 2018").
+
+    >>> per_quarter("what is the average quarterly low price in 2018?")
+    True
+    >>> per_quarter("the average price in the third quarter of 2018")
+    False
+    """
+    return bool(_QUARTERLY.search(text))
 
 
 # ------------------------------------------------------------------ thresholds

@@ -29,6 +29,7 @@ from ragspine_nb.agent.operation_cues import (
     aggregate_cue,
     extreme,
     listed_each,
+    per_quarter,
     period_range,
     ratio_split,
     threshold,
@@ -259,7 +260,8 @@ def _aggregate(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
         return None  # "the change in total …": a change
     return Operation(kind, over_range=period_range(text), years=years_count(cues) or 0,
                      implicit=cue == "total",
-                     opening=kind == "average" and year_average(text))
+                     opening=kind == "average" and year_average(text),
+                     quarterly=kind == "average" and per_quarter(text))
 
 
 def _change_of_change(text: str) -> Operation | None:

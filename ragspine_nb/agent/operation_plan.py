@@ -25,7 +25,6 @@ all: a bare "total" naming one cell asks for that level) or why not.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -51,10 +50,6 @@ from ragspine_nb.wordset import content_words
 
 __all__ = ["Task", "Plan", "PlanContext", "base_tasks", "plan_operation", "varying_slots",
            "ranged", "SLOTS"]
-
-#: A per-quarter figure asked over a year: "average quarterly", "per quarter".
-_QUARTERLY = re.compile(r"(?<![a-z])(?:quarterly|per quarter|each quarter|a quarter)(?![a-z])")
-
 
 def _row_periods(ctx: PlanContext, task: Task, period_type: str) -> list[str]:
     """The periods (latest first) one row is reported for, of one period type."""
@@ -130,8 +125,7 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         if len(latest) < max(op.years, 2):
             return NotComputed("no_periods", (op.kind,))
         tasks = _over_periods(ctx, tasks[0], [period_label(kind, p) for p in latest])
-    elif op.kind == "average" and len(tasks) == 1 and _QUARTERLY.search(
-            fold(ctx.intent.raw_question)) and [p[0] for p in ctx.intent.periods] == ["FY"]:
+    elif op.quarterly and len(tasks) == 1 and [p[0] for p in ctx.intent.periods] == ["FY"]:
         quarters = _quarters_of_year(ctx, tasks[0])
         if isinstance(quarters, NotComputed):
             return quarters

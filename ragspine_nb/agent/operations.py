@@ -97,6 +97,9 @@ class Operation:
     opening : bool
         An average asked as one year's ("the 2019 average total assets"): that of the
         year's opening and closing balances, the ends of the year before and the year.
+    quarterly : bool
+        An average asked per quarter of one year ("the average quarterly low price in
+        2018"): over that year's four quarters.
     direction : str
         A ``trend`` asked as yes or no: ``up`` ("Did revenue increase …?") or ``down``;
         empty when it names both ways or neither ("improved or declined").
@@ -123,6 +126,7 @@ class Operation:
     points: bool = False
     then: str = ""
     opening: bool = False
+    quarterly: bool = False
     direction: str = ""
     each: bool = False
 

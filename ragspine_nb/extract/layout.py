@@ -32,9 +32,11 @@ from ragspine_nb.extract.header_periods import (
     unspaced_year,
 )
 from ragspine_nb.extract.values import parse_number
+from ragspine_nb.period_phrases import ORDINALS
 
 __all__ = ["Column", "header_rows", "read_columns", "group_owner", "is_figure",
-           "CHANGE_WORDS", "column_label", "bucket_names", "is_percent_column"]
+           "CHANGE_WORDS", "column_label", "bucket_names", "is_percent_column", "month_day",
+           "month_days", "quarter_label"]
 
 _CHANGE = re.compile(r"chang|varian|variation|differen|increase|decrease|\bvs\.?\b"
                      r"|\bover\b(?!\s+(?:\d{1,3}|one|two|three|five|ten)\s+(?:year|month|day))"
@@ -201,24 +203,41 @@ def bucket_names(text: str) -> tuple[str, ...]:
 
 _ORDINAL_QUARTER = re.compile(
     r"\b(first|second|third|fourth|1st|2nd|3rd|4th) (?:fiscal )?quarter\b|\bq([1-4])\b", re.I)
-_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2",
-             "3rd": "3", "4th": "4"}
+
+
+def _quarter_number(m: re.Match[str]) -> str:
+    return m.group(2) or str(ORDINALS[m.group(1).lower()])
 
 
 def _ordinal_quarter(text: str) -> str:
     """The quarter a header names without a year ("Third Quarter", "Q3"), else ``""``."""
-    found = {m.group(2) or _ORDINALS[m.group(1).lower()] for m in _ORDINAL_QUARTER.finditer(text)}
+    found = {_quarter_number(m) for m in _ORDINAL_QUARTER.finditer(text)}
     return found.pop() if len(found) == 1 else ""
+
+
+def quarter_label(text: str) -> int | None:
+    """The quarter a row label names and nothing else ("Fourth Quarter", "Q4:"), else None.
+
+    >>> quarter_label("Fourth Quarter"), quarter_label("Q2:"), quarter_label("Fourth Quarter sales")
+    (4, 2, None)
+    """
+    m = _ORDINAL_QUARTER.fullmatch(text.strip().rstrip(":.").strip())
+    return int(_quarter_number(m)) if m else None
+
+
+def month_days(text: str) -> list[str]:
+    """Each month and day ``text`` names, in order ("December 31, 2019" → "dec 31")."""
+    return [f"{m.group(1).lower()} {int(m.group(2))}" for m in _MONTH_DAY.finditer(text)]
 
 
 def month_day(text: str) -> str:
     """The one month and day a header names ("December 31, 2019" → "dec 31"), else ``""``."""
-    days = {f"{m.group(1).lower()} {int(m.group(2))}" for m in _MONTH_DAY.finditer(text)}
+    days = set(month_days(text))
     return days.pop() if len(days) == 1 else ""
 
 
 def _dated(text: str, label: str) -> str:
-    days = [f"{m.group(1).lower()} {int(m.group(2))}" for m in _MONTH_DAY.finditer(text)]
+    days = month_days(text)
     return " ".join([label, *days]).strip() if days else ""
 
 

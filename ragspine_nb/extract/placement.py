@@ -33,7 +33,7 @@ from ragspine_nb.extract.layout import (
 from ragspine_nb.extract.values import parse_number
 
 __all__ = ["Place", "Block", "Channels", "read_blocks", "row_places", "channel_code",
-           "period_block", "CHANGE_CHANNEL", "TOTAL"]
+           "period_block", "CHANGE_CHANNEL", "TOTAL", "TOTAL_COLUMN", "NIL_MARKS"]
 
 TOTAL = "TOTAL"
 #: The channel of an absolute change stated by the source ("$ Change", "2019 vs 2018"),
@@ -71,6 +71,12 @@ class Block:
 def channel_code(label: str) -> str:
     """``"as reported"`` → ``C_AS_REPORTED``."""
     return "C_" + re.sub(r"[^A-Z0-9]+", "_", label.upper()).strip("_")
+
+
+#: The channel of a column headed "Total" (the row's total for the period).
+TOTAL_COLUMN = channel_code("Total")
+#: What a report prints for nil in a row of figures.
+NIL_MARKS = frozenset({"-", "—", "–"})
 
 
 def _add(channels: Channels, code: str, *names: str) -> None:
@@ -259,30 +265,25 @@ def _empty_column(table: Sequence[Sequence[str]], c: int, start: int, end: int) 
 
 
 def row_places(row: Sequence[str], block: Block) -> list[Place]:
-    """Where a row's figures go; a row's only figure for a period is also that period's."""
-    some = any(_number(row[p.column]) for p in block.places)
+    """Where a row's figures go; a row's only figure for a period is also that period's.
+
+    A dash beside the row's figures is nil: it is placed too.
+    """
+    numbers = {c: _number(row[c]) for c in {p.column for p in block.places} | set(block.level_cols)}
+    some = any(numbers[p.column] for p in block.places)
     figures = [p for p in block.places
-               if _number(row[p.column]) or (some and row[p.column].strip() in NIL_MARKS)]
+               if numbers[p.column] or (some and row[p.column].strip() in NIL_MARKS)]
     plain = {p.period for p in block.places if p.channel == TOTAL}
     for period in {p.period for p in figures} - plain:
         # (a period with its own plain column: a dash there is not another column's)
-        mine = [c for c, p in block.level_cols.items()
-                if p == period and _number(row[c])]
-        # ... else its "Total" column's, the row's total for the period
-        mine = mine if len(mine) == 1 else [p.column for p in figures if p.period == period
-                                            and p.channel == _TOTAL_COLUMN]
-        if len(mine) == 1 and not block.partial and _number(row[mine[0]]) and \
+        mine = [c for c, p in block.level_cols.items() if p == period and numbers[c]]
+        if len(mine) != 1:  # ... else its "Total" column's, the row's total for the period
+            mine = [p.column for p in figures if p.period == period
+                    and p.channel == TOTAL_COLUMN and numbers[p.column]]
+        if len(mine) == 1 and not block.partial and \
                 Place(mine[0], period, TOTAL) not in figures:
             figures.append(Place(mine[0], period, TOTAL))
     return figures
-
-
-#: The channel of a column headed "Total".
-_TOTAL_COLUMN = channel_code("Total")
-
-
-#: What a report prints for nil in a row of figures.
-NIL_MARKS = frozenset({"-", "—", "–"})
 
 
 def _number(cell: str) -> bool:

@@ -16,14 +16,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragspine_nb.extract.layout import quarter_label
 from ragspine_nb.extract.turned import Locate
 
 __all__ = ["QuarterRows", "quarter_rows"]
 
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3,
-             "fourth": 4, "4th": 4}
-_QUARTER = re.compile(r"(?:(?P<word>first|second|third|fourth|1st|2nd|3rd|4th)\s+"
-                      r"(?:fiscal\s+)?quarter|q(?P<n>[1-4]))\s*[:.]?", re.I)
 _YEAR_ROW = re.compile(r"(?:fiscal\s+(?:year\s+)?)?(?P<y>(?:19|20)\d\d)\s*[:.]?", re.I)
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
@@ -45,13 +42,6 @@ class QuarterRows:
         def at(r: int, c: int, key: str, label: str) -> str:
             return locate(self.rows[r], c, key, label)
         return at
-
-
-def _quarter(label: str) -> int | None:
-    m = _QUARTER.fullmatch(label.strip())
-    if m is None:
-        return None
-    return _ORDINALS[m.group("word").lower()] if m.group("word") else int(m.group("n"))
 
 
 def _year_row(row: Sequence[str]) -> str | None:
@@ -79,8 +69,9 @@ def quarter_rows(grid: Sequence[Sequence[str]]) -> QuarterRows | None:
     ...               ["Second quarter", "3", "4"]]) is None  # the years are columns
     True
     """
-    starts = [r for r, row in enumerate(grid) if _quarter(row[0]) or _year_row(row)]
-    if not starts or sum(1 for row in grid if _quarter(row[0])) < 2:
+    quarters = [quarter_label(row[0]) for row in grid]
+    starts = [r for r, row in enumerate(grid) if quarters[r] or _year_row(row)]
+    if not starts or sum(1 for n in quarters if n) < 2:
         return None
     head = grid[:starts[0]]
     if not head or any(_YEAR.search(x) for x in head[-1][1:]):
@@ -89,10 +80,10 @@ def quarter_rows(grid: Sequence[Sequence[str]]) -> QuarterRows | None:
     out, rows = [list(head[-1])], [starts[0] - 1]
     for r in range(starts[0], len(grid)):
         row = grid[r]
-        year = _year_row(row) or year
-        if _year_row(row):
+        if stated := _year_row(row):
+            year = stated
             continue
-        n = _quarter(row[0])
+        n = quarters[r]
         if n is not None and year is None:
             return None
         out.append([f"Q{n} {year}", *row[1:]] if n is not None else list(row))

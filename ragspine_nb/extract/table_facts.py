@@ -95,14 +95,8 @@ class Emitter:
                 if text and (code := normalize_metric(self.profile, text, row=True)):
                     found = code, self.profile.default_channel
                     break
-        section = ref.section.strip(" :：").casefold()
-        if found is None and section and len(ref.label.split()) <= 2 and \
-                not _BARE_TOTAL.fullmatch(ref.label):
-            # "Basic" under "Earnings per share:" is the basic earnings per share (a bare
-            # "Total" stays its section's own total: "Assets:" may head a note's assets)
-            named = {code for text in (f"{ref.label} {section}", f"{section} {ref.label}")
-                     if (code := normalize_metric(self.profile, text, row=True))}
-            found = (named.pop(), self.profile.default_channel) if len(named) == 1 else None
+        if found is None and (code := _section_item(self.profile, ref.label, ref.section)):
+            found = code, self.profile.default_channel
         return found
 
     def keep_name(self, ref: RowRef, code: str) -> None:
@@ -200,7 +194,7 @@ class Emitter:
                 place: Place, channel: str, section_raw: str, key: str) -> None:
         row = grid[ref.r]
         value = parse_number(row[place.column]).value
-        if value is None and _nil(row, place.column, ref, channel):
+        if value is None and _nil(row[place.column], channel):
             value = 0.0
         if value is None:
             return
@@ -232,9 +226,27 @@ class Emitter:
 _BARE_TOTAL = re.compile(r"\s*(?:(?:total|net|subtotal|sub-total)\b\s*)*[:.]?\s*", re.I)
 
 
-def _nil(row: Sequence[str], column: int, ref: RowRef, channel: str) -> bool:
-    """Whether a cell is a dash in a row of figures: nil, as reports print zero."""
-    return row[column].strip() in NIL_MARKS and not channel.startswith("CHANGE")
+def _section_item(profile: DomainProfile, label: str, section: str) -> str | None:
+    """The one line item a short row label names with its section heading, if any.
+
+    "Basic" under "Earnings per share:" is the basic earnings per share. A bare "Total"
+    stays its section's own total: "Assets:" may head a note's assets, not the balance
+    sheet's.
+    """
+    section = section.strip(" :：").casefold()
+    if not section or len(label.split()) > 2 or _BARE_TOTAL.fullmatch(label):
+        return None
+    named = {code for text in (f"{label} {section}", f"{section} {label}")
+             if (code := normalize_metric(profile, text, row=True))}
+    return named.pop() if len(named) == 1 else None
+
+
+def _nil(cell: str, channel: str) -> bool:
+    """Whether a placed cell is a dash (placed beside figures: nil, as reports print zero).
+
+    A dash in a stated-change column says no change was stated, not a change of nil.
+    """
+    return cell.strip() in NIL_MARKS and not channel.startswith("CHANGE")
 
 
 def known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, str]]:
