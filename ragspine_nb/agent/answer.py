@@ -22,7 +22,7 @@ from ragspine_nb.agent.operations import (
     in_points,
     shown_decimals,
 )
-from ragspine_nb.agent.render import entity_label, metric_label, result_sources
+from ragspine_nb.agent.render import column_label, entity_label, metric_label, result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
     conflict_line,
@@ -76,22 +76,24 @@ def _sep(lang: str) -> str:
     return "，" if lang == "zh" else ", "
 
 
-def _what(profile: DomainProfile, metric: str, entity: str, channel: str) -> str:
-    """``ACME Hong Kong New sales (AGENCY)``: entity, metric and a non-default channel."""
+def _what(profile: DomainProfile, metric: str, entity: str, channel: str,
+          lang: str = "en") -> str:
+    """``ACME Hong Kong New sales (agency channel)``: entity, metric and a non-default column."""
     name = metric_label(profile, metric)
-    chan = "" if channel == profile.default_channel else f" ({channel})"
+    chan = "" if channel == profile.default_channel \
+        else f" ({column_label(profile, channel, lang)})"
     return f"{entity_label(profile, entity)} {name}{chan}"
 
 
 def miss_label(result: NotFoundResult, profile: DomainProfile, lang: str) -> str:
     """What a lookup looked for, in the profile's words: ``ACME Hong Kong Revenue, FY2026``."""
-    what = _what(profile, result.metric_code, result.entity, result.channel)
+    what = _what(profile, result.metric_code, result.entity, result.channel, lang)
     return f"{what}{_sep(lang)}{period_label(result.period_type, result.period)}"
 
 
 def figure_label(fact: Fact, profile: DomainProfile, lang: str) -> str:
     """What a stored level is, in words: ``ACME Hong Kong Revenue, FY2025``."""
-    what = _what(profile, fact.metric_code, fact.entity, fact.channel)
+    what = _what(profile, fact.metric_code, fact.entity, fact.channel, lang)
     return f"{what}{_sep(lang)}{period_label(fact.period_type, fact.period)}"
 
 
@@ -117,7 +119,7 @@ def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,
     points = in_points(operation, a.unit)
     pct = operation.kind == "percent_change" and not points
     if axis == "period":
-        what = _what(profile, a.metric_code, a.entity, a.channel)
+        what = _what(profile, a.metric_code, a.entity, a.channel, lang)
         early, late = period_label(b.period_type, b.period), period_label(a.period_type,
                                                                           a.period)
         if lang == "zh":
@@ -128,13 +130,13 @@ def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,
     period = period_label(a.period_type, a.period)
     if axis == "channel":
         what, names = _what(profile, a.metric_code, a.entity, profile.default_channel), \
-            (a.channel, b.channel)
+            (column_label(profile, a.channel, lang), column_label(profile, b.channel, lang))
     elif axis == "metric":
         what, names = entity_label(profile, a.entity), (
-            _what(profile, a.metric_code, "", a.channel).strip(),
-            _what(profile, b.metric_code, "", b.channel).strip())
+            _what(profile, a.metric_code, "", a.channel, lang).strip(),
+            _what(profile, b.metric_code, "", b.channel, lang).strip())
     else:
-        what, names = _what(profile, a.metric_code, "", a.channel).strip(), (
+        what, names = _what(profile, a.metric_code, "", a.channel, lang).strip(), (
             entity_label(profile, a.entity), entity_label(profile, b.entity))
     sep = _sep(lang)
     if lang == "zh":
@@ -148,19 +150,33 @@ def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,
 _PLAIN_RESULTS = frozenset({"ratio", "share", "count", "percent_change"})
 
 
-def _operand_name(fact: Fact, operands: Sequence[Fact], lang: str) -> str:
-    """What tells one operand from the others: its row, entity or column, and period."""
-    parts = [getattr(fact, name) for name in ("metric_code", "entity", "channel")
+def _operand_name(fact: Fact, operands: Sequence[Fact], lang: str,
+                  profile: DomainProfile | None) -> str:
+    """What tells one operand from the others: its row, entity or column, and period.
+
+    Each in the profile's words when there is one (``Total assets``), else its code.
+    """
+    def said(slot: str, code: str) -> str:
+        if profile is None:
+            return code
+        if slot == "metric_code":
+            return metric_label(profile, code)
+        return entity_label(profile, code) if slot == "entity" \
+            else column_label(profile, code, lang)
+
+    parts = [said(name, getattr(fact, name)) for name in ("metric_code", "entity", "channel")
              if len({getattr(f, name) for f in operands}) > 1]
     return _sep(lang).join([*parts, period_label(fact.period_type, fact.period)])
 
 
-def figure_text(figure: Figure, lang: str, amount: bool | None = None) -> str:
+def figure_text(figure: Figure, lang: str, amount: bool | None = None,
+                profile: DomainProfile | None = None) -> str:
     """One figure as text: label, value with its unit, source; then how it was computed.
 
     A computed figure is followed by its derivation and each operand's value with its
     document and locator (continuation lines are indented). ``amount``: whether the
     value is an amount of money (``None``: read from the operation and first operand).
+    ``profile`` names the operands in its words (their codes without one).
     """
     if amount is None:
         # an amount keeps its operands' unit (a formula over amounts giving days does not)
@@ -177,7 +193,8 @@ def figure_text(figure: Figure, lang: str, amount: bool | None = None) -> str:
     if figure.derivation:
         lines.append("  " + TEXT["derivation"][lang].format(d=figure.derivation))
     sep = "：" if lang == "zh" else ": "
-    lines += [f"  - {_operand_name(f, figure.operands, lang)}{sep}{statement_text(f, lang)}"
+    lines += [f"  - {_operand_name(f, figure.operands, lang, profile)}{sep}"
+              f"{statement_text(f, lang)}"
               for f in figure.operands]
     return "\n".join(lines)
 
@@ -193,9 +210,10 @@ def layout(blocks: Sequence[str], lang: str) -> str:
     return "\n".join(out)
 
 
-def render_figures(figures: Sequence[Figure], lang: str) -> str:
+def render_figures(figures: Sequence[Figure], lang: str,
+                   profile: DomainProfile | None = None) -> str:
     """The text of an answer that asserts exactly these figures (and nothing else)."""
-    return layout([figure_text(f, lang) for f in figures], lang)
+    return layout([figure_text(f, lang, profile=profile) for f in figures], lang)
 
 
 # ------------------------------------------------------------------ results
@@ -207,7 +225,7 @@ def _level(result: QueryResult, profile: DomainProfile, lang: str,
         figure = Figure(f.value, unit_text(f.unit), figure_label(f, profile, lang), operation,
                         (f,), (f.source, *result.also_stated_by))
         note = resolved_note(result.resolution, lang) if result.resolution else ""
-        return _Block(figure_text(figure, lang) + note, figure)
+        return _Block(figure_text(figure, lang, profile=profile) + note, figure)
     if isinstance(result, ConflictResult):
         return _Block(conflict_line(result, entity_label(profile, result.entity),
                                     profile.default_channel, lang))
@@ -278,7 +296,8 @@ def _why_not(rs: Sequence[QueryResult], axis: str, profile: DomainProfile, lang:
     conflicted = [r for r in rs if isinstance(r, ConflictResult)]
     if conflicted:
         parts.append(conflicted_text([period_label(r.period_type, r.period)
-                                      if axis == "period" else r.channel
+                                      if axis == "period" else column_label(profile, r.channel,
+                                                                            lang)
                                       for r in conflicted], lang))
     return ("；" if lang == "zh" else "; ").join(parts)
 
@@ -298,7 +317,7 @@ def _operation(rs: Sequence[QueryResult], operation: Operation, axis: str,
                             _operation_label(a, b, operation, axis, profile, lang),
                             operation.kind, (a, b), tuple(dict.fromkeys((a.source, b.source))),
                             outcome.derivation)
-            return [_Block(figure_text(figure, lang), figure)]
+            return [_Block(figure_text(figure, lang, profile=profile), figure)]
         why = outcome.text(lang)
     lines = [not_computed_line("change" if axis == "period" else "difference", why, lang)]
     if list_inputs:  # what was found is listed as an input, never as the answer
@@ -315,7 +334,7 @@ def _crossed(tasks: Sequence[dict[str, str]], results: Sequence[QueryResult],
     "The percentage change in total net sales of A and B from 2018 to 2019" may mean
     each row's change or the change of their total: the question does not say which.
     """
-    named = [_what(profile, m, e, c).strip()
+    named = [_what(profile, m, e, c, lang).strip()
              for m, e, c in dict.fromkeys((t["metric"], t["entity"], t["channel"]) for t in tasks)]
     why = NotComputed("cross", (("、" if lang == "zh" else "; ").join(named),)).text(lang)
     lines = [not_computed_line("change", why, lang)]

@@ -245,7 +245,8 @@ def plan_answer(plan: Plan, results: Sequence[QueryResult], profile: DomainProfi
     if isinstance(outcome, NotComputed):
         return refusal_answer(op.kind, outcome, results, profile, lang)
     figure = _figure(op.kind, outcome[0], facts, outcome[1])
-    return StructuredAnswer((figure,), layout([figure_text(figure, lang)], lang),
+    return StructuredAnswer((figure,), layout([figure_text(figure, lang, profile=profile)],
+                                              lang),
                             _sources(results))
 
 
@@ -263,8 +264,8 @@ def _by_year(plan: Plan, facts: Sequence[Fact], results: Sequence[QueryResult],
         figures.append(_figure(op.kind, outcome[0], run, outcome[1]))
     if op.then:
         figures = [_over_years(op, figures, facts, profile, lang)]
-    return StructuredAnswer(tuple(figures), layout([figure_text(f, lang) for f in figures],
-                                                   lang), _sources(results))
+    texts = [figure_text(f, lang, profile=profile) for f in figures]
+    return StructuredAnswer(tuple(figures), layout(texts, lang), _sources(results))
 
 
 def _over_years(op: Operation, figures: Sequence[Figure], facts: Sequence[Fact],

@@ -9,8 +9,9 @@ half-year asks which two periods to compare → several metrics named without a 
 back (unless the operation takes them as its two sides: a ratio, a share, the
 difference between them) → a change of several metrics needs its two periods named
 (never each one's change over assumed years) → missing entity or period is
-assumed (home entity, latest complete fiscal year; for a change: the year asked about
-against the year before, or the latest two complete fiscal years) and the assumption is
+assumed (home entity, latest complete fiscal year — or, when the rows asked about have
+no figure in it, the latest fiscal year they are reported for; for a change: the year
+asked about against the year before, or the latest two such years) and the assumption is
 surfaced, as are the parser's readings (a total named with its part asks for the part; a
 bare balance is the closing one) → nothing to clarify.
 """
@@ -72,6 +73,10 @@ class ClarificationResult:
     question: str = ""
 
 
+#: How many metrics an ask-back lists by name (the rest are counted).
+_LISTED = 12
+
+
 def _names(profile: DomainProfile, codes: tuple[str, ...]) -> list[str]:
     """Metric codes as users read them: the label with the code when they differ."""
     out = []
@@ -92,8 +97,10 @@ def _ask_metrics(intent: ParsedIntent, profile: DomainProfile) -> ClarificationR
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=intent.metric_candidates,
                                    question=ask)
     options = tuple(profile.metrics)
-    ask = (f"请问您想查询哪个指标？支持：{'、'.join(options)}" if zh
-           else f"Which metric do you mean? Supported: {', '.join(options)}")
+    shown, more = _names(profile, options[:_LISTED]), len(options) - _LISTED
+    rest = (f" 等（另有 {more} 个）" if zh else f" (and {more} more)") if more > 0 else ""
+    ask = (f"请问您想查询哪个指标？支持：{'、'.join(shown)}{rest}" if zh
+           else f"Which metric do you mean? Supported: {'; '.join(shown)}{rest}")
     return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
 
 
@@ -190,18 +197,21 @@ def _ask_first(intent: ParsedIntent, profile: DomainProfile,
     return None
 
 
-def _assumed(intent: ParsedIntent, ref: date, profile: DomainProfile) -> dict[str, str]:
-    """The slots filled by assumption (entity, period or periods, part, closing row)."""
+def _assumed(intent: ParsedIntent, latest: int, profile: DomainProfile) -> dict[str, str]:
+    """The slots filled by assumption (entity, period or periods, part, closing row).
+
+    ``latest`` is the fiscal year a question naming none is about.
+    """
     assumed: dict[str, str] = {}
     if not intent.entities:
         assumed["entity"] = profile.home_entity_code
     if _asks_change(intent):
         # a change needs two periods, never a level passed off as one: the year asked
-        # about against the year before, or the latest two complete fiscal years
-        later = int(intent.periods[0][1]) if intent.periods else ref.year - 1
+        # about against the year before, or the latest two fiscal years
+        later = int(intent.periods[0][1]) if intent.periods else latest
         assumed["periods"] = f"FY{later - 1},FY{later}"
     elif not intent.periods:
-        assumed["period"] = f"FY{ref.year - 1}"
+        assumed["period"] = f"FY{latest}"
     if intent.read_as_part:
         assumed["part"] = intent.read_as_part[-1]
     if intent.read_as_closing:
@@ -211,9 +221,13 @@ def _assumed(intent: ParsedIntent, ref: date, profile: DomainProfile) -> dict[st
     return assumed
 
 
-def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: DomainProfile
-                    ) -> str:
-    """The assumptions in words, in the question's language."""
+def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: DomainProfile,
+                    reported: bool = False) -> str:
+    """The assumptions in words, in the question's language.
+
+    ``reported``: the assumed period is the latest the rows are reported for, not the
+    latest complete fiscal year.
+    """
     zh = intent.language == "zh"
     parts = []
     if intent.read_as_part:
@@ -232,8 +246,10 @@ def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: Doma
         label = profile.entities[assumed["entity"]].label
         parts.append(f"主体为{label}" if zh else f"the entity is {label}")
     if "period" in assumed:
-        parts.append(f"期间为{assumed['period']}（最近完整财年）" if zh
-                     else f"the period is {assumed['period']} (latest complete fiscal year)")
+        why = ("有数据的最近财年" if reported else "最近完整财年") if zh else \
+            ("latest fiscal year reported" if reported else "latest complete fiscal year")
+        parts.append(f"期间为{assumed['period']}（{why}）" if zh
+                     else f"the period is {assumed['period']} ({why})")
     if "periods" in assumed:
         a, b = assumed["periods"].split(",")
         parts.append(f"比较{b}与{a}" if zh else f"the comparison is {b} against {a}")
@@ -243,14 +259,17 @@ def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: Doma
 
 def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
                   profile: DomainProfile, gate: SecurityGate | None = None,
-                  operation: _Operation | None = None) -> ClarificationResult:
+                  operation: _Operation | None = None,
+                  reported: int | None = None) -> ClarificationResult:
     """Decide how to treat a parsed question (see the module docstring for the order).
 
     ``operation`` (anything with a ``kind``, e.g. an
     :class:`~ragspine_nb.agent.operations.Operation`) is what the question asks to
     compute, when known: a ratio, a share or the difference *between* two rows takes
     two metrics named without a list as its sides; an operation other than a change
-    combines several metrics named with a change cue.
+    combines several metrics named with a change cue. ``reported``: the latest fiscal
+    year the rows asked about are reported for, when that is before the latest complete
+    one (a question naming no period is then about it, and the note says so).
     """
     gate = gate or SecurityGate.from_profile(profile)
     verdict = gate.screen(raw_question=intent.raw_question, metric=intent.metric)
@@ -262,9 +281,10 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
     asked = _ask_first(intent, profile, operation)
     if asked is not None:
         return asked
-    assumed = _assumed(intent, reference_date or date.today(), profile)
+    assumed = _assumed(intent, reported or (reference_date or date.today()).year - 1, profile)
     if not assumed:
         return ClarificationResult(CLARIFY_NONE)
     options = tuple(e.label for e in profile.entities.values()) if "entity" in assumed else ()
     return ClarificationResult(CLARIFY_ANSWER_WITH_ASSUMPTIONS, assumed,
-                               assumption_note(intent, assumed, profile), options)
+                               assumption_note(intent, assumed, profile, reported is not None),
+                               options)

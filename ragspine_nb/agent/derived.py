@@ -195,7 +195,7 @@ def formula_gaps(profile: DomainProfile, tasks: Sequence[Cell],
 
 
 def expanded_answer(answer: StructuredAnswer, derived: Mapping[Fact, Figure],
-                    lang: str) -> StructuredAnswer:
+                    lang: str, profile: DomainProfile | None = None) -> StructuredAnswer:
     """An answer over stand-ins rewritten: each figure cites the cells and formulas used.
 
     An answer with no figure (a trend, a which-year label) gains each computed value's
@@ -219,5 +219,5 @@ def expanded_answer(answer: StructuredAnswer, derived: Mapping[Fact, Figure],
     # an operation over ratios or percentages is no amount of money, whatever its cells are
     amount = None if any(d.operation in ("sum", "difference") for d in derived.values()) \
         else False
-    texts = [figure_text(f, lang, amount) for f in figures]
+    texts = [figure_text(f, lang, amount, profile) for f in figures]
     return StructuredAnswer(figures, layout(texts, lang), sources)

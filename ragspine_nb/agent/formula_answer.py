@@ -153,7 +153,7 @@ def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:
     label = f"{entity_label(run.profile, facts[0].entity)} {name}, {periods}" if facts \
         else name
     figure = formula_figure(name, label, value)
-    return run.finish(figure_text(figure, run.lang), run.intent.route,
+    return run.finish(figure_text(figure, run.lang, profile=run.profile), run.intent.route,
                       sources=[s.to_dict() for s in figure.sources],
                       tool=ToolOutcome(figures=(figure,)))
 
@@ -187,6 +187,6 @@ def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
     if isinstance(derived, NotComputed):
         return run.finish(f"{name} not computed: {derived.text(run.lang)}.", run.intent.route)
     run.trace.record(formula=derived.derivation)
-    return run.finish(figure_text(derived, run.lang), run.intent.route,
+    return run.finish(figure_text(derived, run.lang, profile=run.profile), run.intent.route,
                       sources=[s.to_dict() for s in derived.sources],
                       tool=ToolOutcome(figures=(derived,)))

@@ -217,7 +217,7 @@ def _computed_answer(run: Run, plan: Plan | None, operation: Operation | None,
         lines = [*(f"  {g}" for g in gaps), *input_lines(found, run.profile, run.lang)]
         answer = replace(answer, text="\n".join([answer.text, *lines]), sources=[
             *answer.sources, *(c for c in cited(found) if c not in answer.sources)])
-    return expanded_answer(answer, derived.stand_ins, run.lang), used
+    return expanded_answer(answer, derived.stand_ins, run.lang, run.profile), used
 
 
 def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetriever | None,
@@ -329,7 +329,7 @@ def _roles_resolve(run: Run, operation: Operation | None) -> bool:
         return False
     plain = replace(run.intent, metrics=run.intent.metrics[:1], channel_options=(),
                     metric=run.intent.metrics[0], list_cue=True)
-    clar = clarify_scope(plain, run.ref, profile=run.profile)
+    clar = clarify_scope(plain, run.ref, profile=run.profile, reported=run.reported)
     if clar.mode == CLARIFY_ASK_FIRST:
         return False
     run.clar = clar
@@ -380,7 +380,7 @@ def answer_question(
     if operation is not None and operation.between and len(intent.periods) < 2 \
             and intent.change_cue:  # "the difference between A and B": one period, not two
         run.clar = clarify_scope(replace(intent, change_cue=False), run.ref,
-                                 profile=run.profile)
+                                 profile=run.profile, reported=run.reported)
     if run.kind.kind == KIND_LABEL and (operation is None or (
             run.clar.mode == CLARIFY_ASK_FIRST and not _roles_resolve(run, operation))):
         return _text_answer(run, narrative_retriever, top_k)  # a label we cannot name: prose

@@ -8,8 +8,10 @@ them into an operation's :class:`Plan`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from ragspine_nb.agent.clarify import ClarificationResult
 from ragspine_nb.agent.intent import ParsedIntent
@@ -20,7 +22,10 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
 __all__ = ["Task", "SLOTS", "Plan", "PlanContext", "base_tasks", "ranged", "fiscal_years",
-           "varying_slots", "slot_names", "year_span", "distinct_rows"]
+           "varying_slots", "slot_names", "year_span", "distinct_rows", "reported_year"]
+
+#: A year written in a column's name or code ("2021-2022", "C_2023_2024").
+_YEARS = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 
 #: One cell to look up: metric, entity, period (a label such as ``FY2019``), channel.
 Task = dict[str, str]
@@ -115,3 +120,46 @@ def varying_slots(tasks: Sequence[Task]) -> list[str]:
 def slot_names(tasks: Sequence[Task], slots: Sequence[str]) -> str:
     """The values of ``slots`` over the tasks, for a message ("REVENUE and COGS; FY2019")."""
     return "; ".join(" and ".join(dict.fromkeys(t[s] for t in tasks)) for s in slots)
+
+
+def reported_year(intent: ParsedIntent, store: FactStore, profile: DomainProfile,
+                  ref: date) -> int | None:
+    """The latest fiscal year the rows asked about are reported for, when it is earlier.
+
+    A question naming no period is about the latest complete fiscal year. When no row it
+    names has a figure in that year (a report of years past), the latest fiscal year in
+    which *every* such row has one is meant, and the answer says so. ``None`` when the
+    question names a period, when the latest complete year is reported, or when the
+    rows share no earlier year.
+    """
+    if intent.periods or not intent.metrics:
+        return None
+    entities = list(intent.entities) or [profile.home_entity_code]
+    channels = list(intent.channels) or [intent.channel or profile.default_channel]
+    rows = [(m, e, c) for m in intent.metrics for e in entities for c in channels]
+    shared = set.intersection(*({int(f.period) for f in store.iter_facts(
+        metric_code=m, entity=e, channel=c, period_type="FY") if f.period.isdigit()}
+        for m, e, c in rows))
+    latest = ref.year - 1
+    earlier = [y for y in shared if y < latest]
+    if latest in shared or not earlier:
+        return None
+    year = max(earlier)
+    return None if _schedule(store, profile, rows, year) else year
+
+
+def _schedule(store: FactStore, profile: DomainProfile, rows: Sequence[tuple[str, str, str]],
+              year: int) -> bool:
+    """Whether a row's figures of ``year`` sit beside columns named by later years.
+
+    "Total | 2020 | 2021-2022 | Thereafter" is a schedule of payments due, not a
+    report of fiscal years: its year is no period to fall back on.
+    """
+    for metric, entity, _ in rows:
+        for fact in store.iter_facts(metric_code=metric, entity=entity, period_type="FY",
+                                     period=str(year)):
+            spec = profile.channels.get(fact.channel)
+            names = (fact.channel, *(spec.synonyms if spec else ()))
+            if any(int(y) > year for n in names for y in _YEARS.findall(n)):
+                return True
+    return False

@@ -122,6 +122,10 @@ _TEXT_EN = re.compile("|".join((
     r"(?:^|[,;:]\s*)when (?:was|were|is|are|did|does|do|will|would|can|should|has|have)\b",
     r"\b(?:describe|explain|summari[sz]e|elaborate)\b",
     r"\bwhat is meant by\b", r"\bmeaning of\b", r"\bis defined as\b",
+    # "What was the last fiscal year of expiration for …": a date, not an amount
+    r"\bwhat (?:is|are|was|were) the (?:(?:earliest|latest|last|first|final|next|expected|"
+    r"expiration|expiry|maturity|due|effective|grant|closing) )*(?:fiscal )?(?:years?|dates?) "
+    r"(?:of|when|in which|on which)\b",
     # "What are total segment assets composed of?": the components, not the amount
     r"\b(?:composed|made up|comprised|consist(?:s|ed)?|constituted) of\s*\?*$",
 )))

@@ -10,7 +10,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ragspine_nb.agent.templates import format_value
-from ragspine_nb.core import Citation, ConflictResult, FoundResult, QueryResult
+from ragspine_nb.core import (
+    CHANGE_PCT_CHANNEL,
+    Citation,
+    ConflictResult,
+    FoundResult,
+    QueryResult,
+)
+from ragspine_nb.extract.placement import CHANGE_CHANNEL
+from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
@@ -33,11 +41,24 @@ def metric_label(profile: DomainProfile, code: str) -> str:
     return spec.label if spec is not None and spec.label else code
 
 
-def column_label(profile: DomainProfile, code: str) -> str:
-    """A column (channel) as a reader knows it: its longest written name, else its code."""
+#: The columns of a change the report states, named in words.
+_STATED_CHANGES = {CHANGE_PCT_CHANNEL: {"en": "% change as stated", "zh": "列示变动率"},
+                   CHANGE_CHANNEL: {"en": "change as stated", "zh": "列示变动"}}
+
+
+def column_label(profile: DomainProfile, code: str, lang: str = "en") -> str:
+    """A column (channel) as a reader knows it: its longest written name, else its code.
+
+    A name in the answer's language is preferred (Chinese characters for ``"zh"``); a
+    stated change's column is named as one.
+    """
     spec = profile.channels.get(code)
     written = [s for s in (spec.synonyms if spec else ()) if s and s != code]
-    return max(written, key=len) if written else code
+    own = [s for s in written if (detect_language(s) == "zh") == (lang == "zh")]
+    if written:
+        return max(own or written, key=len)
+    stated = _STATED_CHANGES.get(code)
+    return stated.get(lang, stated["en"]) if stated else code
 
 
 def result_sources(result: QueryResult) -> list[dict[str, str]]:

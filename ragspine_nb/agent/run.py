@@ -21,8 +21,9 @@ from ragspine_nb.agent.grounding import Grounder, GroundingContext, question_con
 from ragspine_nb.agent.instructions import Instructions, read_instructions
 from ragspine_nb.agent.intent import IntentParser, ParsedIntent, RuleIntentParser
 from ragspine_nb.agent.operation_plan import PlanContext
+from ragspine_nb.agent.plan_cells import reported_year
 from ragspine_nb.agent.providers import LLMProvider, MockProvider
-from ragspine_nb.agent.question_kind import QuestionKind, question_kind
+from ragspine_nb.agent.question_kind import KIND_NUMBER, QuestionKind, question_kind
 from ragspine_nb.agent.render import citations
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.security_gate import SecurityGate
@@ -62,6 +63,9 @@ class Run:
     read: Instructions | None = None
     #: the previous answer's slots this follow-up question was completed with
     carried: Carried = field(default_factory=Carried)
+    #: the latest fiscal year the rows asked about are reported for, when it is before
+    #: the latest complete one (a question naming no period is about it)
+    reported: int | None = None
 
     @property
     def lang(self) -> str:
@@ -168,8 +172,10 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     if intent.raw_question != asked:
         raise ValueError("an IntentParser must fill raw_question with the exact question")
     intent, carried = carry_over(intent, follow_up, profile)
-    clar = clarify_scope(intent, ref, profile=profile, gate=gate)
     kind = question_kind(asked)
+    # "which years …" asks for the periods: none is assumed from what is reported
+    reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None
+    clar = clarify_scope(intent, ref, profile=profile, gate=gate, reported=reported)
     trace.record(route=intent.route, metric=intent.metric, entity=intent.entity,
                  period=period_label(*intent.period) if intent.period else None,
                  channel=intent.channel, clar_mode=clar.mode, question_kind=kind.kind,
@@ -180,4 +186,4 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     return Run(question, store, provider or MockProvider(), profile, ref, intent, clar,
                screened or [], trace, Grounder(profile, store),
                question_context(intent, clar, profile), parser, kind, started, read=read,
-               carried=carried)
+               carried=carried, reported=reported)

@@ -36,7 +36,7 @@ from ragspine_nb.period_phrases import ORDINALS
 
 __all__ = ["Column", "header_rows", "read_columns", "group_owner", "is_figure",
            "CHANGE_WORDS", "column_label", "bucket_names", "is_percent_column", "month_day",
-           "month_days", "quarter_label"]
+           "month_days", "quarter_label", "year_column"]
 
 _CHANGE = re.compile(r"chang|varian|variation|differen|increase|decrease|\bvs\.?\b"
                      r"|\bover\b(?!\s+(?:\d{1,3}|one|two|three|five|ten)\s+(?:year|month|day))"
@@ -298,6 +298,25 @@ def is_percent_column(own: str, values: list[str]) -> bool:
     if "%" in own or re.search(r"\bpercent", own, re.I):
         return True
     return bool(values) and sum("%" in v for v in values) * 2 > len(values)
+
+
+#: A column whose header names a year or date ("Last Fiscal Year of Expiration").
+_YEAR_HEADER = re.compile(r"\b(?:years?|dates?)\b", re.I)
+#: A cell that writes a year, perhaps with words after it ("2039 or indefinite").
+_YEAR_CELL = re.compile(r"\s*(?:19|20)\d\d(?![\d,.])(?:\s+[a-z][^\d]*)?\s*", re.I)
+
+
+def year_column(header: str, cells: Sequence[str]) -> bool:
+    """A column of years, not amounts: its header names a year or date, its cells are years.
+
+    >>> year_column("Last Fiscal Year of Expiration", ["", "2039", "2039 or indefinite"])
+    True
+    >>> year_column("Amount", ["2039", "2,041"]), year_column("Year", ["2019", "1,250"])
+    (False, False)
+    """
+    written = [x for x in cells if x.strip()]
+    return bool(_YEAR_HEADER.search(header)) and bool(written) and \
+        all(_YEAR_CELL.fullmatch(x) for x in written)
 
 
 def _one_column(table: Sequence[Sequence[str]], header: int, c: int, titles: set[int],

@@ -29,6 +29,7 @@ from ragspine_nb.extract.layout import (
     is_figure,
     month_day,
     read_columns,
+    year_column,
 )
 from ragspine_nb.extract.values import parse_number
 
@@ -239,8 +240,10 @@ def read_blocks(table: Sequence[Sequence[str]], default: Period | None,
     for i, (hs, ds) in enumerate(starts):
         end = starts[i + 1][0] if i + 1 < len(starts) else len(table)
         read = tell_twins_apart(table[hs:], ds - hs, read_columns(table[hs:], ds - hs))
+        # a column of years ("Last Fiscal Year of Expiration") holds dates, never amounts
         cols = movement_columns({c: col for c, col in read.items()
-                                 if not _empty_column(table, c, hs, end)})
+                                 if not _empty_column(table, c, hs, end) and not year_column(
+                                     col.named, [table[r][c] for r in range(ds, end)])})
         # year titles over the rows ("2019:" ... "2018:") or dated rows ("Balance at
         # June 30, 2018") date them; else the default
         dated = any(_dated_row(table[r], r >= ds) for r in range(hs, end))
