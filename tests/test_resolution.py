@@ -410,8 +410,11 @@ def test_a_span_named_by_its_number_asks_which_column_never_the_total(tmp_path: 
              "Purchase obligations,\"55,755\",\"16,220\",\"7,595\",\"17,649\",\"97,219\"\n")
     agent = _agent(tmp_path, table, "The following summarizes our contractual obligations as "
                    "of December 31, 2019:\n")
-    r = agent.ask("What are the purchase obligations that are due within 5 years?", REF)
+    # a span the buckets do not cover exactly (the buckets covering one are summed:
+    # tests/test_bucket_window.py)
+    r = agent.ask("What are the purchase obligations that are due within 4 years?", REF)
     assert r.figures == () and r.clarification.mode == "ask_first"
     assert "3 and 5 years (C_3_5)" in r.answer and "(C_MORE_THAN_5_YEARS)" in r.answer
+    assert "97,219" not in r.answer
     named = agent.ask("What are the purchase obligations due in 3 to 5 years?", REF)
     assert [f.value for f in named.figures] == [7595.0]

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ragspine_nb.agent.bucket_window import window_asked
 from ragspine_nb.agent.intent import ROUTE_COMPOSITE, ParsedIntent
 from ragspine_nb.agent.operation_cues import (
     aggregate_cue,
@@ -250,6 +251,8 @@ def _count(intent: ParsedIntent, cues: str, profile: DomainProfile) -> Operation
 def _aggregate(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
     """An average or sum (a bare "total" sums only several operands)."""
     cue = aggregate_cue(cues)
+    if cue is None and window_asked(text) is not None and len(intent.channels) > 1:
+        cue = "total"  # "due within 5 years": the buckets covering the window, summed
     if cue is None or listed_each(cues):
         return None
     kind = "average" if cue == "average" else "sum"
