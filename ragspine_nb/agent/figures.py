@@ -26,6 +26,7 @@ from ragspine_nb.glossary import (
 )
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import SCALES, UnitParts, unit_parts
+from ragspine_nb.wordset import STOP_WORDS, content_words
 
 __all__ = ["Stated", "Mentions", "FigureReader", "UnitParts", "unit_parts", "SCALES"]
 
@@ -59,6 +60,27 @@ _CAUSE_OR_PART = re.compile(r"(?<![a-z])(?:due to|driven by|as a result of|resul
                             r"of which|such as)(?![a-z])|由于|因为|其中|包括")
 _LEVEL_VERB = re.compile(r"(?<![a-z])(?:was|were|is|are|totall?ed|reached|stood at|"
                          r"amounted to|came to)(?![a-z])|为|达")
+
+
+#: The words running up to a metric's name (back to punctuation or a number).
+_RUN_UP = re.compile(r"((?:[a-z][a-z'’-]*\s+){1,4})$")
+
+
+def _words_before(text: str, start: int) -> frozenset[str]:
+    """The content words written right before ``start``: up to four, back to a stop word.
+
+    >>> sorted(_words_before("total unrecognized compensation cost was", 32))
+    ['compensation', 'total', 'unrecognized']
+    >>> sorted(_words_before("and print the revenue", 14))
+    []
+    """
+    m = _RUN_UP.search(text[max(0, start - 60):start])
+    run: list[str] = []
+    for word in reversed(m.group(1).split() if m else []):
+        if word in STOP_WORDS:
+            break
+        run.append(word)
+    return content_words(" ".join(run))
 
 
 def _after_cause_or_part(between: str) -> bool:
@@ -104,6 +126,9 @@ class Stated:
     #: half a unit of the token's last significant digit, at most 5% of it (written scale)
     tolerance: float
     start: int
+    #: the content words written just before the metric's name ("total unrecognized
+    #: compensation" before "cost"): they may make it another quantity
+    before: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -179,6 +204,12 @@ class FigureReader:
         """What ``text`` names: entities, explicit periods and non-default channels."""
         return self._mentions(text)
 
+    def qualifiers(self, text: str) -> frozenset[str]:
+        """The content words written right before each metric name ``text`` uses."""
+        folded = fold(text)
+        return frozenset().union(*(_words_before(folded, start)
+                                   for start, *_ in _find_all(folded, self._metrics)))
+
     def figures(self, sentence: str) -> list[Stated]:
         """The levels the sentence states, one per metric name followed by a number."""
         return list(self._figures(sentence))
@@ -216,7 +247,8 @@ class FigureReader:
             if parsed.value is not None:
                 out.append(Stated(code, channel, entity, number.group(0), parsed.value,
                                   _unit_of(text[:number.start()], text[number.end():]),
-                                  _tolerance(number.group(0), parsed.value), number.start()))
+                                  _tolerance(number.group(0), parsed.value), number.start(),
+                                  _words_before(text, start)))
         return tuple(out)
 
     @staticmethod

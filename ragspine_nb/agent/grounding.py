@@ -56,11 +56,15 @@ class GroundingContext:
 
     ``entity``/``period``: the question's (``None`` when it names several or, for the
     period, none). ``anchors``: the answer's structured line (composite answers).
+    ``qualifiers``: the question's words that qualify its row beyond the names the
+    tables use ("unrecognized" in "total unrecognized compensation cost"): a sentence
+    writing one of them before a row's name states another quantity, not the row.
     """
 
     entity: str | None = None
     period: tuple[str, str] | None = None
     anchors: tuple[QueryResult, ...] = ()
+    qualifiers: frozenset[str] = frozenset()
 
 
 def question_context(intent: ParsedIntent, clar: ClarificationResult,
@@ -75,7 +79,9 @@ def question_context(intent: ParsedIntent, clar: ClarificationResult,
     period = intent.periods[0] if len(intent.periods) == 1 else None
     if not intent.periods and clar.assumed_slots.get("period"):
         period = normalize_period(profile, clar.assumed_slots["period"], relative=False)
-    return GroundingContext(entity, period)
+    # words the question writes right before its row's name that no table uses
+    said = FigureReader.shared(profile).qualifiers(intent.raw_question)
+    return GroundingContext(entity, period, qualifiers=said & frozenset(intent.unstated))
 
 
 @dataclass(frozen=True)
@@ -186,6 +192,8 @@ class Grounder:
         cited = self._cited(sentence, snippets)
         cache = {} if cache is None else cache
         for stated in figures:
+            if stated.before & context.qualifiers:
+                continue  # "unrecognized compensation cost" asked and stated: not "Cost"
             key = self._key(stated, own, cited, context)
             if key is None:
                 continue
