@@ -59,7 +59,9 @@ _BETWEEN = re.compile(r"(?<![a-z])(?:difference|differences|differ|gap)(?![a-z])
 class _Operation(Protocol):
     """What the gateway reads of an operation the question asks for."""
 
-    kind: str
+    @property
+    def kind(self) -> str:
+        """What is computed (``share``, ``ratio``, ``difference`` …)."""
 
 
 @dataclass(frozen=True)

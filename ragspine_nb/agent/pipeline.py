@@ -74,6 +74,7 @@ from ragspine_nb.agent.render import sql_of
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run, start_run
 from ragspine_nb.agent.stated_change import stated_change
+from ragspine_nb.agent.stated_share import read_stated_shares
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
 from ragspine_nb.agent.unstated import prose_figure
@@ -376,6 +377,8 @@ def answer_question(
             _qualified_in_prose(run, narrative_retriever):
         return _text_answer(run, narrative_retriever, top_k)
     operation = detect_operation(intent, run.profile, run.kind) if intent.metrics else None
+    operation = read_stated_shares(run, operation)  # "the percentage of revenue from Apple"
+    intent = run.intent
     run.trace.record(operation=operation.kind if operation else None)
     if operation is not None and operation.between and len(intent.periods) < 2 \
             and intent.change_cue:  # "the difference between A and B": one period, not two

@@ -110,6 +110,8 @@ TEXT = {
     "read_apart": {"zh": "（按问题读取：“{asked}”；另有{n}句说明另读{kinds}。）",
                    "en": "(Read as the question: “{asked}”; {n} instruction sentence(s) "
                          "read apart{kinds}.) "},
+    "stated_share": {"zh": "（报告中直接列示的百分比，非计算所得）",
+                     "en": "(The percentages as the report states them, not computed.)"},
     "stated_change": {"zh": "（报告中直接列示的变动，非计算所得）",
                       "en": "(The change as the report states it, not computed.)"},
     "derivation": {"zh": "计算：{d}，其中：", "en": "Derivation: {d}, from:"},
