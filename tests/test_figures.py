@@ -20,7 +20,7 @@ import pytest
 from ragspine_nb import Agent, DomainProfile, Fact, FactStore
 from ragspine_nb.agent.answer import render_figures
 from ragspine_nb.agent.operations import NotComputed, Operation, compute
-from ragspine_nb.agent.render import column_label
+from ragspine_nb.agent.render import column_label, metric_label
 from ragspine_nb.core import Figure, Source
 from ragspine_nb.errors import DatabaseNotFoundError, InvalidRecordError
 
@@ -246,6 +246,16 @@ def test_a_stated_change_column_without_a_name_is_named_as_one(profile: DomainPr
     assert column_label(profile, "CHANGE") == "change as stated"
     assert column_label(profile, "BANCASSURANCE", "zh") == "银保渠道"
     assert column_label(profile, "NO_SUCH_COLUMN") == "NO_SUCH_COLUMN"
+
+
+def test_a_row_with_names_only_is_named_by_its_first_name(profile: DomainProfile) -> None:
+    base = profile.to_dict()
+    named = DomainProfile.from_dict({**base, "metrics": {
+        **base["metrics"], "CONT_REVENUE": {"unit": "K", "synonyms": [
+            "continuing operations operating revenue", "operating revenue continuing"]}}})
+    assert metric_label(named, "CONT_REVENUE") == "Continuing operations operating revenue"
+    assert metric_label(named, "REVENUE") == "Revenue"
+    assert metric_label(named, "NO_SUCH_ROW") == "NO_SUCH_ROW"
 
 
 def _profile_with_change_channel() -> DomainProfile:

@@ -380,7 +380,10 @@ def test_several_rows_and_periods_with_nothing_combining_them_are_not_answered(
     refused = cross_refusal(tasks, "en")
     assert refused.figures == ()
     assert refused.text.startswith("Not answered: the question names several figures "
-                                   "(REVENUE / GROSS_PROFIT; FY2018 / FY2019)")
+                                   "(REVENUE and GROSS_PROFIT; FY2018 and FY2019)")
+    named = cross_refusal(tasks, "en", agent.profile)  # in the profile's words
+    assert named.text.startswith("Not answered: the question names several figures "
+                                 "(Revenue and Gross profit; FY2018 and FY2019)")
     assert fold("X") == "x"
 
 

@@ -55,6 +55,7 @@ from ragspine_nb.agent.operations_over import (
     pick_extreme,
     trend,
 )
+from ragspine_nb.agent.plan_cells import slot_names
 from ragspine_nb.agent.render import result_sources
 from ragspine_nb.agent.templates import (
     TEXT,
@@ -302,9 +303,9 @@ def _over_years(op: Operation, figures: Sequence[Figure], facts: Sequence[Fact],
                   tuple(dict.fromkeys(s for f in figures for s in f.sources)), derivation)
 
 
-def cross_refusal(tasks: Sequence[dict[str, str]], lang: str) -> StructuredAnswer:
+def cross_refusal(tasks: Sequence[dict[str, str]], lang: str,
+                  profile: DomainProfile | None = None) -> StructuredAnswer:
     """Several rows and several periods named with nothing that combines them: no figure."""
-    varying = varying_slots(tasks)
-    names = "; ".join(" / ".join(dict.fromkeys(t[s] for t in tasks)) for s in varying)
+    names = slot_names(tasks, varying_slots(tasks), profile)
     return StructuredAnswer((), TEXT["not_answered"][lang].format(
         why=NotComputed("cross", (names,)).text(lang)))

@@ -51,6 +51,13 @@ from ragspine_nb.wordset import content_words
 __all__ = ["Task", "Plan", "PlanContext", "base_tasks", "plan_operation", "varying_slots",
            "ranged", "SLOTS"]
 
+def _crossed(rows: Sequence[Task], ctx: PlanContext) -> NotComputed:
+    """Several rows where one is wanted (named in words), or none at all."""
+    if not rows:
+        return NotComputed("operands", ("0",))
+    return NotComputed("cross", (slot_names(rows, varying_slots(rows), ctx.profile),))
+
+
 def _row_periods(ctx: PlanContext, task: Task, period_type: str) -> list[str]:
     """The periods (latest first) one row is reported for, of one period type."""
     facts = ctx.store.iter_facts(metric_code=task["metric"], entity=task["entity"],
@@ -137,7 +144,7 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
     if not varying:
         return None if op.implicit else NotComputed("operands", ("1",))
     if len(varying) > 1:
-        return NotComputed("cross", (slot_names(tasks, varying),))
+        return NotComputed("cross", (slot_names(tasks, varying, ctx.profile),))
     return Plan(op, tuple(tasks))
 
 
@@ -145,8 +152,7 @@ def _gap_of_averages(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
     """Two rows over the same periods: those named, else every period both report."""
     rows = distinct_rows(base_tasks(ctx.intent, ctx.clar, ctx.profile))
     if len(rows) != 2 or varying_slots(rows) != ["metric"]:
-        return NotComputed("cross", (slot_names(rows, varying_slots(rows)),)) if rows else \
-            NotComputed("operands", ("0",))
+        return _crossed(rows, ctx)
     spread = _fiscal_range(ctx) if op.over_range else None
     if spread is None and len(ctx.intent.periods) >= 2:
         spread = [period_label(*p) for p in ctx.intent.periods]
@@ -182,7 +188,7 @@ def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         return Plan(op, tuple(_over_periods(ctx, tasks[0], spread)) if spread else tuple(tasks))
     rows = distinct_rows(tasks)
     if len(rows) != 1:
-        return NotComputed("cross", (slot_names(rows, varying_slots(rows)),))
+        return _crossed(rows, ctx)
     kind = _period_type(ctx, rows[0])
     periods = [period_label(kind, p) for p in _row_periods(ctx, rows[0], kind)]
     if op.years:
@@ -331,8 +337,7 @@ def _one_row(ctx: PlanContext) -> list[Task] | NotComputed:
     rows = distinct_rows(tasks)
     if len(rows) == 1:
         return rows
-    return NotComputed("cross", (slot_names(rows, varying_slots(rows)),)) if rows else \
-        NotComputed("operands", ("0",))
+    return _crossed(rows, ctx)
 
 
 def _change_of_change(op: Operation, ctx: PlanContext) -> Plan | NotComputed:

@@ -242,7 +242,7 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
     if missed:  # an operation asked in words we did not read: its inputs, never a level
         return _not_read(run, missed, tasks)
     if operation is None and len(varying_slots(tasks)) > 1:
-        refused = cross_refusal(tasks, run.lang)  # several rows × several periods: no figure
+        refused = cross_refusal(tasks, run.lang, run.profile)  # rows × periods: no figure
         run.trace.record(cross_product=len(tasks), figures=0)
         return run.finish(refused.text, run.intent.route)
     try:

@@ -17,6 +17,7 @@ from ragspine_nb.agent.clarify import ClarificationResult
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.operation_cues import period_range
 from ragspine_nb.agent.operations import Operation
+from ragspine_nb.agent.render import column_label, entity_label, metric_label
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
@@ -117,9 +118,19 @@ def varying_slots(tasks: Sequence[Task]) -> list[str]:
     return [s for s in SLOTS if len({t[s] for t in tasks}) > 1]
 
 
-def slot_names(tasks: Sequence[Task], slots: Sequence[str]) -> str:
-    """The values of ``slots`` over the tasks, for a message ("REVENUE and COGS; FY2019")."""
-    return "; ".join(" and ".join(dict.fromkeys(t[s] for t in tasks)) for s in slots)
+def slot_names(tasks: Sequence[Task], slots: Sequence[str],
+               profile: DomainProfile | None = None) -> str:
+    """The values of ``slots`` over the tasks, for a message ("Revenue and COGS; FY2019").
+
+    Rows, entities and columns in the profile's words when one is given, else as codes.
+    """
+    def said(slot: str, value: str) -> str:
+        if profile is None or slot == "period":
+            return value
+        named = {"metric": metric_label, "entity": entity_label, "channel": column_label}
+        return named[slot](profile, value)
+
+    return "; ".join(" and ".join(dict.fromkeys(said(s, t[s]) for t in tasks)) for s in slots)
 
 
 def reported_year(intent: ParsedIntent, store: FactStore, profile: DomainProfile,

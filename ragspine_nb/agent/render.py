@@ -36,9 +36,18 @@ def entity_label(profile: DomainProfile, code: str) -> str:
 
 
 def metric_label(profile: DomainProfile, code: str) -> str:
-    """The profile's label of a metric code (the code itself when it has none)."""
+    """The profile's label of a metric code: else its first name, else the code itself.
+
+    A row named with its section ("Operating revenue" under "Continuing Operations")
+    may carry names only: "Continuing operations operating revenue".
+    """
     spec = profile.metrics.get(code)
-    return spec.label if spec is not None and spec.label else code
+    if spec is None:
+        return code
+    if spec.label:
+        return spec.label
+    name = next((s for s in spec.synonyms if s), "")
+    return name[:1].upper() + name[1:] if name else code
 
 
 #: The columns of a change the report states, named in words.
