@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from ragspine_nb.core import Fact
 from ragspine_nb.extract.header_periods import Period
@@ -27,13 +28,17 @@ from ragspine_nb.glossary import (
     normalize_channel,
     normalize_metric,
     period_label,
+    row_vocabulary,
 )
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import store_unit
+from ragspine_nb.wordset import content_words
 
 __all__ = ["Emitter", "RowMetric", "known_rows"]
 
 #: A section of deferred tax components ("Deferred tax assets:", "递延所得税资产").
+#: A parenthesised note in a row label ("Net cash operating activities (1)").
+_NOTE = re.compile(r"\([^)]*\)")
 _DEFERRED_TAX = re.compile(r"(?i)deferred (?:income )?tax|递延所得税")
 
 
@@ -95,7 +100,8 @@ class Emitter:
                 if text and (code := normalize_metric(self.profile, text, row=True)):
                     found = code, self.profile.default_channel
                     break
-        if found is None and (code := _section_item(self.profile, ref.label, ref.section)):
+        if found is None and (code := _section_item(self.profile, ref.label, ref.section)
+                              or _same_words(self.profile, ref.label, ref.section)):
             found = code, self.profile.default_channel
         return found
 
@@ -239,6 +245,32 @@ def _section_item(profile: DomainProfile, label: str, section: str) -> str | Non
     named = {code for text in (f"{label} {section}", f"{section} {label}")
              if (code := normalize_metric(profile, text, row=True))}
     return named.pop() if len(named) == 1 else None
+
+
+@lru_cache(maxsize=16)
+def _names_by_words(profile: DomainProfile) -> dict[frozenset[str], frozenset[str]]:
+    """The profile's row names by their content words (two words at least)."""
+    out: dict[frozenset[str], set[str]] = {}
+    for name, code in row_vocabulary(profile).items():
+        words = content_words(name.replace("%", " percent "))  # "gross margin (%)"
+        if len(words) >= 2 and name != code.casefold():  # a name, not the code
+            out.setdefault(words, set()).add(code)
+    return {words: frozenset(codes) for words, codes in out.items()}
+
+
+def _same_words(profile: DomainProfile, label: str, section: str) -> str | None:
+    """The one line item whose name has the label's content words, in any order.
+
+    "Net cash operating activities" is the net cash from operating activities; a label
+    whose words name two items, or fewer than two words, names none. Read only for a
+    row under no section heading (under "Deferred tax liabilities:" a row's name is
+    the tax effect of the item, not the item).
+    """
+    if section:
+        return None
+    words = content_words(_NOTE.sub(" ", label).replace("%", " percent "))
+    codes = _names_by_words(profile).get(words, frozenset())
+    return next(iter(codes)) if len(codes) == 1 else None
 
 
 def _nil(cell: str, channel: str) -> bool:
