@@ -46,7 +46,7 @@ CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
 CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
 #: Assumed slots saying how the question's rows were read (a part of a total, the
 #: closing balance, a row for a metric without figures), not which period or entity.
-READING_SLOTS = ("part", "closing", "row")
+READING_SLOTS = ("part", "closing", "row", "movement")
 #: Operations that may be a change over time.
 _CHANGES = ("difference", "percent_change")
 #: Operations with a numerator and a denominator named apart.
@@ -220,6 +220,8 @@ def _assumed(intent: ParsedIntent, latest: int, profile: DomainProfile) -> dict[
         assumed["closing"] = intent.read_as_closing
     if intent.read_as_row:
         assumed["row"] = intent.read_as_row[-1]
+    if intent.read_as_movement:
+        assumed["movement"] = intent.read_as_movement[-1]
     return assumed
 
 
@@ -236,6 +238,10 @@ def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: Doma
         *totals, part = _names(profile, intent.read_as_part)
         parts.append(f"问的是{part}（{'、'.join(totals)}是它所属的合计）" if zh
                      else f"the question asks for {part}, part of {' and '.join(totals)}")
+    if intent.read_as_movement:
+        balance, movement = _names(profile, intent.read_as_movement)
+        parts.append(f"问的是{movement}（{balance}的变动）" if zh
+                     else f"the question asks for {movement}, a movement of {balance}")
     if intent.read_as_row:
         *unfilled, row = _names(profile, intent.read_as_row)
         parts.append(f"问的是{row}这一行（{'、'.join(unfilled)}没有数据）" if zh

@@ -127,6 +127,8 @@ class ParsedIntent:
     read_as_part: tuple[str, ...] = ()
     #: metrics without figures qualified by a row: ``(*unfilled, row)``, the row answered
     read_as_row: tuple[str, ...] = ()
+    #: ``(balance, movement)``: a roll-forward's balance named with its movement
+    read_as_movement: tuple[str, ...] = ()
     #: a period phrase that names no period of ours ("the quarter ended July 27, 2019",
     #: "nine months ended ..."): never read as the year in it; the gateway asks back
     unread_period: str = ""
@@ -382,6 +384,6 @@ class RuleIntentParser:
             mentions=mentions, list_cue=listed, change_cue=change, percent_cue=percent,
             metric_candidates=rows.candidates, channel_options=cols.options,
             read_as_part=read_as_part, read_as_closing=rows.read_as_closing,
-            read_as_row=rows.read_as_row,
+            read_as_row=rows.read_as_row, read_as_movement=rows.read_as_movement,
             unread_period=unread, unstated=unstated,
         )

@@ -9,9 +9,12 @@ the metrics with figures):
 * :func:`qualified_by` — "sales in Germany": a metric without figures written beside the
   one row with figures that qualifies it asks for that row;
 * :func:`row_and_column` — "the number of shares outstanding": a row with figures and a
-  named column explaining a built-in name without figures ask for that cell.
+  named column explaining a built-in name without figures ask for that cell;
+* :func:`movement_of` — "the number of non-vested shares granted": a roll-forward's
+  balance row ("Non-vested at December 31, 2018") named with one of its movements
+  ("Granted") asks for the movement.
 
-Each reading is stated in the answer (``Rows.read_as_row``).
+Each reading is stated in the answer (``Rows.read_as_row``, ``Rows.read_as_movement``).
 """
 
 from __future__ import annotations
@@ -20,10 +23,13 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ragspine_nb.wordset import content_words
+
 if TYPE_CHECKING:
     from ragspine_nb.agent.intent_rows import RowReader
 
-__all__ = ["Hit", "Rows", "TOTAL_WORDS", "no_total_beside", "qualified_by", "row_and_column"]
+__all__ = ["Hit", "Rows", "TOTAL_WORDS", "no_total_beside", "qualified_by", "row_and_column",
+           "movement_of"]
 
 #: A phrase match: ``(start, end, code, term)``.
 Hit = tuple[int, int, str, str]
@@ -50,6 +56,9 @@ class Rows:
     #: ``(*unfilled, row)``: metrics without figures named as qualified by a row with
     #: figures ("sales in Germany", "cloud revenue"): the row is answered, stated so
     read_as_row: tuple[str, ...] = ()
+    #: ``(balance, movement)``: a roll-forward's balance row named with one of its
+    #: movements ("non-vested shares granted"): the movement is answered, stated so
+    read_as_movement: tuple[str, ...] = ()
 
 
 #: What may stand between a metric's name and the row qualifying it: "sales in
@@ -131,3 +140,36 @@ def qualified_by(reader: RowReader, rows: Rows, text: str) -> Rows:
         return rows
     used = reader.index.words_of(kept[0], rows.words) or rows.words
     return Rows((kept[0],), rows.hits, used, read_as_row=(*dead, kept[0]))
+
+
+#: A balance row's label: the subject at a date or at the start / end of a period.
+_BALANCE = re.compile(
+    r"\b(?:at|as of|as at)\s+(?:[a-z]+\.?\s+\d{1,2},?\s+)?(?:19|20)\d\d\b"
+    r"|\b(?:beginning|end|start) of (?:the )?(?:year|period|fiscal year)\b"
+    r"|\b(?:opening|closing|ending|beginning) balance\b|\bbalances?,? (?:at|as of)\b", re.I)
+
+
+def movement_of(reader: RowReader, rows: Rows, words: frozenset[str]) -> Rows:
+    """"the number of non-vested shares granted": the movement, not the balance.
+
+    Two rows named without a list, one a balance (its label dates it: "Non-vested at
+    December 31, 2018", "Balance at beginning of year") whose subject the question
+    names, the other no balance and named in full ("Granted"): the question asks for
+    the movement of that roll-forward. It is answered, and the reading stated.
+    """
+    if len(rows.codes) != 2:
+        return rows
+    labels = {c: (reader.profile.metrics[c].label if c in reader.profile.metrics else "")
+              for c in rows.codes}
+    balances = [c for c in rows.codes if _BALANCE.search(labels[c])]
+    if len(balances) != 1:
+        return rows
+    balance = balances[0]
+    (movement,) = (c for c in rows.codes if c != balance)
+    if reader.live is not None and not {balance, movement} <= reader.live:
+        return rows  # both rows of a table with figures, never a built-in name
+    subject = content_words(_BALANCE.sub(" ", labels[balance]))
+    named = content_words(labels[movement])
+    if not subject or not subject <= words or not named or not named <= words:
+        return rows
+    return Rows((movement,), rows.hits, named, read_as_movement=(balance, movement))

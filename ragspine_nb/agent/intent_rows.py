@@ -27,6 +27,7 @@ from ragspine_nb.agent.intent_readings import (
     TOTAL_WORDS,
     Hit,
     Rows,
+    movement_of,
     no_total_beside,
     qualified_by,
     row_and_column,
@@ -304,7 +305,7 @@ class RowReader:
             return rows
         part = self.named_part(rows.codes, {h[2] for h in rows.hits}, words)
         if part is None:
-            return rows
+            return rows if listed else movement_of(self, rows, words)
         if listed:
             return Rows(rows.codes, rows.hits, rows.words, part=part)
         used = self.index.words_of(part, words) or rows.words
