@@ -55,6 +55,7 @@ from ragspine_nb.agent.intent import (
     IntentParser,
     ParsedIntent,
 )
+from ragspine_nb.agent.introduced import qualified_in_prose, read_as_introduced
 from ragspine_nb.agent.mentions import mentioning_passages, mentions_text
 from ragspine_nb.agent.narrative import NarrativeRetriever, run_narrative
 from ragspine_nb.agent.operation_cues import operation_asked
@@ -77,7 +78,6 @@ from ragspine_nb.agent.stated_change import stated_change
 from ragspine_nb.agent.stated_share import read_stated_shares
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
-from ragspine_nb.agent.unstated import prose_figure
 from ragspine_nb.core import (
     ConflictResult,
     FoundResult,
@@ -305,16 +305,6 @@ def _not_read(run: Run, kind: str, tasks: Sequence[dict[str, str]]) -> AgentResu
     return run.finish(refused.text, run.intent.route, sources=refused.sources)
 
 
-def _qualified_in_prose(run: Run, retriever: NarrativeRetriever | None) -> bool:
-    """One unstated word the prose writes before the same words: the prose's figure."""
-    if retriever is None or run.intent.route == ROUTE_NARRATIVE:
-        return False
-    phrase = prose_figure(run.question, run.intent.unstated, run.intent.metrics, retriever,
-                          run.store)
-    run.trace.record(qualified_in_prose=phrase or None)
-    return bool(phrase)
-
-
 def _roles_resolve(run: Run, operation: Operation | None) -> bool:
     """Whether an ask-back about several rows / columns is answered by the operation.
 
@@ -373,8 +363,10 @@ def answer_question(
     defined = defined_answer(run)  # a formula the question defines: computed, or why not
     if defined is not None:
         return defined
+    if read_as_introduced(run, narrative_retriever):  # the qualifier introduces the table
+        intent = run.intent
     if run.kind.kind == KIND_TEXT and intent.route != ROUTE_NARRATIVE or \
-            _qualified_in_prose(run, narrative_retriever):
+            qualified_in_prose(run, narrative_retriever):
         return _text_answer(run, narrative_retriever, top_k)
     operation = detect_operation(intent, run.profile, run.kind) if intent.metrics else None
     operation = read_stated_shares(run, operation)  # "the percentage of revenue from Apple"
