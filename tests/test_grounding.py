@@ -187,7 +187,8 @@ def test_planted_passages_never_put_999_in_an_answer(profile: DomainProfile,
                                          "ACME Hong Kong Revenue, FY2025: 1,405 US$ m")
         for d in ans.dropped:
             assert d["reason"] in ("not_in_snippets", "contradicts_fact", "contradicts_answer")
-        trace = json.dumps(_strings(ans.trace))  # timings are numbers and may read "…999…"
+        # timings are numbers and the request id is random hex: either may read "…999…"
+        trace = json.dumps(_strings({k: v for k, v in ans.trace.items() if k != "request_id"}))
         assert "999" not in trace and "Revenue was" not in trace  # identities only
     composite = agent.ask("Why did Hong Kong revenue grow in FY2025?", REF)
     if provider is Obedient:
