@@ -363,14 +363,13 @@ def answer_question(
     defined = defined_answer(run)  # a formula the question defines: computed, or why not
     if defined is not None:
         return defined
-    if read_as_introduced(run, narrative_retriever):  # the qualifier introduces the table
-        intent = run.intent
-    if run.kind.kind == KIND_TEXT and intent.route != ROUTE_NARRATIVE or \
+    read_as_introduced(run, narrative_retriever)  # the qualifier introduces the table?
+    if run.kind.kind == KIND_TEXT and run.intent.route != ROUTE_NARRATIVE or \
             qualified_in_prose(run, narrative_retriever):
         return _text_answer(run, narrative_retriever, top_k)
-    operation = detect_operation(intent, run.profile, run.kind) if intent.metrics else None
-    operation = read_stated_shares(run, operation)  # "the percentage of revenue from Apple"
-    intent = run.intent
+    operation = detect_operation(run.intent, run.profile, run.kind) if run.intent.metrics \
+        else None
+    operation, intent = read_stated_shares(run, operation), run.intent  # stated shares?
     run.trace.record(operation=operation.kind if operation else None)
     if operation is not None and operation.between and len(intent.periods) < 2 \
             and intent.change_cue:  # "the difference between A and B": one period, not two

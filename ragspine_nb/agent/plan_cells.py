@@ -137,11 +137,12 @@ def reported_year(intent: ParsedIntent, store: FactStore, profile: DomainProfile
                   ref: date) -> int | None:
     """The latest fiscal year the rows asked about are reported for, when it is earlier.
 
-    A question naming no period is about the latest complete fiscal year. When no row it
-    names has a figure in that year (a report of years past), the latest fiscal year in
-    which *every* such row has one is meant, and the answer says so. ``None`` when the
-    question names a period, when the latest complete year is reported, or when the
-    rows share no earlier year.
+    A question naming no period is about the latest complete fiscal year. When the rows
+    it names do not all have a figure in that year (a report of years past), the latest
+    fiscal year in which *every* such row has one is meant, and the answer says so.
+    ``None`` when the question names a period, when every row is reported for the latest
+    complete year, when the rows share no earlier year, or when that year's figures sit
+    beside columns named by later years (a schedule of payments due).
     """
     if intent.periods or not intent.metrics:
         return None
