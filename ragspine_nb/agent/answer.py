@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ragspine_nb.agent.answer_labels import SLOT_FIELDS, slots_of
 from ragspine_nb.agent.operations import (
     NotComputed,
     Operation,
@@ -22,7 +23,13 @@ from ragspine_nb.agent.operations import (
     in_points,
     shown_decimals,
 )
-from ragspine_nb.agent.render import column_label, entity_label, metric_label, result_sources
+from ragspine_nb.agent.render import (
+    column_label,
+    entity_label,
+    metric_label,
+    result_sources,
+    slot_label,
+)
 from ragspine_nb.agent.templates import (
     TEXT,
     conflict_line,
@@ -156,16 +163,9 @@ def _operand_name(fact: Fact, operands: Sequence[Fact], lang: str,
 
     Each in the profile's words when there is one (``Total assets``), else its code.
     """
-    def said(slot: str, code: str) -> str:
-        if profile is None:
-            return code
-        if slot == "metric_code":
-            return metric_label(profile, code)
-        return entity_label(profile, code) if slot == "entity" \
-            else column_label(profile, code, lang)
-
-    parts = [said(name, getattr(fact, name)) for name in ("metric_code", "entity", "channel")
-             if len({getattr(f, name) for f in operands}) > 1]
+    parts = [getattr(fact, SLOT_FIELDS[s]) if profile is None
+             else slot_label(profile, s, getattr(fact, SLOT_FIELDS[s]), lang)
+             for s in slots_of(operands) if s != "period"]
     return _sep(lang).join([*parts, period_label(fact.period_type, fact.period)])
 
 

@@ -12,13 +12,14 @@ import re
 from collections.abc import Sequence
 
 from ragspine_nb.agent.operations import Operation
-from ragspine_nb.agent.render import column_label, entity_label, metric_label
+from ragspine_nb.agent.render import column_label, entity_label, metric_label, slot_label
 from ragspine_nb.core import Fact
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 
-__all__ = ["OPERATION_WORDS", "slots_of", "name_of", "common_of", "joined", "operation_label",
-           "change_label", "count_label", "gap_label", "ratio_label", "period_tail"]
+__all__ = ["OPERATION_WORDS", "SLOT_FIELDS", "slots_of", "name_of", "common_of", "joined",
+           "operation_label", "change_label", "count_label", "gap_label", "ratio_label",
+           "period_tail"]
 
 #: How an operation is named in a figure's label.
 OPERATION_WORDS: dict[str, dict[str, str]] = {
@@ -30,21 +31,20 @@ OPERATION_WORDS: dict[str, dict[str, str]] = {
 
 
 # ------------------------------------------------------------------ names
+#: The fact's attribute each slot names.
+SLOT_FIELDS = {"metric": "metric_code", "entity": "entity", "channel": "channel",
+               "period": "period"}
+
+
 def _part(fact: Fact, slot: str, profile: DomainProfile) -> str:
-    if slot == "metric":
-        return metric_label(profile, fact.metric_code)
-    if slot == "entity":
-        return entity_label(profile, fact.entity)
-    if slot == "channel":
-        return column_label(profile, fact.channel)
-    return period_label(fact.period_type, fact.period)
+    if slot == "period":
+        return period_label(fact.period_type, fact.period)
+    return slot_label(profile, slot, getattr(fact, SLOT_FIELDS[slot]))
 
 
 def slots_of(facts: Sequence[Fact]) -> list[str]:
     """The slots (metric, entity, channel, period) in which the facts differ."""
-    names = {"metric": "metric_code", "entity": "entity", "channel": "channel",
-             "period": "period"}
-    return [s for s, attr in names.items() if len({getattr(f, attr) for f in facts}) > 1]
+    return [s for s, attr in SLOT_FIELDS.items() if len({getattr(f, attr) for f in facts}) > 1]
 
 
 def name_of(fact: Fact, slots: Sequence[str], profile: DomainProfile) -> str:

@@ -4,24 +4,29 @@ A maturity or ageing table splits a total into buckets: "Less than 1 year | 1-3 
 3-5 years | More than 5 years". A question asking for what falls "within 5 years" (or "in
 the next 5 years", "in 5 years or less") asks for the buckets that together cover the
 first five years, summed. :func:`window_columns` names them only when they tile the
-window exactly — from zero, with no gap and no bucket straddling its end; otherwise it
-names none and the agent asks which column is meant (never a part passed off as the
-whole, never the total column).
+window exactly — from zero, with no gap and no bucket straddling its end; otherwise the
+agent asks which bucket column is meant (never a part passed off as the whole, never the
+total column). A column's span is read from its name by the layout's own bucket reader
+(:func:`~ragspine_nb.extract.buckets.bucket_span`).
 
 Pure reading of the question and of the columns' names, no store.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Window", "Bucket", "window_asked", "bucket_of", "window_columns", "bucket_columns"]
+from ragspine_nb.extract.buckets import NUMBER_WORDS, Bucket, bucket_span
 
-_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
+__all__ = ["Window", "Bucket", "WindowColumns", "window_asked", "bucket_of", "read_window",
+           "window_columns"]
+
+#: A column's span read from its name (the layout's bucket reader).
+bucket_of = bucket_span
+#: Numbers a question writes as words ("the next twelve months").
+_NUMBERS = {**{w: int(n) for w, n in NUMBER_WORDS.items()}, "twelve": 12}
 _N = rf"(\d{{1,3}}|{'|'.join(_NUMBERS)})"
 _UNIT = r"(year|month|day|week)s?"
 #: "within 5 years", "in the next five years", "over the next 12 months" (not "in 5 years":
@@ -32,10 +37,6 @@ _WITHIN = re.compile(rf"\b(?:within (?:the )?(?:next |first |coming )?|(?:in|ove
 #: "in 5 years or less", "5 years or below", "no more than 5 years"
 _OR_LESS = re.compile(rf"\b{_N} {_UNIT} or (?:less|below|fewer|under|sooner|earlier)\b"
                       rf"|\bno (?:more|later) than {_N} {_UNIT}\b")
-_OPEN_LOW = re.compile(rf"^(?:less than|up to|within|under|below|due in less than) {_N} "
-                       rf"{_UNIT}$")
-_OPEN_HIGH = re.compile(rf"^(?:more than|greater than|after|over|beyond) {_N} {_UNIT}$")
-_RANGE = re.compile(rf"^(?:between )?{_N}\s*(?:-|–|to|and)\s*{_N} {_UNIT}$")
 
 
 @dataclass(frozen=True)
@@ -43,15 +44,6 @@ class Window:
     """The first ``size`` units of time (``unit``: year, month, day or week)."""
 
     size: int
-    unit: str
-
-
-@dataclass(frozen=True)
-class Bucket:
-    """A column's span of time, ``start`` to ``end`` units (``end`` may be infinite)."""
-
-    start: float
-    end: float
     unit: str
 
 
@@ -81,69 +73,57 @@ def window_asked(text: str) -> Window | None:
     return Window(_n(number), unit)
 
 
-def bucket_of(name: str) -> Bucket | None:
-    """The span a column's name states ("1-3 years", "less than 1 year", "after 5 years").
-
-    >>> bucket_of("1 to 3 years"), bucket_of("after five years")
-    (Bucket(start=1, end=3, unit='year'), Bucket(start=5, end=inf, unit='year'))
-    >>> bucket_of("total") is None
-    True
-    """
-    text = " ".join(name.casefold().split())
-    if m := _OPEN_LOW.match(text):
-        return Bucket(0, _n(m.group(1)), m.group(2))
-    if m := _OPEN_HIGH.match(text):
-        return Bucket(_n(m.group(1)), math.inf, m.group(2))
-    if m := _RANGE.match(text):
-        start, end = _n(m.group(1)), _n(m.group(2))
-        return Bucket(start, end, m.group(3)) if start < end else None
-    return None
-
-
 def _buckets(columns: Mapping[str, Sequence[str]], unit: str) -> list[tuple[Bucket, str]]:
     """Each column that names one span of ``unit``, by its start."""
     found = []
     for code, names in columns.items():
-        spans = {b for n in names if (b := bucket_of(n)) is not None and b.unit == unit}
+        spans = {b for n in names if (b := bucket_span(n)) is not None and b.unit == unit}
         if len(spans) == 1:
             found.append((spans.pop(), code))
     return sorted(found, key=lambda pair: (pair[0].start, pair[0].end))
 
 
-def window_columns(text: str, columns: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
-    """The columns whose buckets tile the window the question asks for; ``()`` if none do.
+@dataclass(frozen=True)
+class WindowColumns:
+    """The columns covering an asked window, or the bucket columns to ask back with."""
+
+    codes: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+
+
+def read_window(text: str, columns: Mapping[str, Sequence[str]]) -> WindowColumns | None:
+    """The columns whose buckets tile the window the question asks for (``None``: none asked).
 
     ``columns`` maps a column's code to its names. The buckets must start at zero, follow
     on without a gap ("1-3 years" then "3-5 years", or "4-5 years" written inclusively)
-    and end exactly where the window does.
+    and end exactly where the window does; otherwise every bucket column of the window's
+    unit is an option to ask back with.
 
     >>> cols = {"C_1": ("less than 1 year",), "C_1_3": ("1-3 years",),
     ...         "C_3_5": ("3-5 years",), "C_5": ("more than 5 years",), "C_T": ("total",)}
-    >>> window_columns("obligations due within 5 years", cols)
+    >>> read_window("obligations due within 5 years", cols).codes
     ('C_1', 'C_1_3', 'C_3_5')
-    >>> window_columns("obligations due within 4 years", cols)
-    ()
+    >>> read_window("obligations due within 4 years", cols).options
+    ('C_1', 'C_1_3', 'C_3_5', 'C_5')
     """
     window = window_asked(text)
     if window is None:
-        return ()
+        return None
+    buckets = _buckets(columns, window.unit)
     reach, picked = 0.0, []
-    for bucket, code in _buckets(columns, window.unit):
+    for bucket, code in buckets:
         if bucket.start >= window.size:
             break
         if bucket.start not in (reach, reach + 1) or bucket.end > window.size:
-            return ()  # a gap, or a bucket running past the window's end
+            break  # a gap, or a bucket running past the window's end
         reach = bucket.end
         picked.append(code)
-    return tuple(picked) if picked and reach == window.size else ()
+    if picked and reach == window.size:
+        return WindowColumns(tuple(picked))
+    return WindowColumns(options=tuple(code for _, code in buckets))
 
 
-def bucket_columns(text: str, columns: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
-    """Every bucket column of the unit of the window the question asks for, by start.
-
-    >>> bucket_columns("due within 4 years", {"C_1": ("less than 1 year",),
-    ...                "C_1_5": ("1-5 years",), "C_T": ("total",)})
-    ('C_1', 'C_1_5')
-    """
-    window = window_asked(text)
-    return tuple(code for _, code in _buckets(columns, window.unit)) if window else ()
+def window_columns(text: str, columns: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
+    """The columns that tile the asked window (:func:`read_window`), else ``()``."""
+    read = read_window(text, columns)
+    return read.codes if read is not None else ()

@@ -79,8 +79,10 @@ def question_context(intent: ParsedIntent, clar: ClarificationResult,
     period = intent.periods[0] if len(intent.periods) == 1 else None
     if not intent.periods and clar.assumed_slots.get("period"):
         period = normalize_period(profile, clar.assumed_slots["period"], relative=False)
-    # words the question writes right before its row's name that no table uses
-    said = FigureReader.shared(profile).qualifiers(intent.raw_question)
+    # words the question writes right before its row's name that no table uses (read only
+    # when it writes words no table uses)
+    said = FigureReader.shared(profile).qualifiers(intent.raw_question) if intent.unstated \
+        else frozenset()
     return GroundingContext(entity, period, qualifiers=said & frozenset(intent.unstated))
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol, runtime_checkable
 
-from ragspine_nb.agent.bucket_window import bucket_columns, window_asked, window_columns
+from ragspine_nb.agent.bucket_window import read_window
 from ragspine_nb.agent.cue_words import (
     CHANGE_CUES,
     NARRATIVE_CUES,
@@ -259,12 +259,10 @@ class RuleIntentParser:
         used = frozenset().union(*(self._names_words(c) & said for c in named))
         if not named and (dated := dated_columns(written, self._column_names)).codes:
             return _Columns(dated.codes, dated=dated)  # named by their headers' dates
-        if not named and window_asked(rest) is not None:
+        window = read_window(rest, self._column_names) if not named else None
+        if window is not None and (window.codes or window.options):
             # "due within 5 years": the buckets covering it, else ask which (never the total)
-            window = window_columns(rest, self._column_names)
-            spans = () if window else bucket_columns(rest, self._column_names)
-            if window or spans:
-                return _Columns(window, options=spans)
+            return _Columns(window.codes, options=window.options)
         if not named:
             # a column named in part ("net additions" of "Net additions (losses)", "due
             # within 5 years" of "3 to 5 years"): ask

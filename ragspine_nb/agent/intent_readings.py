@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ragspine_nb.extract.rows import balance_subject
 from ragspine_nb.wordset import content_words
 
 if TYPE_CHECKING:
@@ -142,13 +143,6 @@ def qualified_by(reader: RowReader, rows: Rows, text: str) -> Rows:
     return Rows((kept[0],), rows.hits, used, read_as_row=(*dead, kept[0]))
 
 
-#: A balance row's label: the subject at a date or at the start / end of a period.
-_BALANCE = re.compile(
-    r"\b(?:at|as of|as at)\s+(?:[a-z]+\.?\s+\d{1,2},?\s+)?(?:19|20)\d\d\b"
-    r"|\b(?:beginning|end|start) of (?:the )?(?:year|period|fiscal year)\b"
-    r"|\b(?:opening|closing|ending|beginning) balance\b|\bbalances?,? (?:at|as of)\b", re.I)
-
-
 def movement_of(reader: RowReader, rows: Rows, words: frozenset[str]) -> Rows:
     """"the number of non-vested shares granted": the movement, not the balance.
 
@@ -161,14 +155,15 @@ def movement_of(reader: RowReader, rows: Rows, words: frozenset[str]) -> Rows:
         return rows
     labels = {c: (reader.profile.metrics[c].label if c in reader.profile.metrics else "")
               for c in rows.codes}
-    balances = [c for c in rows.codes if _BALANCE.search(labels[c])]
+    subjects = {c: balance_subject(labels[c]) for c in rows.codes}
+    balances = [c for c in rows.codes if subjects[c]]
     if len(balances) != 1:
         return rows
     balance = balances[0]
     (movement,) = (c for c in rows.codes if c != balance)
     if reader.live is not None and not {balance, movement} <= reader.live:
         return rows  # both rows of a table with figures, never a built-in name
-    subject = content_words(_BALANCE.sub(" ", labels[balance]))
+    subject = content_words(subjects[balance])
     named = content_words(labels[movement])
     if not subject or not subject <= words or not named or not named <= words:
         return rows

@@ -19,7 +19,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ragspine_nb.agent.clarify import clarify_scope
 from ragspine_nb.agent.intent import ROUTE_NARRATIVE, ROUTE_STRUCTURED
 from ragspine_nb.agent.intent_terms import word_set
 from ragspine_nb.agent.narrative import NarrativeRetriever
@@ -73,10 +72,8 @@ def read_as_introduced(run: Run, retriever: NarrativeRetriever | None) -> bool:
     if not sentence:
         return False
     run.intent = replace(intent, route=ROUTE_STRUCTURED)
-    clar = clarify_scope(run.intent, run.ref, profile=run.profile, reported=run.reported)
-    said = f"(Read as the table introduced by “{sentence}”)" if run.lang == "en" \
-        else f"（按“{sentence}”所引出的表格读取）"
-    run.clar = replace(clar, assumption_note=f"{said} {clar.assumption_note}".strip())
+    run.reclarify(f"(Read as the table introduced by “{sentence}”)" if run.lang == "en"
+                  else f"（按“{sentence}”所引出的表格读取）")
     return True
 
 

@@ -8,7 +8,6 @@ them into an operation's :class:`Plan`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -17,16 +16,14 @@ from ragspine_nb.agent.clarify import ClarificationResult
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.operation_cues import period_range
 from ragspine_nb.agent.operations import Operation
-from ragspine_nb.agent.render import column_label, entity_label, metric_label
+from ragspine_nb.agent.render import slot_label
+from ragspine_nb.extract.header_periods import YEAR
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
 __all__ = ["Task", "SLOTS", "Plan", "PlanContext", "base_tasks", "ranged", "fiscal_years",
            "varying_slots", "slot_names", "year_span", "distinct_rows", "reported_year"]
-
-#: A year written in a column's name or code ("2021-2022", "C_2023_2024").
-_YEARS = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 
 #: One cell to look up: metric, entity, period (a label such as ``FY2019``), channel.
 Task = dict[str, str]
@@ -125,10 +122,7 @@ def slot_names(tasks: Sequence[Task], slots: Sequence[str],
     Rows, entities and columns in the profile's words when one is given, else as codes.
     """
     def said(slot: str, value: str) -> str:
-        if profile is None or slot == "period":
-            return value
-        named = {"metric": metric_label, "entity": entity_label, "channel": column_label}
-        return named[slot](profile, value)
+        return value if profile is None else slot_label(profile, slot, value)
 
     return "; ".join(" and ".join(dict.fromkeys(said(s, t[s]) for t in tasks)) for s in slots)
 
@@ -172,6 +166,6 @@ def _schedule(store: FactStore, profile: DomainProfile, rows: Sequence[tuple[str
                                      period=str(year)):
             spec = profile.channels.get(fact.channel)
             names = (fact.channel, *(spec.synonyms if spec else ()))
-            if any(int(y) > year for n in names for y in _YEARS.findall(n)):
+            if any(int(y) > year for n in names for y in YEAR.findall(n)):
                 return True
     return False

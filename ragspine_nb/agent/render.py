@@ -22,7 +22,8 @@ from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
-__all__ = ["citations", "entity_label", "metric_label", "column_label", "result_sources", "sql_of",
+__all__ = ["citations", "entity_label", "metric_label", "column_label", "slot_label",
+           "result_sources", "sql_of",
            "EXCERPT_CHARS"]
 
 #: Characters of a passage kept as a citation's excerpt.
@@ -68,6 +69,15 @@ def column_label(profile: DomainProfile, code: str, lang: str = "en") -> str:
         return max(own or written, key=len)
     stated = _STATED_CHANGES.get(code)
     return stated.get(lang, stated["en"]) if stated else code
+
+
+def slot_label(profile: DomainProfile, slot: str, code: str, lang: str = "en") -> str:
+    """A ``metric``, ``entity`` or ``channel`` code in the profile's words (else the code)."""
+    if slot == "metric":
+        return metric_label(profile, code)
+    if slot == "entity":
+        return entity_label(profile, code)
+    return column_label(profile, code, lang) if slot == "channel" else code
 
 
 def result_sources(result: QueryResult) -> list[dict[str, str]]:

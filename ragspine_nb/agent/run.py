@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -21,6 +21,7 @@ from ragspine_nb.agent.grounding import Grounder, GroundingContext, question_con
 from ragspine_nb.agent.instructions import Instructions, read_instructions
 from ragspine_nb.agent.intent import IntentParser, ParsedIntent, RuleIntentParser
 from ragspine_nb.agent.operation_plan import PlanContext
+from ragspine_nb.agent.operations import Operation
 from ragspine_nb.agent.plan_cells import reported_year
 from ragspine_nb.agent.providers import LLMProvider, MockProvider
 from ragspine_nb.agent.question_kind import KIND_NUMBER, QuestionKind, question_kind
@@ -136,6 +137,18 @@ class Run:
             asked=self.read.asked, n=len(self.read.notes) + len(self.read.definitions),
             kinds=(f", naming {kinds}" if self.lang == "en" else f"，提及{kinds}") if kinds
             else "")
+
+    def reclarify(self, note: str, operation: Operation | None = None) -> None:
+        """Decide again at the gateway for a question re-read; ``note`` comes first in its note.
+
+        A question read anew (the shares the tables state, a qualifier introducing the
+        table) is clarified as read, and the answer first says how it was read.
+        """
+        clar = clarify_scope(self.intent, self.ref, profile=self.profile, operation=operation,
+                             reported=self.reported)
+        said = clar.assumption_note
+        self.clar = replace(clar, assumption_note=f"{note} {said}".strip() if self.lang == "en"
+                            else note + said)
 
     def plan_context(self) -> PlanContext:
         """What operation planning reads (parts of the question parsed by our parser)."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ragspine_nb.agent.clarify import clarify_scope
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.operations import Operation
 from ragspine_nb.agent.run import Run
@@ -92,9 +91,5 @@ def read_stated_shares(run: Run, operation: Operation | None) -> Operation | Non
     if shares is None:
         return operation
     run.intent = shares.intent
-    clar = clarify_scope(run.intent, run.ref, profile=run.profile, operation=shares.operation,
-                         reported=run.reported)
-    note, said = TEXT["stated_share"][run.lang], clar.assumption_note
-    run.clar = replace(clar, assumption_note=f"{note} {said}".strip() if run.lang == "en"
-                       else note + said)
+    run.reclarify(TEXT["stated_share"][run.lang], shares.operation)
     return shares.operation

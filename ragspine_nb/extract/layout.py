@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ragspine_nb.extract.buckets import BOUND, NUMBER_WORDS, bucket_names
 from ragspine_nb.extract.header_periods import (
     MULTI,
     YEAR,
@@ -35,7 +36,7 @@ from ragspine_nb.extract.values import parse_number
 from ragspine_nb.period_phrases import ORDINALS
 
 __all__ = ["Column", "header_rows", "read_columns", "group_owner", "is_figure",
-           "CHANGE_WORDS", "column_label", "bucket_names", "is_percent_column", "month_day",
+           "CHANGE_WORDS", "column_label", "is_percent_column", "month_day",
            "month_days", "quarter_label", "year_column"]
 
 _CHANGE = re.compile(r"chang|varian|variation|differen|increase|decrease|\bvs\.?\b"
@@ -54,12 +55,6 @@ _NOISE = re.compile(
     r"|[$€£¥’'()*:,.\d]", re.I)
 _RANGE = re.compile(r"(?<![\d.,/])(\d{1,3})\s*(?:[-–—]|\bto\b)\s*(\d{1,3})(?![\d.,/])", re.I)
 _OVER = re.compile(r">\s*(\d{1,4})(?![\d.,/])")
-_WORD_NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-                 "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
-#: An open bucket of a maturity or ageing table: "Less than 1 year", "After 5 years".
-_BOUND = re.compile(
-    r"\b(less than|more than|greater than|up to|within|after|over|beyond|under)\s+"
-    rf"(\d{{1,3}}|{'|'.join(_WORD_NUMBERS)})\s+(year|month|day|week)s?\b", re.I)
 _PERIOD_WORDS = re.compile(
     r"(?<![a-z0-9])q[1-4]\s*(?:fy)?\s*'?\d{2,4}|(?<!\d)(?:19|20)\d\d\s*/\s*(?:19|20)?\d\d"
     r"|(?<![a-z0-9])(?:fy|f)\s?'?(?:\d{4}|\d\d)(?!\d)|(?<![a-z0-9])[12]h\s*\d{2,4}|\bh[12]\b"
@@ -160,8 +155,8 @@ def column_label(text: str, *, change: bool = False, notes: bool = False) -> str
     ("Net additions (losses)") are kept only with ``notes=True``.
     """
     bounds = [f"{w.lower()} {k} {u.lower()}{'' if k == '1' else 's'}"
-              for w, n, u in _BOUND.findall(text) for k in [_WORD_NUMBERS.get(n.lower(), n)]]
-    text = _BOUND.sub(" ", text)
+              for w, n, u in BOUND.findall(text) for k in [NUMBER_WORDS.get(n.lower(), n)]]
+    text = BOUND.sub(" ", text)
     ranges = bounds + [f"{a}-{b}" for a, b in YEAR_RANGE.findall(text)] + \
         [f"{a}-{b}" for a, b in _RANGE.findall(text)] + [f"{a}+" for a in _OVER.findall(text)]
     text = _OVER.sub(" ", _RANGE.sub(" ", YEAR_RANGE.sub(" ", text)))
@@ -172,33 +167,6 @@ def column_label(text: str, *, change: bool = False, notes: bool = False) -> str
     words = _NOISE.sub(" ", text.replace("%", " percent ")).lower().split()
     return " ".join(dict.fromkeys([*ranges, *(w for w in words
                                                if len(w) > 1 and re.search(r"[a-z]", w))]))
-
-
-_UNIT_RANGE = re.compile(
-    r"(?<![\d.,/])(\d{1,3})\s*(?:[-–—]|\bto\b)\s*(\d{1,3})\s+(year|month|day|week)s?\b", re.I)
-
-
-def bucket_names(text: str) -> tuple[str, ...]:
-    """Other ways to say the buckets a header names ("1 to 3 years": "1-3 years", ...).
-
-    Examples
-    --------
-    >>> bucket_names("1 to 3 years")
-    ('1-3 years', '1 to 3 years', 'between 1 and 3 years')
-    >>> bucket_names("Less than one year")
-    ('less than 1 year', 'less than one year')
-    """
-    out = []
-    for a, b, unit in _UNIT_RANGE.findall(text):
-        units = f"{unit.lower()}s"
-        out += [f"{a}-{b} {units}", f"{a} to {b} {units}", f"between {a} and {b} {units}"]
-    words = {v: k for k, v in _WORD_NUMBERS.items()}
-    for bound, n, unit in _BOUND.findall(text):
-        digits = _WORD_NUMBERS.get(n.lower(), n)
-        units = f"{unit.lower()}{'' if digits == '1' else 's'}"
-        out += [f"{bound.lower()} {k} {units}" for k in (digits, words.get(digits, ""))
-                if k]
-    return tuple(dict.fromkeys(out))
 
 
 _ORDINAL_QUARTER = re.compile(

@@ -20,7 +20,7 @@ from ragspine_nb.vocabulary import code_from_label
 from ragspine_nb.wordset import singular
 
 __all__ = ["norm_label", "label_variants", "closing_subject", "DerivedRow", "Namer",
-           "repeated_labels", "undated_label"]
+           "repeated_labels", "undated_label", "balance_subject"]
 
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
@@ -75,6 +75,36 @@ def closing_subject(label: str) -> str:
     """
     closing = _CLOSING.match(label)
     return closing["what"] if closing else ""
+
+
+#: A balance stated at a point: "... at December 31, 2018", "as of", "as at".
+_AT_DATE = re.compile(r"\b(?:at|as of|as at)\s")
+#: A balance named by its place in a period: "beginning of year", "opening balance".
+_PERIOD_POINT = re.compile(r"\b(?:beginning|end|start) of (?:the )?(?:fiscal )?(?:year|period)"
+                           r"\b|\b(?:opening|closing|ending|beginning) balance\b")
+
+
+def balance_subject(label: str) -> str:
+    """What a balance row is the balance of, else "" (a row of a period's flow).
+
+    A balance is dated at a point ("Non-vested at December 31, 2018"), closes a period
+    ("Goodwill, end of the year") or opens one ("Balance at beginning of year").
+
+    Examples
+    --------
+    >>> balance_subject("Non-vested at December 31, 2018"), balance_subject("Granted")
+    ('non-vested', '')
+    >>> balance_subject("goodwill, end of the year"), balance_subject("Revenue for 2019")
+    ('goodwill', '')
+    """
+    norm = norm_label(label)
+    undated = undated_label(label)
+    if undated != norm and _AT_DATE.search(norm):
+        return undated
+    if what := closing_subject(norm):
+        return what
+    return " ".join(_PERIOD_POINT.sub(" ", norm).split()).strip(" ,") \
+        if _PERIOD_POINT.search(norm) else ""
 
 
 #: A defined term: '("Apple")', "(the “Company”)".

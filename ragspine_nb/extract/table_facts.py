@@ -37,9 +37,9 @@ from ragspine_nb.wordset import content_words
 __all__ = ["Emitter", "RowMetric", "known_rows"]
 
 #: A section of deferred tax components ("Deferred tax assets:", "递延所得税资产").
+_DEFERRED_TAX = re.compile(r"(?i)deferred (?:income )?tax|递延所得税")
 #: A parenthesised note in a row label ("Net cash operating activities (1)").
 _NOTE = re.compile(r"\([^)]*\)")
-_DEFERRED_TAX = re.compile(r"(?i)deferred (?:income )?tax|递延所得税")
 
 
 @dataclass(frozen=True)
