@@ -124,3 +124,15 @@ def test_a_dry_run_reports_the_scale_and_writes_nothing(tmp_path: Path) -> None:
 def test_sibling_digest() -> None:
     assert BatchContext().sibling_digest(Path("x/a.csv")) == BatchContext().sibling_digest(
         Path("y/b.csv"))  # no siblings: one digest
+
+
+def test_a_note_stating_the_unit_with_its_currency_scales_the_table(tmp_path: Path) -> None:
+    """"Expressed in US $000's except share and per share amounts", a note of its own."""
+    docs = _folder(tmp_path / "docs", notes=None)
+    (docs / "notes.md").write_text(
+        "# Segment information\n\nThe following table presents revenues:\n\n"
+        "Expressed in US $000's except share and per share amounts\n", "utf-8")
+    report = ingest(docs, workspace=tmp_path / "ws", progress=False)
+    line = next(f for f in report.files if f.doc_id == "table.csv")
+    assert "read in thousands from the prose of notes.md" in line.reason
+    assert set(_units(tmp_path / "ws").values()) == {"K"}

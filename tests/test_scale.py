@@ -125,6 +125,12 @@ def test_cell_unit(kind: str, stated: str, percent: bool, currency: str, unit: s
     ([35_842.0], ["we invested 3.0 million Euro ($3.4 million)"], None),
     # a sentence that states it
     ([35_842.0], ["All amounts are in thousands."], "K"),
+    # a currency named between "in" and the scale
+    ([35_842.0], ["Expressed in US $000's except share and per share amounts"], "K"),
+    ([35_842.0], ["Figures are in RMB thousands."], "K"),
+    ([1_382.8], ["(in US$ millions)"], "M"),
+    # a year after a currency code is not a scale
+    ([35_842.0], ["in US$ 2000 we sold more"], None),
     # two scales stated: nothing is decided
     ([35_842.0], ["in thousands here, in millions there"], None),
 ])

@@ -173,9 +173,11 @@ _PROSE_FACTOR = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9, "mn
 #: A scale named in prose: the words, or thousands written as digits ("000's", "$'000").
 _PROSE_SCALE = (r"(?:thousands|millions|billions)\b"
                 r"|(?:[$€£]\s?)?['\u2019]?000(?:['\u2019]?s)?(?![\d,.]?\d)")
+#: A currency named between "in" and the scale ("in US $000's", "in RMB thousands").
+_PROSE_CURRENCY = r"(?:(?:us|u\.s\.|hk|nt|rmb|usd|eur|gbp|cny|hkd)(?![a-z])\s?[$¥]?\s?)?"
 _STATED_IN_PROSE = re.compile(
     r"(?:(?!(?:thousands|millions|billions)\b)[^\s.;:]+\s+){0,4}"
-    rf"(?:\(\s*(?:in\s+)?|\bin\s+)(?:{_PROSE_SCALE})\)?"
+    rf"(?:\(\s*(?:in\s+)?|\bin\s+){_PROSE_CURRENCY}(?:{_PROSE_SCALE})\)?"
     rf"(?:(?!\bin\s+(?:{_PROSE_SCALE}))[^.;:)]){{0,80}}", re.I)
 
 
