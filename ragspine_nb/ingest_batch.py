@@ -2,9 +2,10 @@
 
 One bad file never stops the batch (its line says why); a full disk or a read-only
 store does (the later files are not attempted). A document whose table amounts state no
-scale, or whose tables name no period, is written after the other files were read, with
-the period (:mod:`ragspine_nb.ingest_period`) and the scale
-(:mod:`ragspine_nb.ingest_scale`) the prose of its folder tells; its line keeps its place
+scale, whose tables name no period, or with a bare total row, is written after the other
+files were read, with the period (:mod:`ragspine_nb.ingest_period`), the scale
+(:mod:`ragspine_nb.ingest_scale`) and the total's name (:mod:`ragspine_nb.ingest_total`)
+the prose of its folder tells; its line keeps its place
 in the report, and its ledger fingerprint covers the files of its folder.
 """
 
@@ -20,6 +21,7 @@ from ragspine_nb.extract.collect import SourceFile
 from ragspine_nb.ingest_period import period_step
 from ragspine_nb.ingest_scale import BatchContext, scale_step, with_siblings
 from ragspine_nb.ingest_steps import Read, Settings, finish_step, read_step, store_failure
+from ragspine_nb.ingest_total import bare_total, total_step
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
 
@@ -93,9 +95,12 @@ def _batch_item(item: SourceFile, stores: tuple[FactStore | None, ChunkStore | N
         read = read_step(path, doc_id, facts, meta, s)
         if not isinstance(read, Read):
             return read, []
+        totalled = bare_total(read.result) is not None
         if s.batch is not None:
             s.batch.remember(path, read.result)
-        if read.result.unscaled or read.result.undated:
+            if totalled:
+                s.batch.totals.setdefault(path.parent, set()).add(doc_id)
+        if read.result.unscaled or read.result.undated or (totalled and s.batch is not None):
             return read
         return finish_step(path, read, facts, chunks, meta, s)
 
@@ -118,8 +123,8 @@ def _finish_later(item: SourceFile, read: Read,
             return finish_step(item.path, read, facts, chunks, meta, s)
         dated = period_step(item.path, read, s.batch, meta, s)
         scaled = scale_step(dated.result, s.batch, item.path)
-        done = replace(dated, result=scaled)
-        if read.result.undated and not scaled.unscaled:  # (finish_step covers unscaled ones)
+        done = replace(dated, result=total_step(scaled, s.batch, item.path, s.profile))
+        if not scaled.unscaled:  # (finish_step covers unscaled ones)
             done = replace(done, fingerprint=with_siblings(
                 done.fingerprint, s.batch.sibling_digest(item.path)))
         return finish_step(item.path, done, facts, chunks, meta, s)

@@ -21,7 +21,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ragspine_nb.core import is_restricted
 from ragspine_nb.extract.document import DocumentResult, read_document
 from ragspine_nb.extract.prose_period import PeriodInference, infer_period
 from ragspine_nb.glossary import period_label
@@ -29,13 +28,6 @@ from ragspine_nb.ingest_scale import BatchContext
 from ragspine_nb.ingest_steps import Read, Settings
 
 __all__ = ["period_step", "prose_sources"]
-
-
-def _texts(result: DocumentResult, context: BatchContext, path: Path) -> list[tuple[str, str]]:
-    """``(doc_id, text)`` of the document's own prose and its folder's (never RESTRICTED)."""
-    own = [(result.doc_id, result.prose)] if result.prose.strip() and \
-        not is_restricted(result.sensitivity) else []
-    return own + [(d, t) for d, t in context.prose_beside(path) if d != result.doc_id]
 
 
 def prose_sources(texts: list[tuple[str, str]], found: PeriodInference) -> list[str]:
@@ -59,7 +51,7 @@ def period_step(path: Path, read: Read, context: BatchContext, meta: Mapping[str
     result = read.result
     if not result.undated:
         return read
-    texts = _texts(result, context, path)
+    texts = context.prose_for(result, path)
     found = infer_period([t for _, t in texts]) if texts else None
     n = len(result.undated)
     if found is None:

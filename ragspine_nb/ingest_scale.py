@@ -38,6 +38,8 @@ class BatchContext:
 
     siblings: dict[Path, tuple[SourceFile, ...]] = field(default_factory=dict)
     prose: dict[Path, list[tuple[str, str]]] = field(default_factory=dict)
+    #: per folder, the documents with a bare total row (:mod:`ragspine_nb.ingest_total`)
+    totals: dict[Path, set[str]] = field(default_factory=dict)
     _hashes: dict[Path, str] = field(default_factory=dict)
 
     @classmethod
@@ -75,6 +77,12 @@ class BatchContext:
         """``(doc_id, text)`` of the prose read in ``path``'s folder."""
         return list(self.prose.get(path.parent, ()))
 
+    def prose_for(self, result: DocumentResult, path: Path) -> list[tuple[str, str]]:
+        """``(doc_id, text)`` of a document's own prose, then its folder's (never RESTRICTED)."""
+        own = [(result.doc_id, result.prose)] if result.prose.strip() and \
+            not is_restricted(result.sensitivity) else []
+        return own + [(d, t) for d, t in self.prose_beside(path) if d != result.doc_id]
+
 
 def with_siblings(fingerprint: str, digest: str) -> str:
     """The ledger fingerprint of a document whose scale may come from its folder."""
@@ -110,10 +118,7 @@ def scale_step(result: DocumentResult, context: BatchContext, path: Path) -> Doc
     # (no period) may be the one the prose quotes
     figures = list(result.unscaled_figures) or \
         [f.value for f in result.facts if f.source_locator in unscaled]
-    prose = [(d, t) for d, t in context.prose_beside(path) if d != result.doc_id]
-    own = [(result.doc_id, result.prose)] if result.prose.strip() and \
-        not is_restricted(result.sensitivity) else []
-    texts = own + prose
+    texts = context.prose_for(result, path)
     found = infer_scale(figures, [t for _, t in texts]) if texts else None
     if found is None:
         note = (f"scale not stated: {len(unscaled)} table amount(s) state no scale and no "

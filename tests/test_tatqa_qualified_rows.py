@@ -58,7 +58,7 @@ BY_COUNTRY = [
     ["Other international", "60,351", "60,997", "36,974"],
     ["Total", "$530,061", "$529,277", "$666,900"],
 ]
-NOTES = "Net sales by the location of the customer were as follows."
+NOTES = "Net sales by the location of the customer are shown below."  # (not "as follows")
 
 
 def test_a_measure_without_figures_qualified_by_a_row_asks_for_the_row(tmp_path: Path) -> None:

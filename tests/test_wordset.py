@@ -134,6 +134,13 @@ def test_periods_joined_by_and_are_not_a_list_of_metrics(table_agent: Agent) -> 
     assert intent.list_cue is False and intent.change_cue is True
 
 
+def test_a_comma_before_how_a_figure_is_measured_is_not_a_list(table_agent: Agent) -> None:
+    parse = RuleIntentParser(table_agent.profile).parse
+    assert parse("What was the change in modules from 2018 to 2019, based on the location "
+                 "of the customer?", REF).list_cue is False
+    assert parse("What were modules, services and total in 2019?", REF).list_cue is True
+
+
 def test_columns_are_channels_named_by_their_words(table_agent: Agent) -> None:
     r = table_agent.ask("What was the interest expense, net as reported in 2019?", REF)
     assert [t["source"]["locator"] for t in r.tool_results] == ["r1c3"]

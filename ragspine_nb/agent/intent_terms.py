@@ -25,6 +25,9 @@ Terms = list[tuple[re.Pattern[str], str, str]]
 
 _DATE_COMMA = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*"
                          r"\d{1,2}\s*,")
+#: A comma before a clause saying how a figure is measured, not before another item.
+_CLAUSE_COMMA = re.compile(r",\s*(?=(?:based on|according to|in terms of|as reported|"
+                           r"as presented|as shown)\b)")
 _PHRASE = re.compile(rf"(?<![a-z0-9])(?:{PHRASE})")
 _TOKEN = re.compile(r"%|[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _PAREN = re.compile(r"\([^()]*\)")
@@ -109,6 +112,7 @@ def list_cue(text: str) -> bool:
     text = _GROUPED.sub(" ", text)  # "$1,000,000": one number
     text = QUESTION_PERIOD.sub("\x00", text)
     text = re.sub(r"\x00\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*\x00", " ", text)
+    text = _CLAUSE_COMMA.sub(" ", text)  # "… in 2019, based on the location": no list
     return any(cue in f" {text} " for cue in LIST_CUES)
 
 
