@@ -60,3 +60,20 @@ def test_a_row_with_names_only_is_named_by_its_first_name(profile: DomainProfile
     assert metric_label(named, "CONT_REVENUE") == "Continuing operations operating revenue"
     assert metric_label(named, "REVENUE") == "Revenue"
     assert metric_label(named, "NO_SUCH_ROW") == "NO_SUCH_ROW"
+
+
+def test_dated_balance_rows_are_named_without_the_first_rows_date(tmp_path: Path) -> None:
+    """ "Balance payable as at June 30, 2017 … 2019" rows: the 2019 figure is no 2017 one."""
+    from tests.tablehelpers import tatqa_agent
+
+    table = [["Plan", "Workforce reduction", "Facility costs", "Total"],
+             ["Balance payable as at June 30, 2017", "$10,045", "$1,369", "$11,414"],
+             ["Cash payments", "(8,455)", "1,062", "(6,393)"],
+             ["Balance payable as at June 30, 2018", "$1,590", "$3,431", "$5,021"]]
+    agent = tatqa_agent(tmp_path, table, "Restructuring.")
+    result = agent.ask("What was the balance payable for workforce reduction as at June 30, "
+                       "2018?", reference_date=date(2019, 1, 1))
+    assert [(f.value, f.label) for f in result.figures] == \
+        [(1590.0, "the company Balance payable (workforce reduction), FY2018")]
+    assert "2017" not in result.answer
+    agent.close()

@@ -35,8 +35,8 @@ def test_the_movement_of_a_named_balance_is_answered(agent: Agent) -> None:
     r = agent.ask("What is the number of non-vested shares granted in 2019?", REF)
     assert [(f.value, f.unit, f.sources[0].locator) for f in r.figures] == [
         (473550.0, "shares", "cell=B3")]
-    assert "the question asks for Granted (GRANTED), a movement of Non-vested at December " \
-           "31, 2018 (NON_VESTED)" in r.answer
+    assert "the question asks for Granted (GRANTED), a movement of Non-vested (NON_VESTED)" \
+        in r.answer  # the balance of every dated row, named without the first row's date
     vested = agent.ask("What is the number of non-vested shares vested in 2019?", REF)
     assert [f.value for f in vested.figures] == [-365223.0]
 

@@ -24,7 +24,7 @@ from datetime import date
 from typing import Protocol
 
 from ragspine_nb.agent.intent import ROUTE_COMPOSITE, ROUTE_NARRATIVE, ParsedIntent
-from ragspine_nb.agent.render import column_label
+from ragspine_nb.agent.render import column_label, metric_label
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
@@ -83,7 +83,8 @@ def _names(profile: DomainProfile, codes: tuple[str, ...]) -> list[str]:
     """Metric codes as users read them: the label with the code when they differ."""
     out = []
     for code in codes:
-        label = profile.metrics[code].label if code in profile.metrics else ""
+        label = metric_label(profile, code) if code in profile.metrics and \
+            profile.metrics[code].label else ""
         out.append(f"{label} ({code})" if label and label != code else code)
     return out
 

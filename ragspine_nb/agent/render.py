@@ -6,6 +6,7 @@ The structured answer itself (figures and their text) is built in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,17 +37,28 @@ def entity_label(profile: DomainProfile, code: str) -> str:
     return spec.label if spec else code
 
 
+#: The date a balance row is at ("as at June 30, 2017", "31 December 2018"): the metric of
+#: the dated rows is named without it (its figure's period is stated beside it).
+_ROW_DATE = re.compile(
+    r",?\s*(?:\b(?:at|as\s+of|as\s+at|on)\s+)?(?:the\s+)?"
+    r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+"
+    r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+)"
+    r"(?:19|20)\d\d\b", re.I)
+
+
 def metric_label(profile: DomainProfile, code: str) -> str:
     """The profile's label of a metric code: else its first name, else the code itself.
 
     A row named with its section ("Operating revenue" under "Continuing Operations")
-    may carry names only: "Continuing operations operating revenue".
+    may carry names only: "Continuing operations operating revenue". A label carrying the
+    date of one balance row ("Balance payable as at June 30, 2017") names the metric of
+    every dated row: it is shown without the date.
     """
     spec = profile.metrics.get(code)
     if spec is None:
         return code
     if spec.label:
-        return spec.label
+        return " ".join(_ROW_DATE.sub(" ", spec.label).split()).strip(" ,;:-") or spec.label
     name = next((s for s in spec.synonyms if s), "")
     return name[:1].upper() + name[1:] if name else code
 
