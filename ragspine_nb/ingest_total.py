@@ -125,8 +125,9 @@ def total_step(result: DocumentResult, context: BatchContext, path: Path,
     metrics = tuple(_named(m, subject, code) if m.code == spec.code
                     else replace(m, parts=tuple(code if p == spec.code else p for p in m.parts))
                     for m in result.vocabulary.metrics)
-    note = (f"bare total row read as {'the profile metric ' + code if known else repr(subject)}"
-            f" from the prose of {origin} (a table introduced as {subject!r})")
+    profile_metric = f" (the profile's metric {code})" if known else ""
+    note = (f"bare total row read as {subject!r}{profile_metric} from the prose of {origin}, "
+            "which introduces its table")
     return replace(result, facts=facts,
                    vocabulary=Vocabulary(metrics, result.vocabulary.channels,
                                          result.vocabulary.entities),

@@ -123,3 +123,19 @@ def test_a_part_of_an_introduced_total_asked_with_the_introducing_words(tmp_path
                              "customer's headquarters?") == [(25.0, "PCT", "percent_change")]
     assert figures_of(agent, "What was total revenue in 2019?") == [(1000.0, "", "lookup")]
     agent.close()
+
+
+def test_a_changed_note_renames_the_total_again(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "table.csv").write_text(ACCRUED, "utf-8")
+    (folder / "notes.md").write_text(INTRO, "utf-8")
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    again = ingest(folder, workspace=tmp_path / "ws", progress=False)
+    assert [f.status for f in again.files] == ["skipped_unchanged", "skipped_unchanged"]
+    (folder / "notes.md").write_text("Other current liabilities consisted of the following:",
+                                     "utf-8")
+    third = ingest(folder, workspace=tmp_path / "ws", progress=False)
+    assert [f.status for f in third.files] == ["ingested", "ingested"]
+    codes = {code for code, _ in _facts(tmp_path)}
+    assert "OTHER_CURRENT_LIABILITIES" in codes and "ACCRUED_LIABILITIES" not in codes
