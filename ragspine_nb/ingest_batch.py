@@ -18,8 +18,9 @@ from typing import Any, TypeVar
 from ragspine_nb.core import FileReport, SkippedItem
 from ragspine_nb.errors import StoreError
 from ragspine_nb.extract.collect import SourceFile
+from ragspine_nb.ingest_context import BatchContext, with_siblings
 from ragspine_nb.ingest_period import period_step
-from ragspine_nb.ingest_scale import BatchContext, scale_step, with_siblings
+from ragspine_nb.ingest_scale import scale_step
 from ragspine_nb.ingest_steps import Read, Settings, finish_step, read_step, store_failure
 from ragspine_nb.ingest_total import bare_total, total_step
 from ragspine_nb.stores.chunks import ChunkStore
@@ -95,12 +96,13 @@ def _batch_item(item: SourceFile, stores: tuple[FactStore | None, ChunkStore | N
         read = read_step(path, doc_id, facts, meta, s)
         if not isinstance(read, Read):
             return read, []
-        totalled = bare_total(read.result) is not None
+        waits = bool(read.result.unscaled or read.result.undated)
         if s.batch is not None:
             s.batch.remember(path, read.result)
-            if totalled:
-                s.batch.totals.setdefault(path.parent, set()).add(doc_id)
-        if read.result.unscaled or read.result.undated or (totalled and s.batch is not None):
+            if bare_total(read.result) is not None:
+                s.batch.mark_total(path, doc_id)
+                waits = True
+        if waits:
             return read
         return finish_step(path, read, facts, chunks, meta, s)
 

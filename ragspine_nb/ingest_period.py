@@ -24,7 +24,7 @@ from typing import Any
 from ragspine_nb.extract.document import DocumentResult, read_document
 from ragspine_nb.extract.prose_period import PeriodInference, infer_period
 from ragspine_nb.glossary import period_label
-from ragspine_nb.ingest_scale import BatchContext
+from ragspine_nb.ingest_context import BatchContext
 from ragspine_nb.ingest_steps import Read, Settings
 
 __all__ = ["period_step", "prose_sources"]

@@ -24,7 +24,7 @@ from ragspine_nb.extract.base import READER_VERSIONS, ExtractionError
 from ragspine_nb.extract.document import DocumentResult, read_document
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits, file_size_hit
 from ragspine_nb.extract.lineage import file_sha256
-from ragspine_nb.ingest_scale import BatchContext, with_siblings
+from ragspine_nb.ingest_context import BatchContext, with_siblings
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import policy_fingerprint
 from ragspine_nb.stores.chunks import ChunkStore
@@ -253,7 +253,7 @@ def finish_step(path: Path, read: Read, facts: FactStore | None, chunks: ChunkSt
     """Check one read file's statements and limits, and (unless a dry run) write it.
 
     A document with amounts of no stated scale is recorded with its folder's digest
-    (:func:`~ragspine_nb.ingest_scale.with_siblings`): the prose beside it decided them.
+    (:func:`~ragspine_nb.ingest_context.with_siblings`): the prose beside it decided them.
     """
     result, doc_id = read.result, read.result.doc_id
     if result.unscaled and s.batch is not None:

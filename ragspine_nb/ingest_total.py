@@ -25,8 +25,8 @@ from pathlib import Path
 from ragspine_nb.extract.document import DocumentResult
 from ragspine_nb.extract.rows import label_variants, norm_label
 from ragspine_nb.extract.table_subject import introduced_subjects
-from ragspine_nb.glossary import fold
-from ragspine_nb.ingest_scale import BatchContext
+from ragspine_nb.glossary import fold, metric_vocabulary
+from ragspine_nb.ingest_context import BatchContext
 from ragspine_nb.profile import DomainProfile, MetricSpec
 from ragspine_nb.vocabulary import Vocabulary, code_from_label
 
@@ -80,11 +80,8 @@ def subject_code(subject: str, profile: DomainProfile) -> tuple[str, bool]:
     >>> subject_code("Revenue", p), subject_code("Accrued liabilities", p)
     (('REVENUE', True), ('ACCRUED_LIABILITIES', False))
     """
-    key = fold(subject)
-    for code, spec in profile.metrics.items():
-        if key in {fold(t) for t in (spec.label, *spec.synonyms) if t}:
-            return code, True
-    return code_from_label(subject), False
+    code = metric_vocabulary(profile).get(fold(subject))
+    return (code, True) if code is not None else (code_from_label(subject), False)
 
 
 def _named(spec: MetricSpec, subject: str, code: str) -> MetricSpec:

@@ -14,6 +14,15 @@ from ragspine_nb.extract.plain import read_csv
 Row = tuple[str, str, str, str, float, str]  # metric, channel, type, period, value, unit
 #: The reference date of the tables these tests write (the scorer's rule: after 2019).
 TATQA_REFERENCE = date(2020, 1, 1)
+#: A roll-forward of share awards: dated balances, the movements between them.
+AWARDS = [
+    ["Non-vested awards", "Shares", "Weighted-Average Grant Date Fair Value"],
+    ["Non-vested at December 31, 2018", "1,187,586", "$41.12"],
+    ["Granted", "473,550", "$53.53"],
+    ["Vested", "(365,223)", "$41.83"],
+    ["Forfeited", "(12,632)", "$50.49"],
+    ["Non-vested at December 31, 2019", "1,283,281", "$45.40"],
+]
 
 
 def read_table(tmp_path: Path, rows: list[list[str]], name: str = "table.csv",

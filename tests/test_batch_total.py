@@ -64,11 +64,17 @@ def test_the_introduced_total_is_answered_by_its_name(tmp_path: Path) -> None:
     agent.close()
 
 
-def test_the_report_line_says_where_the_name_came_from(tmp_path: Path) -> None:
+def _folder(tmp_path: Path) -> Path:
+    """The accrued liabilities table and its introducing note, in a folder of their own."""
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "table.csv").write_text(ACCRUED, "utf-8")
     (folder / "notes.md").write_text(INTRO, "utf-8")
+    return folder
+
+
+def test_the_report_line_says_where_the_name_came_from(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
     report = ingest(folder, workspace=tmp_path / "ws", progress=False)
     line = next(f for f in report.files if f.doc_id == "table.csv")
     assert "bare total row read as 'Accrued liabilities' from the prose of notes.md" \
@@ -126,10 +132,7 @@ def test_a_part_of_an_introduced_total_asked_with_the_introducing_words(tmp_path
 
 
 def test_a_changed_note_renames_the_total_again(tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "table.csv").write_text(ACCRUED, "utf-8")
-    (folder / "notes.md").write_text(INTRO, "utf-8")
+    folder = _folder(tmp_path)
     ingest(folder, workspace=tmp_path / "ws", progress=False)
     again = ingest(folder, workspace=tmp_path / "ws", progress=False)
     assert [f.status for f in again.files] == ["skipped_unchanged", "skipped_unchanged"]

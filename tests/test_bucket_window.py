@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.bucket_window import Bucket, bucket_of, window_columns
+from ragspine_nb.agent.bucket_window import read_window
+from ragspine_nb.extract.buckets import Bucket, bucket_span
 from tests.tablehelpers import TATQA_REFERENCE as REF
 from tests.tablehelpers import tatqa_agent
 
@@ -55,13 +56,13 @@ def test_a_window_the_buckets_do_not_tile_asks_never_the_total(agent: Agent) -> 
 
 
 def test_buckets_are_read_from_column_names() -> None:
-    assert bucket_of("less than one year") == Bucket(0, 1, "year")
-    assert bucket_of("between 1 and 3 years") == Bucket(1, 3, "year")
-    assert bucket_of("91-180 days") == Bucket(91, 180, "day")
-    assert bucket_of("more than 5 years").end == float("inf")
+    assert bucket_span("less than one year") == Bucket(0, 1, "year")
+    assert bucket_span("between 1 and 3 years") == Bucket(1, 3, "year")
+    assert bucket_span("91-180 days") == Bucket(91, 180, "day")
+    assert bucket_span("more than 5 years").end == float("inf")
     # written inclusively ("less than 1 year", "2-5 years") they still follow on
     cols = {"A": ("less than 1 year",), "B": ("2-5 years",), "T": ("total",)}
-    assert window_columns("due within 5 years", cols) == ("A", "B")
+    assert read_window("due within 5 years", cols).codes == ("A", "B")
     # a gap is no tiling
-    assert window_columns("due within 5 years", {"A": ("less than 1 year",),
-                                                 "B": ("3-5 years",)}) == ()
+    assert read_window("due within 5 years", {"A": ("less than 1 year",),
+                                              "B": ("3-5 years",)}).codes == ()

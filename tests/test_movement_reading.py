@@ -12,17 +12,8 @@ from __future__ import annotations
 import pytest
 
 from ragspine_nb import Agent
+from tests.tablehelpers import AWARDS, tatqa_agent
 from tests.tablehelpers import TATQA_REFERENCE as REF
-from tests.tablehelpers import tatqa_agent
-
-AWARDS = [
-    ["Non-vested awards", "Shares", "Weighted-Average Grant Date Fair Value"],
-    ["Non-vested at December 31, 2018", "1,187,586", "$41.12"],
-    ["Granted", "473,550", "$53.53"],
-    ["Vested", "(365,223)", "$41.83"],
-    ["Forfeited", "(12,632)", "$50.49"],
-    ["Non-vested at December 31, 2019", "1,283,281", "$45.40"],
-]
 
 
 @pytest.fixture(scope="module")

@@ -46,8 +46,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragspine_nb.agent.intent import RuleIntentParser
+from tests.tablehelpers import (
+    AWARDS,
+    cells_of,
+    csv_agent,
+    figures_of,
+    read_table,
+    tatqa_agent,
+)
 from tests.tablehelpers import TATQA_REFERENCE as REF
-from tests.tablehelpers import cells_of, csv_agent, figures_of, read_table, tatqa_agent
 
 # ------------------------------------------------------- a measure qualified by a row
 BY_COUNTRY = [
@@ -246,14 +253,6 @@ def test_what_a_figure_excludes_is_asked_as_text(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------- what may vote for a table's scale
-AWARDS = [
-    ["Non-vested awards", "Shares", "Weighted-Average Grant Date Fair Value"],
-    ["Non-vested at December 31, 2018", "1,187,586", "$41.12"],
-    ["Granted", "473,550", "$53.53"],
-    ["Vested", "(365,223)", "$41.83"],
-    ["Forfeited", "(12,632)", "$50.49"],
-    ["Non-vested at December 31, 2019", "1,283,281", "$45.40"],
-]
 
 
 def test_a_weighted_average_fair_value_is_per_share_and_never_scaled(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 A maturity or ageing table splits a total into buckets: "Less than 1 year | 1-3 years |
 3-5 years | More than 5 years". A question asking for what falls "within 5 years" (or "in
 the next 5 years", "in 5 years or less") asks for the buckets that together cover the
-first five years, summed. :func:`window_columns` names them only when they tile the
+first five years, summed. :func:`read_window` names them only when they tile the
 window exactly — from zero, with no gap and no bucket straddling its end; otherwise the
 agent asks which bucket column is meant (never a part passed off as the whole, never the
 total column). A column's span is read from its name by the layout's own bucket reader
@@ -20,11 +20,8 @@ from dataclasses import dataclass
 
 from ragspine_nb.extract.buckets import NUMBER_WORDS, Bucket, bucket_span
 
-__all__ = ["Window", "Bucket", "WindowColumns", "window_asked", "bucket_of", "read_window",
-           "window_columns"]
+__all__ = ["Window", "WindowColumns", "window_asked", "read_window"]
 
-#: A column's span read from its name (the layout's bucket reader).
-bucket_of = bucket_span
 #: Numbers a question writes as words ("the next twelve months").
 _NUMBERS = {**{w: int(n) for w, n in NUMBER_WORDS.items()}, "twelve": 12}
 _N = rf"(\d{{1,3}}|{'|'.join(_NUMBERS)})"
@@ -122,8 +119,3 @@ def read_window(text: str, columns: Mapping[str, Sequence[str]]) -> WindowColumn
         return WindowColumns(tuple(picked))
     return WindowColumns(options=tuple(code for _, code in buckets))
 
-
-def window_columns(text: str, columns: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
-    """The columns that tile the asked window (:func:`read_window`), else ``()``."""
-    read = read_window(text, columns)
-    return read.codes if read is not None else ()

@@ -83,8 +83,8 @@ def _names(profile: DomainProfile, codes: tuple[str, ...]) -> list[str]:
     """Metric codes as users read them: the label with the code when they differ."""
     out = []
     for code in codes:
-        label = metric_label(profile, code) if code in profile.metrics and \
-            profile.metrics[code].label else ""
+        spec = profile.metrics.get(code)
+        label = metric_label(profile, code) if spec is not None and spec.label else ""
         out.append(f"{label} ({code})" if label and label != code else code)
     return out
 

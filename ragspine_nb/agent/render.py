@@ -20,6 +20,7 @@ from ragspine_nb.core import (
 )
 from ragspine_nb.extract.placement import CHANGE_CHANNEL
 from ragspine_nb.lang import detect_language
+from ragspine_nb.period_phrases import MONTH
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
@@ -39,11 +40,9 @@ def entity_label(profile: DomainProfile, code: str) -> str:
 
 #: The date a balance row is at ("as at June 30, 2017", "31 December 2018"): the metric of
 #: the dated rows is named without it (its figure's period is stated beside it).
-_ROW_DATE = re.compile(
-    r",?\s*(?:\b(?:at|as\s+of|as\s+at|on)\s+)?(?:the\s+)?"
-    r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+"
-    r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+)"
-    r"(?:19|20)\d\d\b", re.I)
+_ROW_DATE = re.compile(rf",?\s*(?:\b(?:at|as\s+of|as\s+at|on)\s+)?(?:the\s+)?"
+                       rf"(?:{MONTH}\s+\d{{1,2}},?\s+|\d{{1,2}}\s+{MONTH},?\s+)(?:19|20)\d\d\b",
+                       re.I)
 
 
 def metric_label(profile: DomainProfile, code: str) -> str:

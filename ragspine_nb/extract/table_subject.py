@@ -38,6 +38,9 @@ _LEAD = re.compile(r"^(?:(?:the|our|a|an)\s+)?(?:(?:summary|detail|details|break
 _QUALIFIER = re.compile(
     r"\s(?:at|as\s+of|as\s+at|for|during|in|on|by|based\s+on|from|through|"
     r"which|that|under|per|over)\s", re.I)
+#: Where the subject of "the components of X" ends: a date, a period or a breakdown only.
+_COMPONENTS_CUT = re.compile(r"\s(?:at|as\s+of|as\s+at|for|during|by|based\s+on)\s", re.I)
+_BRACKETS = re.compile(r"\s*\([^)]*\)")
 _PRONOUN = re.compile(r"^(?:it|they|these|those|this|that|such|amounts?|balances?|"
                       r"the\s+following)$", re.I)
 #: A name going on after a participle ("net cash provided by operating activities",
@@ -69,12 +72,10 @@ def table_subject(sentence: str) -> str:
     found = _COMPONENTS.match(text) or _MAKE_UP.match(text)
     if found is None:
         return ""
-    subject = _LEAD.sub("", found.group("s").strip(), count=1)
+    subject = _BRACKETS.sub("", _LEAD.sub("", found.group("s").strip(), count=1))
     if found.re is _COMPONENTS:  # "… components of X before income taxes": X keeps its words
-        subject = re.sub(r"\s*\([^)]*\)", "", subject)
-        cut = re.search(r"\s(?:at|as\s+of|as\s+at|for|during|by|based\s+on)\s", subject, re.I)
+        cut = _COMPONENTS_CUT.search(subject)
     else:
-        subject = re.sub(r"\s*\([^)]*\)", "", subject)
         cut = next((m for m in _QUALIFIER.finditer(subject) if not (
             _LINKING.match(m.group(0)) and _PARTICIPLE.search(subject[:m.start()]))), None)
     subject = (subject[:cut.start()] if cut else subject).strip(" ,;")
