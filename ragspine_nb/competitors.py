@@ -9,9 +9,14 @@ Two forms, mixed freely (TOML shown; YAML, JSON and dicts have the same shape)::
     display = "竞安证券(Jingan Securities)"      # optional, defaults to the key
     aliases = ["Jingan Securities", "Jing'an Securities", "jingan zhengquan"]
 
-Romanised or English spellings are declared here, per competitor, rather than derived
-(a pinyin of 竞安 is also the place name 静安). The result is a flat mapping, which
-:meth:`DomainProfile.to_dict` writes back in the first form (it reads back the same).
+Romanised or English spellings of a short name are declared here, per competitor, rather
+than derived (a pinyin of 竞安 is also the place name 静安). For a Chinese name of three or
+more characters the security gate also derives its pinyin and initials (竞安证券:
+``jinganzhengquan``, ``JAZQ``) and matches them in Latin text only, never folding Chinese
+text to pinyin; it reads each character with its most common reading, so a name with a
+polyphonic character (银行 is *yinhang*, read *yinxing*) needs its pinyin declared too.
+The result is a flat mapping, which :meth:`DomainProfile.to_dict` writes back in the
+first form (it reads back the same).
 """
 
 from __future__ import annotations

@@ -2,7 +2,10 @@ r"""Text folding for the security gate: one canonical view that bypass tricks ca
 
 Steps, applied identically to questions and to aliases:
 
-1. decode HTML entities, ``%``-escapes and ``\\u``/``\\x`` escapes (repeatedly);
+1. decode HTML entities, ``%``-escapes (``%u7ADE`` too), ``\\u``/``\\u{…}``/``\\x``/
+   ``\\N{NAME}`` escapes, ``U+7ADE``, escaped UTF-8 bytes (``\\xe7\\xab\\x9e``,
+   ``=E7=AB=9E``) and punycode labels (``xn--…``), repeatedly until the text stops
+   changing (every decoding shortens it, so this ends);
 2. per character: NFKC, drop combining marks (after NFD), drop format / control
    characters, whitespace, punctuation and symbols and blank-looking letters;
 3. casefold, then a confusable skeleton: a non-ASCII look-alike of an ASCII letter
@@ -21,7 +24,16 @@ clause and happens to start an alias (``竞，安排``) reads as the alias.
 
 :func:`leet_overrides` gives a second view in which digits (and ``@``, ``$``) stand for
 letters, only inside tokens of at least two letters whose digit runs are all leet digits,
-so ``FY2025``, ``Q3``, ``2025H1`` and ``1H2025`` never change.
+so ``FY2025``, ``Q3``, ``2025H1`` and ``1H2025`` never change. :func:`lookalike_overrides`
+adds the vertical strokes that a sans-serif font draws alike — capital ``I``, small ``l``,
+``|`` inside a word, ``1``, ``Ⅰ``, ``ǀ`` — as one :data:`STROKE` that an alias's ``i`` or
+``l`` may match (so ``RivaIis``, ``RIVALlS`` and ``Riva|is`` read as ``Rivalis``, while a
+plain ``i`` never stands for an ``l``: ``fail`` is no ``fall``).
+
+:func:`han_overrides` gives the Chinese view: up to three Latin letters or digits, clause
+punctuation or symbols between two Chinese characters are dropped (``竞x安``, ``竞；安``;
+the gate then asks that the name end there), and a rare character (outside GB 2312) that
+reads like an alias character stands for it (``竸`` for ``竞``; never the common ``静``).
 """
 
 from __future__ import annotations
@@ -35,9 +47,12 @@ from functools import lru_cache
 from importlib import resources
 from urllib.parse import unquote
 
-__all__ = ["decode_escapes", "fold_for_gate", "leet_overrides", "BOUNDARY"]
+__all__ = ["decode_escapes", "fold_for_gate", "leet_overrides", "lookalike_overrides",
+           "han_overrides", "BOUNDARY", "STROKE"]
 
 BOUNDARY = "\u241e"  # a symbol no alias can contain after folding
+#: A vertical stroke that reads as ``l`` or ``i`` (``I``, ``l``, ``|``, ``1``, ``Ⅰ``, ``ǀ``)
+STROKE = "#"
 _DROP = ("Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Mc", "Zs", "Zl", "Zp",
          "Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Sm", "Sc", "Sk", "So")
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
@@ -45,15 +60,59 @@ _CLAUSE = frozenset("，。！？；：,;!?…")
 _SOFT_CLAUSE = frozenset(".:")  # a boundary only when followed by whitespace or the end
 _TRANSPARENT = ("Cf", "Mn", "Me")  # invisible inside a token: neither a letter nor a gap
 # what a digit or symbol stands for inside a mixed token (1 is also l: see the gate)
-_LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t",
+_LEET = {"0": "o", "1": STROKE, "3": "e", "4": "a", "5": "s", "7": "t",
          "@": "a", "$": "s"}
 _LEET_SYMBOLS = frozenset("@$\uff20\uff04\ufe6b\ufe69")  # and their full-width/small forms
-_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|\\x([0-9a-fA-F]{2})")
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|%u([0-9a-fA-F]{4})|"
+                     r"\\u\{([0-9a-fA-F]{1,6})\}|(?<![0-9A-Za-z])[Uu]\+([0-9a-fA-F]{4,6})\b")
+# escaped bytes, read as UTF-8 where they are (``\xe7\xab\x9e``, quoted-printable ``=E7=AB=9E``)
+_BYTES = re.compile(r"(?:\\x[0-9a-fA-F]{2})+|(?:=[0-9A-F]{2}){2,}")
+_NAMED = re.compile(r"\\N\{([A-Za-z0-9 \-]{1,88})\}")
+# a punycode label (IDNA's ``xn--`` prefix) spells a non-ASCII name in ASCII
+_PUNYCODE = re.compile(r"(?i)(?<![a-z0-9])xn--([a-z0-9-]{1,63})")
 
 
-def decode_escapes(text: str, rounds: int = 3) -> str:
-    r"""Undo HTML entities, ``%hh`` and ``\\uhhhh`` escapes until the text stops changing."""
-    for _ in range(rounds):
+def _codepoint(m: re.Match[str]) -> str:
+    value = int(next(g for g in m.groups() if g), 16)
+    return chr(value) if value <= 0x10FFFF else m.group(0)
+
+
+def _bytes(m: re.Match[str]) -> str:
+    raw = bytes(int(h, 16) for h in re.findall(r"[0-9a-fA-F]{2}", m.group(0)))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1") if m.group(0).startswith("\\") else m.group(0)
+
+
+def _named(m: re.Match[str]) -> str:
+    try:
+        return unicodedata.lookup(m.group(1))
+    except KeyError:
+        return m.group(0)
+
+
+def _punycode(m: re.Match[str]) -> str:
+    try:
+        return m.group(1).encode("ascii").decode("punycode")
+    except (UnicodeError, ValueError):
+        return m.group(0)
+
+
+def decode_escapes(text: str, rounds: int | None = None) -> str:
+    r"""Undo HTML entities, ``%hh``, ``\uhhhh``, ``\N{NAME}`` and punycode until stable.
+
+    Every decoding step makes the text shorter, so the loop ends by itself; ``rounds``
+    (default: as many as the text is long) only bounds it further.
+
+    Examples
+    --------
+    >>> decode_escapes("%2525E7%2525AB%25259E, \\N{CJK UNIFIED IDEOGRAPH-5B89}, xn--49sz24e")
+    '竞, 安, 竞安'
+    >>> decode_escapes("%u7ADE U+5B89 \\xe7\\xab\\x9e =E5=AE=89 \\u{7ade}, FY2025=1,405")
+    '竞 安 竞 安 竞, FY2025=1,405'
+    """
+    for _ in range(len(text) + 1 if rounds is None else rounds):
         before = text
         text = html.unescape(text)
         if "%" in text:
@@ -61,7 +120,10 @@ def decode_escapes(text: str, rounds: int = 3) -> str:
                 text = unquote(text, errors="strict")
             except UnicodeDecodeError:
                 pass
-        text = _ESCAPE.sub(lambda m: chr(int(next(g for g in m.groups() if g), 16)), text)
+        text = _ESCAPE.sub(_codepoint, text)
+        text = _BYTES.sub(_bytes, text)
+        text = _NAMED.sub(_named, text)
+        text = _PUNYCODE.sub(_punycode, text)
         if text == before:
             break
     return text
@@ -219,7 +281,7 @@ def leet_overrides(text: str) -> dict[int, str]:
     Examples
     --------
     >>> sorted(leet_overrides("R1v4l1s in FY2025, Q3 and 1H2025").items())
-    [(1, 'i'), (3, 'a'), (5, 'i')]
+    [(1, '#'), (3, 'a'), (5, '#')]
     """
     if not any(ch.isdigit() or ch in _LEET_SYMBOLS for ch in text):  # superscripts too
         return {}
@@ -237,3 +299,65 @@ def leet_overrides(text: str) -> dict[int, str]:
             else:
                 run.append(k)
     return out
+
+
+_STROKE_CHARS = frozenset("Il1")
+_STROKE_SYMBOLS = frozenset("|\u00a6")
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+# between two Chinese characters: no Chinese, at most 3 Latin letters/digits (checked below)
+_HAN_GAP = re.compile(f"(?<=[{_HAN}])[^{_HAN}\\n]{{1,8}}(?=[{_HAN}])")
+
+
+@lru_cache(maxsize=65536)
+def _stroke(ch: str) -> bool:
+    nfkc = unicodedata.normalize("NFKC", ch)
+    if ch in _STROKE_CHARS or nfkc in ("I", "l", "1"):
+        return True
+    return not ch.isascii() and _skeleton_map().get(ch) == "l" and nfkc.casefold() != "l"
+
+
+def lookalike_overrides(text: str) -> dict[int, str]:
+    """The leet view plus every vertical stroke as :data:`STROKE`.
+
+    ``|`` (and ``¦``) counts only touching a letter or digit, ``!`` only between two;
+    other strokes are letters.
+
+    Examples
+    --------
+    >>> sorted(lookalike_overrides("RivaIis Riva|is | x").items())
+    [(4, '#'), (12, '#')]
+    """
+    out: dict[int, str] = {}
+    for i, ch in enumerate(text):
+        nfkc = unicodedata.normalize("NFKC", ch)
+        near = [0 <= j < len(text) and text[j].isalnum() for j in (i - 1, i + 1)]
+        if nfkc in _STROKE_SYMBOLS and any(near) or nfkc == "!" and all(near):
+            out[i] = STROKE
+        elif _stroke(ch):
+            out[i] = STROKE
+    out.update(leet_overrides(text))
+    return out
+
+
+def han_overrides(text: str, rare: Mapping[str, str]) -> tuple[dict[int, str], frozenset[int]]:
+    """The Chinese view's overrides, and the positions it drops between characters.
+
+    ``rare``: character → the stand-in for the alias characters it reads like (see
+    :func:`ragspine_nb.agent.transliterate.rare_han_reading`).
+
+    Examples
+    --------
+    >>> over, gaps = han_overrides("竞x安、竞；安、竞2025安、竸", {"竸": "\ue000"})
+    >>> sorted(gaps), over[15]
+    ([1, 3, 5, 7, 14], '\ue000')
+    """
+    out = {i: rare[ch] for i, ch in enumerate(text) if ch in rare}
+    gaps: set[int] = set()
+    for m in _HAN_GAP.finditer(text):
+        body = m.group(0)
+        alnum = sum(c.isascii() and c.isalnum() for c in body)
+        if alnum <= 3 and all((c.isascii() and c.isalnum()) or _fold_char(c) == ""
+                              or _is_clause(body, k) for k, c in enumerate(body)):
+            gaps.update(range(m.start(), m.end()))
+    out.update(dict.fromkeys(gaps, ""))
+    return out, frozenset(gaps)

@@ -1,30 +1,67 @@
 """Deterministic competitor screen on the raw question — runs before anything else.
 
-Not pluggable and model-free: aliases come from the profile, matching happens on a
-folded view (:mod:`ragspine_nb.agent.normalize`) that undoes escapes, invisible and
-format characters, full-width forms, case, inserted separators, combining marks,
-look-alike letters and traditional characters, and spells out characters separated
-one by one (``竞，安``, ``R. i. v.``); a second, leet view reads digits as letters inside
-mixed tokens (``R1v4l1s``). Display names and the aliases a profile declares (romanised
-or English spellings) are matched the same way. The longest alias wins, and every hit
-is masked in the text later stages parse, so no fragment of a competitor's name (e.g.
-中国 inside a longer name) can be read as a home entity.
+Not pluggable and model-free: aliases come from the profile and are compared on folded
+views of the decoded question (:mod:`ragspine_nb.agent.normalize`):
 
-Two structural exceptions keep ordinary questions answerable: an alias whose last words
-begin a longer metric name of the home company that follows it ("ACME Capital" in "ACME
-capital expenditure") is not a hit, nor is a one-word alias split into a word and a short
-English word by a space, dash, bracket or quote ("our rival—is it ..."). The conversation
-history is screened too: :meth:`SecurityGate.screen_history` drops every turn that names
-a competitor before anything uses the history.
+1. the plain view undoes escapes, invisible and format characters, full-width forms,
+   case, inserted separators, combining marks, look-alike letters and traditional
+   characters, and spells out characters separated one by one (``竞，安``, ``R. i. v.``);
+2. the look-alike view reads digits as letters inside mixed tokens (``R1v4l1s``) and
+   every vertical stroke (``I``, ``l``, ``|``, ``1``, ``Ⅰ``) as an ``i`` or an ``l``
+   (``RivaIis``, ``Riva|is``);
+3. the tone view drops pinyin tone digits (``jing4an1 zheng4quan4``);
+4. the Chinese view drops Latin letters and punctuation between two Chinese characters
+   and reads a rare variant as the alias character with its reading (``竞x安``,
+   ``竞；安``, ``竸安``) — such a name must end where the text cannot go on with a word;
+5. transcriptions (:mod:`ragspine_nb.agent.transliterate`): words of other scripts with
+   a Latin alias's phonetic skeleton (``Ривалис``, ``リヴァリス``) and Chinese characters
+   that transcribe it syllable by syllable (``瑞瓦利斯``);
+6. a multi-word alias with one word misspelt or abbreviated (``Jingan Sec.``), and the
+   pinyin and initials derived from a long Chinese alias (:mod:`.gate_aliases`).
+
+Display names and declared aliases are matched the same way. The longest alias wins,
+and every hit is masked in the text later stages parse, so no fragment of a competitor's
+name (e.g. 中国 inside a longer name) can be read as a home entity.
+
+Structural exceptions keep ordinary questions answerable (:mod:`.gate_rules`): an
+alias inside a longer word (``arrival``; but glued at a case change or to a designator,
+``RivalisHK``, it is a name); an alias whose last words begin a longer metric name of
+the home company that follows it ("ACME Capital" in "ACME capital expenditure"); a
+one-word alias split into a word and a short English word that a sentence goes on after
+("our rival—is it ...", but not "Rival Is revenue"); a short Chinese alias that is a
+titled person's given name (副总裁王竞安). The conversation history is screened too:
+:meth:`SecurityGate.screen_history` drops every turn that names a competitor before
+anything uses the history.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from ragspine_nb.agent.normalize import BOUNDARY, decode_escapes, fold_for_gate, leet_overrides
+from ragspine_nb.agent.gate_aliases import Alias, compile_aliases
+from ragspine_nb.agent.gate_rules import (
+    benign_split,
+    closed_after,
+    glued,
+    near_alias,
+    person_name,
+)
+from ragspine_nb.agent.normalize import (
+    BOUNDARY,
+    decode_escapes,
+    fold_for_gate,
+    han_overrides,
+    lookalike_overrides,
+)
+from ragspine_nb.agent.transliterate import (
+    han_transcriptions,
+    is_han,
+    rare_han_reading,
+    script_words,
+    tone_overrides,
+)
 from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
 
@@ -32,19 +69,6 @@ __all__ = ["SecurityGate", "GateHit", "SecurityVerdict", "ALLOW", "OUT_OF_SCOPE_
 
 ALLOW = "allow"
 OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
-# "the rival is" is not "Rivalis": a split before one of these words reads as English.
-_FUNCTION_WORDS = frozenset("is in on at as an or of it us so no to by be if".split())
-# what may stand between two English words: spaces, dashes, brackets and quotes
-_GAP = re.compile(r"[\s\-\u2012-\u2015\u2212()\[\]{}\"'\u2018\u2019\u201c\u201d\u00ab\u00bb]+")
-
-
-def _english_gap(gap: str) -> bool:
-    """A gap English puts between words: with a space or a dash, never a bare hyphen."""
-    return "--" in gap or any(c.isspace() or "\u2012" <= c <= "\u2015" for c in gap)
-
-
-def _ascii_letter(ch: str) -> bool:
-    return ch.isascii() and ch.isalpha()
 
 
 @dataclass(frozen=True)
@@ -74,50 +98,49 @@ class SecurityVerdict:
         return self.verdict == OUT_OF_SCOPE_ENTITY
 
 
+@dataclass
+class _Scan:
+    """One question being screened: its decoded text, what is taken, the hits so far."""
+
+    text: str
+    taken: list[bool] = field(default_factory=list)
+    hits: list[GateHit] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.taken = [False] * len(self.text)
+
+    def free(self, a: int, b: int) -> bool:
+        return not any(self.taken[a:b])
+
+    def take(self, a: int, b: int, al: Alias) -> None:
+        self.taken[a:b] = [True] * (b - a)
+        self.hits.append(GateHit(al.alias, al.display_name, a, b, self.text[a:b]))
+
+
 @dataclass(frozen=True)
-class _Alias:
-    """One alias as matched: its folded form and the metric names it may run into."""
+class _View:
+    """A folded view of the question and what a hit in it must satisfy."""
 
-    folded: str
-    alias: str
-    display_name: str
-    one_ascii_word: bool
-    # (folded trailing words of the alias, folded metric name that starts with them)
-    runs_into: tuple[tuple[str, str], ...]
-
-
-def _leetish(folded: str) -> str:
-    """The leet view's spelling: ``l`` and ``i`` are one letter (``1`` stands for both)."""
-    return folded.replace("l", "i")
+    view: str
+    index: list[int]
+    pattern: Callable[[Alias], re.Pattern[str] | None]
+    marked: frozenset[int] = frozenset()  # a hit must use one (empty: no condition)
+    gaps: frozenset[int] = frozenset()  # a hit over one must end where a word cannot go on
+    letters: frozenset[int] = frozenset()  # read as letters beside a match (leet digits)
 
 
-def _runs_into(alias: str, metric_names: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """(trailing words, metric name) pairs: the alias's last words begin a longer metric name.
-
-    "ACME Capital" and "capital expenditure": a question "ACME capital expenditure" names
-    the home company's metric, not the competitor.
-    """
-    words = [fold_for_gate(w)[0] for w in alias.split()]
-    out = []
-    for name in metric_names:
-        m_words = [fold_for_gate(w)[0] for w in name.split()]
-        for k in range(1, min(len(words), len(m_words))):
-            if words[-k:] == m_words[:k]:
-                out.append(("".join(words[-k:]), "".join(m_words)))
-    return tuple(dict.fromkeys(out))
-
-
-def _inside_word(text: str, a: int, b: int, alias: _Alias, leet: frozenset[int]) -> bool:
-    """An ASCII alias with a letter (or a digit read as one) beside it is part of a word."""
-    def letter(i: int) -> bool:
-        return 0 <= i < len(text) and (_ascii_letter(text[i]) or i in leet)
-
-    return alias.folded.isascii() and (letter(a - 1) or letter(b))
-
-
-def _runs_on(view: str, end: int, alias: _Alias) -> bool:
-    """Whether the match ending at ``end`` continues into a metric name it begins."""
-    return any(view.startswith(metric, end - len(words)) for words, metric in alias.runs_into)
+def _found(view: str, al: Alias, pattern: re.Pattern[str] | None) -> Iterator[tuple[int, int]]:
+    """(start, end) of every match of the alias in the view, overlapping ones included."""
+    if pattern is None:
+        start = view.find(al.folded)
+        while start != -1:
+            yield start, start + len(al.folded)
+            start = view.find(al.folded, start + 1)
+        return
+    m = pattern.search(view)
+    while m is not None:
+        yield m.start(), m.end()
+        m = pattern.search(view, m.start() + 1)
 
 
 class SecurityGate:
@@ -132,78 +155,121 @@ class SecurityGate:
         Offered as the narrowing option in refusals.
     metric_names : sequence of str, optional
         The home company's metric labels and synonyms: an alias whose last words run
-        into one of them ("ACME Capital" + "expenditure") is not a hit.
+        into one of them ("ACME Capital" + "expenditure") is not a hit, and a name may
+        end right before one ("竞x安营收", "Rival Is revenue").
+    entity_names : sequence of str, optional
+        The home company's entity names: a name may end right before one too.
     """
 
     def __init__(self, competitors: Mapping[str, str], home_company_name: str,
-                 metric_names: Sequence[str] = ()) -> None:
+                 metric_names: Sequence[str] = (), entity_names: Sequence[str] = ()) -> None:
         self.home_company_name = home_company_name
         names = {**{d: d for d in competitors.values()}, **competitors}
-        self._aliases = self._build(names, metric_names, leet=False)
-        self._leet_aliases = self._build(names, metric_names, leet=True)
-
-    @staticmethod
-    def _build(names: Mapping[str, str], metric_names: Sequence[str],
-               leet: bool) -> tuple[_Alias, ...]:
-        out = []
-        for alias, name in names.items():
-            folded = fold_for_gate(decode_escapes(alias))[0].replace(BOUNDARY, "")
-            if not folded:
-                continue
-            runs = _runs_into(alias, metric_names)
-            if leet:
-                folded, runs = _leetish(folded), tuple((_leetish(a), _leetish(b))
-                                                        for a, b in runs)
-            out.append(_Alias(folded, alias, name, folded.isascii() and " " not in
-                              alias.strip(), runs))
-        return tuple(sorted(out, key=lambda t: (-len(t.folded), t.folded)))
+        self._aliases, self._marks = compile_aliases(names, metric_names)
+        self._metrics = tuple(sorted({fold_for_gate(m)[0] for m in metric_names} - {""},
+                                     key=len, reverse=True))
+        # a metric name's head noun ("profit" of "operating profit") names a metric too
+        self._heads = frozenset(w for m in metric_names if m.split()
+                                for w in [fold_for_gate(m.split()[-1])[0]] if len(w) >= 4)
+        self._names = tuple(sorted({n for n in (*metric_names, *entity_names)
+                                    if n and is_han(n[0])}, key=len, reverse=True))
 
     @classmethod
     def from_profile(cls, profile: DomainProfile) -> SecurityGate:
-        """The gate for a profile's ``[competitors]`` (and its metric names)."""
+        """The gate for a profile's ``[competitors]`` (and its metric and entity names)."""
         metrics = [t for m in profile.metrics.values() for t in (m.label, *m.synonyms) if t]
-        return cls(profile.competitors, profile.company_name, metrics)
+        entities = [t for e in profile.entities.values() for t in (e.label, *e.synonyms) if t]
+        return cls(profile.competitors, profile.company_name, metrics, entities)
 
-    @staticmethod
-    def _benign_split(region: str) -> bool:
-        """"rival is", "rival—is", "rival (is": a word and a short English word, not a name."""
-        parts = _GAP.split(region)
-        return (len(parts) == 2 and parts[1].casefold() in _FUNCTION_WORDS
-                and len(parts[0]) >= 3 and parts[0].isalpha()
-                and _english_gap(region[len(parts[0]):len(region) - len(parts[1])]))
+    def _starts_metric(self, text: str, i: int) -> bool:
+        """Whether a metric name of the profile, or its head noun, starts at ``text[i]``."""
+        word = re.match(r"[^\W\d_]*", text[i:])
+        if word and fold_for_gate(word.group(0))[0] in self._heads:
+            return True
+        return bool(self._metrics) and fold_for_gate(text[i:i + 60])[0].startswith(self._metrics)
 
     def detect(self, question: str) -> tuple[tuple[GateHit, ...], str]:
         """Hits (longest alias first, non-overlapping) and the decoded question, masked."""
-        text = decode_escapes(question)
-        taken = [False] * len(text)
-        hits: list[GateHit] = []
-        view, index = fold_for_gate(text)
-        self._scan(text, view, index, self._aliases, taken, hits, frozenset())
-        leet = leet_overrides(text)
-        if leet:
-            view, index = fold_for_gate(text, leet)
-            self._scan(text, _leetish(view), index, self._leet_aliases, taken, hits,
-                       frozenset(leet))
-        masked = list(text)
-        for h in hits:
+        scan = _Scan(decode_escapes(question))
+        for view in self._views(scan.text):
+            self._scan(scan, view)
+        self._transcriptions(scan)
+        masked = list(scan.text)
+        for h in scan.hits:
             masked[h.start:h.end] = " " * (h.end - h.start)
-        hits.sort(key=lambda h: h.start)
-        return tuple(hits), "".join(masked)
+        scan.hits.sort(key=lambda h: h.start)
+        return tuple(scan.hits), "".join(masked)
 
-    def _scan(self, text: str, view: str, index: list[int], aliases: Sequence[_Alias],
-              taken: list[bool], hits: list[GateHit], leet: frozenset[int]) -> None:
-        """Add the hits of ``aliases`` in one view (leet: a hit must use a mapped digit)."""
-        for al in aliases:
-            start = view.find(al.folded)
-            while start != -1:
-                end = start + len(al.folded)
-                a, b = index[start], index[end - 1] + 1
-                if not (any(taken[a:b]) or (leet and not any(i in leet for i in range(a, b)))
-                        or _inside_word(text, a, b, al, leet) or _runs_on(view, end, al)
-                        or (al.one_ascii_word and self._benign_split(text[a:b]))):
-                    taken[a:b] = [True] * (b - a)
-                    hits.append(GateHit(al.alias, al.display_name, a, b, text[a:b]))
-                start = view.find(al.folded, start + 1)
+    def _views(self, text: str) -> Iterator[_View]:
+        """The plain view, then the look-alike, tone and Chinese views where they differ."""
+        view, index = fold_for_gate(text)
+        yield _View(view, index, lambda al: None)
+        look = lookalike_overrides(text)
+        if look:
+            view, index = fold_for_gate(text, look)
+            yield _View(view, index, lambda al: al.lookalike, frozenset(look),
+                        letters=frozenset(look))
+        tones = tone_overrides(text)
+        if tones:
+            view, index = fold_for_gate(text, tones)
+            yield _View(view, index, lambda al: None, frozenset(tones))
+        if any(is_han(c) for c in text):
+            rare = {c: self._marks[r] for c in set(text)
+                    if (r := rare_han_reading(c)) in self._marks}
+            over, gaps = han_overrides(text, rare)
+            if over:
+                view, index = fold_for_gate(text, over)
+                yield _View(view, index, lambda al: al.han, frozenset(over), gaps)
+
+    def _scan(self, scan: _Scan, v: _View) -> None:
+        """Add the hits of every alias in one view."""
+        text = scan.text
+        for al in self._aliases:
+            pattern = v.pattern(al)
+            if v.marked and pattern is None and v.gaps:
+                continue  # the Chinese view: only Chinese aliases
+            for start, end in _found(v.view, al, pattern):
+                if BOUNDARY in v.view[start:end]:
+                    continue
+                a, b = v.index[start], v.index[end - 1] + 1
+                if not scan.free(a, b) or (v.marked and not any(i in v.marked
+                                                                 for i in range(a, b))):
+                    continue
+                if any(i in v.gaps for i in range(a, b)) and not closed_after(text, b,
+                                                                              self._names):
+                    continue
+                if self._is_name(text, v, end, a, b, al):
+                    scan.take(a, b, al)
+
+    def _is_name(self, text: str, v: _View, end: int, a: int, b: int, al: Alias) -> bool:
+        """Whether a match is the competitor's name (see :mod:`.gate_rules`)."""
+        if al.folded.isascii() and not glued(text, a, b, v.letters):
+            return False
+        if any(p.match(v.view, end - n) for n, p in al.runs_into):
+            return False
+        if al.one_ascii_word and benign_split(text, a, b,
+                                              lambda i: self._starts_metric(text, i)):
+            return False
+        return not person_name(text, a, b)
+
+    def _transcriptions(self, scan: _Scan) -> None:
+        """Hits spelt by sound in another script, and misspelt multi-word aliases."""
+        text = scan.text
+        plain = fold_for_gate(text)[0]
+        words = script_words(text) if not text.isascii() else []
+        han = any(is_han(c) for c in text)
+        for al in self._aliases:
+            spans: list[tuple[int, int]] = []
+            if al.key:
+                spans += [(s, e) for s, e, key in words if key.startswith(al.key)
+                          and (len(key) - len(al.key) <= 1 or len(al.key) >= 4)]
+            if al.units and han:
+                spans += han_transcriptions(text, al.units)
+            if al.words and any(w in plain for w in al.words):
+                spans += near_alias(text, al.words, lambda w: fold_for_gate(w)[0])
+            for a, b in spans:
+                if scan.free(a, b):
+                    scan.take(a, b, al)
 
     def screen_history(self, history: Sequence[tuple[str, str]] | None
                        ) -> tuple[list[tuple[str, str]], int]:
