@@ -51,6 +51,34 @@ def test_healthz_and_openapi(client: TestClient) -> None:
             "/chat/history/{conversation_id}"} <= set(paths)
 
 
+def test_docs_page_loads_swagger_ui_from_the_package_not_a_cdn(client: TestClient) -> None:
+    import re
+
+    from ragspine_nb.service.docs import SWAGGER_DIR
+
+    page = client.get("/docs")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "http://" not in page.text and "https://" not in page.text  # nothing from a CDN
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert {a.rsplit("/", 1)[-1] for a in assets} == {"swagger-ui-bundle.js", "swagger-ui.css",
+                                                      "favicon-32x32.png"}
+    kinds = {"js": "javascript", "css": "text/css", "png": "image/png"}
+    for url in assets:
+        assert url.startswith("/static/swagger-ui/")
+        got = client.get(url)
+        assert got.status_code == 200 and kinds[url.rsplit(".", 1)[1]] in \
+            got.headers["content-type"]
+        assert got.content == (SWAGGER_DIR / url.rsplit("/", 1)[1]).read_bytes()
+    assert "SwaggerUIBundle" in client.get(assets[-1] if assets[-1].endswith(".js") else
+                                           "/static/swagger-ui/swagger-ui-bundle.js").text
+    assert "url: '/openapi.json'" in page.text and '"validatorUrl": null' in page.text
+    assert client.get("/redoc").status_code == 404  # ReDoc would load from a CDN: not served
+    assert "/docs" not in client.get("/openapi.json").json()["paths"]
+    # the licence and notice of the vendored files travel with them
+    assert "Apache License" in (SWAGGER_DIR / "LICENSE").read_text(encoding="utf-8")
+    assert "SmartBear" in (SWAGGER_DIR / "NOTICE").read_text(encoding="utf-8")
+
+
 def test_ask_structured_number_comes_from_the_store_with_citations(
         client: TestClient, demo_ws: Path) -> None:
     body = client.post("/v1/ask", json={"question": HK}).json()

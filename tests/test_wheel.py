@@ -154,6 +154,10 @@ def test_the_wheel_carries_the_demo_data_notebooks_and_licence(installed: Instal
     names = set(zipfile.ZipFile(installed.wheel).namelist())
     assert {f"ragspine_nb/demo/{n}" for n in DEMO_FILES} <= names
     assert {f"ragspine_nb/notebooks/{n}" for n in (*NOTEBOOKS, *NOTEBOOK_EXTRA_FILES)} <= names
+    # the service's offline /docs: Swagger UI and its licence and notice
+    assert {f"ragspine_nb/service/static/swagger-ui/{n}" for n in (
+        "swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png", "LICENSE", "NOTICE")
+            } <= names
     assert "ragspine_nb-0.1.0.dist-info/licenses/LICENSE" in names
     meta = zipfile.ZipFile(installed.wheel).read("ragspine_nb-0.1.0.dist-info/METADATA").decode()
     assert "License-Expression: Apache-2.0" in meta

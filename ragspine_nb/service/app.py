@@ -11,7 +11,9 @@ The agent and its SQLite stores are used under one lock: the service is a single
 process serving one workspace (loopback by default), and answers take milliseconds.
 History reads take no lock: they page in SQL on a read connection of their own.
 Request bodies are capped (413 before a body over the limit is read), and text that
-cannot be stored (a lone surrogate) is a 422 before anything is written.
+cannot be stored (a lone surrogate) is a 422 before anything is written. ``/docs`` is
+Swagger UI served from the package (:mod:`ragspine_nb.service.docs`), so it works
+offline; there is no ``/redoc``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from fastapi.responses import JSONResponse, StreamingResponse  # noqa: E402
 from ragspine_nb.agent.agent import Agent, AgentResult  # noqa: E402
 from ragspine_nb.agent.conversation import HISTORY_TURNS, Conversation  # noqa: E402
 from ragspine_nb.service.body_limit import BodyLimit  # noqa: E402
+from ragspine_nb.service.docs import add_docs_routes  # noqa: E402
 from ragspine_nb.service.models import (  # noqa: E402
     ID_SCHEMA,
     AskRequest,
@@ -142,9 +145,10 @@ def create_app(agent: Agent, conversations: ConversationStore | None = None, *,
     store = conversations or ConversationStore()
     service = _Service(agent, store, limits, history_turns, __version__)
     app = FastAPI(
-        title="ragspine_nb", version=__version__,
+        title="ragspine_nb", version=__version__, docs_url=None, redoc_url=None,
         description="Cited answers over financial and operational reports: numbers from "
                     "the fact store, narrative from retrieved passages.")
+    add_docs_routes(app)  # Swagger UI from the package: no CDN
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     _add_error_handlers(app)
     _add_health_route(app, service)
