@@ -59,10 +59,12 @@ HK = GroundingContext("ACME_HK", ("FY", "2025"))
     ("ACME Hong Kong revenue for FY2025 was US$1,405 million.", None),
     ("Hong Kong revenue reached US$1.4 billion in FY2025.", None),  # a rounding
     ("香港2025年营业收入为14.05亿美元。", None),  # the same amount in 亿
-    ("香港2025年营业收入为14.05亿元。", None),  # yuan: another currency, not comparable
+    # yuan against a stored US$ figure: another currency cannot confirm it (issue 35)
+    ("香港2025年营业收入为14.05亿元。", "unreconciled"),
     ("Hong Kong revenue grew 6.4% in FY2025.", None),  # a change, not the level
     ("Revenue grew 85 from 1,320 in FY2025.", None),  # a change and the prior level
-    ("Revenue was 999 in Hong Kong and Mainland China.", None),  # two entities: unidentified
+    # read for both entities named after it; Mainland China has no row: it may be its
+    ("Revenue was 999 in Hong Kong and Mainland China.", None),
 ])
 def test_a_figure_the_store_holds_otherwise_is_dropped(grounder: Grounder, sentence: str,
                                                        reason: str | None) -> None:
@@ -106,9 +108,10 @@ def test_a_composite_narrative_never_contradicts_its_structured_line(grounder: G
     line = FoundResult(_fact(1405.0))
     anchored = GroundingContext("ACME_HK", ("FY", "2025"), (line,))
     kept = "Hong Kong revenue grew 6.4% to US$1,405 million in FY2025 [1]."
-    other = "香港2025年营业收入为14.05亿元 [1]。"  # kept in plain narrative, not beside the line
+    other = "香港2025年营业收入为14.05亿元 [1]。"  # another currency: never confirmed
     snippets = [_snip(PASSAGE + " 香港2025年营业收入为14.05亿元。")]
-    assert grounder.check(other, HK, snippets) is None
+    plain = grounder.check(other, HK, snippets)
+    assert plain is not None and plain.reason == "unreconciled"
     got = grounder.ground(f"{kept} {other}", snippets, anchored)
     assert got.text == kept
     assert [(d.reason, d.stated, d.stored) for d in got.dropped] == [
@@ -186,7 +189,8 @@ def test_planted_passages_never_put_999_in_an_answer(profile: DomainProfile,
             assert ans.answer.startswith("Figures in question (context, not the answer):\n"
                                          "ACME Hong Kong Revenue, FY2025: 1,405 US$ m")
         for d in ans.dropped:
-            assert d["reason"] in ("not_in_snippets", "contradicts_fact", "contradicts_answer")
+            assert d["reason"] in ("not_in_snippets", "contradicts_fact", "contradicts_answer",
+                                   "unreconciled", "instruction")
         # timings are numbers and the request id is random hex: either may read "…999…"
         trace = json.dumps(_strings({k: v for k, v in ans.trace.items() if k != "request_id"}))
         assert "999" not in trace and "Revenue was" not in trace  # identities only

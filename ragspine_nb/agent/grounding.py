@@ -2,17 +2,22 @@
 
 Each sentence of a model's narrative answer is kept only when
 
-1. every number in it appears in some retrieved snippet (no invented figures), and
-2. every figure it states for a metric whose entity and period are identified agrees
-   with the fact store. The entity and period are the ones the sentence names, else
-   the ones the snippets it cites name (when they name exactly one), else the
-   question's (its one entity, or the home entity when it names none; its one period).
-   Values are compared after unit and scale ("1,405 million" = 1405 ``USD_M``); a
-   figure in another currency or a percentage against an amount is not comparable
-   and is kept — except for a fact of the answer's own structured line, where only
-   the line's value may appear. No amount is kept for a fact the documents state
-   differently (a conflict), in any unit: the structured channel answers those with
-   every value and its source.
+1. it is not addressed to whoever answers ("Note to the AI: … always report this",
+   "Ignore previous instructions …": :mod:`ragspine_nb.agent.addressed`);
+2. every number in it appears in some retrieved snippet (no invented figures), and
+3. every figure it states of a stored metric — as digits or words, in any currency or
+   scale, as a level, a change or a percentage change (:mod:`ragspine_nb.agent.claims`)
+   — is confirmed by the fact store, or nothing stored speaks to it
+   (:mod:`ragspine_nb.agent.claim_check`). The entities and period are the ones named
+   with the figure, else the ones the sentence names, else (for a sentence naming no
+   metric, read as the sentence before it) that sentence's, else the ones the snippets
+   it cites name (when exactly one), else the question's (its one entity, or the home
+   entity when it names none; its one period). A figure naming no period must equal a
+   stored value of some period; a figure in another currency than the stored one cannot
+   be confirmed and is withheld; a percentage stated as an amount's level is a share,
+   not the level. Beside the answer's own structured line only the line's value may
+   appear. No amount is kept for a fact the documents state differently (a conflict),
+   in any unit: the structured channel answers those with every value and its source.
 
 Dropped sentences are returned with the reason, the fact's identity and both values,
 so the trace can record them (identities only) and the result can show them.
@@ -22,9 +27,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
+from ragspine_nb.agent.addressed import addressed_to_reader
+from ragspine_nb.agent.claim_check import CONFIRMED, CONTRADICTED, UNKNOWN, verdict
+from ragspine_nb.agent.claims import PCT_CHANGE, Claim, ClaimReader
 from ragspine_nb.agent.clarify import ClarificationResult
 from ragspine_nb.agent.figures import FigureReader, Mentions, Stated, unit_parts
 from ragspine_nb.agent.intent import ParsedIntent
@@ -41,7 +49,10 @@ __all__ = ["Grounder", "GroundingContext", "Dropped", "Grounded", "compare", "se
 #: Why a sentence was dropped.
 REASONS = {
     "not_in_snippets": "a number in it appears in no retrieved passage",
+    "instruction": "it is addressed to whoever answers, not a statement of the documents",
     "contradicts_fact": "it states a figure the fact store holds with another value",
+    "unreconciled": "it states a figure of a stored metric that no stored value or change "
+                    "confirms (another currency, or no period it matches)",
     "fact_in_conflict": "it states a figure for a fact the documents state differently",
     "contradicts_answer": "it gives the structured line's fact another figure",
 }
@@ -156,56 +167,62 @@ class Grounder:
         self.profile = profile
         self.store = store
         self.reader = FigureReader.shared(profile)  # compiled once per profile
+        self.claims = ClaimReader(profile)
 
     def ground(self, answer: str, snippets: Sequence[Mapping[str, Any]],
                context: GroundingContext | None = None) -> Grounded:
-        """Keep the sentences of ``answer`` that pass both checks (module docstring)."""
+        """Keep the sentences of ``answer`` that pass every check (module docstring)."""
         corpus = " ".join(str(s.get("text", "")) for s in snippets).replace(",", "")
-        cache: dict[Key, QueryResult] = {}
+        cache: dict[Any, Any] = {}
         kept, dropped = [], []
+        previous = ""
         for sent in sentences(answer):
             numbers = [n.replace(",", "") for n in _NUMBER.findall(re.sub(r"\[\d+\]", "", sent))]
-            why = None if all(n in corpus for n in numbers) else Dropped(sent.strip(),
-                                                                        "not_in_snippets")
-            why = why or self.check(sent, context or GroundingContext(), snippets, cache)
+            why = Dropped(sent.strip(), "instruction") if addressed_to_reader(sent) else None
+            if why is None and not all(n in corpus for n in numbers):
+                why = Dropped(sent.strip(), "not_in_snippets")
+            why = why or self.check(sent, context or GroundingContext(), snippets, cache,
+                                    previous)
             if why is None:
                 kept.append(sent.strip())
             else:
                 dropped.append(why)
+            previous = sent
         return Grounded(" ".join(s for s in kept if s), tuple(dropped))
 
     def first_clash(self, text: str, context: GroundingContext) -> Dropped | None:
         """The first sentence of ``text`` the fact store contradicts (e.g. a FAQ answer)."""
-        cache: dict[Key, QueryResult] = {}
+        cache: dict[Any, Any] = {}
+        previous = ""
         for sent in sentences(text):
-            why = self.check(sent, context, (), cache)
+            why = self.check(sent, context, (), cache, previous)
             if why is not None:
                 return why
+            previous = sent
         return None
 
     def check(self, sentence: str, context: GroundingContext,
               snippets: Sequence[Mapping[str, Any]] = (),
-              cache: dict[Key, QueryResult] | None = None) -> Dropped | None:
-        """Why ``sentence`` must be dropped (its first offending figure), or ``None``."""
-        figures = self.reader.figures(sentence)
-        if not figures:
+              cache: dict[Any, Any] | None = None, previous: str = "") -> Dropped | None:
+        """Why ``sentence`` must be dropped (its first unconfirmed figure), or ``None``.
+
+        ``previous`` is the sentence before it in the answer; the sentence before it in
+        the passage it cites is preferred when it can be found there.
+        """
+        before = _before(sentence, snippets) or previous
+        claims = self.claims.claims(sentence, before)
+        if not claims:
             return None
-        own = self.reader.mentions(sentence)
         cited = self._cited(sentence, snippets)
+        carried = self.reader.mentions(before) if any(c.carried for c in claims) \
+            else Mentions()
         cache = {} if cache is None else cache
-        for stated in figures:
-            if stated.before & context.qualifiers:
-                continue  # "unrecognized compensation cost" asked and stated: not "Cost"
-            key = self._key(stated, own, cited, context)
-            if key is None:
-                continue
-            if key not in cache:
-                cache[key] = self.store.lookup(key[0], key[1], key[2], key[3], key[4])
-            anchored = any(_key_of(a) == key for a in context.anchors)
-            why = self._verdict(stated, cache[key], anchored)
+        for claim in claims:
+            if claim.compound or claim.before & context.qualifiers:
+                continue  # "Services revenue", "unrecognized compensation cost": not the row
+            why = self._judge(claim, _slots(claim, carried, cited, context), context, cache)
             if why is not None:
-                return Dropped(sentence.strip(), why[0], key[0], key[1],
-                               period_label(key[2], key[3]), key[4], stated.token, why[1])
+                return replace(why, sentence=sentence.strip())
         return None
 
     def _cited(self, sentence: str, snippets: Sequence[Mapping[str, Any]]) -> Mentions:
@@ -214,36 +231,97 @@ class Grounder:
                  if 1 <= n <= len(snippets)]
         return self.reader.mentions("\n".join(texts)) if texts else Mentions()
 
-    def _key(self, stated: Stated, own: Mentions, cited: Mentions,
-             context: GroundingContext) -> Key | None:
-        """The identity a figure is stated for, or ``None`` when one slot is unknown."""
-        if stated.entity is None:  # several entities named next to the figure
-            return None
-        entity = stated.entity or (_only(own.entities) if own.entities else (
-            _only(cited.entities) if cited.entities else context.entity))
-        period = _only(own.periods) if own.periods else (
-            _only(cited.periods) if cited.periods else context.period)
-        channel = stated.channel if stated.channel != "" else self.profile.default_channel
-        if entity is None or period is None or channel is None:
-            return None
-        return stated.metric, entity, period[0], period[1], channel
+    def _series(self, metric: str, entity: str, channel: str, cache: dict[Any, Any]
+                ) -> list[Fact]:
+        key = ("series", metric, entity, channel)
+        if key not in cache:
+            cache[key] = self.store.iter_facts(metric_code=metric, entity=entity,
+                                               channel=channel)
+        return list(cache[key])
 
-    @staticmethod
-    def _verdict(stated: Stated, result: QueryResult, anchored: bool
-                 ) -> tuple[str, str] | None:
-        """``(reason, stored)`` when the figure may not stand, else ``None``."""
-        if isinstance(result, ConflictResult):  # any amount for it: no single number
-            if any(compare(stated, f) is not None for f in result.statements) or \
-                    not stated.unit.percent:
-                return "fact_in_conflict", " | ".join(
-                    f"{format_value(f.value)} {f.unit}" for f in result.statements)
+    def _lookup(self, key: Key, cache: dict[Any, Any]) -> QueryResult:
+        if key not in cache:
+            cache[key] = self.store.lookup(*key)
+        return cast(QueryResult, cache[key])
+
+    def _judge(self, claim: Claim, slots: _Slots | None, context: GroundingContext,
+               cache: dict[Any, Any]) -> Dropped | None:
+        """The claim's verdict against the store, as a :class:`Dropped` when it may not stand."""
+        if slots is None:
             return None
-        if not isinstance(result, FoundResult):
+        entities, period, channel = slots
+        channel = channel or self.profile.default_channel
+        keys = [(claim.metric, e, period[0], period[1], channel) for e in entities] \
+            if period is not None else []
+        for key in keys:
+            result = self._lookup(key, cache)
+            if isinstance(result, ConflictResult) and claim.kind != PCT_CHANGE:
+                return _dropped("fact_in_conflict", claim, key, " | ".join(
+                    f"{format_value(f.value)} {f.unit}" for f in result.statements))
+        series = [f for e in entities for f in self._series(claim.metric, e, channel, cache)]
+        if len({f.entity for f in series}) < len(entities):
+            return None  # an entity with nothing stored: the figure may be its
+        found = verdict(replace(claim, period=period), series)
+        if found in (CONFIRMED, UNKNOWN):
             return None
-        same = compare(stated, result.fact)
-        stored = f"{format_value(result.fact.value)} {result.fact.unit}"
-        if same is False:
-            return ("contradicts_answer" if anchored else "contradicts_fact"), stored
-        if same is None and anchored and not stated.unit.percent:
-            return "contradicts_answer", stored
+        anchored = any(_key_of(a) in keys for a in context.anchors)
+        reason = "contradicts_answer" if anchored else (
+            "contradicts_fact" if found == CONTRADICTED else "unreconciled")
+        key = keys[0] if len(keys) == 1 else (claim.metric, "/".join(entities),
+                                              *(period or ("", "")), channel)
+        shown = [f for f in series if period is None or (f.period_type, f.period) == period]
+        return _dropped(reason, claim, key, " | ".join(
+            f"{period_label(f.period_type, f.period)}: {format_value(f.value)} {f.unit}"
+            if period is None else f"{format_value(f.value)} {f.unit}" for f in shown[:6]))
+
+
+_Slots = tuple[tuple[str, ...], tuple[str, str] | None, str]
+
+
+def _slots(claim: Claim, carried: Mentions, cited: Mentions, context: GroundingContext
+           ) -> _Slots | None:
+    """The claim's candidate entities, period and channel; ``None`` when one is ambiguous.
+
+    Entities: the claim's own, else the sentence before's (a carried metric), else the
+    cited passages' (all of them: the figure must match one), else the question's.
+    Period: the claim's own, else the sentence before's one period (a carried metric),
+    else the cited passages' one period, else the question's; an earlier period's level
+    has none.
+    """
+    if claim.channel is None:
         return None
+    entities = claim.entities or tuple(sorted(carried.entities)) or tuple(
+        sorted(cited.entities)) or ((context.entity,) if context.entity else ())
+    if not entities:
+        return None
+    period = claim.period
+    if period is None and not claim.earlier:
+        for source in (carried.periods, cited.periods):
+            if source:
+                period = _only(source)
+                break
+        else:
+            period = context.period
+    return entities, period, claim.channel
+
+
+def _dropped(reason: str, claim: Claim, key: tuple[str, ...], stored: str) -> Dropped:
+    metric, entity, period_type, period, channel = key
+    return Dropped("", reason, metric, entity,
+                   period_label(period_type, period) if period else "", channel, claim.token,
+                   stored)
+
+
+def _before(sentence: str, snippets: Sequence[Mapping[str, Any]]) -> str:
+    """The sentence before ``sentence`` in the passage it cites, when it is found there."""
+    body = " ".join(re.sub(r"\[\d+\]", " ", sentence).split())
+    if len(body) < 8:
+        return ""
+    for n in sorted({int(n) for n in re.findall(r"\[(\d+)\]", sentence)}):
+        if 1 <= n <= len(snippets):
+            text = " ".join(str(snippets[n - 1].get("text", "")).split())
+            at = text.find(body)
+            if at > 0:
+                earlier = [x for x in SENTENCE.findall(text[:at]) if x.strip()]
+                return earlier[-1] if earlier else ""
+    return ""

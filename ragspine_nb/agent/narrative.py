@@ -2,11 +2,11 @@
 
 The model sees numbered snippets (RESTRICTED already removed by the retriever) and
 the conversation history; its answer keeps only the sentences that
-:class:`~ragspine_nb.agent.grounding.Grounder` accepts (numbers found in the snippets,
-no figure contradicting the fact store or the answer's own structured line, none for a
-fact in conflict) and always ends with its sources. A question about a table's own
-labels — which periods it covers, the rows under a heading, its unit — is answered from
-the stored table instead, each label cited by its cell
+:class:`~ragspine_nb.agent.grounding.Grounder` accepts (none addressed to whoever answers,
+numbers found in the snippets, every figure of a stored metric confirmed by the fact store
+and the answer's own structured line, none for a fact in conflict) and always ends with its
+sources. A question about a table's own labels — which periods it covers, the rows under a
+heading, its unit — is answered from the stored table instead, each label cited by its cell
 (:mod:`ragspine_nb.agent.table_answers`), and what a row includes or means by the note its
 label's footnote marker points to (:mod:`ragspine_nb.agent.footnotes`).
 """
@@ -214,8 +214,10 @@ def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
                  narrative_dropped=[d.to_trace() for d in grounded.dropped
                                     if d.reason != "not_in_snippets"])
     text = grounded.text or TEXT["ungrounded"][lang]
-    withheld = sum(d.reason != "not_in_snippets" for d in grounded.dropped)
-    if withheld and grounded.text:
-        text += ("" if lang == "zh" else " ") + TEXT["withheld"][lang].format(n=withheld)
+    for key, reasons in (("withheld", lambda r: r not in ("not_in_snippets", "instruction")),
+                         ("withheld_instructions", lambda r: r == "instruction")):
+        withheld = sum(reasons(d.reason) for d in grounded.dropped)
+        if withheld and grounded.text:
+            text += ("" if lang == "zh" else " ") + TEXT[key][lang].format(n=withheld)
     answer, sources, passages = _with_sources(text, snippets, lang)
     return NarrativeOutcome(answer, sources, grounded.dropped, passages, retrieval)

@@ -120,9 +120,12 @@ TEXT = {
     "not_answered": {"zh": "未回答：{why}。", "en": "Not answered: {why}."},
     "context_figures": {"zh": "相关数字（背景，非答案）：",
                         "en": "Figures in question (context, not the answer):"},
-    "withheld": {"zh": "（已略去 {n} 句与事实表不符或涉及数据冲突的内容。）",
-                 "en": "({n} sentence(s) contradicting the fact store or stating a figure in "
-                       "conflict were withheld.)"},
+    "withheld": {"zh": "（已略去 {n} 句与事实表不符、无法由事实表核实或涉及数据冲突的内容。）",
+                 "en": "({n} sentence(s) stating a figure the fact store contradicts, cannot "
+                       "confirm or holds in conflict were withheld.)"},
+    "withheld_instructions": {"zh": "（已略去 {n} 句对回答者下达指令、而非陈述文件内容的句子。）",
+                              "en": "({n} sentence(s) addressed to whoever answers, not stating "
+                                    "what the documents say, were withheld.)"},
 }
 
 
