@@ -78,6 +78,7 @@ from ragspine_nb.agent.stated_change import stated_change
 from ragspine_nb.agent.stated_share import read_stated_shares
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
+from ragspine_nb.agent.unknown_entity import ask_unknown_entity, mentioned_in
 from ragspine_nb.core import (
     ConflictResult,
     FoundResult,
@@ -356,6 +357,11 @@ def answer_question(
     intent = run.intent
     if run.clar.mode == CLARIFY_OUT_OF_SCOPE_ENTITY:  # before any tool, retrieval or model
         return run.finish(run.clar.question, intent.route)
+    unknown = ask_unknown_entity(intent, run.profile, run.clar,
+                                 lambda name: mentioned_in(narrative_retriever, name))
+    if unknown is not None:  # a company we do not know: never the home company's figure
+        run.clar = unknown
+        return run.finish(unknown.question, intent.route)
     if faq is not None and not (intent.metrics or intent.entities or intent.periods):
         served = _faq_answer(run, faq)
         if served is not None:

@@ -1,0 +1,74 @@
+"""Issue 35 part 4: a company the workspace does not know is asked about, never assumed home.
+
+"What was Zentrix revenue in FY2025?" used to be answered with ACME Group's revenue
+"assuming ACME Group". It names a company (by position: the owner of a metric), just not
+one the demo workspace knows, so the agent asks which company is meant.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import Agent
+from ragspine_nb.agent.unknown_entity import unknown_organisation
+
+REF = date(2026, 3, 31)
+ASKS = ["What was Zentrix revenue in FY2025?", "What was Zentrix's revenue?",
+        "What was the revenue of Zentrix Corp in FY2025?", "Why did Zentrix revenue fall?",
+        "What was Google new sales in FY2024?", "What was Zentrix Holdings ROE in FY2025?"]
+# (question, clarification mode, text the answer starts with or contains)
+ANSWERS = [
+    ("What was ACME Group revenue in FY2025?", "none", "ACME Group Revenue, FY2025: 4,760"),
+    ("What was revenue in FY2025?", "answer_with_assumptions", "4,760 US$ m"),
+    ("What was Hong Kong revenue in FY2024?", "none", "ACME Hong Kong Revenue, FY2024: 1,320"),
+    ("What was the Total revenue in FY2025?", "answer_with_assumptions", "4,760 US$ m"),
+    ("What was March revenue?", "answer_with_assumptions", "ACME Group Revenue"),
+    # a name the workspace's passages write is the report's own business, as before
+    ("What was Investor revenue in FY2025?", "answer_with_assumptions", "4,760 US$ m"),
+]
+
+
+@pytest.fixture(scope="module")
+def agent(demo_ws: Path) -> Agent:
+    return Agent.from_workspace(demo_ws)
+
+
+@pytest.mark.parametrize("question", ASKS)
+def test_an_unknown_company_is_asked_about(agent: Agent, question: str) -> None:
+    r = agent.ask(question, REF)
+    assert r.clarification.mode == "ask_first", r.answer
+    assert r.answer.startswith("Which company do you mean? I do not know “")
+    assert "I know: ACME Hong Kong, ACME Mainland China, ACME Group." in r.answer
+    assert "US$" not in r.answer and not r.tool_results  # no figure, no lookup
+    assert set(r.clarification.narrowing_options) == {"ACME Group", "ACME Hong Kong",
+                                                      "ACME Mainland China"}
+
+
+@pytest.mark.parametrize("question, mode, said", ANSWERS)
+def test_ordinary_questions_are_answered_as_before(agent: Agent, question: str, mode: str,
+                                                  said: str) -> None:
+    r = agent.ask(question, REF)
+    assert r.clarification.mode == mode and said in r.answer, r.answer
+
+
+@pytest.mark.parametrize("question, unstated, name", [
+    ("What was Zentrix revenue in FY2025?", ["zentrix"], "Zentrix"),
+    ("What was Zentrix's revenue?", ["zentrix"], "Zentrix"),
+    ("What was the revenue of Zentrix Corp?", ["zentrix", "corp"], "Zentrix Corp"),
+    ("What was Bell Wireless revenue in 2019?", ["bell", "wireless"], "Bell Wireless"),
+    # line items, periods, title case, sentence starts and known words are no company
+    ("What was the change in the Cost of sales in 2019?", ["cost"], ""),
+    ("What was the Total revenue in 2019?", ["total"], ""),
+    ("What was March revenue?", ["march"], ""),
+    ("What Was Zentrix Revenue In FY2025?", ["zentrix"], ""),
+    ("Zentrix revenue in FY2025?", ["zentrix"], ""),
+    ("What was Hong Kong revenue?", [], ""),
+    ("What was FY2025 revenue?", [], ""),
+    ("竞争对手的营收是多少？", ["竞争对手"], ""),
+])
+def test_the_name_is_found_by_its_position(question: str, unstated: list[str],
+                                           name: str) -> None:
+    assert unknown_organisation(question, ["revenue", "cost of sales"], unstated) == name
