@@ -6,12 +6,20 @@ what another signal says:
 1. the explicit label (metadata ``sensitivity``): a known level, else RESTRICTED
    (one that mentions restricted/confidential/board, or an unknown one: fail closed,
    with a warning);
-2. labels stated in the document: a ``Classification: ...`` line, or a marking line
-   such as ``RESTRICTED — Board only`` in the body, a header, a footer or the notes;
+2. markings stated in the document (:mod:`ragspine_nb.markings`): a keyed label
+   (``Classification: ...``) or a line or field of its own made of marking words
+   (``CONFIDENTIAL - DO NOT DISTRIBUTE``, ``Commercial in confidence``, ``機密``) in the
+   body, a header, a footer, a print header, an annotation, a content control, a slide
+   layout, the notes or the properties; a word of a sentence or of a table row is no
+   marking (table cells are searched for keywords only). A marking that is a known level
+   states that level (``Confidential``); any other marking is RESTRICTED;
 3. a restricted filename pattern anywhere in the path (folded: case, spaces, ``_``,
    ``-``, dots, look-alike hyphens and full-width forms ignored);
-4. a restricted keyword anywhere in the text: body, headers, footers, tables, text
-   boxes, notes, cells and document properties (folded, whitespace included).
+4. board material: a title or a path component naming it (``BoD_minutes_2026-09.md``,
+   ``Minutes of the Board of Directors``; the policy's ``board_material``);
+5. a restricted keyword anywhere in the text: body, headers, footers, tables, text
+   boxes, notes, cells and document properties (folded, whitespace and look-alike
+   letters included).
 
 With no signal at all the document gets the profile's default level.
 """
@@ -20,13 +28,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ragspine_nb.core import RESTRICTED, is_blank
+from ragspine_nb.markings import Marking, board_material, marking_lines
 from ragspine_nb.sensitivity_policy import (
     RESTRICTED_LABEL_WORDS,
     SensitivityPolicy,
@@ -45,6 +52,8 @@ __all__ = [
     "label_signal",
     "filename_signal",
     "keyword_signal",
+    "board_signal",
+    "marking_signal",
     "stated_label_signals",
     "most_restrictive",
     "decide_sensitivity",
@@ -54,35 +63,16 @@ __all__ = [
 ]
 
 #: Version of the classification rules; part of :func:`policy_fingerprint`.
-CLASSIFIER_VERSION = "sensitivity@2"
-
-#: Words a marking line may consist of ("Strictly confidential — for board use only").
-_MARKING_WORDS = frozenset({
-    "restricted", "confidential", "strictly", "highly", "secret", "top", "board", "only",
-    "use", "eyes", "for", "internal", "public", "not", "distribution", "circulation",
-    "limited", "members", "do", "copy", "forward", "external", "sensitive", "private",
-    "and", "of", "the",
-})
-#: A marking line needs one of these, or "board" with a qualifier ("Board only").
-_STRONG_WORDS = frozenset({"restricted", "confidential", "secret"})
-_BOARD_QUALIFIERS = frozenset({"only", "use", "eyes", "distribution", "circulation"})
-#: Whole-line markings in Chinese (folded), e.g. 机密 (confidential), 董事会专用 (board use).
-_CJK_MARKINGS = frozenset({"机密", "绝密", "秘密", "严格保密", "受限", "董事会专用", "仅限董事会",
-                           "仅供董事会", "董事会机密", "限董事会"})
-_KEYED_LABEL = re.compile(
-    r"^\s*(?:(?:security|data|document|information)\s+)?"
-    r"(?:classification|sensitivity(?:\s+label)?|protective\s+marking|文件密级|密级)"
-    r"\s*[:：]\s*(?P<label>\S.{0,58}?)\s*$", re.IGNORECASE)
-_WORD = re.compile(r"[^\W\d_]+")
-_MAX_MARKING_CHARS = 80
-
+CLASSIFIER_VERSION = "sensitivity@3"
 
 @dataclass(frozen=True)
 class ScreenText:
     """Text a reader found beside the narrative: a header, footer, table, notes, cells.
 
-    ``markings=False`` for table cells: a short cell ("Restricted", a column of
-    restricted cash) is searched for keywords only, never read as a label.
+    Each line of ``text`` stands on its own (a field, a paragraph, a header line).
+    ``markings=False`` for table cells and text whose lines may be pieces of a sentence
+    or a row: a short cell ("Restricted", a column of restricted cash) is searched for
+    keywords only, never read as a label.
     """
 
     where: str
@@ -169,34 +159,46 @@ def keyword_signal(policy: SensitivityPolicy, texts: Iterable[ScreenText]) -> Si
     return None
 
 
-def _marking(line: str) -> bool:
-    """Whether a short line is a sensitivity marking ("RESTRICTED – Board only")."""
-    norm = unicodedata.normalize("NFKC", line).casefold()
-    if fold_label(norm) in _CJK_MARKINGS:
-        return True
-    words = _WORD.findall(norm)
-    if not words or len(words) > 10 or not set(words) <= _MARKING_WORDS:
-        return False
-    return bool(_STRONG_WORDS & set(words)) or (
-        "board" in words and bool(_BOARD_QUALIFIERS & set(words)))
+def marking_signal(policy: SensitivityPolicy, marking: Marking, where: str) -> Signal:
+    """What a marking states.
+
+    A keyed label as :func:`label_signal` reads it (an unknown one fails closed), a
+    marking that is a known level that level, any other marking RESTRICTED.
+    """
+    source = f"label stated in the {where}"
+    if marking.keyed:
+        return label_signal(policy, marking.label, source) or Signal(RESTRICTED, source, "")
+    known = policy.level_of(marking.label)
+    level = RESTRICTED if known is None or known == policy.levels[-1] else known
+    return Signal(level, source, f"{source} {marking.label!r}"
+                  + ("" if known else " is a marking"))
 
 
 def stated_label_signals(policy: SensitivityPolicy, texts: Iterable[ScreenText]
                          ) -> list[Signal]:
-    """Labels the document states: ``Classification: X`` lines and marking lines."""
+    """Markings the document states: keyed labels and marking lines of its own."""
     out: list[Signal] = []
     for piece in texts:
-        if not piece.markings:
-            continue
-        for line in piece.text.splitlines():
-            if len(line) > _MAX_MARKING_CHARS or not line.strip():
-                continue
-            keyed = _KEYED_LABEL.match(unicodedata.normalize("NFKC", line))
-            stated = keyed.group("label") if keyed else (line if _marking(line) else "")
-            signal = label_signal(policy, stated, f"label stated in the {piece.where}")
-            if signal is not None:
-                out.append(signal)
+        if piece.markings:
+            out += [marking_signal(policy, m, piece.where) for m in marking_lines(piece.text)]
     return out
+
+
+def board_signal(policy: SensitivityPolicy, filename: str, title: str) -> Signal | None:
+    """RESTRICTED when the title or a component of the path names board material."""
+    phrases = policy.board_material
+    if not phrases:
+        return None
+    found = board_material(title, phrases) if title else None
+    if found:
+        return Signal(RESTRICTED, "board material",
+                      f"title {title.strip()!r} names board material ({found!r})")
+    for part in filename.replace("\\", "/").split("/"):
+        found = board_material(part, phrases)
+        if found:
+            return Signal(RESTRICTED, "board material",
+                          f"file name {filename!r} names board material ({found!r})")
+    return None
 
 
 def most_restrictive(policy: SensitivityPolicy, signals: Sequence[Signal]) -> str:
@@ -213,6 +215,8 @@ def decide_sensitivity(
     text: str = "",
     explicit: str | None = None,
     screen: Sequence[ScreenText] = (),
+    title: str = "",
+    body_markings: bool = True,
 ) -> SensitivityDecision:
     """Classify a document from every signal (see the module docstring).
 
@@ -228,6 +232,13 @@ def decide_sensitivity(
         The label given by the user or the document's metadata.
     screen : sequence of ScreenText
         Text outside the narrative (headers, footers, tables, notes, cells, properties).
+    title : str
+        The document's title (board material is recognised by it).
+    body_markings : bool
+        Whether each line of ``text`` stands on its own. A PDF text layer may break a
+        sentence or a table row into one word per line: its reader judges the lines by
+        their layout and hands the markings over as screen text, and its body is
+        searched for keywords only.
 
     Returns
     -------
@@ -236,8 +247,9 @@ def decide_sensitivity(
         signals and the warnings (e.g. an unknown label).
     """
     policy = profile if isinstance(profile, SensitivityPolicy) else profile.sensitivity
-    texts = (ScreenText("body", text), *screen)
+    texts = (ScreenText("body", text, body_markings), *screen)
     signals = [s for s in (label_signal(policy, explicit), filename_signal(policy, filename),
+                           board_signal(policy, filename, title),
                            keyword_signal(policy, texts)) if s is not None]
     signals += stated_label_signals(policy, texts)
     warnings = tuple(dict.fromkeys(s.warning for s in signals if s.warning))
@@ -264,7 +276,7 @@ def classify_sensitivity(
 
 
 def policy_fingerprint(profile: DomainProfile | SensitivityPolicy) -> str:
-    """``sensitivity@2:<12 hex>``: changes when the policy or the classifier rules change.
+    """``sensitivity@3:<12 hex>``: changes when the policy or the classifier rules change.
 
     An ingestion whose document fingerprint includes it re-reads (re-classifies) files
     whose bytes did not change when a pattern, keyword or level is added.

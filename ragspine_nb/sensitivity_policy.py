@@ -3,7 +3,9 @@ r"""The sensitivity policy of a profile, and the folds every sensitivity compari
 A label, a file name and a body of text are compared only after folding, so that
 ``Board Minutes``, ``board‐minutes`` (U+2010), ``ＢＯＡＲＤ＿ＭＩＮＵＴＥＳ`` and
 ``boardminutes`` are the same name, and ``strictly\nconfidential`` (a line break,
-a no-break space or a zero-width space between the words) is the same keyword.
+a no-break space or a zero-width space between the words) is the same keyword. Look-alike
+letters and script variants fold too (:func:`~ragspine_nb.textfold.fold_lookalikes`:
+``strictly cоnfidential`` with a Cyrillic ``о``, ``機密`` for ``机密``).
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from typing import Any
 
 from ragspine_nb.core import DEFAULT_SENSITIVITY, RESTRICTED, RESTRICTED_MENTIONS, is_restricted
 from ragspine_nb.errors import ProfileError
+from ragspine_nb.textfold import fold_lookalikes
 
 __all__ = [
     "SensitivityPolicy",
     "DEFAULT_LEVELS",
+    "BOARD_MATERIAL",
     "RESTRICTED_LABEL_WORDS",
     "policy_from_table",
     "fold_label",
@@ -31,6 +35,21 @@ __all__ = [
 
 #: Sensitivity levels from least to most restrictive (a profile may list its own).
 DEFAULT_LEVELS: tuple[str, ...] = ("PUBLIC", "INTERNAL", "CONFIDENTIAL", RESTRICTED)
+#: Titles and file names of board material (a document titled or named so is RESTRICTED):
+#: the built-in default of ``sensitivity.board_material``.
+BOARD_MATERIAL: tuple[str, ...] = (
+    "board minutes", "minutes of the board", "minutes of a meeting of the board",
+    "minutes of the meeting of the board", "board meeting minutes", "BoD minutes",
+    "minutes of the BoD", "board of directors minutes", "directors meeting minutes",
+    "board paper", "board pack", "board book", "board deck", "board memo", "board briefing",
+    "\u8463\u4e8b\u4f1a\u4f1a\u8bae\u7eaa\u8981", "\u8463\u4e8b\u4f1a\u7eaa\u8981",
+    "\u8463\u4e8b\u4f1a\u4f1a\u8bae\u8bb0\u5f55", "\u8463\u4e8b\u4f1a\u6750\u6599",
+    "\u8463\u4e8b\u4f1a\u4f1a\u8bae\u6750\u6599",
+    "\u53d6\u7de0\u5f79\u4f1a\u8b70\u4e8b\u9332", "\uc774\uc0ac\ud68c \ud68c\uc758\ub85d",
+    "proc\u00e8s-verbal du conseil d'administration", "Protokoll der Aufsichtsratssitzung",
+    "Protokoll der Vorstandssitzung", "verbale del consiglio di amministrazione",
+    "acta del consejo de administraci\u00f3n",
+)
 #: A label that is not a known level and mentions one of these (folded) is RESTRICTED.
 RESTRICTED_LABEL_WORDS: tuple[str, ...] = (*RESTRICTED_MENTIONS, "confidential", "保密")
 #: Characters that separate words but never carry meaning in a name or a label:
@@ -64,14 +83,14 @@ def _fold(text: str, dots: bool) -> str:
     if text.isascii():  # the common case, ~5x faster: NFKC and casefold are lower() here
         drop = _ascii_drop(dots)
         return text.lower().encode("ascii").translate(None, drop).decode("ascii")
-    return unicodedata.normalize("NFKC", text).casefold().translate(_drop_table(dots))
+    return fold_lookalikes(text).translate(_drop_table(dots))
 
 
 def fold_label(label: str) -> str:
     r"""A label or name folded for comparison: NFKC, case-folded, separators removed.
 
-    >>> fold_label(" Restricted \u2013 Board\u200b only")
-    'restrictedboardonly'
+    >>> fold_label(" Restricted \u2013 Board\u200b only"), fold_label("R\u0435stricted")
+    ('restrictedboardonly', 'restricted')
     """
     return _fold(label, True)
 
@@ -143,6 +162,11 @@ class SensitivityPolicy:
     levels : tuple of str
         Known levels from least to most restrictive; the last one must be RESTRICTED.
         A label that is not one of them is RESTRICTED (fail closed).
+    board_material : tuple of str
+        Titles of board material (``board minutes``, ``董事会会议纪要``): a document whose
+        title or a component of whose path names one, where a word starts, is
+        RESTRICTED (:func:`~ragspine_nb.markings.board_material`). Default
+        :data:`BOARD_MATERIAL`; an empty list turns the rule off.
     """
 
     default: str = DEFAULT_SENSITIVITY
@@ -150,6 +174,7 @@ class SensitivityPolicy:
     restricted_keywords: tuple[str, ...] = ()
     restricted_label: str = RESTRICTED
     levels: tuple[str, ...] = DEFAULT_LEVELS
+    board_material: tuple[str, ...] = BOARD_MATERIAL
 
     def __post_init__(self) -> None:
         folded = [fold_label(v) for v in self.levels]
@@ -168,7 +193,8 @@ class SensitivityPolicy:
             raise ProfileError(f"sensitivity.default {self.default!r} is not a level; valid "
                                f"levels: {list(self.levels)}")
         for kind, values in (("restricted_filename_patterns", self.restricted_filename_patterns),
-                             ("restricted_keywords", self.restricted_keywords)):
+                             ("restricted_keywords", self.restricted_keywords),
+                             ("board_material", self.board_material)):
             empty = [v for v in values if not fold_text(v).strip(".")]
             if empty:
                 raise ProfileError(f"sensitivity.{kind} {empty} fold to nothing (only spaces, "
@@ -188,12 +214,14 @@ class SensitivityPolicy:
         """The ``[sensitivity]`` table of a profile."""
         return {"default": self.default, "levels": list(self.levels),
                 "restricted_filename_patterns": list(self.restricted_filename_patterns),
-                "restricted_keywords": list(self.restricted_keywords)}
+                "restricted_keywords": list(self.restricted_keywords),
+                "board_material": list(self.board_material)}
 
 
 def policy_from_table(table: Mapping[str, Any]) -> SensitivityPolicy:
     """Build the policy from a profile's ``[sensitivity]`` table (validated)."""
-    known = ("default", "levels", "restricted_filename_patterns", "restricted_keywords")
+    known = ("default", "levels", "restricted_filename_patterns", "restricted_keywords",
+             "board_material")
     unknown = sorted(set(table) - set(known))
     if unknown:
         raise ProfileError(f"[sensitivity] has unknown key(s) {unknown}; valid keys: "
@@ -207,6 +235,8 @@ def policy_from_table(table: Mapping[str, Any]) -> SensitivityPolicy:
                                               table.get("restricted_filename_patterns")),
         restricted_keywords=_strings("sensitivity.restricted_keywords",
                                      table.get("restricted_keywords")),
-        levels=_levels(table.get("levels")))
+        levels=_levels(table.get("levels")),
+        board_material=BOARD_MATERIAL if table.get("board_material") is None else _strings(
+            "sensitivity.board_material", table.get("board_material")))
     return replace(policy, default=policy.level_of(policy.default) or policy.default)
 

@@ -54,7 +54,7 @@ def test_filename_patterns_ignore_case_separators_and_lookalike_hyphens(
 
 @pytest.mark.parametrize("filename", [
     "board/minutes.md",            # folding never joins two path components
-    "boards_minutes.md", "board_meeting_minutes.md", "minutes_board.md", "paper.md",
+    "boards_minutes.md", "minutes_board.md", "paper.md",
 ])
 def test_filename_patterns_do_not_match_across_components_or_words(
         profile: DomainProfile, filename: str) -> None:
@@ -224,4 +224,4 @@ def test_the_policy_fingerprint_changes_with_the_policy() -> None:
     assert policy_fingerprint(base) == policy_fingerprint(SensitivityPolicy(
         restricted_filename_patterns=("board_minutes",)))
     assert policy_fingerprint(base) != policy_fingerprint(more)
-    assert policy_fingerprint(base).startswith("sensitivity@2:")
+    assert policy_fingerprint(base).startswith("sensitivity@3:")
