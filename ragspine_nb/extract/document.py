@@ -29,6 +29,7 @@ from ragspine_nb.extract.limits import (
 from ragspine_nb.extract.office import read_docx, read_pptx, read_xlsx
 from ragspine_nb.extract.pdf import read_pdf
 from ragspine_nb.extract.plain import read_csv, read_text
+from ragspine_nb.extract.screen import package_screen
 from ragspine_nb.extract.tables import Skip
 from ragspine_nb.glossary import normalize_entity, normalize_period, period_label
 from ragspine_nb.lang import detect_language
@@ -154,7 +155,8 @@ def read_document(
     from the document, the period from an explicit ``FY2024``/``2025H1``/``2025Q1`` in the
     file name (a table naming no period takes it, else ``table_period``: period, source),
     the language by detection, the sensitivity by the profile's classifier. Facts are
-    not extracted from a RESTRICTED document (its numbers stay out of answers). ``limits``
+    not extracted from a RESTRICTED document (its numbers stay out of answers), nor is
+    its vocabulary kept (its row labels stay out of ask-backs and the profile). ``limits``
     bound the file size, title, chunks, table cells and facts; a limit that is reached is
     listed in ``limit_hits`` (a file over ``max_file_bytes`` raises
     :class:`~ragspine_nb.extract.base.IngestLimitError` before it is read).
@@ -177,7 +179,11 @@ def read_document(
                       period_source=source)
     extraction = READERS[p.suffix.lower()](p, profile, ctx)
     body = "\n".join(s.text for s in extraction.segments)
-    decision = decide_sensitivity(profile, doc_id, body, meta.get("sensitivity"), extraction.screen)
+    decision = decide_sensitivity(
+        profile, doc_id, body, meta.get("sensitivity"),
+        [*extraction.screen, *package_screen(p)],
+        title=meta.get("title") or extraction.title,
+        body_markings=p.suffix.lower() != ".pdf")  # the PDF reader judges lines by layout
     sensitivity = decision.label
     warnings = [*extraction.warnings, *decision.notes()]
     facts, capped = _capped_facts(extraction.facts, limits)
@@ -191,7 +197,9 @@ def read_document(
                           common["title"], sensitivity, extraction.extractor_version,
                           tuple(warnings),
                           (*extraction.limit_hits, *capped, *((hit,) if hit else ())),
-                          combine(own, extraction.vocabulary),
+                          # a RESTRICTED document's row labels never reach a vocabulary
+                          Vocabulary() if is_restricted(sensitivity)
+                          else combine(own, extraction.vocabulary),
                           tuple(extraction.unscaled) if facts else (), body[:MAX_PROSE_CHARS],
                           tuple(extraction.unscaled_figures) if facts else (),
                           () if is_restricted(sensitivity) else tuple(extraction.undated))

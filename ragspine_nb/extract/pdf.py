@@ -9,6 +9,9 @@ Locators: a table cell ``page=60,table=1,row=<label>,col=<header>``; narrative
 pages whose text has a line ending in two figures. The page text is reflowed into
 paragraphs (a line wrapped at the right margin joins the next), so a chunk quotes whole
 sentences. Pages with no text layer are listed in the report; there is no OCR.
+Sensitivity markings are read from each page's text layer by their layout and from the
+annotations (:mod:`~ragspine_nb.extract.pdf_marks`); the classifier searches the page
+text itself for keywords only, since a text layer may break a row into one word per line.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from ragspine_nb.extract.base import (
 )
 from ragspine_nb.extract.office import cell_locator, merge_table, table_context
 from ragspine_nb.extract.pdf_layout import page_lines
+from ragspine_nb.extract.pdf_marks import annotation_screen, page_markings
 from ragspine_nb.extract.pdf_statements import prefer_statements, statement_kind
 from ragspine_nb.extract.pdf_tables import page_tables
 from ragspine_nb.extract.tables import TableResult, extract_table
@@ -111,8 +115,8 @@ def _tables(out: Extraction, textpage: Any, text: str, n: int, profile: DomainPr
     found = []
     for k, (table, grid) in enumerate(page_tables(page_lines(text, boxes), pages), start=1):
         prefix = f"page={n},table={k}"
-        out.screen.append(ScreenText(f"table {k} of page {n}",
-                                     "\n".join(" ".join(row) for row in grid)))
+        out.screen.append(ScreenText(f"table {k} of page {n}",  # a row is no marking
+                                     "\n".join(" ".join(row) for row in grid), markings=False))
 
         def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
             return cell_locator(p, ("row", "col"), r, c, rk, cl)
@@ -151,10 +155,14 @@ def read_pdf(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
             page = doc[n - 1]
             textpage = page.get_textpage()
             try:
+                out.screen += annotation_screen(pdfium.raw, page, n)
                 text = textpage.get_text_range()
                 if not text.strip():
                     empty.append(n)
                     continue
+                marks = page_markings(textpage, text, page.get_width())
+                if marks:
+                    out.screen.append(ScreenText(f"page {n}", "\n".join(marks)))
                 tables += _tables(out, textpage, text, n, profile, ctx, total)
                 out.segments.append(Segment(reflow(text), f"page={n}"))
             finally:

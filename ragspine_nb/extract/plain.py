@@ -26,8 +26,12 @@ from ragspine_nb.extract.streaming import (
 )
 from ragspine_nb.extract.tables import TableContext
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.sensitivity import ScreenText
 
-__all__ = ["read_csv", "read_text", "column_letter"]
+__all__ = ["read_csv", "read_text", "column_letter", "html_comments"]
+
+#: Characters of HTML comments kept for the classifier (a comment may be any size).
+MAX_COMMENT_CHARS = 1 << 20
 
 
 def column_letter(index: int) -> str:
@@ -108,16 +112,39 @@ def read_csv(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
     return out
 
 
+def html_comments(text: str) -> list[str]:
+    r"""The inside of every ``<!-- … -->`` comment (an unclosed one runs to the end).
+
+    At most :data:`MAX_COMMENT_CHARS` characters in all; one pass over ``text``.
+
+    >>> html_comments("a <!-- Classification: RESTRICTED --> b <!--\nBoard only")
+    [' Classification: RESTRICTED ', '\nBoard only']
+    """
+    out: list[str] = []
+    at, room = text.find("<!--"), MAX_COMMENT_CHARS
+    while at >= 0 and room > 0:
+        end = text.find("-->", at + 4)
+        inside = text[at + 4:end if end >= 0 else len(text)][:room]
+        out.append(inside)
+        room -= len(inside)
+        at = text.find("<!--", end + 3) if end >= 0 else -1
+    return out
+
+
 def read_text(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
     """A ``.md`` or ``.txt`` document as one narrative segment (locators ``para=a-b``).
 
     The title is the first non-blank line without its ``#`` marks, cut to
-    ``ctx.limits.max_title_chars``.
+    ``ctx.limits.max_title_chars``. HTML comments go to the classifier as screen text
+    too (a marking may hide in one, whatever the chunks keep of it).
     """
     del profile
     text = _decode(path)
     first = _FIRST_LINE.search(text)
     title = first.group(0).lstrip("# ").strip() if first else ""
     segments = [Segment(text)] if text.strip() else []
+    comments = html_comments(text)
     return Extraction(READER_VERSIONS[".md"], segments=segments,
-                      title=cap_title(title or path.stem, ctx.limits))
+                      title=cap_title(title or path.stem, ctx.limits),
+                      screen=[ScreenText("HTML comments", "\n".join(comments))]
+                      if comments else [])
