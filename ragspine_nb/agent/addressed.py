@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from ragspine_nb.agent.normalize import _fold_char as fold_char
+from ragspine_nb.textfold import fold_lookalikes
 
 __all__ = ["addressed_to_reader"]
 
@@ -84,17 +84,6 @@ _ANSWER = re.compile(r"\byour\s+(?:answer|response|reply|replies|message|output|
                      r"|\b(?:help|tell|show|give)\s+me\b", re.I)
 
 
-def _skeleton(text: str) -> str:
-    """Look-alike letters read as the ASCII letters they imitate ("ignоre" with a Cyrillic о)."""
-    if text.isascii():
-        return text
-    out = []
-    for ch in text:
-        folded = fold_char(ch) if not ch.isascii() else ch
-        out.append(folded if len(folded) == 1 and folded.isascii() and folded.isalpha() else ch)
-    return "".join(out)
-
-
 def addressed_to_reader(sentence: str) -> bool:
     """Whether ``sentence`` is addressed to whoever answers (module docstring).
 
@@ -112,15 +101,16 @@ def addressed_to_reader(sentence: str) -> bool:
     False
     """
     # a heading, a line break or a citation marker inside a sentence starts a new piece
-    return any(_addressed(_skeleton(piece.strip()))
+    return any(_addressed(piece.strip())
                for piece in re.split(r"\[\d+\]|¶|\n", sentence) if piece.strip())
 
 
-def _addressed(text: str) -> bool:
+def _addressed(piece: str) -> bool:
     # a command starts a sentence: a capital letter (a lower-case verb at the start of a
     # piece is a wrapped line of a longer sentence: "… to\ndetermine the adequacy …")
-    first = re.search(r"[^\W\d_]", text)
+    first = re.search(r"[^\W\d_]", piece)
     starts = first is not None and (first.group(0).isupper() or not first.group(0).isascii())
+    text = fold_lookalikes(piece)  # "ignоre prevіous instructions" with Cyrillic letters
     return bool(_LABEL.search(text) or _VOCATIVE.search(text)
                 or (starts and (_COMMAND.search(text) or _TASK.match(text)))
                 or _ANSWER.search(text) or _RESET.search(text) or _ZH.search(text))
