@@ -1,16 +1,19 @@
 """One ingestion batch: every file read in order, each written without half-writes.
 
 One bad file never stops the batch (its line says why); a full disk or a read-only
-store does (the later files are not attempted). A document whose table amounts state no
-scale, whose tables name no period, or with a bare total row, is written after the other
-files were read, with the period (:mod:`ragspine_nb.ingest_period`), the scale
-(:mod:`ragspine_nb.ingest_scale`) and the total's name (:mod:`ragspine_nb.ingest_total`)
-the prose of its folder tells; its line keeps its place
-in the report, and its ledger fingerprint covers the files of its folder.
+store does (the later files are not attempted). Files are read in one worker process
+(:func:`~ragspine_nb.ingest_worker.batch_reader`), each within the per-file deadline and
+memory cap; a worker stopped at a limit is replaced for the next file. A document whose
+table amounts state no scale, whose tables name no period, or with a bare total row, is
+written after the other files were read, with the period
+(:mod:`ragspine_nb.ingest_period`), the scale (:mod:`ragspine_nb.ingest_scale`) and the
+total's name (:mod:`ragspine_nb.ingest_total`) the prose of its folder tells; its line
+keeps its place in the report, and its ledger fingerprint covers the files of its folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -23,6 +26,7 @@ from ragspine_nb.ingest_period import period_step
 from ragspine_nb.ingest_scale import scale_step
 from ragspine_nb.ingest_steps import Read, Settings, finish_step, read_step, store_failure
 from ragspine_nb.ingest_total import bare_total, total_step
+from ragspine_nb.ingest_worker import batch_reader
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
 
@@ -48,8 +52,16 @@ def run_batch(files: list[SourceFile], facts: FactStore | None, chunks: ChunkSto
     ``facts`` and ``chunks`` are the workspace's stores (``None``: a dry run without a
     workspace); ``error`` non-empty means nothing is attempted.
     """
-    stores = (facts, chunks)
-    s = replace(s, batch=BatchContext.of(files))
+    reading = batch_reader() if s.worker and not error else contextlib.nullcontext(s.reader)
+    with reading as reader:
+        return _run(files, (facts, chunks),
+                    replace(s, batch=BatchContext.of(files), reader=reader),
+                    meta_by_doc, show, error)
+
+
+def _run(files: list[SourceFile], stores: tuple[FactStore | None, ChunkStore | None],
+         s: Settings, meta_by_doc: Mapping[str, Mapping[str, Any]], show: bool, error: str
+         ) -> tuple[list[FileReport], list[SkippedItem], str]:
     done: list[tuple[FileReport, list[SkippedItem]] | None] = []
     later: list[tuple[int, SourceFile, Read]] = []
     seen: set[str] = set()

@@ -1,8 +1,10 @@
 """The steps of ingesting one file: read it within limits, write it without half-writes.
 
 :func:`read_step` checks the file against the limits, hashes it, skips it when the
-ledger records the same ingestion, and reads it; every reading problem becomes a
-``failed`` :class:`~ragspine_nb.core.FileReport` with its reason (memory included).
+ledger records the same ingestion, and reads it (with the batch's reader: a worker
+process bounded in time and memory, :mod:`ragspine_nb.ingest_worker`); every reading
+problem becomes a ``failed`` :class:`~ragspine_nb.core.FileReport` with its reason
+(memory and the per-file deadline included).
 :func:`write_step` writes what was read in the order that keeps the two databases in
 agreement (chunks staged, facts and ledger in one transaction, chunks activated; see
 :mod:`ragspine_nb.stores.reconcile`). :func:`store_failure` turns a store error into a
@@ -20,11 +22,18 @@ from typing import Any
 
 from ragspine_nb.core import Fact, FileReport, SkippedItem, is_restricted
 from ragspine_nb.errors import DiskFullError, ReadOnlyStoreError, StoreError
-from ragspine_nb.extract.base import READER_VERSIONS, ExtractionError
-from ragspine_nb.extract.document import DocumentResult, read_document
-from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits, file_size_hit
+from ragspine_nb.extract.base import READER_VERSIONS, ExtractionError, exception_reason
+from ragspine_nb.extract.document import DocumentResult
+from ragspine_nb.extract.limits import (
+    DEFAULT_LIMITS,
+    GUARD_LIMITS,
+    IngestLimits,
+    LimitHit,
+    file_size_hit,
+)
 from ragspine_nb.extract.lineage import file_sha256
 from ragspine_nb.ingest_context import BatchContext, with_siblings
+from ragspine_nb.ingest_worker import Reader, ReadJob, read_in_process
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import policy_fingerprint
 from ragspine_nb.stores.chunks import ChunkStore
@@ -32,10 +41,13 @@ from ragspine_nb.stores.facts import FactStore, utc_now
 from ragspine_nb.stores.statements import same_value
 
 __all__ = ["Settings", "Read", "read_step", "write_step", "store_failure", "fingerprint",
-           "statements_step", "finish_step", "ingest_file", "FATAL_ERRORS"]
+           "statements_step", "finish_step", "ingest_file", "FATAL_ERRORS", "CONFLICT",
+           "listed_cells"]
 
 #: Store errors after which no later file of the batch can be written either.
 FATAL_ERRORS: tuple[type[StoreError], ...] = (DiskFullError, ReadOnlyStoreError)
+#: How the note of a conflict starts (never hidden behind ``max_skipped_per_doc``).
+CONFLICT = "CONFLICT"
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,12 @@ class Settings:
     limits: IngestLimits = DEFAULT_LIMITS
     #: the batch's folders (a table's scale may come from the prose beside it)
     batch: BatchContext | None = None
+    #: whether a batch reads its files in a worker process, within ``max_seconds_per_file``
+    #: and ``max_memory_bytes`` (False: in this process with neither bound, for debugging
+    #: and tests that patch a reader)
+    worker: bool = True
+    #: what reads one file (a batch sets its worker's; :func:`ingest_file` alone reads here)
+    reader: Reader = read_in_process
 
 
 @dataclass(frozen=True)
@@ -67,14 +85,16 @@ def fingerprint(file_hash: str, suffix: str, mapping: str, meta: Mapping[str, An
     """What an ingestion depends on; the same fingerprint means nothing to redo.
 
     Non-default limits are part of it (raising a limit re-reads a file that hit it);
-    the default limits are not, so existing ledgers stay valid. ``policy`` (the
+    the default limits are not, so existing ledgers stay valid, nor are the limits that
+    only fail a file (:data:`~ragspine_nb.extract.limits.GUARD_LIMITS`). ``policy`` (the
     sensitivity policy and classifier version, :func:`policy_fingerprint`) is part of
     it, so a new restricted pattern, keyword or level re-classifies unchanged files.
     """
     parts: list[Any] = [file_hash, READER_VERSIONS.get(suffix, ""), mapping, dict(meta),
                         max_chars, overlap_chars, policy]
-    if limits != DEFAULT_LIMITS:
-        parts.append(limits.as_dict())
+    kept = {k: v for k, v in limits.as_dict().items() if k not in GUARD_LIMITS}
+    if kept != {k: v for k, v in DEFAULT_LIMITS.as_dict().items() if k not in GUARD_LIMITS}:
+        parts.append(kept)
     blob = json.dumps(parts, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
@@ -109,17 +129,17 @@ def read_step(path: Path, doc_id: str, facts: FactStore | None, meta: Mapping[st
         previous = facts.source_document(doc_id) if facts is not None else None
         if previous is not None and _same_ingestion(previous["fingerprint"], key, path, s):
             return _unchanged(path, doc_id, previous, file_hash)
-        result = read_document(path, doc_id, s.profile, metadata=meta, file_hash=file_hash,
-                               mapping_version=s.mapping, max_chars=s.max_chars,
-                               overlap_chars=s.overlap_chars, limits=s.limits)
+        result = s.reader(ReadJob(path, doc_id, s.profile, dict(meta), file_hash, s.mapping,
+                                  s.max_chars, s.overlap_chars, s.limits))
     except StoreError:
         raise
     except (ExtractionError, OSError) as exc:
-        return _failed(path, doc_id, str(exc))
+        return _failed(path, doc_id, exception_reason(exc, "this file"))
     except MemoryError:  # what was allocated is freed when this block ends
         out_of_memory = True
     except Exception as exc:  # a reader bug must not abort the batch; report it
-        return _failed(path, doc_id, f"unexpected {type(exc).__name__}: {exc}")
+        return _failed(path, doc_id, f"unexpected {type(exc).__name__}: "
+                                     f"{exception_reason(exc, 'this file')}")
     if out_of_memory:
         return _failed(path, doc_id, "out of memory while reading this file; nothing was "
                        "written (lower the limits or split the file)")
@@ -204,7 +224,7 @@ def statements_step(facts: Iterable[Fact], doc_id: str, store: FactStore | None
             continue
         withheld.add(key)
         notes.append(SkippedItem(doc_id, f.source_locator, (
-            f"CONFLICT inside this document: {first.source_locator} states {first.value:g} "
+            f"{CONFLICT} inside this document: {first.source_locator} states {first.value:g} "
             f"{first.unit}, this cell {f.value:g} {f.unit}; neither is answered, check the "
             "document")))
     kept = [f for k, f in first_of.items() if k not in withheld]
@@ -212,11 +232,42 @@ def statements_step(facts: Iterable[Fact], doc_id: str, store: FactStore | None
         others = store.statements(f.metric_code, f.entity, f.period_type, f.period,
                                   f.channel) if store is not None else []
         notes += [SkippedItem(doc_id, f.source_locator, (
-            f"CONFLICT (kept, not skipped): {o.source_doc_id} ({o.source_locator}) states "
+            f"{CONFLICT} (kept, not skipped): {o.source_doc_id} ({o.source_locator}) states "
             f"{o.value:g} {o.unit}, this cell {f.value:g} {f.unit}; answered as a conflict "
             "with both sources until resolved (ragspine-nb conflicts)"))
             for o in others if o.source_doc_id != doc_id and not same_value(o, f)]
     return kept, notes
+
+
+_SKIPPED = "max_skipped_per_doc"
+
+
+def listed_cells(cells: Sequence[SkippedItem], hits: Sequence[LimitHit], cap: int
+                 ) -> tuple[list[SkippedItem], list[LimitHit]]:
+    """The cells a report lists, and the limits reached with ``max_skipped_per_doc`` in one.
+
+    Every conflict is listed (a disagreement between documents is never hidden behind
+    the cap); other cells are listed up to ``cap``, in their order. The cells the reader
+    already left unlisted (its ``max_skipped_per_doc`` hit) and the ones cut here are
+    counted in one hit.
+    """
+    listed: list[SkippedItem] = []
+    others = cut = 0
+    for cell in cells:
+        if cell.reason.startswith(CONFLICT) or others < cap:
+            listed.append(cell)
+            others += not cell.reason.startswith(CONFLICT)
+        else:
+            cut += 1
+    earlier = next((h for h in hits if h.limit == _SKIPPED), None)
+    if not cut:
+        return listed, list(hits)
+    total = cut + (earlier.count if earlier is not None else 0)
+    merged = LimitHit(_SKIPPED, cap, earlier.locator if earlier is not None else "",
+                      f"{total:,} more skipped cells were counted but not listed", total)
+    if earlier is None:
+        return listed, [*hits, merged]
+    return listed, [merged if h is earlier else h for h in hits]
 
 
 def _reason(result: DocumentResult, status: str, hits: list[str],
@@ -264,12 +315,9 @@ def finish_step(path: Path, read: Read, facts: FactStore | None, chunks: ChunkSt
     cells += notes
     result = replace(result, facts=tuple(kept))
     status = "ingested" if (result.facts or result.chunks) else "no_text"
-    counted = len(cells)
-    hits = [h.describe() for h in result.limit_hits]
-    if counted > s.limits.max_skipped_per_doc:
-        cells = cells[:s.limits.max_skipped_per_doc]
-        hits.append(f"limit max_skipped_per_doc={s.limits.max_skipped_per_doc} reached: "
-                    f"{counted - len(cells):,} more skipped cells were counted but not listed")
+    counted = len(cells) + sum(h.count for h in result.limit_hits if h.limit == _SKIPPED)
+    cells, limit_hits = listed_cells(cells, result.limit_hits, s.limits.max_skipped_per_doc)
+    hits = [h.describe() for h in limit_hits]
     if not s.dry_run and facts is not None and chunks is not None:
         write_step(facts, chunks, path, replace(read, result=result),
                    str(meta.get("valid_as_of", "")))

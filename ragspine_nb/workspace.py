@@ -199,14 +199,16 @@ def ingest(paths: str | Path | Iterable[str | Path], workspace: str | Path = "ws
            metadata: Mapping[str, Mapping[str, Any]] | str | Path | None = None,
            progress: bool = True, max_chars: int = DEFAULT_CHUNK_CHARS,
            overlap_chars: int = DEFAULT_OVERLAP_CHARS,
-           limits: IngestLimits | None = None) -> IngestReport:
+           limits: IngestLimits | None = None, worker: bool = True) -> IngestReport:
     """Ingest report files and folders into a workspace.
 
     One bad file never aborts the batch: each file ends ``ingested``,
     ``skipped_unchanged`` (same bytes, profile, metadata and extractor as last time:
     nothing is written), ``failed`` (with the reason: unreadable, over a limit, out of
-    memory, a symbolic link leaving the folder, control characters in its name, a
-    store error) or ``no_text``. A changed file replaces its previous facts and chunks
+    memory, past its deadline, a symbolic link leaving the folder, control characters in
+    its name, a store error) or ``no_text``. Files are read in a worker process that is
+    stopped at ``limits.max_seconds_per_file`` and capped at ``limits.max_memory_bytes``.
+    A changed file replaces its previous facts and chunks
     without ever being half-written: its chunks are staged, its facts and ledger row
     written in one transaction, then the chunks activated; an interrupted document is
     settled by :meth:`Workspace.reconcile` at the start of the next ingestion. A full
@@ -236,10 +238,16 @@ def ingest(paths: str | Path | Iterable[str | Path], workspace: str | Path = "ws
     max_chars, overlap_chars : int
         Chunk size and overlap (see :func:`~ragspine_nb.extract.chunking.chunk_document`).
     limits : IngestLimits, optional
-        Per-document bounds: file size, title length, chunks, table cells, facts and
-        skipped cells listed (:class:`~ragspine_nb.extract.limits.IngestLimits`; its
-        defaults when omitted). A limit reached is named in the file's reason and the
-        report's warnings, with its value and the locator where reading stopped.
+        Per-document bounds: file size, the uncompressed size of Office parts, shared
+        strings, title length, chunks, table cells, facts, skipped cells listed, and the
+        seconds and memory reading one file may take
+        (:class:`~ragspine_nb.extract.limits.IngestLimits`; its defaults when omitted). A
+        limit reached is named in the file's reason and the report's warnings, with its
+        value and the locator where reading stopped.
+    worker : bool, default True
+        Read each file in a worker process (within the deadline and memory cap of
+        ``limits``). ``False`` reads in this process with neither bound: for debugging
+        a reader, never for files from elsewhere.
 
     Returns
     -------
@@ -253,7 +261,7 @@ def ingest(paths: str | Path | Iterable[str | Path], workspace: str | Path = "ws
     ...                 profile="ragspine_nb/demo/profile.toml")  # doctest: +SKIP
     """
     return _run_ingest(_IngestArgs(paths, workspace, profile, dry_run, metadata, progress,
-                                   max_chars, overlap_chars, limits))
+                                   max_chars, overlap_chars, limits, worker))
 
 
 @dataclass(frozen=True)
@@ -269,6 +277,7 @@ class _IngestArgs:
     max_chars: int
     overlap_chars: int
     limits: IngestLimits | None
+    worker: bool = True
 
 
 @dataclass(frozen=True)
@@ -320,7 +329,7 @@ def _plan_ingest(args: _IngestArgs) -> _IngestPlan:
     prof = _resolve_profile(args.profile, ws_path)
     meta_by_doc = load_metadata(args.metadata)
     settings = Settings(prof, profile_fingerprint(prof), args.dry_run, args.max_chars,
-                        args.overlap_chars, args.limits or DEFAULT_LIMITS)
+                        args.overlap_chars, args.limits or DEFAULT_LIMITS, worker=args.worker)
     return _IngestPlan(items, ws_path, prof, meta_by_doc, settings, collect_files(items))
 
 

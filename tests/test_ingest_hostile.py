@@ -154,6 +154,8 @@ def test_a_workbook_with_a_corner_cell_reads_only_the_cells_that_exist(tmp_path:
 
 def test_running_out_of_memory_fails_that_file_and_the_batch_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # read here (worker=False) so the patched reader applies; in the worker process a
+    # file past max_memory_bytes fails naming it (tests/test_office_bounds.py)
     def exhausted(*_: object) -> None:
         raise MemoryError
 
@@ -162,16 +164,10 @@ def test_running_out_of_memory_fails_that_file_and_the_batch_goes_on(
     folder.mkdir()
     _corner_workbook(folder / "a.xlsx")
     (folder / "b.md").write_text("Bancassurance sales rose.", encoding="utf-8")
-    out = tmp_path / "report.json"
-    code = main(["ingest", str(folder), "--workspace", str(tmp_path / "ws"), "--profile",
-                 str(PROFILE), "--json", str(out)])
-    assert code == 0 and out.is_file()
-    import json
-
-    files = {f["doc_id"]: f for f in json.loads(out.read_text("utf-8"))["files"]}
-    assert files["a.xlsx"]["status"] == "failed"
-    assert files["a.xlsx"]["reason"].startswith("out of memory while reading this file")
-    assert files["b.md"]["status"] == "ingested"
+    files = _by_doc(_ingest(folder, tmp_path / "ws", worker=False))
+    assert files["a.xlsx"].status == "failed"
+    assert files["a.xlsx"].reason.startswith("out of memory while reading this file")
+    assert files["b.md"].status == "ingested"
 
 
 def _repeated_csv(path: Path, rows: int) -> Path:
@@ -186,7 +182,7 @@ def test_a_large_csv_is_streamed_within_the_limits(tmp_path: Path) -> None:
     csv = _repeated_csv(tmp_path / "big.csv", 30_000)
     tracemalloc.start()
     try:
-        report = _ingest(csv, tmp_path / "ws",
+        report = _ingest(csv, tmp_path / "ws", worker=False,  # measured in this process
                          limits=IngestLimits(max_facts_per_doc=300, max_skipped_per_doc=50))
         peak = tracemalloc.get_traced_memory()[1]
     finally:

@@ -15,7 +15,7 @@ from ragspine_nb.vocabulary import Vocabulary
 
 __all__ = [
     "ExtractionError", "IngestLimitError", "Segment", "Extraction", "ReadContext", "sniff",
-    "SUFFIXES", "READER_VERSIONS",
+    "SUFFIXES", "READER_VERSIONS", "exception_reason",
 ]
 
 #: Suffix → the zip part that a genuine OOXML file of that kind contains.
@@ -48,6 +48,25 @@ class IngestLimitError(ExtractionError):
     def __init__(self, hit: LimitHit) -> None:
         self.hit = hit
         super().__init__(hit.describe())
+
+
+def exception_reason(exc: BaseException, reading: str) -> str:
+    """``exc`` in words for a report line, never empty.
+
+    Libraries raise exceptions with no message (openpyxl's ``KeyError()``, a bare
+    ``MemoryError``): those are named by type and by what was being read.
+
+    Examples
+    --------
+    >>> exception_reason(ValueError("bad header"), "the workbook")
+    'bad header'
+    >>> exception_reason(KeyError(), "the workbook")
+    'KeyError while reading the workbook'
+    """
+    text = " ".join(str(exc).split())
+    if text and text not in ("None", "''", '""'):
+        return text
+    return f"{type(exc).__name__} while reading {reading}"
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
 """Resource limits for ingestion, and the checks on file names before a file is read.
 
 One hostile file must not fill the disk, exhaust memory or run for hours: every
-document is bounded in bytes, chunks, title length, table cells read, facts and
-skipped cells listed in the report. A limit that is reached is never silent: the
-reader records a :class:`LimitHit` (which limit, its value, the locator where reading
-stopped, what was kept) and the ingest report shows it.
+document is bounded in bytes, the uncompressed size of its Office (zip) parts, shared
+strings, chunks, title length, table cells read, facts and skipped cells listed in the
+report, and its reading in time and memory (a worker process,
+:mod:`ragspine_nb.ingest_worker`). A limit that is reached is never silent: the reader
+records a :class:`LimitHit` (which limit, its value, the locator where reading stopped,
+what was kept) and the ingest report shows it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ __all__ = [
     "cap_title",
     "doc_id_problem",
     "file_size_hit",
+    "GUARD_LIMITS",
 ]
 
 
@@ -41,6 +44,20 @@ class IngestLimits:
         reading tables stops there (reported).
     max_skipped_per_doc : int, default 1,000
         Skipped cells listed in the report per document; the rest are counted in one line.
+        Conflicts with another statement of a fact are always listed.
+    max_part_bytes : int, default 64 MiB
+        Uncompressed size of one part of a ``.docx``/``.pptx``/``.xlsx`` package that its
+        library reads whole (every part but an xlsx worksheet, which is streamed and
+        bounded by ``max_cells_per_doc``); a larger part fails the file before it is parsed.
+    max_shared_strings : int, default 1,000,000
+        Strings in an xlsx shared-string table (read whole before any sheet); more fail
+        the file before it is parsed.
+    max_seconds_per_file : int, default 60
+        Seconds the reading of one file may take; the reader process is stopped there and
+        the file fails (nothing is written for it, the batch goes on).
+    max_memory_bytes : int, default 1 GiB
+        Memory the reading of one file may take beyond the reader process's own (its
+        address space, where the system can cap it); the file fails past it.
     """
 
     max_file_bytes: int = 200 * 2**20
@@ -49,6 +66,10 @@ class IngestLimits:
     max_facts_per_doc: int = 100_000
     max_cells_per_doc: int = 5_000_000
     max_skipped_per_doc: int = 1_000
+    max_part_bytes: int = 64 * 2**20
+    max_shared_strings: int = 1_000_000
+    max_seconds_per_file: int = 60
+    max_memory_bytes: int = 2**30
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -65,6 +86,12 @@ class IngestLimits:
 #: The limits used when none are given.
 DEFAULT_LIMITS = IngestLimits()
 
+#: Limits that only fail a file and never change what is kept from one that passes them
+#: (a file that failed has no ledger row, so raising one re-reads it anyway): they are
+#: no part of a file's ingestion fingerprint.
+GUARD_LIMITS: frozenset[str] = frozenset({
+    "max_part_bytes", "max_shared_strings", "max_seconds_per_file", "max_memory_bytes"})
+
 
 @dataclass(frozen=True)
 class LimitHit:
@@ -73,13 +100,15 @@ class LimitHit:
     ``limit`` is the :class:`IngestLimits` field, ``value`` its setting, ``locator``
     where reading stopped (the last thing kept, or the first thing refused) and
     ``kept`` what was kept, in words (never containing ``"; "``, which separates the
-    parts of a file's reason).
+    parts of a file's reason). ``count`` is how many things were left out, where the
+    limit counts them (skipped cells not listed).
     """
 
     limit: str
     value: int
     locator: str
     kept: str
+    count: int = 0
 
     def describe(self) -> str:
         """One line for the report: which limit, its value, where, and what was kept."""

@@ -8,7 +8,7 @@ Locators point at the exact cell or text: ``slide=2,table=1,row=REVENUE,col=FY20
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,9 @@ from ragspine_nb.extract.base import (
     ExtractionError,
     ReadContext,
     Segment,
+    exception_reason,
 )
+from ragspine_nb.extract.limits import LimitHit
 from ragspine_nb.extract.plain import column_letter
 from ragspine_nb.extract.screen import (
     RowScreen,
@@ -41,11 +43,13 @@ from ragspine_nb.extract.tables import (
     cell_text,
     extract_table,
 )
+from ragspine_nb.extract.zipguard import check_package
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import ScreenText
 from ragspine_nb.vocabulary import combine
 
-__all__ = ["read_pptx", "read_xlsx", "read_docx", "cell_locator", "merge_table", "table_context"]
+__all__ = ["read_pptx", "read_xlsx", "read_docx", "cell_locator", "merge_table", "table_context",
+           "paragraph_styles", "paragraph_texts", "table_rows"]
 
 
 def table_context(ctx: ReadContext, version: str, titles: tuple[str, ...],
@@ -92,10 +96,14 @@ def _shapes(shapes: Any) -> Iterator[Any]:
 def read_pptx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
     """Tables, chart series, text frames and speaker notes of a ``.pptx`` deck."""
     pptx = import_optional("pptx", extra="ingest", feature="Reading .pptx files")
+    check_package(path, ctx.limits)
     try:
         prs = pptx.Presentation(str(path))
+    except MemoryError:
+        raise
     except Exception as exc:  # python-pptx raises several unrelated types for bad packages
-        raise ExtractionError(f"cannot open the deck: {exc}") from exc
+        raise ExtractionError(f"cannot open the deck: {exception_reason(exc, 'the deck')}") \
+            from exc
     out = Extraction(READER_VERSIONS[".pptx"], title=str(prs.core_properties.title or ""),
                      screen=pptx_screen(prs))
     for s, slide in enumerate(prs.slides, start=1):
@@ -175,10 +183,14 @@ def read_xlsx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
     ``ctx.limits`` apply. Locators are ``sheet=<name>!<A1>``.
     """
     openpyxl = import_optional("openpyxl", extra="ingest", feature="Reading .xlsx files")
+    check_package(path, ctx.limits)
     try:
         wb = openpyxl.load_workbook(str(path), data_only=True, read_only=True)
+    except MemoryError:
+        raise
     except Exception as exc:  # openpyxl raises KeyError/InvalidFileException/... on bad files
-        raise ExtractionError(f"cannot open the workbook: {exc}") from exc
+        raise ExtractionError(
+            f"cannot open the workbook: {exception_reason(exc, 'the workbook')}") from exc
     out = Extraction(READER_VERSIONS[".xlsx"], title=str(wb.properties.title or path.stem),
                      screen=properties_screen(wb.properties))
     budget = TableBudget(ctx.limits)
@@ -214,29 +226,51 @@ def _read_sheet(sheet: Any, profile: DomainProfile, ctx: ReadContext, version: s
     except MemoryError:
         raise
     except Exception as exc:  # the sheet's XML is parsed lazily, while it is read
-        raise ExtractionError(f"cannot read sheet {name!r}: {type(exc).__name__}: {exc}") \
-            from exc
+        raise ExtractionError(f"cannot read sheet {name!r}: {type(exc).__name__}: "
+                              f"{exception_reason(exc, 'the sheet')}") from exc
 
 
 # ---------------------------------------------------------------------------- docx
 def read_docx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction:
-    """Paragraphs (one narrative segment, ``para=a-b``) and tables of a ``.docx``."""
+    """Paragraphs (one narrative segment, ``para=a-b``) and tables of a ``.docx``.
+
+    Linear in the document: paragraph styles are resolved from one table of the styles
+    part, and table cells (merged ones included) from the row above, never by the
+    per-paragraph and per-cell searches of python-docx. Table cells count against
+    ``max_cells_per_doc``.
+    """
     docx = import_optional("docx", extra="ingest", feature="Reading .docx files")
+    check_package(path, ctx.limits)
     try:
         document = docx.Document(str(path))
+    except MemoryError:
+        raise
     except Exception as exc:  # python-docx raises PackageNotFoundError, KeyError, ...
-        raise ExtractionError(f"cannot open the document: {exc}") from exc
-    paragraphs = [p.text.replace("\n", " ").strip() for p in document.paragraphs]
-    paragraphs = [p for p in paragraphs if p]
-    heading = next((p.text.strip() for p in document.paragraphs
-                    if p.style is not None and str(p.style.name).startswith(("Heading", "Title"))
-                    and p.text.strip()), "")
+        raise ExtractionError(
+            f"cannot open the document: {exception_reason(exc, 'the document')}") from exc
+    style_name = paragraph_styles(document.styles.element)
+    paragraphs: list[str] = []
+    heading = ""
+    text_of = paragraph_texts()
+    for p in document.element.body.p_lst:
+        text = text_of(p)
+        line = text.replace("\n", " ").strip()
+        if line:
+            paragraphs.append(line)
+            if not heading and style_name(p.style).startswith(("Heading", "Title")):
+                heading = text.strip()
     out = Extraction(READER_VERSIONS[".docx"], title=str(document.core_properties.title or heading),
                      screen=docx_screen(document))
     if paragraphs:
         out.segments.append(Segment("\n".join(paragraphs)))
+    cells = 0
     for t, table in enumerate(document.tables, start=1):
-        rows = [[cell_text(cell.text) for cell in row.cells] for row in table.rows]
+        rows, cells = table_rows(table, cells, ctx.limits.max_cells_per_doc)
+        if rows is None:
+            out.limit_hits.append(LimitHit(
+                "max_cells_per_doc", ctx.limits.max_cells_per_doc, f"table={t}",
+                "this table and the tables after it were not read"))
+            break
         prefix = f"table={t}"
 
         def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
@@ -245,3 +279,90 @@ def read_docx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
         merge_table(out, extract_table(profile, rows, table_context(ctx, out.extractor_version,
                                                           (out.title,), locate)))
     return out
+
+
+def paragraph_styles(styles: Any) -> Callable[[str | None], str]:
+    """Paragraph style id → the style's name, resolved as python-docx resolves it, in O(1).
+
+    The first style with an id is that id's; an id naming no paragraph style (or none
+    given) is the document's default paragraph style (the last one marked default).
+    ``Paragraph.style`` gives the same names but scans every style twice per paragraph.
+    """
+    from docx.enum.style import WD_STYLE_TYPE
+    from docx.styles import BabelFish
+
+    first: dict[str, Any] = {}
+    default = ""
+    for style in styles.style_lst:
+        first.setdefault(style.styleId, style)
+        if style.type == WD_STYLE_TYPE.PARAGRAPH and style.default:
+            default = _style_ui_name(style, BabelFish)
+    names = {sid: _style_ui_name(style, BabelFish) for sid, style in first.items()
+             if style.type == WD_STYLE_TYPE.PARAGRAPH}
+
+    def name(style_id: str | None) -> str:
+        return names.get(style_id, default) if style_id is not None else default
+
+    return name
+
+
+def paragraph_texts() -> Callable[[Any], str]:
+    """The text of a ``w:p`` element, as python-docx's ``Paragraph.text`` gives it.
+
+    The same runs, hyperlinks and run parts (text, tabs, breaks...), found with XPath
+    expressions compiled once: python-docx compiles two per paragraph.
+    """
+    from lxml import etree  # type: ignore[import-untyped]
+
+    ns = {"w": "http://schemas.openxmlformats.org/wordprocessingml/2006/main"}
+    parts = etree.XPath("w:r | w:hyperlink", namespaces=ns)
+    runs = etree.XPath("w:r", namespaces=ns)
+    inner = etree.XPath("w:br | w:cr | w:noBreakHyphen | w:ptab | w:t | w:tab", namespaces=ns)
+    hyperlink = f"{{{ns['w']}}}hyperlink"
+
+    def run_text(r: Any) -> str:
+        return "".join(str(e) for e in inner(r))
+
+    def text(p: Any) -> str:
+        return "".join("".join(map(run_text, runs(e))) if e.tag == hyperlink else run_text(e)
+                       for e in parts(p))
+
+    return text
+
+
+def _style_ui_name(style: Any, babel: Any) -> str:
+    return str(babel.internal2ui(style.name_val)) if style.name_val is not None else ""
+
+
+def table_rows(table: Any, cells: int, max_cells: int
+               ) -> tuple[list[list[str]] | None, int]:
+    """The cell texts of a python-docx table by row, and the cells read so far.
+
+    Each row lists its cells as python-docx's ``row.cells`` does (a cell spanning
+    columns repeated, a vertically merged cell taking the text of the one above) in
+    one pass: a merged cell is found in the row above by its grid offset. A span is
+    cut at the table's grid width. ``None`` when ``cells`` would pass ``max_cells``.
+    """
+    text_of = paragraph_texts()
+    tbl = table._tbl
+    grid = tbl.tblGrid
+    width = max(len(grid.gridCol_lst) if grid is not None else 0, 1)
+    rows: list[list[str]] = []
+    above: dict[int, str] = {}
+    for tr in tbl.tr_lst:
+        here: dict[int, str] = {}
+        row: list[str] = []
+        offset = tr.grid_before
+        for tc in tr.tc_lst:
+            span = max(1, min(tc.grid_span, width - offset))
+            text = above.get(offset, "") if tc.vMerge == "continue" \
+                else cell_text("\n".join(text_of(p) for p in tc.p_lst))
+            here[offset] = text
+            row += [text] * span
+            offset += span
+        cells += max(len(row), 1)
+        if cells > max_cells:
+            return None, cells
+        rows.append(row)
+        above = here
+    return rows, cells

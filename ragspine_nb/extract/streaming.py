@@ -94,7 +94,8 @@ class TableBudget:
         if self.unlisted:
             self.hits.append(LimitHit(
                 "max_skipped_per_doc", self.limits.max_skipped_per_doc, self.first_unlisted,
-                f"{self.unlisted:,} more skipped cells were counted but not listed"))
+                f"{self.unlisted:,} more skipped cells were counted but not listed",
+                self.unlisted))
         return self.hits
 
 
