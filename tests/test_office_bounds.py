@@ -320,6 +320,28 @@ def test_a_sheet_stops_at_max_cells_per_doc_and_says_so(tmp_path: Path) -> None:
         "after it were not read")
 
 
+def test_a_sheet_is_opened_without_a_scan_for_its_dimension(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # openpyxl parses a whole sheet that has no <dimension> when it opens it (the
+    # review's 30M-row sheet: minutes and gigabytes before a cell was read)
+    from openpyxl.worksheet._reader import WorkSheetParser
+
+    def scan(self: WorkSheetParser) -> None:
+        raise AssertionError("the whole sheet parsed to look for <dimension>")
+
+    monkeypatch.setattr(WorkSheetParser, "parse_dimensions", scan)
+    rows = (b"<row>" + _inline("ACME Hong Kong (US$m)") + b"</row><row>" + _inline("Metric")
+            + _inline("FY2024") + b"</row><row>" + _inline("Revenue") + b"<c><v>1234</v></c>"
+            + b"</row>")
+    result = read_document(_xlsx_of(tmp_path / "nodim.xlsx", rows), "nodim.xlsx", _profile())
+    assert [(f.metric_code, f.value, f.source_locator) for f in result.facts] == [
+        ("REVENUE", 1234.0, "sheet=Summary!B3")]
+    from openpyxl.reader import excel
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+    assert excel.ReadOnlyWorksheet is ReadOnlyWorksheet  # openpyxl's own class again
+
+
 # ------------------------------------------------------------ the worker
 def _as(kind: type[ReadJob]) -> Any:
     """A batch reader that reads ``bad.*`` files as ``kind`` in its worker."""

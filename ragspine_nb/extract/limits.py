@@ -39,9 +39,11 @@ class IngestLimits:
         The first chunks up to this number are kept; the report says where it stopped.
     max_facts_per_doc : int, default 100,000
         Table values read per document; reading tables stops there (reported).
-    max_cells_per_doc : int, default 5,000,000
-        Spreadsheet/CSV cells read per document, empty ones inside a row included;
-        reading tables stops there (reported).
+    max_cells_per_doc : int, default 500,000
+        Spreadsheet/CSV/docx table cells read per document, empty ones inside a row
+        included; reading tables stops there (reported) and what was read is kept. A
+        sheet of inline strings is read at some 20,000 cells a second, so the default is
+        reached well within ``max_seconds_per_file`` (which would fail the whole file).
     max_skipped_per_doc : int, default 1,000
         Skipped cells listed in the report per document; the rest are counted in one line.
         Conflicts with another statement of a fact are always listed.
@@ -64,7 +66,7 @@ class IngestLimits:
     max_title_chars: int = 200
     max_chunks_per_doc: int = 20_000
     max_facts_per_doc: int = 100_000
-    max_cells_per_doc: int = 5_000_000
+    max_cells_per_doc: int = 500_000
     max_skipped_per_doc: int = 1_000
     max_part_bytes: int = 64 * 2**20
     max_shared_strings: int = 1_000_000

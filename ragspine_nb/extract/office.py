@@ -8,6 +8,8 @@ Locators point at the exact cell or text: ``slide=2,table=1,row=REVENUE,col=FY20
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -185,7 +187,8 @@ def read_xlsx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
     openpyxl = import_optional("openpyxl", extra="ingest", feature="Reading .xlsx files")
     check_package(path, ctx.limits)
     try:
-        wb = openpyxl.load_workbook(str(path), data_only=True, read_only=True)
+        with _no_dimension_scan():
+            wb = openpyxl.load_workbook(str(path), data_only=True, read_only=True)
     except MemoryError:
         raise
     except Exception as exc:  # openpyxl raises KeyError/InvalidFileException/... on bad files
@@ -208,6 +211,25 @@ def read_xlsx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
     out.unscaled_figures, out.undated = budget.unscaled_figures, budget.undated
     out.screen += cells.found
     return out
+
+
+@contextlib.contextmanager
+def _no_dimension_scan() -> Iterator[None]:
+    """Open read-only sheets without looking for their ``<dimension>``.
+
+    openpyxl looks for it when it opens a sheet and, in a sheet that has none, parses
+    the whole sheet to find that out (keeping an emptied element per row: 30 million rows
+    took minutes and gigabytes before a cell was read). The readers never use the
+    dimension (:func:`_sheet_rows` resets it), so the sheets are opened without it.
+    """
+    excel: Any = importlib.import_module("openpyxl.reader.excel")
+    original = excel.ReadOnlyWorksheet
+    excel.ReadOnlyWorksheet = type("ReadOnlyWorksheet", (original,),
+                                   {"_get_size": lambda self: None})
+    try:
+        yield
+    finally:
+        excel.ReadOnlyWorksheet = original
 
 
 def _read_sheet(sheet: Any, profile: DomainProfile, ctx: ReadContext, version: str,
