@@ -28,6 +28,8 @@ LIMIT_OPTIONS: dict[str, str] = {
     "max_file_bytes": "max_file_bytes", "max_title_chars": "max_title_chars",
     "max_chunks": "max_chunks_per_doc", "max_facts": "max_facts_per_doc",
     "max_cells": "max_cells_per_doc", "max_skipped": "max_skipped_per_doc",
+    "max_part_bytes": "max_part_bytes", "max_shared_strings": "max_shared_strings",
+    "max_seconds": "max_seconds_per_file", "max_memory": "max_memory_bytes",
 }
 
 

@@ -21,11 +21,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ragspine_nb.extract.document import DocumentResult, read_document
+from ragspine_nb.extract.document import DocumentResult
 from ragspine_nb.extract.prose_period import PeriodInference, infer_period
 from ragspine_nb.glossary import period_label
 from ragspine_nb.ingest_context import BatchContext
 from ragspine_nb.ingest_steps import Read, Settings
+from ragspine_nb.ingest_worker import ReadJob
 
 __all__ = ["period_step", "prose_sources"]
 
@@ -59,10 +60,10 @@ def period_step(path: Path, read: Read, context: BatchContext, meta: Mapping[str
             f"period not stated: {n} table(s) name no period and no prose in their folder "
             "states exactly one; they are skipped")))
     origin = ", ".join(prose_sources(texts, found))
-    again = read_document(path, result.doc_id, s.profile, metadata=meta,
-                          file_hash=read.file_hash, mapping_version=s.mapping,
-                          max_chars=s.max_chars, overlap_chars=s.overlap_chars,
-                          limits=s.limits, table_period=(found.period, origin))
+    # read again through the batch's reader (a worker: the same deadline and memory cap)
+    again = s.reader(ReadJob(path, result.doc_id, s.profile, dict(meta), read.file_hash,
+                             s.mapping, s.max_chars, s.overlap_chars, s.limits,
+                             (found.period, origin)))
     evidence = "; ".join(repr(e[:160]) for e in found.evidence[:2])
     return replace(read, result=_note(again, (
         f"period not stated in the table: {n} table(s) dated {period_label(*found.period)} "

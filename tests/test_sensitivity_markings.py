@@ -265,3 +265,16 @@ def test_a_marking_in_a_markdown_comment_or_tag_is_read(tmp_path: Path) -> None:
     md("<!--\n  Sensitivity: Board only\n-->")(tmp_path / "a.md", "The plan.")
     assert read_document(tmp_path / "a.md", "a.md", DomainProfile.builtin()).sensitivity == \
         "RESTRICTED"
+
+
+def test_a_one_cell_slide_table_banner_is_a_marking_and_a_slide_table_row_is_not(
+        tmp_path: Path) -> None:
+    from tests.filemakers import make_pptx
+
+    builtin = DomainProfile.builtin()
+    banner = make_pptx(tmp_path / "deck.pptx", [{"title": "Plan", "table": [
+        ["STRICTLY CONFIDENTIAL", ""], ["Revenue", "100"]]}])
+    assert read_document(banner, "deck.pptx", builtin).sensitivity == "RESTRICTED"
+    rows = make_pptx(tmp_path / "rows.pptx", [{"title": "Plan", "table": [
+        ["Item", "FY2025"], ["Restricted cash", "100"], ["Confidential", "5"]]}])
+    assert read_document(rows, "rows.pptx", builtin).sensitivity != "RESTRICTED"

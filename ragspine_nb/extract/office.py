@@ -27,6 +27,7 @@ from ragspine_nb.extract.limits import LimitHit
 from ragspine_nb.extract.plain import column_letter
 from ragspine_nb.extract.screen import (
     RowScreen,
+    banner_rows,
     docx_screen,
     pptx_screen,
     properties_screen,
@@ -121,6 +122,7 @@ def read_pptx(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extractio
                 rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
                 prefix = f"slide={s},table={tables}"
                 out.screen.append(table_screen(f"table {tables} of slide {s}", rows))
+                out.screen += banner_rows(f"table {tables} of slide {s}", rows)
 
                 def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
                     return cell_locator(p, ("row", "col"), r, c, rk, cl)

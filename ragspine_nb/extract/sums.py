@@ -70,15 +70,30 @@ def sum_parts(rows: Sequence[tuple[int, Mapping[K, float]]], max_run: int = 40
     open_rows: list[int] = []
     out: dict[int, tuple[int, ...]] = {}
     for row, values in rows:
-        for k in range(2, min(len(open_rows), max_run) + 1):
-            run = open_rows[-k:]
-            if adds_up(values, [figures[r] for r in run]):
-                out[row] = tuple(run)
-                del open_rows[-k:]
-                break
+        sums: dict[K, float] = {}
+        for k in range(1, min(len(open_rows), max_run) + 1):
+            for key, figure in figures[open_rows[-k]].items():
+                if key in values:
+                    sums[key] = sums.get(key, 0.0) + figure
+            if k >= 2 and _near(values, sums):
+                run = open_rows[-k:]
+                if adds_up(values, [figures[r] for r in run]):
+                    out[row] = tuple(run)
+                    del open_rows[-k:]
+                    break
         open_rows.append(row)
         del open_rows[:-max_run]
     return out
+
+
+def _near(total: Mapping[K, float], sums: Mapping[K, float]) -> bool:
+    """Whether the parts' sums are within half a percent of ``total`` in every column.
+
+    What :func:`adds_up` allows at most (it is checked only where this holds): the sums
+    of the last 1, 2, ... rows are kept as the run grows, so a long table stays linear.
+    """
+    return bool(sums) and all(abs(s - total[key]) <= 0.005 * abs(total[key]) + 1e-6
+                              for key, s in sums.items())
 
 
 _OPENING = re.compile(r"\bbeginning\b|\bopening\b|\bbrought forward\b|\bat (?:the )?start\b"
