@@ -236,7 +236,7 @@ def _cmd_eval_financebench(args: argparse.Namespace) -> int:
     if not (folder / "questions.jsonl").is_file() or not (folder / "pdfs").is_dir():
         return _fail(f"FinanceBench folder not found or incomplete: {folder} (expected "
                      "questions.jsonl, documents.jsonl and pdfs/)")
-    report = evaluate_financebench(folder, limit=args.limit)
+    report = evaluate_financebench(folder, limit=args.limit, shared=args.shared)
     print("\n".join(report_lines(report)))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False),
@@ -314,6 +314,7 @@ def _add_eval_parser(sub: _Subparsers) -> _Subparsers:
                                                "PDF ingestion and the Agent, scored")
     p.add_argument("folder", help="a folder with questions.jsonl, documents.jsonl and pdfs/")
     p.add_argument("--limit", type=int, default=0, help="only the first N filings")
+    p.add_argument("--shared", action="store_true", help="all filings in one workspace")
     p.add_argument("--json", metavar="OUT", help="write the report as JSON")
     p.set_defaults(func=_cmd_eval_financebench)
     return ev_sub

@@ -21,7 +21,7 @@ from ragspine_nb.extract.collect import SourceFile
 from ragspine_nb.extract.document import DocumentResult
 from ragspine_nb.extract.lineage import file_sha256
 
-__all__ = ["BatchContext", "MAX_PROSE_CHARS", "with_siblings"]
+__all__ = ["BatchContext", "MAX_PROSE_CHARS", "with_siblings", "owner"]
 
 #: Prose kept per folder for the tables beside it (characters); later prose is not read.
 MAX_PROSE_CHARS = 2_000_000
@@ -33,6 +33,8 @@ class BatchContext:
 
     siblings: dict[Path, tuple[SourceFile, ...]] = field(default_factory=dict)
     prose: dict[Path, list[tuple[str, str]]] = field(default_factory=dict)
+    #: per document, the company and period it names itself (``("", "")``: none)
+    owners: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: per folder, the documents with a bare total row (:mod:`ragspine_nb.ingest_total`)
     totals: dict[Path, set[str]] = field(default_factory=dict)
     _hashes: dict[Path, str] = field(default_factory=dict)
@@ -61,6 +63,7 @@ class BatchContext:
 
     def remember(self, path: Path, result: DocumentResult) -> None:
         """Keep a document's prose for the tables of its folder (not RESTRICTED prose)."""
+        self.owners[result.doc_id] = owner(result)
         if is_restricted(result.sensitivity) or not result.prose.strip():
             return
         kept = self.prose.setdefault(path.parent, [])
@@ -77,10 +80,31 @@ class BatchContext:
         return list(self.prose.get(path.parent, ()))
 
     def prose_for(self, result: DocumentResult, path: Path) -> list[tuple[str, str]]:
-        """``(doc_id, text)`` of a document's own prose, then its folder's (never RESTRICTED)."""
+        """``(doc_id, text)`` of a document's own prose, then its folder's (never RESTRICTED).
+
+        Only the prose of documents of the same company and period: a 10-K's scale is
+        never read from another company's filing, nor from another year's.
+        """
         own = [(result.doc_id, result.prose)] if result.prose.strip() and \
             not is_restricted(result.sensitivity) else []
-        return own + [(d, t) for d, t in self.prose_beside(path) if d != result.doc_id]
+        mine = owner(result)
+        return own + [(d, t) for d, t in self.prose_beside(path)
+                      if d != result.doc_id and self.owners.get(d, ("", "")) == mine]
+
+
+def owner(result: DocumentResult) -> tuple[str, str]:
+    """The company and period a document names itself (folded; ``""`` where it names none).
+
+    >>> from ragspine_nb.extract.document import DocumentResult
+    >>> from ragspine_nb.extract.identity import DocumentIdentity
+    >>> r = DocumentResult("a.pdf", (), (), (), "", "INTERNAL", "pdf@1",
+    ...                    identity=DocumentIdentity("3M Company", ("FY", "2018")))
+    >>> owner(r)
+    ('3m company', 'FY2018')
+    """
+    who = result.identity
+    return (" ".join(who.company.casefold().split()),
+            f"{who.period[0]}{who.period[1]}" if who.period else "")
 
 
 def with_siblings(fingerprint: str, digest: str) -> str:

@@ -24,6 +24,7 @@ from ragspine_nb.core import Fact, FileReport, SkippedItem, is_restricted
 from ragspine_nb.errors import DiskFullError, ReadOnlyStoreError, StoreError
 from ragspine_nb.extract.base import READER_VERSIONS, ExtractionError, exception_reason
 from ragspine_nb.extract.document import DocumentResult
+from ragspine_nb.extract.identity import IDENTITY_VERSION
 from ragspine_nb.extract.limits import (
     DEFAULT_LIMITS,
     GUARD_LIMITS,
@@ -91,7 +92,7 @@ def fingerprint(file_hash: str, suffix: str, mapping: str, meta: Mapping[str, An
     it, so a new restricted pattern, keyword or level re-classifies unchanged files.
     """
     parts: list[Any] = [file_hash, READER_VERSIONS.get(suffix, ""), mapping, dict(meta),
-                        max_chars, overlap_chars, policy]
+                        max_chars, overlap_chars, policy, IDENTITY_VERSION]
     kept = {k: v for k, v in limits.as_dict().items() if k not in GUARD_LIMITS}
     if kept != {k: v for k, v in DEFAULT_LIMITS.as_dict().items() if k not in GUARD_LIMITS}:
         parts.append(kept)
@@ -181,13 +182,23 @@ def write_step(facts: FactStore, chunks: ChunkStore, path: Path, read: Read,
             "fingerprint": read.fingerprint, "extractor_version": result.extractor_version,
             "title": result.title, "sensitivity": result.sensitivity,
             "facts": len(result.facts), "chunks": len(result.chunks), "ingested_at": utc_now(),
-        }, vocabulary=result.vocabulary)
+        }, vocabulary=result.vocabulary, identity=_identity_row(result))
     except BaseException:
         if version is not None:
             _drop_quietly(chunks, doc_id, version)
         raise
     if version is not None:
         chunks.activate_version(doc_id, version)
+
+
+def _identity_row(result: DocumentResult) -> dict[str, str] | None:
+    """The ledger's identity row of a document that names its company or period."""
+    who = result.identity
+    if is_restricted(result.sensitivity) or not (who.company or who.period or who.doc_type):
+        return None  # a RESTRICTED document's names stay out of the workspace's lists
+    entity = next((c.entity for c in result.chunks if c.entity), "") or next(
+        (f.entity for f in result.facts), "")  # the document's own entity, as its chunks carry
+    return {**who.to_row(), "entity": entity}
 
 
 def store_failure(exc: BaseException) -> tuple[str, bool]:

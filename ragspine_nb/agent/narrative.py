@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
 
+from ragspine_nb.agent.company_scope import workspace_companies
 from ragspine_nb.agent.extractive import unwrap_lines
 from ragspine_nb.agent.focus import question_focus
 from ragspine_nb.agent.footnotes import ASKS_FOOTNOTE, find_footnote, footnote_marker
@@ -77,18 +78,46 @@ def _search(retriever: NarrativeRetriever, query: str, filters: dict[str, Any],
     return [Snippet.coerce(s) for s in retriever.retrieve(query, filters=filters, top_k=top_k)]
 
 
+def _scoped(retriever: NarrativeRetriever, query: str, intent: ParsedIntent,
+            top_k: int, companies: frozenset[str] = frozenset()) -> list[Snippet]:
+    """Passages of the question's company, its named year's filings first.
+
+    When the question names an entity whose own documents the workspace holds (a
+    company of a folder of filings), only its passages are kept — another company's
+    filing is never cited — with the passages of the named period's documents first and
+    the company's other documents after. An entity no document belongs to (a segment
+    inside the group's reports) searches as before: filtered, else unfiltered.
+    """
+    period = period_label(*intent.period) if intent.period else None
+    filters = {k: v for k, v in (("entity", intent.entity), ("period", period)) if v}
+    first = _search(retriever, query, filters, top_k)
+    strict = intent.entity in companies  # a company whose own filings the workspace holds
+    if not intent.entity or not (strict or any(s.entity == intent.entity for s in first)):
+        return first
+    own = [s for s in first if s.entity == intent.entity]
+    if period:  # the company's other years after the named year's filing
+        have = {s.chunk_id for s in own}
+        own += [s for s in _search(retriever, query, {"entity": intent.entity}, top_k)
+                if s.entity == intent.entity and s.chunk_id not in have]
+    return own[:top_k]
+
+
 def _retrieve(question: str, intent: ParsedIntent, retriever: NarrativeRetriever,
-              top_k: int, trace: Trace) -> tuple[list[Snippet], dict[str, Any]]:
+              top_k: int, trace: Trace, companies: frozenset[str] = frozenset()
+              ) -> tuple[list[Snippet], dict[str, Any]]:
     """The snippets found, and the query plan and evidence loop that found them."""
-    filters = {k: v for k, v in (("entity", intent.entity),
-                                  ("period", period_label(*intent.period) if intent.period
-                                   else None)) if v}
-    snippets = _search(retriever, question, filters, top_k)
+    snippets = _scoped(retriever, question, intent, top_k, companies)
+    company = bool(intent.entity) and (intent.entity in companies or (bool(snippets) and all(
+        s.entity == intent.entity for s in snippets)))
+    filters = {"entity": intent.entity} if company else {k: v for k, v in (
+        ("entity", intent.entity),
+        ("period", period_label(*intent.period) if intent.period else None)) if v}
     if question_focus(question) == "table":  # its words are not in the text: what introduces one
         for query in TABLE_QUERIES:
             have = {s.chunk_id for s in snippets}
             snippets += [s for s in _search(retriever, query, filters, top_k)
-                         if s.chunk_id not in have][: max(0, top_k - len(snippets))]
+                         if s.chunk_id not in have and (not company or s.entity == intent.entity)
+                         ][: max(0, top_k - len(snippets))]
     trace.record(chunk_ids=[s.chunk_id for s in snippets],
                  chunk_scores=[s.scores.get("fused") for s in snippets])
     report = getattr(retriever, "last_report", None)
@@ -195,7 +224,9 @@ def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
     note = _row_footnote(question, intent, retriever, grounder, context, lang, trace)
     if note is not None:
         return note
-    snippets, retrieval = _retrieve(question, intent, retriever, top_k, trace)
+    snippets, retrieval = _retrieve(question, intent, retriever, top_k, trace,
+                                    frozenset(workspace_companies(grounder.store,
+                                                                  grounder.profile)))
     if not snippets:
         return NarrativeOutcome(TEXT["no_hits"][lang], retrieval=retrieval)
     numbered = "\n".join(f"[{i}] (source: {s.doc_id} · {s.source_locator}) "

@@ -40,6 +40,7 @@ from ragspine_nb.agent.clarify import (
     assumption_note,
     clarify_scope,
 )
+from ragspine_nb.agent.company_scope import ask_which_company, workspace_companies
 from ragspine_nb.agent.derived import (
     Derivation,
     derived_operands,
@@ -362,6 +363,10 @@ def answer_question(
     if unknown is not None:  # a company we do not know: never the home company's figure
         run.clar = unknown
         return run.finish(unknown.question, intent.route)
+    which = ask_which_company(intent, run.clar, workspace_companies(store, run.profile))
+    if which is not None:  # several companies' filings and none named: never pick one
+        run.clar = which
+        return run.finish(which.question, intent.route)
     if faq is not None and not (intent.metrics or intent.entities or intent.periods):
         served = _faq_answer(run, faq)
         if served is not None:

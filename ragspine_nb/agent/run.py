@@ -116,12 +116,15 @@ class Run:
     def search_text(self) -> str:
         """What the narrative channel searches: the question, with the slots carried over.
 
-        "Why did it change?" after a Hong Kong revenue question searches for the labels
-        of what it is about (profile labels of the carried codes, never earlier text).
+        The instructions read apart from it are not searched for ("If gross margins are
+        not a relevant metric …, explain why" names nothing the answer is in). "Why did
+        it change?" after a Hong Kong revenue question searches for the labels of what
+        it is about (profile labels of the carried codes, never earlier text).
         """
+        asked = self.read.asked if self.read is not None else self.question
         if not self.carried:
-            return self.question
-        return f"{self.question} ({carried_text(self.carried, self.profile)})"
+            return asked
+        return f"{asked} ({carried_text(self.carried, self.profile)})"
 
     def read_note(self) -> str:
         """Says what was read as the question: instructions apart, slots carried over."""

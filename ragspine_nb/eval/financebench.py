@@ -1,15 +1,20 @@
 """FinanceBench, every question, through the ingestion and the Agent a user runs.
 
-Each filing (a PDF of ``pdfs/``) is ingested into a fresh workspace with no profile and
-one piece of metadata, the filing's ``company`` (as a user names their documents), and
-every question on it is asked as written — instructions included — with the reference
-date January 1 after the filing's period. Answers are scored from the figures they
-assert with the TAT-QA scorer (:func:`~ragspine_nb.eval.tatqa_score.classify`): a gold
-written as one number ("$1577.00", "0.66", "65.4%") is numeric, in the scale the
-question asks for ("in USD millions", "USD billions"; a "$" amount with none named is
-in millions, as the filings state them); any other gold is text (its long sentences are
-not matched; only whether a figure was asserted is counted). Whether an answer cites a
-page of the gold's evidence is counted for every question.
+Two modes. **Per filing**: each filing (a PDF of ``pdfs/``) is ingested into a fresh
+workspace with no profile and one piece of metadata, the filing's ``company``, and every
+question on it is asked there. **Shared** (``shared=True``, ``--shared``): every filing of
+the split goes into ONE workspace, ingested once with no profile and no metadata — a
+user's folder as it comes — and every question is asked of it; each row says whether
+an answer cites another company's filing. Questions are asked as written — instructions
+included — with the reference date January 1 after the filing's period.
+
+Answers are scored from the figures they assert with the TAT-QA scorer
+(:func:`~ragspine_nb.eval.tatqa_score.classify`): a gold written as one number
+("$1577.00", "0.66", "65.4%") is numeric, in the scale the question asks for ("in USD
+millions", "USD billions"; a "$" amount with none named is in millions, as the filings
+state them); any other gold is text (its long sentences are not matched; only whether a
+figure was asserted is counted). Whether an answer cites a page of the gold's evidence is
+counted for every question.
 """
 
 from __future__ import annotations
@@ -120,24 +125,56 @@ def _answer_doc(pdf: Path, questions: Sequence[FinanceBenchQuestion]) -> list[di
             agent.close()
 
 
-def _row(q: FinanceBenchQuestion, result: Any, ingest_s: float) -> dict[str, Any]:
+def _answer_shared(folder: Path, docs: Sequence[str],
+                   by_doc: dict[str, list[FinanceBenchQuestion]]) -> list[dict[str, Any]]:
+    """Every filing in one workspace, no metadata; every question asked of it."""
+    from ragspine_nb.agent.agent import Agent
+    from ragspine_nb.workspace import ingest
+
+    company_of = {d: by_doc[d][0].company for d in docs}
+    with tempfile.TemporaryDirectory() as tmp:
+        pdfs = Path(tmp) / "filings"
+        pdfs.mkdir()
+        for d in docs:
+            shutil.copyfile(folder / "pdfs" / f"{d}.pdf", pdfs / f"{d}.pdf")
+        started = time.perf_counter()
+        ingest(pdfs, workspace=Path(tmp) / "ws", progress=False)
+        ingest_s = time.perf_counter() - started
+        agent = Agent.from_workspace(Path(tmp) / "ws")
+        try:
+            return [_row(q, agent.ask(q.question, date(q.doc_period + 1, 1, 1)), ingest_s,
+                         company_of) for d in docs for q in by_doc[d]]
+        finally:
+            agent.close()
+
+
+def _row(q: FinanceBenchQuestion, result: Any, ingest_s: float,
+         company_of: dict[str, str] | None = None) -> dict[str, Any]:
     """One question scored from its answer (the JSON row of the report)."""
     gold = gold_of_answer(q.question, q.answer)
     verdict = classify(gold, result.figures, result.answer, abstain_kind(result))
+    docs = sorted({str(s.get("doc", "")) for s in result.sources if s.get("doc")})
+    others = [d for d in docs if company_of is not None
+              and company_of.get(Path(d).stem, q.company) != q.company]
     return {"id": q.qid, "type": q.question_type, "question": q.question, "gold": q.answer,
+            "company": q.company, "doc_name": q.doc_name,
             "category": verdict.category, "kind": verdict.kind,
             "sign_flipped": verdict.sign_flipped,
             "evidence_cited": bool(_pages(result) & set(q.pages)),
+            "route": result.route, "sources": docs, "other_company_cited": others,
             "figures": [f.to_dict() for f in result.figures], "answer": result.answer,
             "ingest_s": round(ingest_s, 3)}
 
 
-def evaluate_financebench(root: str | Path, *, limit: int = 0) -> dict[str, Any]:
+def evaluate_financebench(root: str | Path, *, limit: int = 0,
+                          shared: bool = False) -> dict[str, Any]:
     """Every question (or those of the first ``limit`` filings) answered and scored.
 
-    Returns the JSON of ``ragspine-nb eval financebench``: ``questions``, ``filings``,
-    ``categories``, ``by_type`` (question type → categories), ``evidence_cited``,
-    ``sign_flipped``, ``timings`` and ``rows`` (every question with its figures).
+    Returns the JSON of ``ragspine-nb eval financebench``: ``mode`` (``per_filing`` or
+    ``shared``), ``questions``, ``filings``, ``categories``, ``by_type`` (question type →
+    categories), ``evidence_cited``, ``other_company_cited`` (answers citing another
+    company's filing; shared mode), ``sign_flipped``, ``timings`` and ``rows`` (every
+    question with its route, figures and sources).
     """
     folder = Path(root)
     questions = load_financebench(folder)
@@ -146,14 +183,17 @@ def evaluate_financebench(root: str | Path, *, limit: int = 0) -> dict[str, Any]
         by_doc.setdefault(q.doc_name, []).append(q)
     docs = list(by_doc)[: limit or None]
     started = time.perf_counter()
-    rows = [r for d in docs for r in _answer_doc(folder / "pdfs" / f"{d}.pdf", by_doc[d])]
+    rows = _answer_shared(folder, docs, by_doc) if shared else [
+        r for d in docs for r in _answer_doc(folder / "pdfs" / f"{d}.pdf", by_doc[d])]
     cats = Counter(r["category"] for r in rows)
     by_type: dict[str, dict[str, int]] = {}
     for r in rows:
         by_type.setdefault(r["type"], dict.fromkeys(CATEGORIES, 0))[r["category"]] += 1
-    return {"questions": len(rows), "filings": len(docs),
+    return {"mode": "shared" if shared else "per_filing",
+            "questions": len(rows), "filings": len(docs),
             "categories": {c: cats.get(c, 0) for c in CATEGORIES}, "by_type": by_type,
             "evidence_cited": sum(r["evidence_cited"] for r in rows),
+            "other_company_cited": sum(bool(r["other_company_cited"]) for r in rows),
             "sign_flipped": sum(r["sign_flipped"] for r in rows),
             "timings": {"wall_s": round(time.perf_counter() - started, 1)}, "rows": rows}
 
@@ -161,11 +201,16 @@ def evaluate_financebench(root: str | Path, *, limit: int = 0) -> dict[str, Any]
 def report_lines(report: dict[str, Any]) -> list[str]:
     """The report in words: every category, by question type, evidence cited."""
     n = report["questions"] or 1
-    lines = [f"FinanceBench: {report['questions']} questions on {report['filings']} filings, "
-             f"{report['timings']['wall_s']} s"]
+    mode = "one shared workspace, no metadata" if report.get("mode") == "shared" else \
+        "one workspace per filing"
+    lines = [f"FinanceBench: {report['questions']} questions on {report['filings']} filings "
+             f"({mode}), {report['timings']['wall_s']} s"]
     lines += [f"  {c:<15} {k:>4}  {k / n:.3f}" for c, k in report["categories"].items()]
     lines.append(f"  evidence page cited: {report['evidence_cited']} of {report['questions']}; "
                  f"sign apart: {report['sign_flipped']}")
+    if report.get("mode") == "shared":
+        lines.append(f"  answers citing another company's filing: "
+                     f"{report['other_company_cited']} of {report['questions']}")
     for kind, cats in report["by_type"].items():
         lines.append(f"  {kind}: " + ", ".join(f"{c} {k}" for c, k in cats.items() if k))
     return lines

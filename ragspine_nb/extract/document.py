@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ragspine_nb.company import company_entity
@@ -19,6 +19,7 @@ from ragspine_nb.extract.base import (
     sniff,
 )
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS, chunk_document
+from ragspine_nb.extract.identity import DocumentIdentity, read_identity
 from ragspine_nb.extract.limits import (
     DEFAULT_LIMITS,
     IngestLimits,
@@ -31,7 +32,7 @@ from ragspine_nb.extract.pdf import read_pdf
 from ragspine_nb.extract.plain import read_csv, read_text
 from ragspine_nb.extract.screen import package_screen
 from ragspine_nb.extract.tables import Skip
-from ragspine_nb.glossary import normalize_entity, normalize_period, period_label
+from ragspine_nb.glossary import fold, normalize_entity, normalize_period, period_label
 from ragspine_nb.lang import detect_language
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import decide_sensitivity
@@ -89,6 +90,8 @@ class DocumentResult:
     unscaled_figures: tuple[float, ...] = ()
     #: locators of tables naming no period (nor does the document): they gave no fact
     undated: tuple[str, ...] = ()
+    #: who filed it, for which period, what it is (read from the document itself)
+    identity: DocumentIdentity = DocumentIdentity()
 
 
 def period_from_filename(name: str, profile: DomainProfile) -> str:
@@ -178,6 +181,11 @@ def read_document(
                       valid_as_of=meta.get("valid_as_of", ""), limits=limits, period=found,
                       period_source=source)
     extraction = READERS[p.suffix.lower()](p, profile, ctx)
+    identity = read_identity(p.name, extraction.title, _opening(extraction.segments))
+    profile, entity, own, identity, warned = _identity_step(identity, meta, profile, entity,
+                                                            own, extraction, ctx.entity)
+    if not period and identity.period:  # the cover's fiscal year, for the chunks and ledger
+        period = period_label(*identity.period)
     body = "\n".join(s.text for s in extraction.segments)
     decision = decide_sensitivity(
         profile, doc_id, body, meta.get("sensitivity"),
@@ -185,13 +193,14 @@ def read_document(
         title=meta.get("title") or extraction.title,
         body_markings=p.suffix.lower() != ".pdf")  # the PDF reader judges lines by layout
     sensitivity = decision.label
-    warnings = [*extraction.warnings, *decision.notes()]
+    warnings = [*extraction.warnings, *warned, *decision.notes()]
     facts, capped = _capped_facts(extraction.facts, limits)
     if is_restricted(sensitivity) and facts:
         warnings.append(f"RESTRICTED document: {len(facts)} table value(s) not extracted")
         facts = []
     common = _common(meta, profile, entity, period, sensitivity,
-                     cap_title(meta.get("title") or extraction.title or p.stem, limits), body)
+                     cap_title(meta.get("title") or _readable_title(extraction.title, identity)
+                               or p.stem, limits), body)
     chunks, hit = _chunks(extraction.segments, doc_id, common, max_chars, overlap_chars, limits)
     return DocumentResult(doc_id, tuple(facts), tuple(chunks), tuple(extraction.skipped),
                           common["title"], sensitivity, extraction.extractor_version,
@@ -202,7 +211,68 @@ def read_document(
                           else combine(own, extraction.vocabulary),
                           tuple(extraction.unscaled) if facts else (), body[:MAX_PROSE_CHARS],
                           tuple(extraction.unscaled_figures) if facts else (),
-                          () if is_restricted(sensitivity) else tuple(extraction.undated))
+                          () if is_restricted(sensitivity) else tuple(extraction.undated),
+                          identity)
+
+
+#: Characters of a document's opening read for its identity (a cover page and a bit).
+_OPENING_CHARS = 12_000
+#: Titles that name nothing a reader knows: an SEC accession number, a word processor's.
+_OPAQUE_TITLE = re.compile(r"^\d{10}-\d{2}-\d{6}$|^microsoft word\b", re.I)
+
+
+def _opening(segments: Sequence[Segment]) -> str:
+    out: list[str] = []
+    size = 0
+    for seg in segments:
+        out.append(seg.text[:_OPENING_CHARS - size])
+        size += len(out[-1])
+        if size >= _OPENING_CHARS:
+            break
+    return "\n".join(out)
+
+
+def _readable_title(title: str, identity: DocumentIdentity) -> str:
+    """The document's title, or its identity in words when the title names nothing."""
+    if title.strip() and not _OPAQUE_TITLE.search(title.strip()):
+        return title
+    if not identity.company:
+        return title
+    parts = [identity.company, identity.doc_type,
+             f"{identity.period[0]}{identity.period[1]}" if identity.period else ""]
+    return " ".join(p for p in parts if p)
+
+
+def _identity_step(identity: DocumentIdentity, meta: Mapping[str, str],
+                   profile: DomainProfile, entity: str | None, own: Vocabulary,
+                   extraction: Extraction, default_entity: str | None
+                   ) -> tuple[DomainProfile, str | None, Vocabulary, DocumentIdentity,
+                              list[str]]:
+    """The company the document names, when metadata names none: its facts are filed under it.
+
+    Facts the readers gave the default entity (no entity named in their table) move to
+    the company's entity. The report says what was read, or warns that nothing names the
+    company while the profile has no home company of its own ("the company").
+    """
+    if meta.get("entity") or meta.get("company"):
+        return profile, entity, own, identity, []
+    if not identity.company:
+        generic = fold(profile.company_name) in ("the company", "")
+        return profile, entity, own, identity, [
+            "company not named in the document (no cover page, title or file name names it):"
+            f" its figures are filed under {profile.company_name!r}; give metadata "
+            "company=... to name it"] if generic else []
+    try:
+        merged, found, vocab = entity_step(profile, {"company": identity.company})
+    except ExtractionError:  # the name clashes with the profile's: not used, said so
+        return profile, entity, own, replace(identity, company=""), [
+            f"company {identity.company!r} read from the document clashes with the "
+            "profile's names; its figures stay under the home entity"]
+    code = found or profile.home_entity_code  # entity_step names one for a company
+    geography = merged.geography_of(code)
+    extraction.facts = [replace(f, entity=code, geography=geography)
+                        if f.entity == default_entity else f for f in extraction.facts]
+    return merged, code, vocab, identity, [identity.describe()]
 
 
 def _common(meta: Mapping[str, str], profile: DomainProfile, entity: str | None, period: str,

@@ -46,7 +46,8 @@ __all__ = ["PostgresDatabase", "is_postgres_url", "masked_url"]
 
 _SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
 #: Conflict targets of the tables written with ``INSERT OR REPLACE``.
-_PRIMARY_KEYS: dict[str, tuple[str, ...]] = {"source_document": ("doc_id",)}
+_PRIMARY_KEYS: dict[str, tuple[str, ...]] = {"source_document": ("doc_id",),
+                                              "document_identity": ("doc_id",)}
 _OR_REPLACE = re.compile(r"^\s*INSERT OR REPLACE INTO (\w+) \(([^)]*)\) (VALUES .*)$", re.S)
 _OR_IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO (.*)$", re.S)
 

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
     from ragspine_nb.display.render import Card
 
-__all__ = ["FactStore", "FACT_COLUMNS", "FACT_FILTERS", "DOCUMENT_COLUMNS", "utc_now"]
+__all__ = ["FactStore", "FACT_COLUMNS", "FACT_FILTERS", "DOCUMENT_COLUMNS", "IDENTITY_COLUMNS",
+           "utc_now"]
 
 #: Columns of ``fact_metric`` in :class:`~ragspine_nb.core.Fact` field order.
 FACT_COLUMNS: tuple[str, ...] = (
@@ -78,6 +79,15 @@ CREATE TABLE IF NOT EXISTS source_document (
     chunks INTEGER NOT NULL,
     ingested_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS document_identity (
+    doc_id TEXT PRIMARY KEY CHECK (length(trim(doc_id)) > 0),
+    company TEXT NOT NULL DEFAULT '',
+    entity TEXT NOT NULL DEFAULT '',
+    period TEXT NOT NULL DEFAULT '',
+    fiscal_year_end TEXT NOT NULL DEFAULT '',
+    doc_type TEXT NOT NULL DEFAULT '',
+    sources TEXT NOT NULL DEFAULT ''
+);
 CREATE TABLE IF NOT EXISTS vocabulary (
     doc_id TEXT PRIMARY KEY CHECK (length(trim(doc_id)) > 0),
     format INTEGER NOT NULL,
@@ -97,6 +107,14 @@ _LEDGER_UPSERT = (
 )
 _LEDGER_SELECT = f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM source_document"  # noqa: S608
 _VOCABULARY_DELETE = "DELETE FROM vocabulary WHERE doc_id = ?"
+#: What a document says of itself (``extract.identity.DocumentIdentity.to_row`` + entity).
+IDENTITY_COLUMNS: tuple[str, ...] = ("doc_id", "company", "entity", "period",
+                                     "fiscal_year_end", "doc_type", "sources")
+_IDENTITY_DELETE = "DELETE FROM document_identity WHERE doc_id = ?"
+_IDENTITY_UPSERT = (
+    f"INSERT OR REPLACE INTO document_identity ({', '.join(IDENTITY_COLUMNS)}) "  # noqa: S608
+    f"VALUES ({', '.join('?' for _ in IDENTITY_COLUMNS)})")
+_IDENTITY_SELECT = f"SELECT {', '.join(IDENTITY_COLUMNS)} FROM document_identity"  # noqa: S608
 _VOCABULARY_INSERT = "INSERT INTO vocabulary (doc_id, format, body) VALUES (?, ?, ?)"
 #: The shape of a stored vocabulary's JSON body (:meth:`Vocabulary.to_dict`).
 _VOCABULARY_FORMAT = 1
@@ -181,6 +199,7 @@ class FactStore(ConflictMixin, SQLStore):
         *,
         document: Mapping[str, object] | None = None,
         vocabulary: Vocabulary | None = None,
+        identity: Mapping[str, str] | None = None,
     ) -> int:
         """Atomically replace every statement of one source document; return the number written.
 
@@ -188,9 +207,11 @@ class FactStore(ConflictMixin, SQLStore):
         transaction, together with its ``source_document`` ledger row when
         ``document`` is given (keys: :data:`DOCUMENT_COLUMNS`) and its derived
         ``vocabulary`` (which replaces the stored one; none given = none kept), so a
-        failure leaves the previous facts, vocabulary and ledger in place. Every identity
-        the document states (or stated) is settled again: agreement, a still-valid user
-        choice, or a conflict.
+        failure leaves the previous facts, vocabulary and ledger in place. ``identity``
+        (keys: :data:`IDENTITY_COLUMNS` but ``doc_id``) is what the document says of
+        itself — its company, period and type — and replaces the stored one (none given =
+        none kept). Every fact identity the document states (or stated) is settled again:
+        agreement, a still-valid user choice, or a conflict.
         """
         checked = [_check(f) for f in facts]
         strangers = sorted({f.source_doc_id for f in checked} - {source_doc_id})
@@ -209,9 +230,19 @@ class FactStore(ConflictMixin, SQLStore):
             ledger = tuple(document.get(c, utc_now() if c == "ingested_at" else "")
                            for c in DOCUMENT_COLUMNS)
         body = json.dumps(vocabulary.to_dict(), ensure_ascii=False) if vocabulary else None
+        who = None
+        if identity is not None:
+            unknown = sorted(set(identity) - set(IDENTITY_COLUMNS[1:]))
+            if unknown:
+                raise InvalidRecordError(f"identity keys must be from {list(IDENTITY_COLUMNS[1:])}"
+                                         f"; got unknown {unknown}")
+            who = (source_doc_id, *(str(identity.get(c, "")) for c in IDENTITY_COLUMNS[1:]))
         with self._db.transaction() as conn:
             st.replace_document(conn, source_doc_id, checked, utc_now())
             conn.execute(_VOCABULARY_DELETE, (source_doc_id,))
+            conn.execute(_IDENTITY_DELETE, (source_doc_id,))
+            if who is not None:
+                conn.execute(_IDENTITY_UPSERT, who)
             if body is not None:
                 conn.execute(_VOCABULARY_INSERT, (source_doc_id, _VOCABULARY_FORMAT, body))
             if ledger is not None:
@@ -228,6 +259,15 @@ class FactStore(ConflictMixin, SQLStore):
         rows = self._db.fetchall(_LEDGER_SELECT + " ORDER BY doc_id")
         return [dict(r) for r in rows]
 
+    def document_identities(self) -> dict[str, dict[str, str]]:
+        """What each document says of itself (company, entity, period, type), by doc_id.
+
+        Documents that name nothing are left out.
+        """
+        rows = self._db.fetchall(_IDENTITY_SELECT + " ORDER BY doc_id")
+        return {str(r[0]): {c: str(v) for c, v in zip(IDENTITY_COLUMNS[1:], tuple(r)[1:],
+                                                        strict=True)} for r in rows}
+
     def source_document(self, doc_id: str) -> dict[str, Any] | None:
         """The ledger row of one document, or ``None`` if it was never ingested."""
         rows = self._db.fetchall(_LEDGER_SELECT + " WHERE doc_id = ?", (doc_id,))
@@ -241,6 +281,7 @@ class FactStore(ConflictMixin, SQLStore):
         """
         with self._db.transaction() as conn:
             conn.execute(_VOCABULARY_DELETE, (source_doc_id,))
+            conn.execute(_IDENTITY_DELETE, (source_doc_id,))
             return st.remove_document(conn, source_doc_id)
 
     # ------------------------------------------------------------------ reads

@@ -1,0 +1,191 @@
+"""Issue 36 item 1-2: a folder of filings as it comes — each company and year kept apart.
+
+Each document names its filer and period (a 10-K's cover page, a PDF title, a file name
+with a document type); its figures and passages are filed under that company, with no
+metadata. Two companies are never one entity; a question naming none of several asks
+back; a question naming one is answered and cited from that company's documents only;
+the scale of a table is never read from another company's prose.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import FactStore, ingest
+from ragspine_nb.agent import Agent
+from ragspine_nb.extract.beir import data_root
+from ragspine_nb.extract.identity import read_identity
+
+REF = date(2024, 3, 1)
+
+
+def _filing(path: Path, name: str, year: int, rows: list[tuple[str, str, str]],
+            prose: list[str], unit: str = "(in millions)", cover: bool = True) -> Path:
+    """A two-page PDF filing: a 10-K cover page, then prose and an income statement."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    y = 800
+    lines = ["UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "FORM 10-K",
+             f"For the fiscal year ended December 31, {year}", "Commission file number 1-1234",
+             name, "(Exact name of registrant as specified in its charter)"] if cover else [
+                 "Annual review"]
+    for line in lines:
+        c.drawString(60, y, line)
+        y -= 16
+    c.showPage()
+    y = 800
+    for line in prose:
+        c.drawString(60, y, line)
+        y -= 16
+    y -= 20
+    c.drawString(60, y, f"Consolidated Statement of Income {unit}".strip())
+    y -= 20
+    c.drawString(300, y, str(year))
+    c.drawString(400, y, str(year - 1))
+    y -= 16
+    for label, a, b in rows:
+        c.drawString(60, y, label)
+        c.drawRightString(340, y, a)
+        c.drawRightString(440, y, b)
+        y -= 16
+    c.showPage()
+    c.save()
+    return path
+
+
+@pytest.fixture(scope="module")
+def two_companies(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("filings")
+    folder = base / "reports"
+    folder.mkdir()
+    _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+            [("Net sales", "1,200", "1,000"), ("Net income", "150", "120")],
+            ["Net sales grew because demand for widgets rose in every region."])
+    _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
+            [("Net sales", "5,300", "5,900"), ("Net income", "410", "480")],
+            ["Net sales fell because store traffic declined after price increases."])
+    report = ingest(folder, workspace=base / "ws", progress=False)
+    assert report.count("ingested") == 2
+    return base / "ws"
+
+
+def test_each_company_is_its_own_entity_and_the_report_says_who_filed(
+        two_companies: Path) -> None:
+    store = FactStore(two_companies / "facts.db", create=False)
+    values = {(f.entity, f.metric_code, f.period): f.value for f in store.iter_facts()}
+    assert values[("ZENTRA", "REVENUE", "2023")] == 1200.0
+    assert values[("ORVALE", "REVENUE", "2023")] == 5300.0
+    assert {e for e, _, _ in values} == {"ZENTRA", "ORVALE"}  # never one "the company"
+    who = store.document_identities()
+    assert who["zentra_report.pdf"] == {
+        "company": "Zentra Corporation", "entity": "ZENTRA", "period": "FY2023",
+        "fiscal_year_end": "2023-12-31", "doc_type": "10-K",
+        "sources": "company=cover page; period=cover page; doc_type=cover page"}
+
+
+def test_a_question_naming_a_company_is_answered_and_cited_from_its_filing_only(
+        two_companies: Path) -> None:
+    agent = Agent.from_workspace(two_companies)
+    number = agent.ask("What were Orvale's net sales in 2023?", REF)
+    assert "Orvale Inc. Revenue, FY2023: 5,300 million" in number.answer
+    why = agent.ask("Why did Orvale's net sales fall in 2023?", REF)
+    assert "store traffic declined" in why.answer
+    assert {s["doc"] for s in why.sources} == {"orvale_report.pdf"}
+    other = agent.ask("Why did Zentra's net sales change in 2023?", REF)
+    assert {s["doc"] for s in other.sources} == {"zentra_report.pdf"}
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What were net sales in 2023?",
+     "Which company do you mean? This workspace holds documents of Orvale Inc. and Zentra "
+     "Corporation."),
+    ("Why did net sales grow?",
+     "Which company do you mean? This workspace holds documents of Orvale Inc. and Zentra "
+     "Corporation."),
+    ("2023年净利润是多少？",
+     "您问的是哪家公司？本工作区包含以下公司的文件：Orvale Inc.、Zentra Corporation。"),
+])
+def test_a_question_naming_none_of_several_companies_asks_back(
+        two_companies: Path, question: str, expected: str) -> None:
+    r = Agent.from_workspace(two_companies).ask(question, REF)
+    assert r.answer == expected
+    assert not r.figures and not r.sources
+
+
+def test_one_company_in_the_workspace_is_assumed_and_said(tmp_path: Path) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+            [("Net sales", "1,200", "1,000")], ["Net sales grew."])
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask("What were net sales in 2023?", REF)
+    assert "Zentra Corporation Revenue, FY2023: 1,200 million" in r.answer
+
+
+def test_a_tables_scale_is_never_read_from_another_companys_prose(tmp_path: Path) -> None:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+            [("Net sales", "1,200", "1,000")], ["Net sales grew."], unit="")
+    _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
+            [("Net sales", "5,300", "5,900")],
+            ["All amounts in this report are in millions of US dollars."], unit="")
+    report = ingest(folder, workspace=tmp_path / "ws", progress=False)
+    line = next(f for f in report.files if f.doc_id == "zentra_report.pdf")
+    assert "orvale_report.pdf" not in line.reason
+    assert "no prose in their folder tells it; they are kept as written" in line.reason
+    store = FactStore(tmp_path / "ws" / "facts.db", create=False)
+    units = {f.entity: f.unit for f in store.iter_facts()}
+    assert units == {"ORVALE": "M", "ZENTRA": "NUMBER"}  # Zentra's not read from Orvale's
+
+
+def test_a_document_naming_no_company_warns_once(tmp_path: Path) -> None:
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    _filing(folder / "review.pdf", "", 2023, [("Net sales", "1,200", "1,000")],
+            ["Net sales grew."], cover=False)
+    report = ingest(folder, workspace=tmp_path / "ws", progress=False)
+    assert report.files[0].reason.count("company not named in the document") == 1
+
+
+@pytest.mark.parametrize(("filename", "title", "text", "described"), [
+    ("x.pdf", "", "FORM 10-K\nFor the fiscal year ended January 28, 2023\nCommission file "
+     "number 1-9595\n____ BEST BUY CO., INC.\n(Exact name of registrant as specified in its "
+     "charter)", "company Best Buy Co., Inc. (cover page), FY2023 (year ended 2023-01-28), 10-K"),
+    ("x.pdf", "", "FORM 10-K\nFor the fiscal year ended December 31, 2018\nCommission file "
+     "number 1-3285\n3M COMPANY\nState of Incorporation: Delaware",
+     "company 3M Company (cover page), FY2018 (year ended 2018-12-31), 10-K"),
+    ("x.pdf", "Form 10-K for Foot Locker INC filed 03/27/2023", "FORM 10-K\nFor the fiscal "
+     "year ended January 28, 2023\n(Exact name of registrant as specified in its charter)",
+     "company Foot Locker INC (title), FY2023 (year ended 2023-01-28), 10-K"),
+    ("AMCOR_2023Q4_EARNINGS.pdf", "", "Amcor reports fiscal 2023 results",
+     "company Amcor (file name), earnings release"),
+    ("NIKE_2019_10K.pdf", "", "", "company Nike (file name), FY2019, 10-K"),
+    ("ACME_FY2025_Results.pptx", "", "", ""),  # no document type: the name is not read
+    ("QBR_2025Q1_经营回顾.md", "", "", ""),
+    ("notes.md", "", "Commission file number 1-1234\nRevenue grew in 2023.", ""),
+])
+def test_identity_is_read_from_cover_title_and_file_name(filename: str, title: str, text: str,
+                                                          described: str) -> None:
+    assert read_identity(filename, title, text).describe() == described
+
+
+def test_every_dev_filing_names_its_company_and_year() -> None:
+    pdfs = data_root() / "financebench" / "pdfs"
+    if not pdfs.is_dir():
+        pytest.skip(f"{pdfs} not found (set RAGSPINE_DATA)")
+    import pypdfium2 as pdfium
+
+    found = {}
+    for name in ("3M_2018_10K.pdf", "BESTBUY_2023_10K.pdf", "FOOTLOCKER_2023_10K.pdf"):
+        doc = pdfium.PdfDocument(str(pdfs / name))
+        text = "\n".join(doc[i].get_textpage().get_text_range() for i in range(3))
+        found[name] = read_identity(name, doc.get_metadata_dict().get("Title", ""), text)
+    assert [(w.company, w.period, w.doc_type) for w in found.values()] == [
+        ("3M Company", ("FY", "2018"), "10-K"), ("Best Buy Co., Inc.", ("FY", "2023"), "10-K"),
+        ("Foot Locker INC", ("FY", "2023"), "10-K")]
