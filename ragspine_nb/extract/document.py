@@ -252,12 +252,13 @@ def _identity_step(identity: DocumentIdentity, meta: Mapping[str, str],
 
     Facts the readers gave the default entity (no entity named in their table) move to
     the company's entity. The report says what was read, or warns that nothing names the
-    company while the profile has no home company of its own ("the company").
+    company while the profile has no home company of its own ("the company") and figures
+    were read (a file that gave none has nothing to file).
     """
     if meta.get("entity") or meta.get("company"):
         return profile, entity, own, identity, []
     if not identity.company:
-        generic = fold(profile.company_name) in ("the company", "")
+        generic = fold(profile.company_name) in ("the company", "") and bool(extraction.facts)
         return profile, entity, own, identity, [
             "company not named in the document (no cover page, title or file name names it):"
             f" its figures are filed under {profile.company_name!r}; give metadata "
