@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine_nb.core import FileReport, IngestReport, SkippedItem
+from ragspine_nb.display import Card, CardReprMixin, Table
 from ragspine_nb.errors import DatabaseNotFoundError, RagspineError, StoreError
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
 from ragspine_nb.extract.collect import SourceFile, collect_files
@@ -51,7 +52,7 @@ def _same_file(a: Path, b: Path | None) -> bool:
     return b is not None and a.exists() and a.resolve() == b.resolve()
 
 
-class Workspace:
+class Workspace(CardReprMixin):
     """A folder with a profile, ``facts.db`` and ``chunks.db``.
 
     Parameters
@@ -163,9 +164,32 @@ class Workspace:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def companies(self) -> dict[str, list[str]]:
+        """Each company its documents name themselves → the periods of its filings."""
+        out: dict[str, list[str]] = {}
+        for row in self.facts.document_identities().values():
+            if row["company"]:
+                periods = out.setdefault(row["company"], [])
+                if row["period"] and row["period"] not in periods:
+                    periods.append(row["period"])
+        return {k: sorted(v) for k, v in sorted(out.items())}
+
     def __repr__(self) -> str:
+        named = [f"{c} ({', '.join(p)})" if p else c for c, p in self.companies().items()]
         return (f"Workspace(path={str(self.path)!r}, facts={self.facts.count()}, "
-                f"chunks={self.chunks.count()})")
+                f"chunks={self.chunks.count()}" + (f", companies={named}" if named else "") + ")")
+
+    def _display_card(self) -> Card:
+        rows = tuple((doc, w["company"], w["period"], w["fiscal_year_end"], w["doc_type"],
+                      w["sources"]) for doc, w in self.facts.document_identities().items())
+        return Card(title="Workspace", subtitle=str(self.path),
+                    stats=(("facts", f"{self.facts.count():,}"),
+                           ("chunks", f"{self.chunks.count():,}"),
+                           ("companies", str(len(self.companies())))),
+                    tables=(Table("Documents: who filed them, for which period (read from "
+                                  "each document)", ("doc", "company", "period",
+                                                     "fiscal year end", "type", "read from"),
+                                  rows[:50], len(rows)),) if rows else ())
 
 
 def load_metadata(source: Mapping[str, Mapping[str, Any]] | str | Path | None

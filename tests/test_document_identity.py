@@ -189,3 +189,19 @@ def test_every_dev_filing_names_its_company_and_year() -> None:
     assert [(w.company, w.period, w.doc_type) for w in found.values()] == [
         ("3M Company", ("FY", "2018"), "10-K"), ("Best Buy Co., Inc.", ("FY", "2023"), "10-K"),
         ("Foot Locker INC", ("FY", "2023"), "10-K")]
+
+
+def test_the_workspace_shows_each_company_and_year_it_holds(two_companies: Path) -> None:
+    from ragspine_nb import Workspace
+
+    ws = Workspace(two_companies)
+    try:
+        assert ws.companies() == {"Orvale Inc.": ["FY2023"], "Zentra Corporation": ["FY2023"]}
+        assert repr(ws).endswith(
+            "companies=['Orvale Inc. (FY2023)', 'Zentra Corporation (FY2023)'])")
+        html = ws._repr_html_()
+        assert "Documents: who filed them, for which period" in html
+        assert "zentra_report.pdf" in html and "Orvale Inc." in html
+        assert "company=cover page" in html and "<script" not in html
+    finally:
+        ws.close()
