@@ -17,7 +17,9 @@ percentage — with
 * its **entities**: the one named with it (before the metric's name, or right after the
   number: "US$811m in Hong Kong"), else every entity the sentence names, else unknown.
 
-Numbers naming a cause or a part ("driven by write-offs of $64 million"), a hypothesis
+A name that is not the figure's subject (a complement, a container, a date:
+:mod:`ragspine_nb.agent.claim_subject`), numbers counting things ("58,733,844 shares"),
+numbers naming a cause or a part ("driven by write-offs of $64 million"), a hypothesis
 ("if …, operating income would have increased by $6.5 million"), a reference
 ("ASC 605"), points ("2 percentage points") or a date are no claims of the metric, nor is
 a percentage stated as the level of an amount ("30% of group revenue": a share).
@@ -28,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from ragspine_nb.agent.claim_subject import complement, container, counted, dated_name
 from ragspine_nb.agent.figures import (
     _CLAUSE_END,
     _DATE_PARTS,
@@ -197,7 +200,7 @@ class ClaimReader:
         return _respectively(text, out, periods)
 
     def _metrics(self, text: str) -> list[tuple[int, int, str, str]]:
-        named = _find_all(text, self.figures._metrics)
+        named = [m for m in _find_all(text, self.figures._metrics) if not dated_name(m[3])]
         spans = [s for s in _find_all(text, self._idioms)
                  if not any(a < s[1] and s[0] < b for a, b, *_ in named)]
         return sorted(named + spans)
@@ -208,14 +211,18 @@ class ClaimReader:
                channels: list[tuple[int, int, str, str]]) -> Claim | None:
         start, end, code, compound = metric
         after = text[number.end():]
+        before_name = text[clause:start] if end > start else ""
         if _after_cause_or_part(text[clause:number.start()]) or _INCLUDE.search(gap) \
                 or _REFERENCE.search(gap) \
+                or complement(before_name) or container(before_name) \
                 or _POINTS.match(after) or _HYPOTHETICAL.search(text[:number.start()]):
             return None
         parsed = parse_number(number.group(0))
         if parsed.value is None:
             return None
         unit = _currency_after(_unit_of(text[:number.start()], after), after)
+        if not unit.currency and counted(after):  # "58,733,844 ordinary shares"
+            return None
         prior = bool(_PRIOR.search(gap))
         signed = number.group(0)[0] in "+-" and unit.percent
         changed = signed or (not prior and bool(_CHANGE_WORD.search(gap))
