@@ -21,7 +21,7 @@ from ragspine_nb.extract.collect import SourceFile
 from ragspine_nb.extract.document import DocumentResult
 from ragspine_nb.extract.lineage import file_sha256
 
-__all__ = ["BatchContext", "MAX_PROSE_CHARS", "with_siblings", "owner"]
+__all__ = ["BatchContext", "MAX_PROSE_CHARS", "with_siblings", "owner", "same_owner"]
 
 #: Prose kept per folder for the tables beside it (characters); later prose is not read.
 MAX_PROSE_CHARS = 2_000_000
@@ -82,14 +82,39 @@ class BatchContext:
     def prose_for(self, result: DocumentResult, path: Path) -> list[tuple[str, str]]:
         """``(doc_id, text)`` of a document's own prose, then its folder's (never RESTRICTED).
 
-        Only the prose of documents of the same company and period: a 10-K's scale is
-        never read from another company's filing, nor from another year's.
+        Only the prose of documents of the same company and period (:func:`same_owner`):
+        a 10-K's scale is never read from another company's filing, nor from another
+        year's. A document naming no company reads only unnamed prose when its folder's
+        documents name several companies (it cannot be told whose it is).
         """
         own = [(result.doc_id, result.prose)] if result.prose.strip() and \
             not is_restricted(result.sensitivity) else []
         mine = owner(result)
-        return own + [(d, t) for d, t in self.prose_beside(path)
-                      if d != result.doc_id and self.owners.get(d, ("", "")) == mine]
+        theirs = [(d, t, self.owners.get(d, ("", ""))) for d, t in self.prose_beside(path)
+                  if d != result.doc_id]
+        kept = [(d, t, o) for d, t, o in theirs if same_owner(o, mine)]
+        if not mine[0] and len({o[0] for _, _, o in kept} - {""}) > 1:
+            kept = [(d, t, o) for d, t, o in kept if not o[0]]
+        return own + [(d, t) for d, t, _ in kept]
+
+
+def same_owner(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Whether two documents' ``(company, period)`` may be the same.
+
+    No field differs where both documents name it.
+
+    >>> same_owner(("3m company", "FY2018"), ("3m company", "FY2018"))
+    True
+    >>> same_owner(("3m company", "FY2018"), ("best buy co., inc.", "FY2018"))
+    False
+    >>> same_owner(("3m company", "FY2018"), ("3m company", "FY2022"))
+    False
+    >>> same_owner(("", "FY2019"), ("", ""))
+    True
+    >>> same_owner(("3m company", ""), ("3m company", "FY2018"))
+    True
+    """
+    return all(x == y or not x or not y for x, y in zip(a, b, strict=True))
 
 
 def owner(result: DocumentResult) -> tuple[str, str]:

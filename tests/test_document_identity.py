@@ -144,6 +144,35 @@ def test_a_tables_scale_is_never_read_from_another_companys_prose(tmp_path: Path
     assert units == {"ORVALE": "M", "ZENTRA": "NUMBER"}  # Zentra's not read from Orvale's
 
 
+def test_a_sheet_naming_nothing_reads_the_scale_of_its_notes_that_name_a_year(
+        tmp_path: Path) -> None:
+    # the notes name a fiscal year, the sheet names none: nothing differs, so the same
+    # document set (a table and its notes, as a user saves them)
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "table.csv").write_text("Item,2019,2018\nAccrued expenses,\"81,731\",\"81,912\"\n")
+    (folder / "notes.md").write_text(
+        "Accrued liabilities are summarized below (in thousands). The increase for the "
+        "fiscal year ended August 31, 2019 reflects higher payroll accruals.\n")
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    store = FactStore(tmp_path / "ws" / "facts.db", create=False)
+    assert {(f.period, f.unit) for f in store.iter_facts()} == {("2019", "K"), ("2018", "K")}
+
+
+def test_a_sheet_naming_nothing_beside_two_companies_reads_neither(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+            [("Net sales", "1,200", "1,000")], ["Amounts are in thousands."], unit="")
+    _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
+            [("Net sales", "5,300", "5,900")], ["Amounts are in millions."], unit="")
+    (folder / "table.csv").write_text("Item,2023,2022\nHeadcount,\"1,300\",\"1,250\"\n")
+    report = ingest(folder, workspace=tmp_path / "ws", progress=False)
+    line = next(f for f in report.files if f.doc_id == "table.csv")
+    assert "zentra_report.pdf" not in line.reason and "orvale_report.pdf" not in line.reason
+
+
 def test_a_document_naming_no_company_warns_once(tmp_path: Path) -> None:
     folder = tmp_path / "plain"
     folder.mkdir()
