@@ -64,6 +64,36 @@ pd.DataFrame([(c.source_locator, c.sensitivity) for c in board], columns=["locat
 snippets = NarrativeIndex(chunks).retriever().retrieve("board acquisition price")
 board_hits = sum(s["doc_id"] == "board_minutes_2025-11.docx" for s in snippets)
 print(f"{len(snippets)} passages retrieved, {board_hits} of them from the board paper")'''),
+        md("## Your own folder: each filing's company and year\n"
+           "A folder as it comes — 10-Ks, decks and workbooks of several companies and years, "
+           "no metadata. Each document says who filed it and for which period (a 10-K's cover "
+           "page, a PDF's title, a file name such as `3M_2018_10K.pdf`); its figures are filed "
+           "under that company, and a question that names none of several companies is asked "
+           "back. Set `RAGSPINE_MY_REPORTS` to your folder; by default two real 10-Ks of "
+           "FinanceBench are used when the public datasets are on this machine."),
+        code('''from ragspine_nb import Agent, Workspace
+from ragspine_nb.extract.beir import data_root
+
+my_folder = Path(os.environ.get("RAGSPINE_MY_REPORTS") or "build/notebooks/my_reports01")
+filings = data_root() / "financebench" / "pdfs"
+if not os.environ.get("RAGSPINE_MY_REPORTS") and filings.is_dir():
+    my_folder.mkdir(parents=True, exist_ok=True)
+    for name in ("3M_2018_10K.pdf", "BESTBUY_2023_10K.pdf"):
+        shutil.copyfile(filings / name, my_folder / name)
+mine = None
+if my_folder.is_dir() and any(my_folder.iterdir()):
+    shutil.rmtree("build/notebooks/ws01_mine", ignore_errors=True)
+    mine = Workspace("build/notebooks/ws01_mine", create=True)
+    mine.ingest(my_folder, progress=False)
+    display(mine)
+else:
+    print("No folder to read: set RAGSPINE_MY_REPORTS to a folder of your reports, or "
+          "RAGSPINE_DATA to the public datasets (FinanceBench 10-K PDFs).")''', IGNORE),
+        code('''if mine is not None:
+    agent = Agent.from_workspace(mine.path)
+    for q in ("What were Best Buy's net earnings in fiscal 2023?",
+              "What was net income in 2018?"):
+        print("Q:", q, "\\nA:", agent.ask(q, date(2023, 6, 30)).answer, "\\n")''', IGNORE),
         md("## Share it: the team database\n"
            "When a team outgrows one laptop, the same objects run on PostgreSQL (+ pgvector): "
            "give them a `postgresql://` URL instead of a file. `Workspace.push(url)` copies "
