@@ -19,14 +19,16 @@ A query in the qrels that the run does not answer scores 0 (``trec_eval -c``).
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 __all__ = ["Measure", "parse_measure", "parse_measures", "measures_from_ranks", "score_run",
-           "mean_scores", "MEASURE_NAMES", "DEFAULT_MEASURES"]
+           "mean_scores", "MEASURE_NAMES", "DEFAULT_MEASURES", "write_trec_run"]
 
 #: The measure families understood (``ir_measures`` spelling).
 MEASURE_NAMES: tuple[str, ...] = ("nDCG", "R", "P", "RR", "AP")
@@ -168,3 +170,22 @@ def mean_scores(per_query: Mapping[str, Mapping[str, float]]) -> dict[str, float
     names: list[str] = list(next(iter(per_query.values()), {}))
     n = max(len(per_query), 1)
     return {name: sum(v[name] for v in per_query.values()) / n for name in names}
+
+
+def write_trec_run(runs: Mapping[str, Sequence[str]], path: str | Path, tag: str = "ragspine"
+                   ) -> Path:
+    """Write ``{query id: ranked ids}`` as a TREC run (``qid Q0 docid rank score tag``).
+
+    Scores fall with the rank (``n - rank``), so any tool re-sorting by score keeps the
+    order. Written to a temporary file first, then renamed.
+    """
+    path = Path(path)
+    if not tag or any(c.isspace() for c in tag):
+        raise ValueError(f"run tag must be one word, got {tag!r}")
+    lines = [f"{q} Q0 {d} {i + 1} {len(r) - i} {tag}\n" for q, r in runs.items()
+             for i, d in enumerate(r)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("".join(lines), encoding="utf-8")
+    os.replace(tmp, path)
+    return path

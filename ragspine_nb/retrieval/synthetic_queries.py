@@ -4,8 +4,9 @@ Each sampled chunk gives at most one query: its heading (``title``) when it has 
 of at least two words, else one of its sentences (6–60 words) reduced to its content
 words (function words, numbers and one-letter tokens dropped) and, when longer, to a
 random sample of ``max_words`` of them in their order (a full sentence's words find
-their chunk at rank 1 almost always: nDCG@10 0.9975 on 150 SciFact abstracts). The source chunk is judged relevant (2), and so is every chunk with
-the same text (a repeated passage). Queries are:
+their chunk at rank 1 almost always: nDCG@10 0.9975 on 150 SciFact abstracts).
+The source chunk is judged relevant (2), and so is every chunk with the same text
+(a repeated passage). Queries are:
 
 - **flagged synthetic** (ids ``syn-…``, source ``synthetic``), so mixing them with the
   user's own judgments is explicit (:meth:`Judgments.update`);

@@ -213,6 +213,25 @@ class TuningEngine:
         self.last_ms = 0.0
         self._runs_cache: dict[tuple[float, float], dict[str, list[str]]] = {}
 
+    def with_qrels(self, qrels: Mapping[str, Mapping[str, int]],
+                   queries: Mapping[str, str] | None = None) -> TuningEngine:
+        """The same engine under new judgments (a judgment click), reusing what it can.
+
+        With the same queries the query matrix and the cached BM25 runs are kept; new
+        queries build a new engine.
+        """
+        if queries is not None and dict(queries) != self.queries:
+            return TuningEngine(self.bm25, queries, qrels, self.vector_runs, self.depth,
+                                self.rerank_runs)
+        import copy
+
+        out = copy.copy(self)
+        out.qrels = {q: dict(qrels[q]) for q in self.queries if q in qrels}
+        out.scorer = copy.copy(self.scorer)
+        out.scorer._qrels = out.qrels
+        out.scorer._judged = out.scorer._prepare_qrels(out.qrels)
+        return out
+
     def judged_rows(self) -> np.ndarray:
         """Rows (of ``scorer.query_ids``) of the queries with a relevant judgment."""
         return np.array([i for i, q in enumerate(self.scorer.query_ids)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from html import escape
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,7 +27,7 @@ from ragspine_nb._optional import import_optional
 from ragspine_nb.display.render import Card, Table, render_html
 from ragspine_nb.retrieval.autotune import AutoTuneResult, auto_tune
 from ragspine_nb.retrieval.explain import explain_bm25
-from ragspine_nb.retrieval.judgments import check_judged
+from ragspine_nb.retrieval.judgments import NoJudgmentsError, check_judged
 from ragspine_nb.retrieval.lab import (
     LabSetting,
     as_run_scores,
@@ -35,6 +37,7 @@ from ragspine_nb.retrieval.lab import (
     judged_query_ids,
     setting_runs,
 )
+from ragspine_nb.retrieval.measures import write_trec_run
 from ragspine_nb.retrieval.metrics import RunScores
 from ragspine_nb.retrieval.tuning import CHANNEL_CHOICES, TuningEngine
 from ragspine_nb.widgets._html import compact
@@ -176,16 +179,31 @@ class TuningPanel:
         e = self.engine
         merged = {**e.queries, **dict(getattr(qrels, "queries", {})), **dict(queries or {})}
         check_judged(merged, qrels, lambda d: e.bm25.position_of(d) is not None)
-        self.engine = TuningEngine(e.bm25, merged, qrels, e.vector_runs, e.depth, e.rerank_runs)
+        self.engine = e.with_qrels(qrels, merged)
         self._cache = {}
         self.baseline = self._scores(self.pinned)
         ids = judged_query_ids(self.engine)
         self.explain_query.options = [(f"{q} · {shorten(merged[q], 60)}", q) for q in ids]
         return self.update()
 
+    def export_run(self, path: str | Path, tag: str = "ragspine") -> Path:
+        """Write the current setting's run as a TREC run file (``run.trec``)."""
+        return write_trec_run(setting_runs(self.engine, self.setting()), path, tag)
+
     def follow(self, inspector: Any) -> None:
-        """Re-score whenever ``inspector`` (a RerankInspector) records a judgment."""
-        inspector.on_judgment.append(lambda *_: self.set_judgments(inspector.judgments))
+        """Re-score against ``inspector.judgments`` whenever it records a judgment.
+
+        The panel then scores the inspector's judgments alone; to keep synthetic queries
+        too, mix them in explicitly (``inspector.judgments.update(synthetic)``). While no
+        judged query has a relevant hit, the panel says so and keeps its last figures.
+        """
+        def changed(*_: Any) -> None:
+            try:
+                self.set_judgments(inspector.judgments)
+            except NoJudgmentsError as err:
+                self.lab.value = compact(f"<p><b>Not scored yet:</b> {escape(str(err))}</p>")
+
+        inspector.on_judgment.append(changed)
 
     def set_setting(self, s: LabSetting) -> None:
         """Move every slider to ``s`` and update once."""
