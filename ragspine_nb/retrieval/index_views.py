@@ -13,6 +13,7 @@ from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.render import Card, render_html
 from ragspine_nb.display.views import make_view
 from ragspine_nb.errors import QrelsError
+from ragspine_nb.retrieval.judgments import Judgments, check_judged
 from ragspine_nb.retrieval.topology import PipelineGraph, index_graph
 from ragspine_nb.retrieval.tuning import TuningEngine
 
@@ -61,21 +62,35 @@ class IndexViews(CardReprMixin):
         """A :class:`~ragspine_nb.widgets.RerankInspector`: fused vs reranked order."""
         return make_view("inspector", self, query, top_k, dict(filters) if filters else None)
 
-    def tune(self, queries: Mapping[str, str], qrels: Mapping[str, Mapping[str, int]],
+    def tune(self, queries: Mapping[str, str] | Judgments,
+             qrels: Mapping[str, Mapping[str, int]] | None = None,
              vector_runs: Mapping[str, list[str]] | None = None) -> Any:
         """A :class:`~ragspine_nb.widgets.TuningPanel` over this index (qrels keyed by chunk id).
 
+        ``index.tune(judgments)`` takes the queries and qrels of a
+        :class:`~ragspine_nb.retrieval.judgments.Judgments` (the inspector's, or
+        :func:`~ragspine_nb.retrieval.synthetic_queries.synthetic_queries`').
         ``vector_runs`` (query id → ranked ids) enables the vectors / hybrid channels;
         with an embedding backend they are computed here (once) when not given.
 
         Raises
         ------
+        NoJudgmentsError
+            When the qrels are empty, or no judged query is a query with a relevant chunk
+            of this index (a QrelsError).
         QrelsError
             When a judged id is not a chunk id of this index (a document id is the usual
             mistake) or no qrels query id is a query id; the message shows what is expected.
         """
+        if isinstance(queries, Judgments) and qrels is None:
+            qrels = queries
+        if isinstance(queries, Judgments):
+            queries = queries.queries
+        if qrels is None:
+            raise TypeError("tune needs qrels: index.tune(queries, qrels) or index.tune(judgments)")
         bm25 = self.refresh()
         self._check_qrels(bm25, queries, qrels)
+        check_judged(queries, qrels, lambda d: bm25.position_of(d) is not None)
         if vector_runs is None and self._embedder is not None:
             vector_runs = self.vector_runs(queries)
         return make_view("tuning", TuningEngine(bm25, queries, qrels, vector_runs), k1=self.k1,

@@ -195,18 +195,56 @@ class TuningEngine:
         Query id → {doc id: relevance}.
     vector_runs : mapping, optional
         Query id → ranked doc ids from a dense model (enables ``vectors`` and ``hybrid``).
+    rerank_runs : mapping, optional
+        Query id → ranked doc ids after a reranker (a third list the hybrid run fuses).
     """
 
     def __init__(self, bm25: BM25Index, queries: Mapping[str, str],
                  qrels: Mapping[str, Mapping[str, int]],
-                 vector_runs: Mapping[str, list[str]] | None = None, depth: int = 100) -> None:
+                 vector_runs: Mapping[str, list[str]] | None = None, depth: int = 100,
+                 rerank_runs: Mapping[str, list[str]] | None = None) -> None:
         self.bm25 = bm25
         self.queries = dict(queries)
         self.qrels = {q: dict(qrels[q]) for q in self.queries if q in qrels}
         self.vector_runs = dict(vector_runs) if vector_runs else None
         self.depth = depth
+        self.rerank_runs = dict(rerank_runs) if rerank_runs else None
         self.scorer = QuerySetScorer(bm25, self.queries, self.qrels)
         self.last_ms = 0.0
+        self._runs_cache: dict[tuple[float, float], dict[str, list[str]]] = {}
+
+    def with_qrels(self, qrels: Mapping[str, Mapping[str, int]],
+                   queries: Mapping[str, str] | None = None) -> TuningEngine:
+        """The same engine under new judgments (a judgment click), reusing what it can.
+
+        With the same queries the query matrix and the cached BM25 runs are kept; new
+        queries build a new engine.
+        """
+        if queries is not None and dict(queries) != self.queries:
+            return TuningEngine(self.bm25, queries, qrels, self.vector_runs, self.depth,
+                                self.rerank_runs)
+        import copy
+
+        out = copy.copy(self)
+        out.qrels = {q: dict(qrels[q]) for q in self.queries if q in qrels}
+        out.scorer = copy.copy(self.scorer)
+        out.scorer._qrels = out.qrels
+        out.scorer._judged = out.scorer._prepare_qrels(out.qrels)
+        return out
+
+    def judged_rows(self) -> np.ndarray:
+        """Rows (of ``scorer.query_ids``) of the queries with a relevant judgment."""
+        return np.array([i for i, q in enumerate(self.scorer.query_ids)
+                         if any(r > 0 for r in self.qrels.get(q, {}).values())], np.int64)
+
+    def bm25_runs(self, k1: float, b: float) -> dict[str, list[str]]:
+        """Each query's BM25 top ``depth`` for (k1, b) (the last 8 settings are cached)."""
+        key = (float(k1), float(b))
+        if key not in self._runs_cache:
+            if len(self._runs_cache) >= 8:
+                self._runs_cache.pop(next(iter(self._runs_cache)))
+            self._runs_cache[key] = self._bm25_runs(k1, b)
+        return self._runs_cache[key]
 
     def channels(self) -> tuple[str, ...]:
         """Channels available with the data given."""

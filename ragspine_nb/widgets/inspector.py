@@ -1,17 +1,44 @@
-"""RerankInspector: fused (RRF) order beside the reranked order, RESTRICTED redacted."""
+"""RerankInspector: fused (RRF) order beside the reranked order, RESTRICTED redacted.
+
+Each hit can be judged relevant / partly / not for the query (graded 2 / 1 / 0); the
+judgments go to a :class:`~ragspine_nb.retrieval.judgments.Judgments`, by default the
+workspace's ``judgments/qrels.trec`` beside a file chunk store (saved on every click).
+"""
 
 from __future__ import annotations
 
 import hashlib
+from html import escape
 from typing import Any
 
 from ragspine_nb._optional import import_optional
 from ragspine_nb.display.render import Card, Message, Table, render_html, render_transcript
+from ragspine_nb.retrieval.judgments import GRADES, Judgments
 from ragspine_nb.retrieval.planning import QueryPlan, QueryPlanner, RuleQueryPlanner
 from ragspine_nb.retrieval.results import SearchResults
 from ragspine_nb.widgets._html import compact
 
-__all__ = ["RerankInspector", "comparison_rows", "comparison_html", "plan_html"]
+__all__ = ["RerankInspector", "comparison_rows", "comparison_html", "plan_html", "query_id_of",
+           "judgments_for"]
+
+
+def query_id_of(query: str) -> str:
+    """A stable id for a typed query (the same words, the same id).
+
+    >>> query_id_of("Why did revenue fall?") == query_id_of("  why did revenue  fall? ")
+    True
+    """
+    return "q-" + hashlib.sha1(" ".join(query.lower().split()).encode()).hexdigest()[:10]
+
+
+def judgments_for(index: Any) -> Judgments:
+    """The workspace's judgments beside a file chunk store, else judgments in memory."""
+    from pathlib import Path
+
+    path = str(getattr(getattr(index, "store", None), "path", ":memory:"))
+    if path == ":memory:" or "://" in path or not Path(path).parent.is_dir():
+        return Judgments()
+    return Judgments.for_workspace(Path(path).parent)
 
 
 def comparison_rows(results: SearchResults) -> list[dict[str, Any]]:
@@ -86,9 +113,16 @@ class RerankInspector:
 
     def __init__(self, index: Any, query: str = "", top_k: int = 10,
                  filters: dict[str, str] | None = None,
-                 planner: QueryPlanner | bool | None = None) -> None:
+                 planner: QueryPlanner | bool | None = None,
+                 judgments: Judgments | None = None) -> None:
         w = import_optional("ipywidgets", extra="notebook", feature="RerankInspector")
+        self._w = w
         self.index = index
+        #: where the hits' grades go (``index``'s workspace file by default)
+        self.judgments = judgments if judgments is not None else judgments_for(index)
+        #: called with ``(query id, chunk id, relevance)`` after each judgment
+        self.on_judgment: list[Any] = []
+        self.judge_box = w.VBox(layout=w.Layout(width="100%"))
         self.top_k = top_k
         self.filters = filters
         self.planner: QueryPlanner | None = (
@@ -108,7 +142,8 @@ class RerankInspector:
         self.prompt = full()
         self.status = full()
         self.ui = w.VBox([w.HBox([self.query, self.button]), self.status, self.plan_view,
-                          self.left, self.right, self.prompt], layout=w.Layout(width="100%"))
+                          self.left, self.right, self.judge_box, self.prompt],
+                         layout=w.Layout(width="100%"))
         self.results: SearchResults | None = None
         self.button.on_click(lambda _: self.run())
         self.query.on_msg(  # Enter in the box runs it too (the text box's "submit" event)
@@ -137,7 +172,42 @@ class RerankInspector:
                                     "included)</summary>" + render_transcript(
                                         [Message("prompt", "prompt", preview)]) + "</details>"
                                     ) if preview else ""
+        self._judge_rows(q)
         return self.results
+
+    def _judge_rows(self, query: str) -> None:
+        """One row of grade buttons per hit (final order), showing saved grades."""
+        w = self._w
+        qid = query_id_of(query)
+        saved = self.judgments.get(qid, {})
+        names = {v: k for k, v in GRADES.items()}
+        rows = []
+        self.grade_buttons: dict[str, Any] = {}
+        for h in sorted(self.results.hits if self.results else [], key=lambda x: x.rank):
+            cid = h.chunk.chunk_id
+            toggle = w.ToggleButtons(options=list(GRADES), value=names.get(saved.get(cid, -1)),
+                                     style={"button_width": "70px"},
+                                     tooltips=["relevant (2)", "partly (1)", "not relevant (0)"])
+            toggle.observe(lambda ch, cid=cid: self.mark(query, cid, ch["new"])
+                           if ch["new"] is not None else None, names="value")
+            self.grade_buttons[cid] = toggle
+            label = w.HTML(f"<span>#{h.rank} {escape(h.chunk.doc_id)} · "
+                           f"{escape(h.chunk.source_locator)}</span>")
+            rows.append(w.HBox([toggle, label]))
+        head = w.HTML(compact(render_html(Card(
+            title="Judge the hits", subtitle=f"query id {qid}",
+            notes=(f"saved to {self.judgments.path}" if self.judgments.path
+                   else "kept in memory (inspector.judgments)",)))))
+        self.judge_box.children = [head, *rows] if rows else []
+
+    def mark(self, query: str, chunk_id: str, grade: int | str) -> str:
+        """Judge ``chunk_id`` for ``query`` (a grade name or 0–3); returns the query id."""
+        qid = query_id_of(query)
+        self.judgments.mark(qid, chunk_id, grade, query=query)
+        rel = self.judgments[qid][chunk_id]
+        for callback in self.on_judgment:
+            callback(qid, chunk_id, rel)
+        return qid
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
