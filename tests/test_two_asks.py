@@ -82,6 +82,17 @@ def test_a_premise_false_the_other_way_is_said_too(agent: Agent) -> None:
     assert zh.answer.split("\n")[1].startswith("并未上升：较FY2024下降3.16%，")
 
 
+def test_a_rate_moves_in_percentage_points(agent: Agent) -> None:
+    """Group ROE rose 12.8% → 13.4%: its change is said in points, never as a percent of it."""
+    r = agent.ask("What was the Group ROE in FY2025, and why did it decline?", REF)
+    assert r.answer.split("\n")[1].startswith(
+        "It did not fall: it rose 0.6 percentage points from FY2024, (13.4 − 12.8) = 0.6 "
+        "percentage points; FY2024: 12.8% (source: ")
+    assert [(f.value, f.unit) for f in r.figures] == [(13.4, "PCT"), (0.6, "PCT")]
+    zh = agent.ask("集团2025年ROE是多少，为什么下降？", REF)
+    assert zh.answer.split("\n")[1].startswith("并未下降：较FY2024上升0.6个百分点，")
+
+
 @pytest.mark.parametrize("question, first", [
     ("What was ACME Hong Kong revenue in FY2025, and why did it grow?", HK_2025),
     ("What was ACME Hong Kong revenue in FY2025 and why?", HK_2025),

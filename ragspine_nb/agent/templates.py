@@ -19,7 +19,8 @@ from ragspine_nb.units import unit_parts, unit_text, with_unit
 __all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line", "conflict_line",
            "not_computed_line", "missing_text", "conflicted_text", "NOT_COMPUTED",
            "statement_text", "where_text", "figure_line", "resolved_note", "TEXT",
-           "SCALE_NOT_STATED", "OPERATION_NAMES", "STATEMENT_NAMES", "PREMISE_VERBS"]
+           "SCALE_NOT_STATED", "OPERATION_NAMES", "STATEMENT_NAMES", "PREMISE_VERBS",
+           "PREMISE_POINTS"]
 
 
 #: A number with thousands separators (:func:`~ragspine_nb.display.render.format_number`).
@@ -121,8 +122,8 @@ TEXT = {
     "context_figures": {"zh": "相关数字（背景，非答案）：",
                         "en": "Figures in question (context, not the answer):"},
     # a direction the question takes for granted that the stored change contradicts
-    "premise_moved": {"zh": "并未{asked}：较{prior}{moved}{pct}%，{derivation}；{prior_line}。",
-                      "en": "It did not {asked}: it {moved} {pct}% from {prior}, {derivation}; "
+    "premise_moved": {"zh": "并未{asked}：较{prior}{moved}{by}，{derivation}；{prior_line}。",
+                      "en": "It did not {asked}: it {moved} {by} from {prior}, {derivation}; "
                             "{prior_line}."},
     "premise_flat": {"zh": "并未{asked}：与{prior}持平；{prior_line}。",
                      "en": "It did not {asked}: it was unchanged from {prior}; {prior_line}."},
@@ -239,6 +240,8 @@ PREMISE_VERBS: dict[str, dict[str, tuple[str, str]]] = {
     "en": {"up": ("rise", "rose"), "down": ("fall", "fell")},
     "zh": {"up": ("上升", "上升"), "down": ("下降", "下降")},
 }
+#: What a premise's change is counted in: percent, or (a rate's) percentage points.
+PREMISE_POINTS = {"pct": "%", "en": " percentage points", "zh": "个百分点"}
 
 OPERATION_NAMES: dict[str, dict[str, str]] = {
     "en": {"change": "Change", "difference": "Difference", "percent_change":

@@ -23,10 +23,17 @@ from ragspine_nb.agent.premise import FLAT, PremiseCheck, check_premise, prior_p
 from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.question_kind import question_kind
 from ragspine_nb.agent.run import Run
-from ragspine_nb.agent.templates import PREMISE_VERBS, TEXT, format_value, statement_text
+from ragspine_nb.agent.templates import (
+    PREMISE_POINTS,
+    PREMISE_VERBS,
+    TEXT,
+    format_value,
+    statement_text,
+)
 from ragspine_nb.agent.two_asks import TwoAsks, read_two_asks
 from ragspine_nb.core import Figure, FoundResult, QueryResult
 from ragspine_nb.glossary import period_label
+from ragspine_nb.units import unit_parts
 
 __all__ = ["read_as_figure_ask", "with_premise", "premise_text"]
 
@@ -78,11 +85,12 @@ def with_premise(run: Run, answer: StructuredAnswer, results: Sequence[QueryResu
         return answer, list(results)
     tasks = [{"metric": f.metric_code, "entity": f.entity, "channel": f.channel,
               "period": period_label(f.period_type, f.period)} for f in (fact, prior.fact)]
-    change = structured_answer(tasks, [results[0], prior], Operation("percent_change"),
-                               run.profile, run.lang)
+    points = unit_parts(fact.unit).percent  # a rate moves in percentage points
+    change = structured_answer(tasks, [results[0], prior],
+                               Operation("percent_change", points=points), run.profile, run.lang)
     if not change.figures:  # a zero base: no percentage, nothing said
         return answer, list(results)
-    text = premise_text(check, change.figures[0], run.lang)
+    text = premise_text(check, change.figures[0], run.lang, points)
     run.trace.record(premise_holds=False, premise_moved=check.moved)
     return StructuredAnswer((*answer.figures, change.figures[0]), f"{answer.text}\n{text}",
                             [*answer.sources, *(s for s in change.sources
@@ -90,11 +98,11 @@ def with_premise(run: Run, answer: StructuredAnswer, results: Sequence[QueryResu
         [*results, prior]
 
 
-def premise_text(check: PremiseCheck, change: Figure, lang: str) -> str:
+def premise_text(check: PremiseCheck, change: Figure, lang: str, points: bool = False) -> str:
     r"""The sentence saying a premise does not hold, with the derivation and the cell before.
 
     ``change`` is the percentage change from the period before (its operands: the asked
-    cell, then the one before).
+    cell, then the one before); ``points``: the change of a rate, in percentage points.
 
     Examples
     --------
@@ -122,5 +130,6 @@ def premise_text(check: PremiseCheck, change: Figure, lang: str) -> str:
     if check.moved == FLAT:
         return TEXT["premise_flat"][lang].format(asked=asked, prior=before, prior_line=line)
     return TEXT["premise_moved"][lang].format(
-        asked=asked, moved=verbs[check.moved][1], pct=format_value(abs(change.value)),
+        asked=asked, moved=verbs[check.moved][1],
+        by=format_value(abs(change.value)) + PREMISE_POINTS[lang if points else "pct"],
         prior=before, derivation=change.derivation, prior_line=line)
