@@ -79,6 +79,7 @@ from ragspine_nb.agent.stated_change import stated_change
 from ragspine_nb.agent.stated_share import read_stated_shares
 from ragspine_nb.agent.templates import TEXT
 from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
+from ragspine_nb.agent.two_ask_answer import read_as_figure_ask, with_premise
 from ragspine_nb.agent.unknown_entity import ask_unknown_entity, mentioned_in
 from ragspine_nb.core import (
     ConflictResult,
@@ -257,6 +258,8 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
         if derived is not None:
             return derived
     structured, results = _computed_answer(run, plan, operation, tasks, results)
+    if operation is None:  # "…, and why did it fall?" when it rose: said, with the change
+        structured, results = with_premise(run, structured, results)
     body, sources = structured.text, structured.sources
     note = run.clar.assumption_note
     if plan is not None and "period" in varying_slots(plan.tasks):
@@ -374,6 +377,7 @@ def answer_question(
     defined = defined_answer(run)  # a formula the question defines: computed, or why not
     if defined is not None:
         return defined
+    read_as_figure_ask(run)  # "what was X, and why did it fall?": the figure, then the why
     read_as_introduced(run, narrative_retriever)  # the qualifier introduces the table?
     if run.kind.kind == KIND_TEXT and run.intent.route != ROUTE_NARRATIVE or \
             qualified_in_prose(run, narrative_retriever):

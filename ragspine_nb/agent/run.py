@@ -30,6 +30,7 @@ from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.agent.templates import STATEMENT_NAMES, TEXT
 from ragspine_nb.agent.trace import Trace
+from ragspine_nb.agent.two_asks import TwoAsks
 from ragspine_nb.core import NarrativeOutcome, ToolOutcome
 from ragspine_nb.errors import ProfileError
 from ragspine_nb.glossary import period_label
@@ -67,6 +68,9 @@ class Run:
     #: the latest fiscal year the rows asked about are reported for, when it is before
     #: the latest complete one (a question naming no period is about it)
     reported: int | None = None
+    #: a question asking for a figure and why it moved, read as its figure ask
+    #: (:mod:`ragspine_nb.agent.two_asks`)
+    asks: TwoAsks | None = None
 
     @property
     def lang(self) -> str:

@@ -19,7 +19,8 @@ from ragspine_nb.units import unit_parts, unit_text, with_unit
 __all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line", "conflict_line",
            "not_computed_line", "missing_text", "conflicted_text", "NOT_COMPUTED",
            "statement_text", "where_text", "figure_line", "resolved_note", "TEXT",
-           "SCALE_NOT_STATED", "OPERATION_NAMES", "STATEMENT_NAMES"]
+           "SCALE_NOT_STATED", "OPERATION_NAMES", "STATEMENT_NAMES", "PREMISE_VERBS",
+           "PREMISE_POINTS"]
 
 
 #: A number with thousands separators (:func:`~ragspine_nb.display.render.format_number`).
@@ -120,6 +121,12 @@ TEXT = {
     "not_answered": {"zh": "未回答：{why}。", "en": "Not answered: {why}."},
     "context_figures": {"zh": "相关数字（背景，非答案）：",
                         "en": "Figures in question (context, not the answer):"},
+    # a direction the question takes for granted that the stored change contradicts
+    "premise_moved": {"zh": "并未{asked}：较{prior}{moved}{by}，{derivation}；{prior_line}。",
+                      "en": "It did not {asked}: it {moved} {by} from {prior}, {derivation}; "
+                            "{prior_line}."},
+    "premise_flat": {"zh": "并未{asked}：与{prior}持平；{prior_line}。",
+                     "en": "It did not {asked}: it was unchanged from {prior}; {prior_line}."},
     "withheld": {"zh": "（已略去 {n} 句与事实表不符、无法由事实表核实或涉及数据冲突的内容。）",
                  "en": "({n} sentence(s) stating a figure the fact store contradicts, cannot "
                        "confirm or holds in conflict were withheld.)"},
@@ -228,6 +235,14 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
 
 
 #: What each operation is called in a "not computed" line.
+#: How the premise sentences name a direction: the verb asked about, the verb of what moved.
+PREMISE_VERBS: dict[str, dict[str, tuple[str, str]]] = {
+    "en": {"up": ("rise", "rose"), "down": ("fall", "fell")},
+    "zh": {"up": ("上升", "上升"), "down": ("下降", "下降")},
+}
+#: What a premise's change is counted in: percent, or (a rate's) percentage points.
+PREMISE_POINTS = {"pct": "%", "en": " percentage points", "zh": "个百分点"}
+
 OPERATION_NAMES: dict[str, dict[str, str]] = {
     "en": {"change": "Change", "difference": "Difference", "percent_change":
            "Percentage change", "average": "Average", "sum": "Sum", "ratio": "Ratio",
