@@ -182,14 +182,12 @@ class Workspace(CardReprMixin):
     def _display_card(self) -> Card:
         rows = tuple((doc, w["company"], w["period"], w["fiscal_year_end"], w["doc_type"],
                       w["sources"]) for doc, w in self.facts.document_identities().items())
-        return Card(title="Workspace", subtitle=str(self.path),
-                    stats=(("facts", f"{self.facts.count():,}"),
-                           ("chunks", f"{self.chunks.count():,}"),
-                           ("companies", str(len(self.companies())))),
-                    tables=(Table("Documents: who filed them, for which period (read from "
-                                  "each document)", ("doc", "company", "period",
-                                                     "fiscal year end", "type", "read from"),
-                                  rows[:50], len(rows)),) if rows else ())
+        docs = Table("Documents: who filed them, for which period (read from each document)",
+                     ("doc", "company", "period", "fiscal year end", "type", "read from"),
+                     rows[:50], len(rows))
+        return Card(title="Workspace", subtitle=str(self.path), tables=(docs,) if rows else (),
+                    stats=(("facts", f"{self.facts.count():,}"), ("chunks",
+                           f"{self.chunks.count():,}"), ("companies", str(len(self.companies())))))
 
 
 def load_metadata(source: Mapping[str, Mapping[str, Any]] | str | Path | None
