@@ -234,3 +234,22 @@ def test_the_workspace_shows_each_company_and_year_it_holds(two_companies: Path)
         assert "company=cover page" in html and "<script" not in html
     finally:
         ws.close()
+
+
+def test_a_row_of_another_companys_table_is_no_reading_of_the_question(
+        tmp_path: Path) -> None:
+    # Orvale's table has a row "Year end"; a question about Zentra's year-end inventories
+    # is not asked back with it: Zentra has no such fact
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+            [("Inventories", "410", "380"), ("Net sales", "1,200", "1,000")], ["Sales grew."])
+    _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
+            [("Year end", "52", "50"), ("Net sales", "5,300", "5,900")], ["Sales fell."])
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    zentra = agent.ask("What is the year end FY2023 total amount of inventories for Zentra?", REF)
+    assert zentra.answer.startswith("Zentra Corporation Inventories, FY2023: 410 million")
+    orvale = agent.ask("What is the year end FY2023 total amount of inventories for Orvale?",
+                       REF)  # Orvale has a "Year end" row and no inventories: not guessed
+    assert "410" not in orvale.answer and not any(f.value == 410 for f in orvale.figures)

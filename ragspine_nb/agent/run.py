@@ -28,6 +28,7 @@ from ragspine_nb.agent.question_kind import KIND_NUMBER, QuestionKind, question_
 from ragspine_nb.agent.render import citations
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.security_gate import SecurityGate
+from ragspine_nb.agent.stored_readings import narrow_to_store
 from ragspine_nb.agent.templates import STATEMENT_NAMES, TEXT
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.agent.two_asks import TwoAsks
@@ -192,6 +193,7 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     if intent.raw_question != asked:
         raise ValueError("an IntentParser must fill raw_question with the exact question")
     intent, carried = carry_over(intent, follow_up, profile)
+    intent, narrowed = narrow_to_store(intent, store)  # readings the company has no fact of
     kind = question_kind(asked)
     # "which years …" asks for the periods: none is assumed from what is reported
     reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None
@@ -202,7 +204,8 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
                  external_entity=bool(intent.external_entity), language=intent.language,
                  instructions=list(read.notes) if read else [],
                  definitions=list(read.definitions) if read else [],
-                 carried_over=[k for k, v in carried.to_dict().items() if v])
+                 carried_over=[k for k, v in carried.to_dict().items() if v],
+                 not_stored_for_entity=list(narrowed.dropped))
     return Run(question, store, provider or MockProvider(), profile, ref, intent, clar,
                screened or [], trace, Grounder(profile, store),
                question_context(intent, clar, profile), parser, kind, started, read=read,

@@ -321,6 +321,12 @@ class FactStore(ConflictMixin, SQLStore):
         rows = self._db.fetchall("SELECT DISTINCT metric_code FROM fact_metric")
         return frozenset(str(r[0]) for r in rows)
 
+    def metric_channels(self, entity: str) -> frozenset[tuple[str, str]]:
+        """The ``(metric_code, channel)`` pairs with at least one stored fact of ``entity``."""
+        rows = self._db.fetchall(
+            "SELECT DISTINCT metric_code, channel FROM fact_metric WHERE entity = ?", (entity,))
+        return frozenset((str(r[0]), str(r[1])) for r in rows)
+
     def count(self) -> int:
         """Number of facts."""
         return int(self._db.fetchall("SELECT COUNT(*) FROM fact_metric")[0][0])

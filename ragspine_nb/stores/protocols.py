@@ -133,6 +133,10 @@ class FactReader(StoreHandle, Protocol):
         """The metric codes with at least one stored fact."""
         ...
 
+    def metric_channels(self, entity: str) -> frozenset[tuple[str, str]]:
+        """The ``(metric_code, channel)`` pairs with a stored fact of ``entity``."""
+        ...
+
     def count(self) -> int:
         """Number of settled facts."""
         ...

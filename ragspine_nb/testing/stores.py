@@ -124,6 +124,9 @@ class FactStoreContract:
         assert fact_store.statements(*HK_FY2025) == [_FULL]
         assert fact_store.iter_facts(metric_code="REVENUE") == [_FULL]
         assert fact_store.metric_codes() == frozenset({"REVENUE", "NEW_SALES"})
+        assert fact_store.metric_channels("ACME_HK") == frozenset(
+            {("REVENUE", "TOTAL"), ("NEW_SALES", "TOTAL")})
+        assert fact_store.metric_channels("ACME_CN") == frozenset()
 
     @pytest.mark.parametrize("identity", [
         ("REVENUE", "ACME_HK", "FY", "2024", "TOTAL"), ("REVENUE", "ACME_HK", "HY", "2025",
