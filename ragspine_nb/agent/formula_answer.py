@@ -37,6 +37,7 @@ from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.render import entity_label, metric_label
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
+from ragspine_nb.agent.stored_readings import narrowed
 from ragspine_nb.agent.templates import format_value
 from ragspine_nb.core import FoundResult, ToolOutcome
 from ragspine_nb.glossary import fold, period_label
@@ -69,14 +70,16 @@ def _operand(run: Run, text: str) -> Term | str:
     if _NOT_ONE_ITEM.search(text):
         return f"'{text}' is not one line item"
     operand = run.parser.parse(text, run.ref)
+    entity = (run.intent.entities or (run.clar.assumed_slots.get(
+        "entity", run.profile.home_entity_code),))[0]
     metrics = operand.metrics
+    if len(metrics) > 1:  # only the line items the company has facts of are its readings
+        metrics = narrowed(metrics, (), False, run.store.metric_channels(entity)).metrics
     if len(metrics) != 1:
         return f"'{text}' names {'no' if not metrics else 'more than one'} line item"
     periods = _periods(run, text, operand)
     if isinstance(periods, str):
         return periods
-    entity = (run.intent.entities or (run.clar.assumed_slots.get(
-        "entity", run.profile.home_entity_code),))[0]
     return _looked_up(run, text, metrics[0], entity, *periods)
 
 
