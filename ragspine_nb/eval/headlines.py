@@ -57,6 +57,11 @@ _MODES = {"tool": "answered without a language model", "agent": "answered by the
           "the offline stand-in model"}
 
 
+def _count(n: Any) -> str:
+    """``3,219`` for a count, ``its`` when there is none."""
+    return f"{n:,}" if isinstance(n, int) else "its"
+
+
 def _measure(label: str) -> str:
     """What ``label`` means ("scifact nDCG@10" is an nDCG@10)."""
     return MEASURES.get(label.rsplit(" ", 1)[-1] if label.endswith("nDCG@10") else label, "")
@@ -121,9 +126,8 @@ def headline_figures(qa: Mapping[str, Any], baseline: Mapping[str, Any], *, tatq
     rows += [Headline("Public benchmarks, search (BM25)", f"{t['dataset']} nDCG@10",
                       float(t["nDCG@10"]), ("≥", BM25_ANCHORS[t["dataset"]]), digits=4,
                       meaning=_measure("nDCG@10"), tolerance=0.0005,
-                      data=f"the public benchmark {t['dataset']}, all "
-                           f"{t.get('queries', 'its')} test queries (target: the published "
-                           "BM25 figure)")
+                      data=f"the public benchmark {t['dataset']}, all {_count(t.get('queries'))}"
+                           " test queries (target: the published BM25 figure)")
              for t in retrieval if "nDCG@10" in t and t["dataset"] in BM25_ANCHORS]
     return rows
 
