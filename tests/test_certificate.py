@@ -94,3 +94,21 @@ def test_an_answers_figures_are_certified_from_the_workspace(tmp_path: Path) -> 
     assert {(c.doc, c.locator) for c in certs.shown} == facts
     assert all(c.hits >= 1 for c in certs.shown)
     assert "Where the figures come from" in certs._repr_html_()
+
+
+def test_an_answer_shows_where_its_figures_come_from(tmp_path: Path) -> None:
+    from ragspine_nb import Agent
+    from ragspine_nb.cli import DEMO_REFERENCE_DATE, build_demo
+
+    build_demo(tmp_path / "ws")
+    agent = Agent.from_workspace(tmp_path / "ws")
+    try:
+        found = agent.ask("What was ACME Group revenue in FY2025?",
+                          reference_date=DEMO_REFERENCE_DATE)
+        html = found._repr_html_()
+        refused = agent.ask("What is the weather tomorrow?", reference_date=DEMO_REFERENCE_DATE)
+    finally:
+        agent.close()
+    assert "Show where each figure comes from (1 source cell(s))" in html
+    assert html.count("class='rs-certificate'") == 1 and "outline:2px solid" in html
+    assert "Show where each figure" not in refused._repr_html_()  # no figure, no certificate

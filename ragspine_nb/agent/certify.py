@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.errors import RagspineError
 from ragspine_nb.extract.certificate import Certificate, certificate
 
@@ -20,14 +21,14 @@ __all__ = ["Certificates", "certificates"]
 
 
 @dataclass(frozen=True)
-class Certificates:
+class Certificates(CardReprMixin):
     """The certificates of one answer, and a line for each source that cannot be shown."""
 
     question: str
     shown: tuple[Certificate, ...]
     not_shown: tuple[str, ...]
 
-    def _repr_html_(self) -> str:
+    def _display_html(self) -> str:
         lines = "".join(f"<li>{html.escape(n)}</li>" for n in self.not_shown)
         return (f"<div class='rs-certificates'><div style='font-weight:600'>Where the figures "
                 f"come from: {html.escape(self.question)}</div>"

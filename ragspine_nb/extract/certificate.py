@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine_nb._optional import import_optional
+from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.errors import RagspineError
 
 __all__ = ["Certificate", "certificate", "number_texts"]
@@ -36,7 +37,7 @@ _HEAD = _CELL + ";background:#f6f8fa;color:#59636e;font-weight:400"
 
 
 @dataclass(frozen=True)
-class Certificate:
+class Certificate(CardReprMixin):
     """Where one figure stands in its source file, as self-contained HTML."""
 
     doc: str
@@ -45,7 +46,7 @@ class Certificate:
     hits: int  #: how many places are highlighted (0: the figure was not found there)
     html: str
 
-    def _repr_html_(self) -> str:
+    def _display_html(self) -> str:
         return self.html
 
 
