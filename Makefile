@@ -4,6 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-demo
 WORKSPACE ?= .ragspine_demo
 # where torch comes from: empty = pip's configured indexes (here /opt/wheels holds the CPU
 # wheel); elsewhere use TORCH_INDEX=https://download.pytorch.org/whl/cpu (PyPI's is CUDA, GBs)
@@ -26,7 +27,14 @@ $(STAMP): $(PY) pyproject.toml setup.py constraints.txt
 
 install: $(STAMP)
 
-demo: $(STAMP)
+# the demo needs only the document readers (`ingest`): no torch, no models, no notebook or dev
+# tools; a venv `make test` already filled is used as it is
+$(DEMO_STAMP): $(PY) pyproject.toml setup.py constraints.txt
+	if [ -f $(STAMP) ]; then touch $(DEMO_STAMP); else \
+		$(PIP) install -q --upgrade pip && \
+		$(PIP) install -q -c constraints.txt -e ".[ingest]" && touch $(DEMO_STAMP); fi
+
+demo: $(DEMO_STAMP)
 	$(VENV)/bin/ragspine-nb demo --workspace $(WORKSPACE)
 
 # pytest's exit code 5 ("no tests collected") is not a failure of the set-up.
@@ -41,7 +49,8 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 # the stakeholder view (code hidden, summary page first, offline, each page ≤ 2 MB);
-# add --with-code for every cell and raw output
+# add --with-code for every cell and raw output. In a checkout the widget renderer comes from
+# build/vendor (npm pack, once); a wheel ships it (setup.py packs it at build time)
 report: $(STAMP)
 	$(VENV)/bin/ragspine-nb report --out build/report --vendor build/vendor
 	@echo "open build/report/index.html (the summary page comes first)"

@@ -213,16 +213,23 @@ results''', IGNORE),  # dense scores may differ in the last digits across CPUs
     plt.tight_layout()''', IGNORE),
         md("## Live tuning on SciFact (all 300 test queries, full corpus)\nMove k1 or b: "
            "the index keeps raw term frequencies, so every move re-scores without "
-           "re-indexing. The table lists the queries that gained or lost the most."),
+           "re-indexing. The table lists the queries that gained or lost the most. In the "
+           "exported report (no kernel) k1 and b stay live: their figures are precomputed "
+           "over the sliders' positions when the report is built."),
         code('''from ragspine_nb.widgets import TuningPanel
 from ragspine_nb.retrieval.tuning import TuningEngine
+from ragspine_nb.widgets.static_grid import live_in_report
 
 if have_data:
     sf = load_beir(data_root() / "scifact")
     ids, texts = sf.doc_texts()
     panel = TuningPanel(TuningEngine(BM25Index.build(ids, texts), sf.queries, sf.qrels))
     panel.k1.value = 0.9   # what a user's slider move does
-    display(panel)''', IGNORE),
+    display(panel)
+    live_in_report(panel)  # only under `ragspine-nb report`: the static page's figures
+else:
+    print("SciFact not found: the TuningPanel needs it (download the BEIR SciFact set into "
+          "$RAGSPINE_DATA/scifact/)")''', IGNORE),
         md("## Rerank inspector (demo corpus, offline cross-encoder)\nFused RRF order beside "
            "the reranked order; RESTRICTED chunks appear only as placeholders and never in the "
            "judge's prompt."),

@@ -278,10 +278,15 @@ def _add_demo_parser(sub: _Subparsers) -> None:
 def _add_report_parser(sub: _Subparsers) -> None:
     """``ragspine-nb report``."""
     p = sub.add_parser("report", help="execute the notebooks into self-contained HTML")
-    p.add_argument("notebooks", nargs="*", help="default: the four notebooks in notebooks/")
+    p.add_argument("notebooks", nargs="*",
+                   help="notebook files or folders (default: the four notebooks in the folder "
+                        "`ragspine-nb notebooks` wrote, found from here, else the ones shipped "
+                        "in the package)")
     p.add_argument("--out", default="build/report")
-    p.add_argument("--vendor", default="build/vendor",
-                   help="folder for require.js and embed-amd.js (fetched with npm pack)")
+    p.add_argument("--vendor", default=None,
+                   help="folder holding require.js, embed-amd.js and fa-solid-900.woff2 "
+                        "(fetched there with npm pack if missing; default: the renderer "
+                        "shipped in the package, no npm)")
     p.add_argument("--with-code", action="store_true",
                    help="keep the code cells and raw outputs (default: the stakeholder view)")
     p.set_defaults(func=_cmd_report)

@@ -5,53 +5,63 @@ figures against their targets, from the :class:`~ragspine_nb.display.Scorecard` 
 and then one page per notebook with the code hidden, raw Python values and stderr left
 out, and nothing fetched from the network (no MathJax, no Mermaid, no CDN).
 
+The notebooks are the ones given (files or folders), else the four in the folder
+``ragspine-nb notebooks`` wrote (or the checkout's ``notebooks/``), else the copies shipped
+in the package, run in a temporary folder. A progress bar counts the executed cells.
+
 The widget renderer (``@jupyter-widgets/html-manager``), ``require.js`` and the
-FontAwesome solid font the widgets' icons use come from the npm registry once
-(``npm pack``) into a vendor folder. The renderer and ``require.js`` are embedded
-gzip-compressed (the browser inflates them with ``DecompressionStream``) and the font as
-a ``data:`` URL, so a page with widgets stays under 2 MB and opens offline. Widgets in a
-static page show their saved state but are not live (there is no kernel).
+FontAwesome solid font the widgets' icons use are package data, packed when the package
+is built (:mod:`ragspine_nb.report_assets`); a source checkout packs them from
+``build/vendor`` (fetched once with ``npm pack``). The renderer is embedded
+gzip-compressed (the browser inflates it with ``DecompressionStream``) and the font as a
+``data:`` URL, so a page with widgets stays under 2 MB and opens offline.
 """
 
 from __future__ import annotations
 
 import base64
 import datetime
-import gzip
-import shutil
+import os
 import subprocess
-import tarfile
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ragspine_nb._optional import import_optional
-from ragspine_nb.display.scorecard import (
-    SCORECARD_MIME,
-    Headline,
-    Scorecard,
-    render_summary_page,
-)
+from ragspine_nb.display.scorecard import SCORECARD_MIME, Scorecard, render_summary_page
 from ragspine_nb.errors import RagspineError
+from ragspine_nb.eval.headlines import (
+    BM25_ANCHORS,
+    DATASET_HOWTO,
+    MEASURES,
+    headline_figures,
+    headline_scorecard,
+)
+from ragspine_nb.report_assets import (
+    FONT,
+    RENDERER,
+    STATIC_DIR,
+    VENDOR_FILES,
+    VendorError,
+    fetch_vendor,
+    pack_assets,
+    packaged_assets,
+)
+from ragspine_nb.report_live import LIVE_SCRIPT, mark_widgets
+from ragspine_nb.widgets.static_grid import REPORT_ENV
 
-__all__ = ["build_report", "ensure_vendor", "stakeholder_view", "headline_figures",
-           "NOTEBOOKS", "SUMMARY_PAGE", "BM25_ANCHORS"]
+__all__ = ["build_report", "ensure_vendor", "find_notebooks", "report_assets", "stakeholder_view",
+           "headline_figures", "headline_scorecard", "NOTEBOOKS", "SUMMARY_PAGE",
+           "BM25_ANCHORS", "MEASURES", "DATASET_HOWTO"]
 
+#: The source checkout (or site-packages, from a wheel).
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS: tuple[str, ...] = ("01_ingestion.ipynb", "02_retrieval_tuning.ipynb",
                               "03_agent.ipynb", "04_eval_dashboard.ipynb")
-_PACKAGES = {"@jupyter-widgets/html-manager@1": ("package/dist/embed-amd.js", "embed-amd.js"),
-             "requirejs@2": ("package/require.js", "require.js"),
-             # the solid face is the one ipywidgets' icons (``fa fa-search``…) are drawn from
-             "@fortawesome/fontawesome-free@5.15.4": ("package/webfonts/fa-solid-900.woff2",
-                                                      "fa-solid-900.woff2")}
 #: The report's first page: every notebook's headline figures.
 SUMMARY_PAGE = "index.html"
-#: BM25 nDCG@10 a run should reach: the BEIR paper's for SciFact, bm25s on the same data
-#: for cmrc2018-chunks.
-BM25_ANCHORS: dict[str, float] = {"scifact": 0.665, "cmrc2018-chunks": 0.898}
 _WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 _WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -59,33 +69,49 @@ _WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 def ensure_vendor(vendor: str | Path) -> Path:
     """Make sure ``vendor`` holds the widget renderer, ``require.js`` and the icon font.
 
-    What is missing is fetched with ``npm pack`` (the FontAwesome solid face comes from
-    ``@fortawesome/fontawesome-free``).
+    What is missing is fetched with ``npm pack`` (a developer's checkout; a built package
+    ships them, see :func:`report_assets`).
     """
-    folder = Path(vendor)
-    missing = [spec for spec, (_, name) in _PACKAGES.items() if not (folder / name).is_file()]
-    if not missing:
-        return folder
-    npm = shutil.which("npm")
-    if npm is None:
-        raise RagspineError("the report needs the widget renderer from the npm registry, but "
-                            f"npm is not installed; put {[n for _, n in _PACKAGES.values()]} "
-                            f"into {folder} by hand or install Node.js/npm")
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        for spec in missing:
-            proc = subprocess.run([npm, "pack", spec, "--silent"], cwd=tmp, capture_output=True,
-                                  text=True, timeout=300)
-            if proc.returncode != 0:
-                raise RagspineError(f"npm pack {spec} failed: {proc.stderr.strip()[:300]}")
-            tgz = Path(tmp) / proc.stdout.strip().splitlines()[-1]
-            member, name = _PACKAGES[spec]
-            with tarfile.open(tgz) as tar:
-                data = tar.extractfile(member)
-                if data is None:
-                    raise RagspineError(f"{member} missing from {tgz.name}")
-                (folder / name).write_bytes(data.read())
-    return folder
+    try:
+        return fetch_vendor(vendor)
+    except VendorError as exc:
+        raise RagspineError(f"the report's widget renderer: {exc}") from exc
+
+
+def report_assets(vendor: str | Path | None = None) -> Path:
+    """The folder holding the packed renderer and icon font a page with widgets embeds.
+
+    ``vendor`` given: that vendor folder (fetched with npm if incomplete), packed into
+    ``vendor/packed``. Otherwise the package's own (a wheel), else the checkout's
+    ``build/vendor`` when complete. Nothing is fetched unless ``vendor`` is given.
+
+    Raises
+    ------
+    RagspineError
+        Neither is there; the message names the missing files and how to get them.
+    """
+    if vendor is not None:
+        folder = ensure_vendor(vendor)
+        return _packed(folder)
+    shipped = packaged_assets()
+    if shipped is not None:
+        return shipped
+    local = ROOT / "build" / "vendor"
+    if (ROOT / "pyproject.toml").is_file() and all((local / n).is_file() for n in VENDOR_FILES):
+        return _packed(local)
+    raise RagspineError(
+        f"the report's widget renderer is missing: {RENDERER} and {FONT} are not in "
+        f"{STATIC_DIR} (this install was built without them). Reinstall from a wheel "
+        "built where npm could fetch them once, or pass --vendor DIR holding "
+        f"{', '.join(VENDOR_FILES)} (fetched there with npm pack if missing)")
+
+
+def _packed(vendor: Path) -> Path:
+    try:
+        pack_assets(vendor, vendor / "packed")
+    except VendorError as exc:
+        raise RagspineError(f"the report's widget renderer: {exc}") from exc
+    return vendor / "packed"
 
 
 # The page template: the lab template without MathJax, Mermaid or a CDN, the widget renderer
@@ -113,6 +139,7 @@ _TEMPLATE = r"""{%- extends 'index.html.j2' -%}
   } else { start(); }
 }());
 </script>
+{%- if resources.ragspine_live -%}<script>{{ resources.ragspine_live }}</script>{%- endif -%}
 {%- endif -%}{% endblock jupyter_widgets %}
 {% block extra_css %}<style>{{ resources.ragspine_css }}</style>{% endblock extra_css %}
 {%- block body_header -%}{{ super() }}{{ resources.ragspine_nav }}{%- endblock body_header -%}
@@ -134,9 +161,8 @@ _NAV = ("position:sticky;top:0;z-index:10;background:#fff;border-bottom:1px soli
 
 @lru_cache(maxsize=4)
 def _renderer(folder: Path) -> str:
-    """``require.js`` then ``embed-amd.js``, gzip-compressed, base64 (a third of the size)."""
-    code = (folder / "require.js").read_bytes() + b"\n;\n" + (folder / "embed-amd.js").read_bytes()
-    return base64.b64encode(gzip.compress(code, compresslevel=9, mtime=0)).decode("ascii")
+    """The packed renderer (``require.js`` then ``embed-amd.js``, gzip), base64."""
+    return base64.b64encode((folder / RENDERER).read_bytes()).decode("ascii")
 
 
 @lru_cache(maxsize=4)
@@ -146,7 +172,7 @@ def _icon_css(folder: Path) -> str:
     It gets a family name of its own, which the widgets' ``@font-face`` rules (pointing at
     files that are not there) cannot shadow.
     """
-    font = base64.b64encode((folder / "fa-solid-900.woff2").read_bytes()).decode("ascii")
+    font = base64.b64encode((folder / FONT).read_bytes()).decode("ascii")
     return ('@font-face{font-family:"ragspine-fa-solid";font-style:normal;font-weight:900;'
             f'font-display:block;src:url(data:font/woff2;base64,{font}) format("woff2")}}'
             '.fa,.fas,.far{font-family:"ragspine-fa-solid"!important;font-weight:900!important}')
@@ -186,49 +212,6 @@ def stakeholder_view(nb: Any) -> Any:
     return nb
 
 
-def headline_figures(qa: Mapping[str, Any], baseline: Mapping[str, Any], *, tatqa: Any = None,
-                     tatqa_trend: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
-                     retrieval: Sequence[Mapping[str, Any]] = ()) -> list[Headline]:
-    """The evaluation's headline figures, each against its target, for a :class:`Scorecard`.
-
-    Parameters
-    ----------
-    qa : mapping of str to QAReport
-        ``{mode: report}``: each gate must stay at or above its baseline rate and the
-        fabrication count at or below its baseline (the ratchet).
-    baseline : mapping
-        The committed baseline (:func:`~ragspine_nb.eval.load_baseline`).
-    tatqa : TatqaReport, optional
-        A TAT-QA run: its figures with a target.
-    tatqa_trend : (mapping, mapping), optional
-        A committed TAT-QA run and the earlier one it is compared with (JSON dicts).
-    retrieval : sequence of mapping
-        Rows with ``dataset`` and ``nDCG@10``, compared with :data:`BM25_ANCHORS`.
-    """
-    from ragspine_nb.eval.qa import GATES
-    from ragspine_nb.eval.tatqa_report import TatqaReport
-
-    rows = []
-    for mode, report in qa.items():
-        base, section = baseline.get(mode, {}), f"QA gates, {mode} mode ({len(report.cases)} cases)"
-        rows += [Headline(section, g.replace("_", " "), report.gate(g)["rate"],
-                          ("≥", base.get(g, 1.0)), base.get(g)) for g in GATES]
-        rows.append(Headline(section, "fabrication count", report.fabrication_count,
-                             ("≤", base.get("fabrication_count", 0)),
-                             base.get("fabrication_count"), digits=0))
-    if tatqa is not None:
-        rows += tatqa.headlines(f"TAT-QA {tatqa.split_name}, this run "
-                                f"({tatqa['questions']:,} questions)")
-    if tatqa_trend is not None:
-        now, before = TatqaReport(tatqa_trend[0]), TatqaReport(tatqa_trend[1])
-        section = (f"TAT-QA {now.split_name}, committed run ({now['questions']:,} questions; "
-                   "trend: against the earlier run)")
-        rows += [Headline(section, label, value, target, old) for (label, value, target),
-                 (_, old, _) in zip(now.checks(), before.checks(), strict=False)]
-    rows += [Headline("Retrieval, BM25 over all test queries", f"{t['dataset']} nDCG@10",
-                      float(t["nDCG@10"]), ("≥", BM25_ANCHORS[t["dataset"]]), digits=4)
-             for t in retrieval if "nDCG@10" in t and t["dataset"] in BM25_ANCHORS]
-    return rows
 
 
 def _scorecards(nb: Any) -> list[Scorecard]:
@@ -258,12 +241,64 @@ def _nav(pages: list[tuple[str, str]], here: str) -> str:
         for h, t in links) + "</nav>"
 
 
-def build_report(notebooks: list[str | Path] | None = None, out_dir: str | Path = "build/report",
-                 vendor: str | Path = "build/vendor", timeout: int = 1800,
-                 show_code: bool = False) -> list[Path]:
+def find_notebooks(given: Sequence[str | Path] = (), here: str | Path | None = None
+                   ) -> list[Path]:
+    """The notebooks to report on: those given, else the ones found from ``here``.
+
+    A folder given stands for the ``*.ipynb`` in it. With none given: the four notebooks in
+    the folder ``ragspine-nb notebooks`` wrote (or the checkout) at or above ``here`` (the
+    current folder), in it or in its ``notebooks/``. An empty list means "none found here"
+    (:func:`build_report` then runs the copies shipped in the package).
+
+    Raises
+    ------
+    RagspineError
+        A path given does not exist, or a folder given holds no notebook.
+    """
+    from ragspine_nb.demo_files import notebook_home
+
+    paths: list[Path] = []
+    for item in map(Path, given):
+        if item.is_dir():
+            found = sorted(item.glob("*.ipynb"))
+            if not found:
+                raise RagspineError(f"{item} holds no notebook (*.ipynb); give a folder "
+                                    "written by `ragspine-nb notebooks` or .ipynb files")
+            paths += found
+        elif item.is_file():
+            paths.append(item)
+        else:
+            raise RagspineError(f"{item}: no such notebook or folder")
+    if given:
+        return paths
+    home = notebook_home(here)
+    for folder in (home, home / "notebooks"):
+        if all((folder / n).is_file() for n in NOTEBOOKS):
+            return [folder / n for n in NOTEBOOKS]
+    return []
+
+
+def build_report(notebooks: Sequence[str | Path] | None = None,
+                 out_dir: str | Path = "build/report", vendor: str | Path | None = None,
+                 timeout: int = 1800, show_code: bool = False,
+                 progress: bool = True) -> list[Path]:
     """Execute notebooks and write a summary page and one self-contained page per notebook.
 
-    ``show_code=True`` keeps the code cells and every output (a developer's view).
+    Parameters
+    ----------
+    notebooks : sequence of path, optional
+        Notebook files or folders (:func:`find_notebooks`); default: the ones found from the
+        current folder, else the copies shipped in the package (run in a temporary folder).
+    out_dir : path
+        Where the pages go.
+    vendor : path, optional
+        A folder with the widget renderer (:func:`report_assets`); default: the package's.
+    timeout : int
+        Seconds a cell may run.
+    show_code : bool
+        Keep the code cells and every output (a developer's view).
+    progress : bool
+        Show a progress bar over the executed cells (with the time left).
 
     Returns
     -------
@@ -272,20 +307,18 @@ def build_report(notebooks: list[str | Path] | None = None, out_dir: str | Path 
     """
     nbformat = import_optional("nbformat", extra="notebook", feature="The HTML report")
     import_optional("nbconvert", extra="notebook", feature="The HTML report")
-    from nbconvert.preprocessors import ExecutePreprocessor
-
-    folder = ensure_vendor(vendor).resolve()
+    assets = report_assets(vendor)  # fails before minutes of execution, naming what is missing
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = [Path(p) for p in notebooks] if notebooks else [ROOT / "notebooks" / n
-                                                             for n in NOTEBOOKS]
-    executed = []
-    for path in paths:
-        nb = nbformat.read(path, as_version=4)
-        ExecutePreprocessor(timeout=timeout, kernel_name="python3",  # type: ignore[no-untyped-call]
-                            store_widget_state=True).preprocess(
-            nb, {"metadata": {"path": str(path.resolve().parent)}})
-        executed.append((f"{path.stem}.html", nb))
+    with tempfile.TemporaryDirectory(prefix="ragspine-report-") as tmp:
+        paths = find_notebooks(notebooks or ())
+        if not paths:  # the shipped copies, run where `ragspine-nb notebooks` would put them
+            from ragspine_nb.cli_notebooks import copy_notebooks
+
+            copy_notebooks(tmp)
+            paths = [Path(tmp) / n for n in NOTEBOOKS]
+        read = [(p, nbformat.read(p, as_version=4)) for p in paths]
+        executed = _execute_all(read, timeout, progress)
     pages = [(href, _title(nb, href)) for href, nb in executed]
     written = [out / SUMMARY_PAGE]
     written[0].write_text(render_summary_page(
@@ -296,9 +329,37 @@ def build_report(notebooks: list[str | Path] | None = None, out_dir: str | Path 
              "its change against it. The detailed pages follow."), encoding="utf-8")
     for href, nb in executed:
         target = out / href
-        target.write_text(_export(nb, folder, _nav(pages, href), show_code), encoding="utf-8")
+        target.write_text(_export(nb, assets, _nav(pages, href), show_code), encoding="utf-8")
         written.append(target)
     return written
+
+
+def _execute_all(read: list[tuple[Path, Any]], timeout: int, progress: bool
+                 ) -> list[tuple[str, Any]]:
+    """Run each notebook in its own folder; one progress bar over all their code cells.
+
+    The kernel's own stderr (its start-up warnings) is not shown; a failing cell still
+    raises with its traceback.
+    """
+    from nbclient import NotebookClient
+    from tqdm.auto import tqdm
+
+    total = sum(c.cell_type == "code" for _, nb in read for c in nb.cells)
+    bar = tqdm(total=total, unit="cell", disable=not progress, desc="executing")
+    executed = []
+    try:
+        for path, nb in read:
+            bar.set_description(path.stem)
+            client = NotebookClient(
+                nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
+                resources={"metadata": {"path": str(path.resolve().parent)}},
+                on_cell_executed=lambda **_: bar.update(1))
+            # REPORT_ENV: a TuningPanel precomputes its slider grid for the static page
+            client.execute(stderr=subprocess.DEVNULL, env={**os.environ, REPORT_ENV: "1"})
+            executed.append((f"{path.stem}.html", nb))
+    finally:
+        bar.close()
+    return executed
 
 
 def _export(nb: Any, folder: Path, nav: str, show_code: bool) -> str:
@@ -314,7 +375,9 @@ def _export(nb: Any, folder: Path, nav: str, show_code: bool) -> str:
         exporter.exclude_input = exporter.exclude_input_prompt = True
         exporter.exclude_output_prompt = True
     widgets = "widgets" in nb.metadata
+    live = mark_widgets(nb) if widgets else False
     resources = {"ragspine_renderer": _renderer(folder) if widgets else "",
+                 "ragspine_live": LIVE_SCRIPT if live else "",
                  "ragspine_css": _PAGE_CSS + (_icon_css(folder) if widgets else ""),
                  "ragspine_nav": nav}
     body, _ = exporter.from_notebook_node(nb, resources=resources)

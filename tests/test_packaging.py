@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
 import tomllib
+from pathlib import Path
 
 import pytest
 import yaml
@@ -140,6 +142,17 @@ def test_torch_is_pinned_through_constraints_before_anything_else() -> None:
     assert makefile.rindex("-c constraints.txt", 0, torch_line) > line_start
     project_line = makefile.index('-c constraints.txt -e ".[all,sentence-transformers,dev]"')
     assert torch_line < project_line
+
+
+def test_make_demo_installs_only_the_document_readers(tmp_path: Path) -> None:
+    """`make demo` on a fresh machine: no torch, no dev tools; `make test`: everything."""
+    venv = tmp_path / "venv"  # absent: make prints every step it would run
+    demo = subprocess.run(["make", "-n", "demo", f"VENV={venv}"], cwd=ROOT, text=True,
+                          capture_output=True, check=True).stdout
+    assert '-e ".[ingest]"' in demo and "torch" not in demo and "dev]" not in demo
+    test = subprocess.run(["make", "-n", "test", f"VENV={venv}"], cwd=ROOT, text=True,
+                          capture_output=True, check=True).stdout
+    assert "torch==2.13.0" in test and '".[all,sentence-transformers,dev]"' in test
 
 
 def test_licence_and_metadata_are_declared_the_current_way() -> None:

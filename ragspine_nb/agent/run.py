@@ -110,7 +110,7 @@ class Run:
             retrieval=dict(narrative.retrieval) if narrative else {},
             citations=[c.to_dict() for c in cites],
             dropped=[d.to_dict() for d in narrative.dropped] if narrative else [],
-            figures=tool.figures, slots=self.resolved_slots())
+            figures=tool.figures, slots=self.resolved_slots(), source_store=self.store)
 
     def resolved_slots(self) -> dict[str, Any]:
         """The slots this answer resolved, for a follow-up question (codes only)."""

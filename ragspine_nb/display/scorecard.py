@@ -5,6 +5,11 @@ with every style inline (a stored notebook shown untrusted keeps it) and nothing
 A scorecard's notebook output also carries its figures as JSON under
 :data:`SCORECARD_MIME`, so ``ragspine-nb report`` can put every notebook's headline
 figures on one summary page without recomputing them.
+
+For a reader who is not an engineer, each headline carries what it means and the data it
+was measured on (the demo's fictional company, a public benchmark, the reader's own files,
+with the split), and a scorecard lists what was *not run* and how to get it: the summary
+page opens with one sentence per measure (:func:`verdict_sentences`).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.render import INLINE, Card, Table, badge, format_number
 
 __all__ = ["Headline", "Scorecard", "SCORECARD_MIME", "render_scorecard",
-           "render_summary_page"]
+           "render_summary_page", "verdict_sentences"]
 
 #: The MIME type of a scorecard's figures in a notebook output.
 SCORECARD_MIME = "application/vnd.ragspine.scorecard+json"
@@ -47,6 +52,15 @@ class Headline:
     unit: str = ""
     digits: int = 3
     note: str = ""
+    #: What the figure measures, in one plain clause ("share of number questions answered
+    #: with the exact figure").
+    meaning: str = ""
+    #: The data it was measured on, with its split ("the demo's fictional company ACME, 63
+    #: golden questions").
+    data: str = ""
+    #: How far short of a ``≥``/``≤`` target still counts as met (a published anchor's
+    #: rounding: 0.6646 meets "≥ 0.665" given as three decimals).
+    tolerance: float = 0.0
 
     def _num(self, v: float) -> str:
         return format_number(round(v)) if self.digits == 0 else f"{v:,.{self.digits}f}"
@@ -57,11 +71,12 @@ class Headline:
         if self.target is None:
             return None
         op, bound = self.target
+        slack = _TOL + self.tolerance
         if op == "≥":
-            return self.value >= bound - _TOL
+            return self.value >= bound - slack
         if op == "≤":
-            return self.value <= bound + _TOL
-        return abs(self.value - bound) <= _TOL
+            return self.value <= bound + slack
+        return abs(self.value - bound) <= slack
 
     @property
     def value_text(self) -> str:
@@ -109,10 +124,13 @@ class Scorecard(CardReprMixin):
     (1, 0, "Scorecard('Headline figures', headlines=1, met=1, missed=0)")
     """
 
-    def __init__(self, title: str, headlines: Iterable[Headline], subtitle: str = "") -> None:
+    def __init__(self, title: str, headlines: Iterable[Headline], subtitle: str = "",
+                 not_run: Iterable[str] = ()) -> None:
         self.title = title
         self.subtitle = subtitle
         self.headlines: tuple[Headline, ...] = tuple(headlines)
+        #: Measures that could not run, each ``"what: why (how to get it)"``.
+        self.not_run: tuple[str, ...] = tuple(not_run)
 
     @property
     def met(self) -> int:
@@ -127,13 +145,14 @@ class Scorecard(CardReprMixin):
     def to_dict(self) -> dict[str, Any]:
         """``{"title", "subtitle", "headlines": [...]}`` (what the report reads back)."""
         return {"title": self.title, "subtitle": self.subtitle,
-                "headlines": [h.to_dict() for h in self.headlines]}
+                "headlines": [h.to_dict() for h in self.headlines],
+                "not_run": list(self.not_run)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Scorecard:
         """The inverse of :meth:`to_dict`."""
         return cls(data["title"], (Headline.from_dict(h) for h in data["headlines"]),
-                   data.get("subtitle", ""))
+                   data.get("subtitle", ""), data.get("not_run", ()))
 
     def to_frame(self) -> Any:
         """One row per headline: section, measure, value, target, status, trend."""
@@ -188,6 +207,9 @@ def render_scorecard(card: Scorecard) -> str:
         f'<tr><th colspan="5" style="{_CELL};text-align:left;padding-top:10px">'
         f"{html.escape(name)}</th></tr>" + "".join(_row(h) for h in rows)
         for name, rows in sections.items())
+    body += "".join(
+        f'<tr><td colspan="5" class="rs-not-run" style="{_TEXT};color:#9a6700">'
+        f"not run: {html.escape(line)}</td></tr>" for line in card.not_run)
     total = card.met + card.missed
     verdict = badge(card.missed == 0, f"{card.met} of {total} targets met")
     summary = f'<span style="margin-left:10px">{verdict}</span>' if total else ""
@@ -207,7 +229,34 @@ _PAGE_CSS = (
     "h1{font-size:24px;margin:12px 0 4px}h2{font-size:17px;margin:20px 0 6px}"
     ".rs-lead{color:#59636e;margin:0 0 12px}"
     ".rs-pages li{margin:3px 0}a{color:#0969da}"
+    ".rs-verdict{padding-left:0;list-style:none}.rs-verdict li{margin:6px 0;line-height:1.45}"
+    ".rs-verdict .rs-data{color:#59636e}"
 )
+
+
+def verdict_sentences(card: Scorecard) -> list[tuple[bool | None, str]]:
+    """One plain sentence per headline (what it means, on what data, passed or not).
+
+    Then one per measure that did not run. Each comes with its pass/miss (``None``: no
+    target, or not run).
+
+    >>> h = Headline("QA", "accuracy", 1.0, ("≥", 1.0), meaning="share of exact figures",
+    ...              data="the demo")
+    >>> for _, line in verdict_sentences(Scorecard("S", [h], not_run=["TAT-QA: no file"])):
+    ...     print(line)
+    Accuracy, the share of exact figures: 1.000 on the demo, target ≥ 1.000 — passed.
+    Not run: TAT-QA: no file.
+    """
+    out: list[tuple[bool | None, str]] = []
+    for h in card.headlines:
+        label = h.label[:1].upper() + h.label[1:]
+        meaning = f", the {h.meaning}" if h.meaning else ""
+        data = f" on {h.data}" if h.data else ""
+        verdict = {True: "passed", False: "missed", None: "no target"}[h.met]
+        target = f", target {h.target_text}" if h.target is not None else ""
+        out.append((h.met, f"{label}{meaning}: {h.value_text}{data}{target} — {verdict}."))
+    out += [(None, f"Not run: {line}.") for line in card.not_run]
+    return out
 
 
 def render_summary_page(title: str, scorecards: Sequence[Scorecard],
@@ -220,11 +269,16 @@ def render_summary_page(title: str, scorecards: Sequence[Scorecard],
     """
     cards = "".join(render_scorecard(c) for c in scorecards) or (
         "<p>None of these notebooks shows headline figures.</p>")
+    sentences = [v for c in scorecards for v in verdict_sentences(c)]
+    verdict = ('<h2>In plain words</h2><ul class="rs-verdict">' + "".join(
+        f'<li>{badge(met, "NOT RUN" if text.startswith("Not run") else "")} '
+        f"{html.escape(text)}</li>" for met, text in sentences) + "</ul><h2>The figures</h2>"
+        if sentences else "")
     links = "".join(f'<li><a href="{html.escape(href)}">{html.escape(name)}</a></li>'
                     for href, name in pages)
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{html.escape(title)}</title><style>{_PAGE_CSS}</style></head>"
             f'<body>{nav}<main id="rs-summary"><h1>{html.escape(title)}</h1>'
-            f'<p class="rs-lead">{html.escape(lead)}</p>{cards}'
+            f'<p class="rs-lead">{html.escape(lead)}</p>{verdict}{cards}'
             f'<h2>Detailed pages</h2><ul class="rs-pages">{links}</ul></main></body></html>')

@@ -11,7 +11,8 @@ import pytest
 
 from tests.browser.conftest import ROOT, SHOTS
 
-pytestmark = pytest.mark.slow
+# the fixture executes all four notebooks with the public datasets (nb02 alone takes minutes)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 MAX_PAGE_BYTES = 2 * 1024 * 1024
 RAW_VALUES = ("([], [])", "('ask_first'", "[(1, 'passage'")  # what the report used to print
 
