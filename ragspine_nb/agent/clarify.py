@@ -11,7 +11,8 @@ difference between them) → a change of several metrics needs its two periods n
 (never each one's change over assumed years) → missing entity or period is
 assumed (home entity, latest complete fiscal year — or, when the rows asked about have
 no figure in it, the latest fiscal year they are reported for; for a change: the year
-asked about against the year before, or the latest two such years) and the assumption is
+asked about against the year before, the year it starts from — "since FY2024" — against
+the latest, asked back when none is later, or the latest two such years) and the assumption is
 surfaced, as are the parser's readings (a total named with its part asks for the part; a
 bare balance is the closing one) → nothing to clarify.
 """
@@ -172,8 +173,11 @@ def _column_name(profile: DomainProfile, code: str) -> str:
 
 
 def _ask_first(intent: ParsedIntent, profile: DomainProfile,
-               operation: _Operation | None) -> ClarificationResult | None:
-    """The first reason to ask back, in the module docstring's order, if any."""
+               operation: _Operation | None, latest: int) -> ClarificationResult | None:
+    """The first reason to ask back, in the module docstring's order, if any.
+
+    ``latest`` is the fiscal year a question naming none is about.
+    """
     if not intent.metrics:
         return _ask_metrics(intent, profile)
     if intent.channel_options:
@@ -188,6 +192,9 @@ def _ask_first(intent: ParsedIntent, profile: DomainProfile,
     if change and intent.periods and intent.periods[0][0] != "FY":
         # "the change in Q3 2019": against the previous quarter or the same one a year
         # before? Both are common; ask rather than pick
+        return _ask_periods(intent)
+    if change and intent.change_from and int(intent.periods[0][1]) >= latest:
+        # "since FY2025" when FY2025 is the latest year: no later year to compare with
         return _ask_periods(intent)
     several = len(intent.metrics) > 1
     if several and (not intent.list_cue or len(intent.channels) > 1) and \
@@ -210,9 +217,13 @@ def _assumed(intent: ParsedIntent, latest: int, profile: DomainProfile) -> dict[
         assumed["entity"] = profile.home_entity_code
     if _asks_change(intent):
         # a change needs two periods, never a level passed off as one: the year asked
-        # about against the year before, or the latest two fiscal years
-        later = int(intent.periods[0][1]) if intent.periods else latest
-        assumed["periods"] = f"FY{later - 1},FY{later}"
+        # about against the year before, the year it starts from ("since FY2024")
+        # against the latest, or the latest two fiscal years
+        if intent.periods and intent.change_from:
+            assumed["periods"] = f"FY{intent.periods[0][1]},FY{latest}"
+        else:
+            later = int(intent.periods[0][1]) if intent.periods else latest
+            assumed["periods"] = f"FY{later - 1},FY{later}"
     elif not intent.periods:
         assumed["period"] = f"FY{latest}"
     if intent.read_as_part:
@@ -287,10 +298,11 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
                                    narrowing_options=(profile.company_name,))
     if intent.route == ROUTE_NARRATIVE:
         return ClarificationResult(CLARIFY_NONE)
-    asked = _ask_first(intent, profile, operation)
+    latest = reported or (reference_date or date.today()).year - 1
+    asked = _ask_first(intent, profile, operation, latest)
     if asked is not None:
         return asked
-    assumed = _assumed(intent, reported or (reference_date or date.today()).year - 1, profile)
+    assumed = _assumed(intent, latest, profile)
     if not assumed:
         return ClarificationResult(CLARIFY_NONE)
     options = tuple(e.label for e in profile.entities.values()) if "entity" in assumed else ()

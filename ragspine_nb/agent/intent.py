@@ -19,6 +19,7 @@ from datetime import date
 from typing import Protocol, runtime_checkable
 
 from ragspine_nb.agent.bucket_window import read_window
+from ragspine_nb.agent.change_base import names_start
 from ragspine_nb.agent.cue_words import (
     CHANGE_CUES,
     NARRATIVE_CUES,
@@ -116,6 +117,9 @@ class ParsedIntent:
     narrative_cue: bool = False
     list_cue: bool = False
     change_cue: bool = False
+    #: the one period named is where the change starts ("from FY2024", "since 2024",
+    #: "较2024年"): compared against a later period, not the year before it
+    change_from: bool = False
     percent_cue: bool = False
     #: fuzzy candidates (some words shared) when no metric matched: options to ask back
     metric_candidates: tuple[str, ...] = ()
@@ -149,6 +153,13 @@ class IntentParser(Protocol):
 
 def _is_change(code: str) -> bool:
     return code.startswith(_CHANGE)
+
+
+def _starts_change(text: str, period_text: str) -> bool:
+    """Whether the first period phrase is a change's starting point (``change_base``)."""
+    split = split_years(text)
+    first = next((m for m in _PERIOD.finditer(split) if m.group(0) == period_text), None)
+    return first is not None and names_start(split, first.start(), first.end())
 
 
 def _parts_read(outside: str, periods: list[tuple[str, str]], unread: str,
@@ -359,6 +370,7 @@ class RuleIntentParser:
         periods, unread = _parts_read(mask(text, list(rows.hits)), periods, unread,
                                       rows.words | cols.words, cols)
         unstated = unstated_words(_PERIOD.sub(" ", text), self._known)
+        change_from = change and len(periods) == 1 and _starts_change(text, period_text)
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
         mentions = {}
         if rows.hits and codes and rows.hits[0][2] == codes[0]:
@@ -380,6 +392,7 @@ class RuleIntentParser:
             external_entity=found[0].display_name if found else None,
             numeric_cue=has_cue(text, NUMERIC_CUES), narrative_cue=has_cue(text, NARRATIVE_CUES),
             mentions=mentions, list_cue=listed, change_cue=change, percent_cue=percent,
+            change_from=change_from,
             metric_candidates=rows.candidates, channel_options=cols.options,
             read_as_part=read_as_part, read_as_closing=rows.read_as_closing,
             read_as_row=rows.read_as_row, read_as_movement=rows.read_as_movement,
