@@ -25,6 +25,7 @@ from datetime import date
 from typing import Protocol
 
 from ragspine_nb.agent.intent import ROUTE_COMPOSITE, ROUTE_NARRATIVE, ParsedIntent
+from ragspine_nb.agent.operation_cues import aggregate_cue
 from ragspine_nb.agent.render import column_label, metric_label
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.glossary import fold
@@ -47,7 +48,7 @@ CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
 CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
 #: Assumed slots saying how the question's rows were read (a part of a total, the
 #: closing balance, a row for a metric without figures), not which period or entity.
-READING_SLOTS = ("part", "closing", "row", "movement")
+READING_SLOTS = ("part", "closing", "row", "movement", "average")
 #: Operations that may be a change over time.
 _CHANGES = ("difference", "percent_change")
 #: Operations with a numerator and a denominator named apart.
@@ -224,6 +225,12 @@ def _assumed(intent: ParsedIntent, latest: int, profile: DomainProfile) -> dict[
         else:
             later = int(intent.periods[0][1]) if intent.periods else latest
             assumed["periods"] = f"FY{later - 1},FY{later}"
+    elif _averages_balance(intent, profile):
+        # "average inventory in FY2023": the mean of the balances at the end of FY2022
+        # (the year's start) and of FY2023
+        year = int(intent.periods[0][1]) if intent.periods else latest
+        assumed["periods"] = f"FY{year - 1},FY{year}"
+        assumed["average"] = assumed["periods"]
     elif not intent.periods:
         assumed["period"] = f"FY{latest}"
     if intent.read_as_part:
@@ -235,6 +242,20 @@ def _assumed(intent: ParsedIntent, latest: int, profile: DomainProfile) -> dict[
     if intent.read_as_movement:
         assumed["movement"] = intent.read_as_movement[-1]
     return assumed
+
+
+def _averages_balance(intent: ParsedIntent, profile: DomainProfile) -> bool:
+    """Whether the question asks one balance's average over one fiscal year (or none).
+
+    Only a metric the profile marks a balance (a balance sheet's line): the average of a
+    flow over a year ("average revenue in FY2023") has no such reading.
+    """
+    if len(intent.metrics) != 1 or len(intent.periods) > 1 or \
+            any(p[0] != "FY" for p in intent.periods):
+        return False
+    spec = profile.metrics.get(intent.metrics[0])
+    return spec is not None and spec.balance and \
+        aggregate_cue(fold(intent.raw_question)) == "average"
 
 
 def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: DomainProfile,
@@ -270,7 +291,11 @@ def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: Doma
             ("latest fiscal year reported" if reported else "latest complete fiscal year")
         parts.append(f"期间为{assumed['period']}（{why}）" if zh
                      else f"the period is {assumed['period']} ({why})")
-    if "periods" in assumed:
+    if "average" in assumed:
+        a, b = assumed["average"].split(",")
+        parts.append(f"平均数为{a}与{b}年末余额的平均" if zh else
+                     f"the average is of the year-end balances of {a} and {b}")
+    elif "periods" in assumed:
         a, b = assumed["periods"].split(",")
         parts.append(f"比较{b}与{a}" if zh else f"the comparison is {b} against {a}")
     return ("（假设：" + "，".join(parts) + "）") if zh else ("(Assuming " + " and ".join(parts)

@@ -47,6 +47,7 @@ from ragspine_nb.agent.intent_terms import (
     word_set,
 )
 from ragspine_nb.agent.operation_cues import without_year_spans
+from ragspine_nb.agent.owners_words import named_codes
 from ragspine_nb.agent.period_lists import listed_parts, split_years
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.agent.unstated import (
@@ -64,7 +65,6 @@ from ragspine_nb.glossary import (
 from ragspine_nb.lang import detect_language
 from ragspine_nb.period_phrases import QUESTION_PERIOD, phrase_periods
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.profile_fields import formula_named
 from ragspine_nb.wordset import WordSetIndex, content_words
 
 __all__ = [
@@ -357,8 +357,8 @@ class RuleIntentParser:
         named = without_phrases(mask(text, entities))
         words = content_words(named)
         rows = self._rows(named, self.rows.phrases(named), words, listed)
-        # a ratio named with the items it is computed from asks for the ratio
-        codes = formula_named(self.profile.metrics, rows.codes)
+        # a ratio named with its items asks for the ratio; "… attributable to 3M": the owners'
+        codes = named_codes(self.profile, text, entities, rows)
         # a channel is read from what the metric did not use (no "total" of "total debt")
         cols, change, percent = self._cues(mask(text, list(rows.hits)), rows, words)
         read_as_part = rows.read_as_part
