@@ -101,3 +101,24 @@ def test_a_stated_change_is_read_in_the_later_year(tmp_path: Path) -> None:
     assert [round(f.value, 2) for f in r.figures] == [20.0], r.answer
     assert r.answer.startswith("(The change as the report states it, not computed.)")
     assert "FY2019: 20% (source: sales.csv · cell=D2)" in r.answer
+
+
+def test_a_row_of_stated_changes_is_not_read_in_the_starting_year(tmp_path: Path) -> None:
+    """"How did net sales change from 2021?" once read the row "Total sales change" in
+    2021 (the change *into* 2021, 9.9%): a wrong number. Never that figure."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "sales.csv").write_text(
+        "In millions,2022,2021,2020\nNet sales,34229,35355,32184\n"
+        "Total sales change,-3.2%,9.9%,0.1%\n", encoding="utf-8")
+    ws = tmp_path / "ws"
+    ragspine_nb.ingest(folder, workspace=ws)
+    agent = Agent.from_workspace(ws)
+    try:
+        answers = [agent.ask(q, date(2023, 6, 30)) for q in (
+            "How did net sales change from 2021?", "How did total sales change since 2021?")]
+    finally:
+        agent.close()
+    for r in answers:
+        assert 9.9 not in [f.value for f in r.figures] and "9.9" not in r.answer, r.answer
+        assert [round(f.value, 1) for f in r.figures] in ([], [-1126.0], [-3.2]), r.answer

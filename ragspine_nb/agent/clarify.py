@@ -194,6 +194,10 @@ def _ask_first(intent: ParsedIntent, profile: DomainProfile,
         # "the change in Q3 2019": against the previous quarter or the same one a year
         # before? Both are common; ask rather than pick
         return _ask_periods(intent)
+    if intent.change_from and not change:
+        # "How did net sales change from 2021?" read as a row of stated changes ("Total
+        # sales change"): its figure for 2021 is the change *into* 2021; ask, never that
+        return _ask_periods(intent)
     if change and intent.change_from and int(intent.periods[0][1]) >= latest:
         # "since FY2025" when FY2025 is the latest year: no later year to compare with
         return _ask_periods(intent)

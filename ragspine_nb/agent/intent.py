@@ -117,8 +117,7 @@ class ParsedIntent:
     narrative_cue: bool = False
     list_cue: bool = False
     change_cue: bool = False
-    #: the one period named is where the change starts ("from FY2024", "since 2024",
-    #: "较2024年"): compared against a later period, not the year before it
+    #: the one period named is where a change starts ("from FY2024", "since 2024", "较2024年")
     change_from: bool = False
     percent_cue: bool = False
     #: fuzzy candidates (some words shared) when no metric matched: options to ask back
@@ -370,7 +369,8 @@ class RuleIntentParser:
         periods, unread = _parts_read(mask(text, list(rows.hits)), periods, unread,
                                       rows.words | cols.words, cols)
         unstated = unstated_words(_PERIOD.sub(" ", text), self._known)
-        change_from = change and len(periods) == 1 and _starts_change(text, period_text)
+        change_from = len(periods) == 1 and has_cue(text, CHANGE_CUES) and \
+            _starts_change(text, period_text)
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
         mentions = {}
         if rows.hits and codes and rows.hits[0][2] == codes[0]:
