@@ -4,8 +4,10 @@ Each ``[metrics.CODE]`` table has a ``unit``, a ``label``, ``synonyms``, optiona
 ``row_labels`` (names a table row may carry that are too broad to read in a question:
 "Receivables" on a balance sheet is accounts receivable; "current receivables" in a
 question is no line item), the ``parts`` it is the sum of and a ``formula`` over other
-metrics' codes (``+ - * /``, numbers and parentheses). Parts must form a tree; a formula
-may only name other metrics, and no metric may be computed from itself.
+metrics' codes (``+ - * /``, numbers and parentheses), and ``balance = true`` for a
+balance at a date (a balance sheet's line: its average over a year is the mean of the
+year-end balances before and after). Parts must form a tree; a formula may only name
+other metrics, and no metric may be computed from itself.
 """
 
 from __future__ import annotations

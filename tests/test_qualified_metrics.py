@@ -144,3 +144,17 @@ def test_no_owners_figure_when_a_minority_share_is_stated(tmp_path: Path) -> Non
         agent.close()
     assert r.figures == (), r.answer
     assert "2,100" not in r.answer
+
+
+def test_the_balance_flag_is_read_checked_and_kept() -> None:
+    from ragspine_nb.errors import ProfileError
+    from ragspine_nb.profile import DomainProfile
+
+    builtin = DomainProfile.builtin()
+    assert builtin.metrics["INVENTORIES"].balance and not builtin.metrics["REVENUE"].balance
+    again = DomainProfile.from_dict(builtin.to_dict())
+    assert again.metrics["TOTAL_ASSETS"].balance and not again.metrics["NET_INCOME"].balance
+    data = builtin.to_dict()
+    data["metrics"]["INVENTORIES"]["balance"] = "yes"
+    with pytest.raises(ProfileError, match="balance must be true or false"):
+        DomainProfile.from_dict(data)
