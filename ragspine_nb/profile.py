@@ -254,7 +254,8 @@ class DomainProfile(CardReprMixin):
             "metrics": {c: {"unit": m.unit, "label": m.label, "synonyms": list(m.synonyms),
                             **({"parts": list(m.parts)} if m.parts else {}),
                             **({"formula": m.formula} if m.formula else {}),
-                            **({"row_labels": list(m.row_labels)} if m.row_labels else {})}
+                            **({"row_labels": list(m.row_labels)} if m.row_labels else {}),
+                            **({"balance": True} if m.balance else {})}
                         for c, m in self.metrics.items()},
             "channels": {"default": self.default_channel, **{
                 c: {"synonyms": list(ch.synonyms)} for c, ch in self.channels.items()

@@ -4,8 +4,10 @@ Each ``[metrics.CODE]`` table has a ``unit``, a ``label``, ``synonyms``, optiona
 ``row_labels`` (names a table row may carry that are too broad to read in a question:
 "Receivables" on a balance sheet is accounts receivable; "current receivables" in a
 question is no line item), the ``parts`` it is the sum of and a ``formula`` over other
-metrics' codes (``+ - * /``, numbers and parentheses). Parts must form a tree; a formula
-may only name other metrics, and no metric may be computed from itself.
+metrics' codes (``+ - * /``, numbers and parentheses), and ``balance = true`` for a
+balance at a date (a balance sheet's line: its average over a year is the mean of the
+year-end balances before and after). Parts must form a tree; a formula may only name
+other metrics, and no metric may be computed from itself.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ class MetricSpec:
     ``parts`` names the metrics this one is the sum of ("Total revenue" of its segment
     rows): a question naming both an aggregate and one of its parts asks for the part.
     ``formula`` computes it from other metrics (by their codes) when no figure states it.
-    ``row_labels`` name it as a table row only, never in a question.
+    ``row_labels`` name it as a table row only, never in a question. ``balance``: a
+    balance at a date (a balance sheet's line), so its "average" over a year is the mean
+    of the year-end balances before and after it.
     """
 
     code: str
@@ -40,6 +44,7 @@ class MetricSpec:
     #: ratio is shown × 100)
     formula: str = ""
     row_labels: tuple[str, ...] = ()
+    balance: bool = False
 
 
 def str_list(where: str, value: object) -> tuple[str, ...]:
@@ -161,6 +166,15 @@ def _check_formulas(metrics: Mapping[str, MetricSpec]) -> None:
                                "through other formulas")
 
 
+def _flag(where: str, value: object) -> bool:
+    """A true/false field (``False`` when absent)."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ProfileError(f"{where} must be true or false, got {value!r}")
+    return value
+
+
 def read_metrics(table: Mapping[str, Any]) -> dict[str, MetricSpec]:
     """The ``[metrics]`` table read and checked (see the module docstring)."""
     metrics: dict[str, MetricSpec] = {}
@@ -176,6 +190,7 @@ def read_metrics(table: Mapping[str, Any]) -> dict[str, MetricSpec]:
             parts=str_list(f"metrics.{code}.parts", spec.get("parts")),
             formula="" if formula is None else text_of(f"metrics.{code}.formula", formula),
             row_labels=str_list(f"metrics.{code}.row_labels", spec.get("row_labels")),
+            balance=_flag(f"metrics.{code}.balance", spec.get("balance")),
         )
     if not metrics:
         raise ProfileError("the profile defines no [metrics]; at least one metric is needed")

@@ -9,13 +9,18 @@ in the same currency and their amounts match to the precision of the coarser sca
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["SCALES", "UnitParts", "unit_parts", "same_amount", "scale_ratio", "join_unit",
-           "SHARES", "PLAIN", "store_unit", "unit_text", "unit_label", "with_unit"]
+__all__ = ["SCALES", "SCALE_WORDS", "SCALE_MARKS", "scale_pattern", "scale_code",
+           "scale_codes", "stated_scale", "UnitParts", "unit_parts", "same_amount",
+           "scale_ratio", "join_unit", "SHARES", "PLAIN", "store_unit", "unit_text",
+           "unit_label", "with_unit"]
 
 #: Scale factors of the unit codes :func:`detect_unit` and the fact store use.
-SCALES: dict[str, float] = {"K": 1e3, "10K": 1e4, "M": 1e6, "100M": 1e8, "BN": 1e9}
+SCALES: dict[str, float] = {"K": 1e3, "10K": 1e4, "100K": 1e5, "M": 1e6, "10M": 1e7,
+                            "100M": 1e8, "BN": 1e9}
 #: The unit of a count of shares (``shares_K``: thousands of shares); never a currency.
 SHARES = "shares"
 #: The stored unit of a plain number (no currency, no scale: a ratio, a count, an amount
@@ -49,10 +54,13 @@ _CURRENCY: dict[str, dict[str, str]] = {
 }
 #: Scale codes as readers write them after an amount.
 _SCALE: dict[str, dict[str, str]] = {
-    "en": {"K": "k", "10K": "×10k", "M": "m", "100M": "×100m", "BN": "bn"},
-    "zh": {"K": "千", "10K": "万", "M": "百万", "100M": "亿", "BN": "十亿"},
+    "en": {"K": "k", "10K": "×10k", "100K": "×100k", "M": "m", "10M": "×10m",
+           "100M": "×100m", "BN": "bn"},
+    "zh": {"K": "千", "10K": "万", "100K": "十万", "M": "百万", "10M": "千万", "100M": "亿",
+           "BN": "十亿"},
 }
-_PLAIN_SCALE = {"K": "thousand", "10K": "×10 thousand", "M": "million", "100M": "×100 million",
+_PLAIN_SCALE = {"K": "thousand", "10K": "×10 thousand", "100K": "×100 thousand",
+                "M": "million", "10M": "×10 million", "100M": "×100 million",
                 "BN": "billion"}
 
 
@@ -192,3 +200,91 @@ def _step(value: float) -> float:
         return 1.0
     decimals = text.split(".")[1].rstrip("0")
     return 10.0 ** -len(decimals)
+
+
+# ---------------------------------------------------------------- the scale lexicon
+#: Every word a report, a table heading or a question writes for a scale, with its code
+#: (:data:`SCALES` gives the factor). One lexicon for every reader, matched longest
+#: first: 百万 before 万, 十亿 before 亿, 千万 before 千 and 万. An ASCII word matches only
+#: where no letter or digit follows it ("multimillion" names none; "5bn" does).
+SCALE_WORDS: dict[str, str] = {
+    "十亿": "BN", "亿": "100M", "千万": "10M", "百万": "M", "十万": "100K", "万": "10K",
+    "千": "K", "billions": "BN", "billion": "BN", "bn": "BN", "millions": "M", "million": "M",
+    "mn": "M", "thousands": "K", "thousand": "K",
+}
+#: Money marks a scale letter or zeros may follow ("US$m", "RMB'000", "£000", "€bn").
+_MONEY_MARK = r"(?:us\$|hk\$|a\$|c\$|s\$|nt\$|r\$|\$|€|£|¥|usd|eur|gbp|rmb|cny|hkd|jpy|chf)"
+_EDGE = r"(?![a-z0-9])"
+#: Scales written as marks, not words: a money mark and a letter ("US$m", "$k", "€bn"),
+#: thousands as zeros ("'000", "US$000", "(000s)", "in 000s", "(1,000)"), "(in mm)".
+SCALE_MARKS: tuple[tuple[str, str], ...] = (
+    (rf"{_MONEY_MARK}\s?bn?{_EDGE}", "BN"),
+    (rf"{_MONEY_MARK}\s?(?:mm|mn|m){_EDGE}|(?<![a-z0-9])mm{_EDGE}|\(1,000,000\)", "M"),
+    (rf"{_MONEY_MARK}\s?k{_EDGE}|(?<![a-z0-9])k\$", "K"),
+    (rf"['\u2019]000(?:['\u2019]?s)?(?![\d,.]?\d)|(?<![\d,.]){_MONEY_MARK}\s?000['\u2019]?s?"
+     rf"(?![\w,.])|\(000['\u2019]?s?\)|(?<![\d,.])000['\u2019]?s{_EDGE}"
+     rf"|(?<![a-z0-9])in (?:000|1,000)['\u2019]?s?(?![\w,.])|\(1,000\)", "K"),
+)
+
+
+def _word(word: str) -> str:
+    """A word's pattern (no letter or digit after an ASCII word).
+
+    Before it, an abbreviation touches no letter ("5bn", not "kbn"); a whole word may be
+    glued to the word before as text layers write it ("(inthousands)"), never
+    "multimillion".
+    """
+    body = re.escape(word)
+    if not word.isascii():
+        return body
+    return rf"(?<![a-z]){body}{_EDGE}" if len(word) < 4 else rf"(?<!multi){body}{_EDGE}"
+
+
+def scale_pattern(marks: bool = True) -> str:
+    """The lexicon as one regular expression, longest word first (for folded text).
+
+    ``marks=False`` leaves out :data:`SCALE_MARKS` (an amount in prose is followed by
+    a word: "$757.3 million", "12.5亿").
+    """
+    words = [_word(w) for w in sorted(SCALE_WORDS, key=lambda w: (-len(w), w))]
+    return "|".join([*(p for p, _ in SCALE_MARKS), *words] if marks else words)
+
+
+_SCALE_RE = re.compile(scale_pattern())
+_MARKS = tuple((re.compile(p), code) for p, code in SCALE_MARKS)
+
+
+def scale_code(spelling: str) -> str:
+    """The code of one spelling the lexicon matched (``""`` when it is none).
+
+    >>> scale_code("百万"), scale_code("Millions"), scale_code("'000"), scale_code("fy")
+    ('M', 'M', 'K', '')
+    """
+    folded = unicodedata.normalize("NFKC", spelling).casefold().strip()
+    if folded in SCALE_WORDS:
+        return SCALE_WORDS[folded]
+    return next((code for p, code in _MARKS if p.fullmatch(folded)), "")
+
+
+def scale_codes(text: str) -> tuple[str, ...]:
+    """The scales a text writes, in order, each spelling matched longest first.
+
+    >>> scale_codes("单位：人民币百万元"), scale_codes("(Dollars in millions, shares in thousands)")
+    (('M',), ('M', 'K'))
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return tuple(scale_code(m.group(0)) for m in _SCALE_RE.finditer(folded))
+
+
+def stated_scale(text: str) -> str:
+    """The scale a heading, label or title states: of several, the largest ("" none).
+
+    Examples
+    --------
+    >>> [stated_scale(t) for t in ("单位：人民币百万元", "千元", "万元", "亿元", "百万美元",
+    ...                            "十亿元", "千万元", "In thousands", "(in millions)",
+    ...                            "US$'000", "RMB'000", "¥ million", "US$m", "Revenue")]
+    ['M', 'K', '10K', '100M', 'M', 'BN', '10M', 'K', 'M', 'K', 'K', 'M', 'M', '']
+    """
+    codes = scale_codes(text)
+    return max(codes, key=lambda c: SCALES[c]) if codes else ""

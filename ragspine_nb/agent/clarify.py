@@ -11,7 +11,8 @@ difference between them) → a change of several metrics needs its two periods n
 (never each one's change over assumed years) → missing entity or period is
 assumed (home entity, latest complete fiscal year — or, when the rows asked about have
 no figure in it, the latest fiscal year they are reported for; for a change: the year
-asked about against the year before, or the latest two such years) and the assumption is
+asked about against the year before, the year it starts from — "since FY2024" — against
+the latest, asked back when none is later, or the latest two such years) and the assumption is
 surfaced, as are the parser's readings (a total named with its part asks for the part; a
 bare balance is the closing one) → nothing to clarify.
 """
@@ -24,6 +25,7 @@ from datetime import date
 from typing import Protocol
 
 from ragspine_nb.agent.intent import ROUTE_COMPOSITE, ROUTE_NARRATIVE, ParsedIntent
+from ragspine_nb.agent.operation_cues import aggregate_cue
 from ragspine_nb.agent.render import column_label, metric_label
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.glossary import fold
@@ -46,7 +48,7 @@ CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
 CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
 #: Assumed slots saying how the question's rows were read (a part of a total, the
 #: closing balance, a row for a metric without figures), not which period or entity.
-READING_SLOTS = ("part", "closing", "row", "movement")
+READING_SLOTS = ("part", "closing", "row", "movement", "average")
 #: Operations that may be a change over time.
 _CHANGES = ("difference", "percent_change")
 #: Operations with a numerator and a denominator named apart.
@@ -172,8 +174,11 @@ def _column_name(profile: DomainProfile, code: str) -> str:
 
 
 def _ask_first(intent: ParsedIntent, profile: DomainProfile,
-               operation: _Operation | None) -> ClarificationResult | None:
-    """The first reason to ask back, in the module docstring's order, if any."""
+               operation: _Operation | None, latest: int) -> ClarificationResult | None:
+    """The first reason to ask back, in the module docstring's order, if any.
+
+    ``latest`` is the fiscal year a question naming none is about.
+    """
     if not intent.metrics:
         return _ask_metrics(intent, profile)
     if intent.channel_options:
@@ -188,6 +193,13 @@ def _ask_first(intent: ParsedIntent, profile: DomainProfile,
     if change and intent.periods and intent.periods[0][0] != "FY":
         # "the change in Q3 2019": against the previous quarter or the same one a year
         # before? Both are common; ask rather than pick
+        return _ask_periods(intent)
+    if intent.change_from and not change:
+        # "How did net sales change from 2021?" read as a row of stated changes ("Total
+        # sales change"): its figure for 2021 is the change *into* 2021; ask, never that
+        return _ask_periods(intent)
+    if change and intent.change_from and int(intent.periods[0][1]) >= latest:
+        # "since FY2025" when FY2025 is the latest year: no later year to compare with
         return _ask_periods(intent)
     several = len(intent.metrics) > 1
     if several and (not intent.list_cue or len(intent.channels) > 1) and \
@@ -210,9 +222,19 @@ def _assumed(intent: ParsedIntent, latest: int, profile: DomainProfile) -> dict[
         assumed["entity"] = profile.home_entity_code
     if _asks_change(intent):
         # a change needs two periods, never a level passed off as one: the year asked
-        # about against the year before, or the latest two fiscal years
-        later = int(intent.periods[0][1]) if intent.periods else latest
-        assumed["periods"] = f"FY{later - 1},FY{later}"
+        # about against the year before, the year it starts from ("since FY2024")
+        # against the latest, or the latest two fiscal years
+        if intent.periods and intent.change_from:
+            assumed["periods"] = f"FY{intent.periods[0][1]},FY{latest}"
+        else:
+            later = int(intent.periods[0][1]) if intent.periods else latest
+            assumed["periods"] = f"FY{later - 1},FY{later}"
+    elif _averages_balance(intent, profile):
+        # "average inventory in FY2023": the mean of the balances at the end of FY2022
+        # (the year's start) and of FY2023
+        year = int(intent.periods[0][1]) if intent.periods else latest
+        assumed["periods"] = f"FY{year - 1},FY{year}"
+        assumed["average"] = assumed["periods"]
     elif not intent.periods:
         assumed["period"] = f"FY{latest}"
     if intent.read_as_part:
@@ -224,6 +246,20 @@ def _assumed(intent: ParsedIntent, latest: int, profile: DomainProfile) -> dict[
     if intent.read_as_movement:
         assumed["movement"] = intent.read_as_movement[-1]
     return assumed
+
+
+def _averages_balance(intent: ParsedIntent, profile: DomainProfile) -> bool:
+    """Whether the question asks one balance's average over one fiscal year (or none).
+
+    Only a metric the profile marks a balance (a balance sheet's line): the average of a
+    flow over a year ("average revenue in FY2023") has no such reading.
+    """
+    if len(intent.metrics) != 1 or len(intent.periods) > 1 or \
+            any(p[0] != "FY" for p in intent.periods):
+        return False
+    spec = profile.metrics.get(intent.metrics[0])
+    return spec is not None and spec.balance and \
+        aggregate_cue(fold(intent.raw_question)) == "average"
 
 
 def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: DomainProfile,
@@ -259,7 +295,11 @@ def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: Doma
             ("latest fiscal year reported" if reported else "latest complete fiscal year")
         parts.append(f"期间为{assumed['period']}（{why}）" if zh
                      else f"the period is {assumed['period']} ({why})")
-    if "periods" in assumed:
+    if "average" in assumed:
+        a, b = assumed["average"].split(",")
+        parts.append(f"平均数为{a}与{b}年末余额的平均" if zh else
+                     f"the average is of the year-end balances of {a} and {b}")
+    elif "periods" in assumed:
         a, b = assumed["periods"].split(",")
         parts.append(f"比较{b}与{a}" if zh else f"the comparison is {b} against {a}")
     return ("（假设：" + "，".join(parts) + "）") if zh else ("(Assuming " + " and ".join(parts)
@@ -287,10 +327,11 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
                                    narrowing_options=(profile.company_name,))
     if intent.route == ROUTE_NARRATIVE:
         return ClarificationResult(CLARIFY_NONE)
-    asked = _ask_first(intent, profile, operation)
+    latest = reported or (reference_date or date.today()).year - 1
+    asked = _ask_first(intent, profile, operation, latest)
     if asked is not None:
         return asked
-    assumed = _assumed(intent, reported or (reference_date or date.today()).year - 1, profile)
+    assumed = _assumed(intent, latest, profile)
     if not assumed:
         return ClarificationResult(CLARIFY_NONE)
     options = tuple(e.label for e in profile.entities.values()) if "entity" in assumed else ()

@@ -89,8 +89,20 @@ def _fills(intent: ParsedIntent, carried: Carried) -> Carried:
         return Carried()
     return Carried(carried.metric,
                    None if intent.entities else carried.entity,
-                   None if intent.periods else carried.period,
+                   _later(intent, carried.period) if intent.periods else carried.period,
                    None if intent.channels else carried.channel)
+
+
+def _later(intent: ParsedIntent, period: tuple[str, str] | None) -> tuple[str, str] | None:
+    """The previous answer's fiscal year as the end of a change the new question starts.
+
+    Only when the new question names where the change starts and that year is later
+    ("… revenue in FY2025?" then "How did it change from FY2024?": FY2024 to FY2025).
+    """
+    if not (intent.change_from and period and period[0] == "FY" and intent.periods
+            and intent.periods[0][0] == "FY"):
+        return None
+    return period if period[1] > intent.periods[0][1] else None
 
 
 def carry_over(intent: ParsedIntent, carried: Carried | None,
@@ -105,7 +117,9 @@ def carry_over(intent: ParsedIntent, carried: Carried | None,
     out = replace(intent, route=route, metric=fills.metric, metrics=(fills.metric,))
     if fills.entity:
         out = replace(out, entity=fills.entity, entities=(fills.entity,))
-    if fills.period:
+    if fills.period and intent.periods:  # the end of a change that starts from the named
+        out = replace(out, periods=(*intent.periods, fills.period), change_from=False)
+    elif fills.period:
         out = replace(out, period=fills.period, periods=(fills.period,))
     if fills.channel:
         out = replace(out, channel=fills.channel, channels=(fills.channel,))

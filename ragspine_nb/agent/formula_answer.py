@@ -33,6 +33,7 @@ from ragspine_nb.agent.formulas import Definition, asked_definition, read_defini
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.agent.operation_cues import aggregate_cue
 from ragspine_nb.agent.operations import NotComputed
+from ragspine_nb.agent.owners_line import plain_line
 from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.render import entity_label, metric_label
 from ragspine_nb.agent.result import AgentResult
@@ -174,11 +175,12 @@ def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
 
     A margin, free cash flow, EBITDA or a ratio for the cell asked; when an operand is
     not stored, the answer names it with the formula and gives no figure. ``None`` when
-    the metric has no formula (the miss stands as it is).
+    the metric has no formula (the miss stands as it is). An owners' line no row states
+    is answered from the plain line where that is the owners' too (:mod:`owners_line`).
     """
     derived = derive(Derivation(run.store, run.profile, run.ref), task)
     if derived is None:
-        return None
+        return plain_line(run, task)
     name = metric_label(run.profile, task["metric"])
     if isinstance(derived, Missing):
         run.trace.record(formula_missing=list(derived.reasons))

@@ -19,6 +19,7 @@ from datetime import date
 from typing import Protocol, runtime_checkable
 
 from ragspine_nb.agent.bucket_window import read_window
+from ragspine_nb.agent.change_base import names_start
 from ragspine_nb.agent.cue_words import (
     CHANGE_CUES,
     NARRATIVE_CUES,
@@ -46,6 +47,7 @@ from ragspine_nb.agent.intent_terms import (
     word_set,
 )
 from ragspine_nb.agent.operation_cues import without_year_spans
+from ragspine_nb.agent.owners_words import named_codes
 from ragspine_nb.agent.period_lists import listed_parts, split_years
 from ragspine_nb.agent.security_gate import SecurityGate
 from ragspine_nb.agent.unstated import (
@@ -63,7 +65,6 @@ from ragspine_nb.glossary import (
 from ragspine_nb.lang import detect_language
 from ragspine_nb.period_phrases import QUESTION_PERIOD, phrase_periods
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.profile_fields import formula_named
 from ragspine_nb.wordset import WordSetIndex, content_words
 
 __all__ = [
@@ -116,6 +117,8 @@ class ParsedIntent:
     narrative_cue: bool = False
     list_cue: bool = False
     change_cue: bool = False
+    #: the one period named is where a change starts ("from FY2024", "since 2024", "较2024年")
+    change_from: bool = False
     percent_cue: bool = False
     #: fuzzy candidates (some words shared) when no metric matched: options to ask back
     metric_candidates: tuple[str, ...] = ()
@@ -149,6 +152,13 @@ class IntentParser(Protocol):
 
 def _is_change(code: str) -> bool:
     return code.startswith(_CHANGE)
+
+
+def _starts_change(text: str, period_text: str) -> bool:
+    """Whether the first period phrase is a change's starting point (``change_base``)."""
+    split = split_years(text)
+    first = next((m for m in _PERIOD.finditer(split) if m.group(0) == period_text), None)
+    return first is not None and names_start(split, first.start(), first.end())
 
 
 def _parts_read(outside: str, periods: list[tuple[str, str]], unread: str,
@@ -346,8 +356,8 @@ class RuleIntentParser:
         named = without_phrases(mask(text, entities))
         words = content_words(named)
         rows = self._rows(named, self.rows.phrases(named), words, listed)
-        # a ratio named with the items it is computed from asks for the ratio
-        codes = formula_named(self.profile.metrics, rows.codes)
+        # a ratio named with its items asks for the ratio; "… attributable to 3M": the owners'
+        codes = named_codes(self.profile, text, entities, rows)
         # a channel is read from what the metric did not use (no "total" of "total debt")
         cols, change, percent = self._cues(mask(text, list(rows.hits)), rows, words)
         read_as_part = rows.read_as_part
@@ -359,6 +369,8 @@ class RuleIntentParser:
         periods, unread = _parts_read(mask(text, list(rows.hits)), periods, unread,
                                       rows.words | cols.words, cols)
         unstated = unstated_words(_PERIOD.sub(" ", text), self._known)
+        change_from = len(periods) == 1 and has_cue(text, CHANGE_CUES) and \
+            _starts_change(text, period_text)
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
         mentions = {}
         if rows.hits and codes and rows.hits[0][2] == codes[0]:
@@ -380,6 +392,7 @@ class RuleIntentParser:
             external_entity=found[0].display_name if found else None,
             numeric_cue=has_cue(text, NUMERIC_CUES), narrative_cue=has_cue(text, NARRATIVE_CUES),
             mentions=mentions, list_cue=listed, change_cue=change, percent_cue=percent,
+            change_from=change_from,
             metric_candidates=rows.candidates, channel_options=cols.options,
             read_as_part=read_as_part, read_as_closing=rows.read_as_closing,
             read_as_row=rows.read_as_row, read_as_movement=rows.read_as_movement,

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ragspine_nb.agent.ratio_sides import RatioSplit, ratio_split
 from ragspine_nb.period_phrases import QUESTION_PERIOD
+from ragspine_nb.units import SCALE_WORDS, scale_pattern
 
 __all__ = ["Threshold", "RatioSplit", "aggregate_cue", "listed_each", "period_range",
            "years_count", "year_average", "per_quarter", "threshold", "extreme", "ratio_split",
@@ -166,11 +167,11 @@ def per_quarter(text: str) -> bool:
 
 # ------------------------------------------------------------------ thresholds
 #: The scale a threshold's words give, as a unit scale code (``PCT``: a percentage).
+#: Its words are the scale lexicon's (:data:`ragspine_nb.units.SCALE_WORDS`), a
+#: percentage's, and a scale's first letter.
 THRESHOLD_SCALES: dict[str, str] = {
-    "%": "PCT", "percent": "PCT", "per cent": "PCT", "thousand": "K", "thousands": "K",
-    "k": "K", "million": "M", "millions": "M", "m": "M", "mn": "M", "billion": "BN",
-    "billions": "BN", "bn": "BN", "b": "BN", "万": "10K", "百万": "M", "亿": "100M",
-    "千": "K"}
+    "%": "PCT", "percent": "PCT", "per cent": "PCT", **SCALE_WORDS, "k": "K", "m": "M",
+    "b": "BN"}
 _GREATER = ("exceed", "exceeded", "exceeds", "exceeding", "more than", "greater than",
             "higher than", "larger than", "bigger than", "above", "over", "in excess of",
             "超过", "高于", "大于", "多于")
@@ -184,7 +185,7 @@ _THRESHOLD = re.compile(
     r"(?P<cmp>" + "|".join(sorted(map(re.escape, _COMPARATORS), key=len, reverse=True)) + r")"
     r"\s*(?:approximately |about |roughly )?(?P<cur>us\$|hk\$|\$|€|£|¥|rmb|usd|eur|gbp)?\s*"
     r"(?P<num>[-−]?\d[\d,]*(?:\.\d+)?)\s*"
-    r"(?P<scale>%|per cent|percent|thousands?|millions?|billions?|bn|mn|百万|万|亿|千|[mkb])?"
+    r"(?P<scale>%|per cent|percent|" + scale_pattern(marks=False) + r"|[mkb])?"
     r"(?![a-z0-9])(?P<after>\s*(?:years?|months?|days?|weeks?|quarters?|times|年|个月|天))?")
 
 

@@ -37,8 +37,9 @@ def stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactSt
     stated percentage answers only a percentage change, a stated amount only a change
     in amount.
     """
-    periods = list(intent.periods) or [
-        ("FY", p[2:]) for p in clar.assumed_slots.get("periods", "").split(",") if p]
+    # the assumed two periods first: "since FY2024" names the change's start, not its end
+    periods = [("FY", p[2:]) for p in clar.assumed_slots.get("periods", "").split(",")
+               if p] or list(intent.periods)
     if operation is None or operation.kind not in ("difference", "percent_change") \
             or operation.between or operation.nested:
         return None

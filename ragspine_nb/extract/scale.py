@@ -1,7 +1,8 @@
 """Units as verified fields: what scale, currency and percent a table states, and for which rows.
 
 A report states its scale once ("(in millions, except per share data)", "$'000", "US$m",
-"人民币亿元") in a title, a caption row, a column header or a row label. The scale applies
+"人民币亿元") in a title, a caption row, a column header or a row label; every scale is
+read with the one lexicon of :mod:`ragspine_nb.units` (longest spelling first). The scale applies
 to amounts; per-share amounts, prices, rates, ratios and counts are never scaled by a
 currency scale, and an "except" clause takes away only the rows it names. A table whose
 scale is stated nowhere keeps no scale (a bare currency or ``""``): never a made-up one.
@@ -22,24 +23,21 @@ from dataclasses import dataclass, replace
 
 from ragspine_nb.core import Fact
 from ragspine_nb.extract.row_kinds import RowKind, fold_quotes, row_kind, split_except
-from ragspine_nb.units import PLAIN, SCALES, SHARES, join_unit
+from ragspine_nb.units import (
+    PLAIN,
+    SCALES,
+    SHARES,
+    join_unit,
+    scale_code,
+    scale_pattern,
+    stated_scale,
+)
 
 __all__ = ["fold_quotes", "Stated", "read_stated", "merge_stated", "RowKind", "row_kind",
-           "cell_unit", "ScaleInference", "infer_scale", "prose_amounts", "with_scale",
-           "rescale_facts"]
+           "cell_unit", "kind_words", "ScaleInference", "infer_scale", "prose_amounts",
+           "with_scale", "rescale_facts"]
 
 _MONEY = r"(?:us\$|hk\$|a\$|c\$|s\$|nt\$|r\$|\$|€|£|¥|usd|eur|gbp|rmb|cny|hkd|jpy|chf)"
-_SCALE_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"亿"), "100M"),
-    (re.compile(r"万"), "10K"),
-    (re.compile(rf"billions?\b|\bbn\b|{_MONEY}\s?b\b"), "BN"),
-    (re.compile(rf"百万|(?<!multi)millions?\b|\bmn\b|\bmm\b|{_MONEY}\s?m\b"
-                r"|\(1,000,000\)"), "M"),
-    (re.compile(rf"千|thousands?\b|'000s?\b|\(000s?\)|\bin 000s?\b|{_MONEY}\s?k\b"
-                rf"|(?<![\d,.])000'?s\b|(?<![\d,.]){_MONEY}\s?000s?(?![\w,.])"
-                r"|\(1,000\)|\bin 1,000s?\b"
-                r"|\bk\$"), "K"),
-)
 _CURRENCIES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"us\$|\busd\b|usd(?=m\b|k\b|\d)|美元|\bu\.s\. dollars?\b"), "USD"),
     (re.compile(r"hk\$|\bhkd|港元|港币"), "HKD"),
@@ -77,7 +75,8 @@ class Stated:
 
 
 def _scale_of(text: str) -> str:
-    return next((code for pattern, code in _SCALE_WORDS if pattern.search(text)), "")
+    """The scale a text states (the one lexicon, :func:`ragspine_nb.units.stated_scale`)."""
+    return stated_scale(text)
 
 
 def read_stated(text: str) -> Stated:
@@ -110,6 +109,39 @@ except_per_share=True, except_shares=False, except_percent=False)
                   except_shares=bool(rest and _SHARE_WORDS.search(
                       _PER_SHARE_WORDS.sub(" ", rest))),
                   except_percent=bool(rest and _PERCENT_EXCEPT.search(rest)))
+
+
+#: A statement of scale naming what it scales ("$ and shares in millions", "dollars in
+#: thousands", "in millions of dollars and shares", "shares in thousands").
+_UNIT_NOUN = rf"(?:{_MONEY}|dollars?|amounts?|share amounts?|shares?|share data|units?)"
+_UNIT_LIST = rf"{_UNIT_NOUN}(?:\s*(?:,|and|&)\s*{_UNIT_NOUN})*"
+_SCALE_NAME = r"(?:thousands|millions|billions)\b"
+_UNIT_STATEMENT = re.compile(rf"(?<![a-z]){_UNIT_LIST}\s*\(?\s*in\s+{_SCALE_NAME}"
+                             rf"|\bin\s+{_SCALE_NAME}\s+of\s+{_UNIT_LIST}")
+_MONEY_NOUN = re.compile(rf"{_MONEY}|\bdollars?\b|(?<!share )\bamounts?\b")
+
+
+def kind_words(text: str) -> str:
+    """A heading's words that say what its rows are (a scale naming money left out).
+
+    "$ and shares in millions, except per share amounts" scales amounts of money and
+    share counts alike: it names no row a share count (the rows are money unless their
+    own words say otherwise), so :func:`row_kind` must not read "shares" in it. A
+    heading that scales share counts alone ("Shares (in thousands)") keeps its words.
+
+    Examples
+    --------
+    >>> kind_words("January 28, 2023 $ and shares in millions, except per share amounts")
+    'january 28, 2023 , except per share amounts'
+    >>> kind_words("(Dollars in millions, shares in thousands)")
+    '( , )'
+    >>> kind_words("Shares (in thousands)"), kind_words("share amounts in thousands")
+    ('shares (in thousands)', 'share amounts in thousands')
+    """
+    folded = fold_quotes(text)
+    if not any(_MONEY_NOUN.search(m.group(0)) for m in _UNIT_STATEMENT.finditer(folded)):
+        return folded
+    return " ".join(_UNIT_STATEMENT.sub(" ", folded).split())
 
 
 def merge_stated(*layers: Stated) -> Stated:
@@ -164,9 +196,7 @@ def cell_unit(kind: str, stated: Stated, *, percent: bool = False, currency: str
 # ---------------------------------------------------------------- scale from prose
 #: "$757.3 million", "1.9 billion", "€12.5m" in prose: an amount a table may state in a scale.
 _PROSE_AMOUNT = re.compile(
-    r"(\d[\d,]*(?:\.\d+)?)\s*(thousand|million|billion|bn\b|mn\b|m\b)", re.I)
-_PROSE_FACTOR = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9, "mn": 1e6,
-                 "m": 1e6}
+    rf"(\d[\d,]*(?:\.\d+)?)\s*({scale_pattern(marks=False)}|m(?![a-z0-9]))", re.I)
 #: Sentences that state the scale of the figures ("in thousands", "(millions)"), with
 #: the words before ("shares in thousands", "dollars in millions") and the clause after
 #: ("except share data", "unless otherwise disclosed").
@@ -212,7 +242,7 @@ def prose_amounts(prose: str) -> list[tuple[str, float, float]]:
         number = m.group(1).replace(",", "").rstrip(".")
         if len(re.sub(r"\D", "", number).lstrip("0")) < 3:
             continue
-        factor = _PROSE_FACTOR[m.group(2).lower()]
+        factor = SCALES[scale_code(m.group(2)) or "M"]  # a bare "m" is millions
         places = len(number.split(".")[1]) if "." in number else 0
         out.append((m.group(0), float(number) * factor, 0.5 * 10 ** -places * factor))
     return out

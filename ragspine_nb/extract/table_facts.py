@@ -20,7 +20,7 @@ from ragspine_nb.extract.placement import NIL_MARKS, Channels, Place, row_places
 from ragspine_nb.extract.rows import Namer, closing_subject
 from ragspine_nb.extract.scale import RowKind
 from ragspine_nb.extract.table_units import borrow_currency, figure_unit
-from ragspine_nb.extract.table_walk import RowRef, plain_channel
+from ragspine_nb.extract.table_walk import RowRef, change_row, plain_channel
 from ragspine_nb.extract.values import parse_number
 from ragspine_nb.glossary import (
     fold,
@@ -87,9 +87,13 @@ class Emitter:
         that name (derived instead, qualified by its section). A lone table keeps the
         plain reading: there the row is what a question about that name asks for.
         A closing row ("Goodwill, end of the year") is the profile's metric it closes on.
+        A row under a section of working-capital changes is the change of the item it
+        names (:func:`change_row`), never the profile's balance of that name.
         """
         if self.tax_components and _DEFERRED_TAX.search(ref.section) \
                 and not _DEFERRED_TAX.search(ref.label):
+            return None
+        if change_row(ref.section):
             return None
         found = self.parse_label(self.profile, ref.raw)
         if found is None:
@@ -122,7 +126,9 @@ class Emitter:
             self.skipped.append((self._loc(ref.r, 0, ref.raw, ""),
                                  f"row label {ref.raw!r} not in the glossary; row skipped"))
             return None
-        code = self.namer.code_for(ref.raw, ref.label, ref.section, ref.repeated,
+        # a change's row is named with its section ("changes in … inventories")
+        code = self.namer.code_for(ref.raw, ref.label, ref.section,
+                                   ref.repeated or change_row(ref.section),
                                    ref.layout.periods, ref.stub)
         if code is None:
             self.skipped.append((self._loc(ref.r, 0, ref.raw, ""),

@@ -19,12 +19,14 @@ from ragspine_nb.extract.scale import (
     RowKind,
     Stated,
     cell_unit,
+    kind_words,
     merge_stated,
     read_stated,
     row_kind,
 )
 from ragspine_nb.extract.sums import sum_parts
 from ragspine_nb.extract.values import ParsedNumber, parse_number
+from ragspine_nb.units import SCALES
 
 __all__ = ["TableUnits", "table_units", "FigureUnit", "figure_unit", "borrow_currency"]
 
@@ -183,11 +185,13 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
     number = parse_number(row[c])
     numbers = [n for x in row[1:] if (n := parse_number(x)).value is not None]
     header = block.columns[c].header if c in block.columns else ""
+    # "$ and shares in millions" says how both are scaled, not that a row counts shares
+    says = f"{kind_words(section)} | {kind_words(header)}"
     # a row of money is money in every column, unless the column names what it holds
     # ("Number of Shares" beside "Exercise Price" in an options roll-forward)
     money = bool(number.currency) or (any(_money(n) for n in numbers)
-                                      and row_kind(header) == RowKind.AMOUNT)
-    kind = row_kind(label, f"{section} | {header}",
+                                      and row_kind(kind_words(header)) == RowKind.AMOUNT)
+    kind = row_kind(label, says,
                     [n.value for n in numbers if n.value is not None], money)
     own = read_stated(label)
     stated = merge_stated(own, units.columns.get(c, Stated()), read_stated(section), units.table)
@@ -224,6 +228,6 @@ def borrow_currency(unit: str, default_unit: str) -> str:
     if default_unit == "PCT" or not unit:
         return default_unit or unit
     currency = default_unit.split("_", 1)[0] if "_" in default_unit else ""
-    if unit in ("K", "10K", "M", "100M", "BN") and currency:
+    if unit in SCALES and currency:
         return f"{currency}_{unit}"
     return unit

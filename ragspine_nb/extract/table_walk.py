@@ -23,7 +23,8 @@ from ragspine_nb.extract.sums import is_roll_forward, sum_parts
 from ragspine_nb.extract.table_units import TableUnits
 from ragspine_nb.extract.values import parse_number
 
-__all__ = ["RowRef", "Walk", "walk_rows", "row_parts", "block_figures", "plain_channel"]
+__all__ = ["change_row", "RowRef", "Walk", "walk_rows", "row_parts", "block_figures",
+           "plain_channel"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,35 @@ class Walk:
 
     rows: list[RowRef] = field(default_factory=list)
     sections: dict[int, str] = field(default_factory=dict)
+
+
+#: A cash-flow statement's section of working-capital movements ("Changes in operating
+#: assets and liabilities:", "(Increase) decrease in:", "Change in working capital",
+#: "营运资金的变动"): a row under it is the change of the item it names, never the item's
+#: balance ("Inventories (200)" under it is no inventory of -200).
+_CHANGES = re.compile(
+    r"(?i)\bchanges?\s+in\s+(?:[\w'’,-]+\s+){0,4}?(?:assets|liabilities|working\s+capital)"
+    r"|^\W*\(?(?:increase|decrease)\)?\s*(?:/|and|or)?\s*\(?(?:increase|decrease)\)?\s+in\b"
+    r"|营运资金[^，,]{0,4}变动|经营性应[收付]项目的(?:增加|减少)")
+#: A row closing a section of changes: the cash flow it adds up to, or a total.
+_CLOSES_CHANGES = re.compile(r"(?i)^(?:net cash|cash (?:provided|used|generated|flows?)|"
+                             r"total\b|net (?:increase|decrease))|经营活动产生的现金流量净额")
+
+
+def change_row(section: str) -> bool:
+    """Whether rows under ``section`` are changes of the items they name.
+
+    Examples
+    --------
+    >>> [change_row(s) for s in ("Changes in operating assets and liabilities:",
+    ...     "Changes in assets and liabilities, net of acquisitions", "(Increase) decrease in:",
+    ...     "Change in working capital", "营运资金的变动")]
+    [True, True, True, True, True]
+    >>> [change_row(s) for s in ("Current assets", "Liabilities and equity",
+    ...     "Changes in accounting estimates", "")]
+    [False, False, False, False]
+    """
+    return bool(section) and bool(_CHANGES.search(section))
 
 
 #: A row stating the row above as a share of something ("Percentage of revenue", "% of
@@ -177,6 +207,9 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
             headings, run, since = ([*headings, row[0]] if run else [row[0]]), True, r
             continue
         run = False
+        if change_row(section) and (r in sums or label == "total"
+                                    or _CLOSES_CHANGES.match(label)):
+            section, raw_section = "", ""  # the changes end where their cash flow is added up
         out.sections[r] = _units_heading(headings)
         own = _total_section(section, since, sums.get(r), stub) if label == "total" \
             else section

@@ -33,6 +33,7 @@ from ragspine_nb.extract.table_walk import row_parts, walk_rows
 from ragspine_nb.extract.turned import PERIODS_DOWN, period_key, periods_down, turn
 from ragspine_nb.glossary import normalize_channel, normalize_entity, normalize_metric, period_label
 from ragspine_nb.profile import ChannelSpec, DomainProfile, parts_reach
+from ragspine_nb.units import SCALES
 from ragspine_nb.vocabulary import Vocabulary
 
 __all__ = [
@@ -145,7 +146,7 @@ def _currency(unit: str) -> str:
     return unit.split("_", 1)[0] if "_" in unit else ""
 
 
-_BARE_SCALES = frozenset({"K", "10K", "M", "100M", "BN"})
+_BARE_SCALES = frozenset(SCALES)
 
 
 def resolve_unit(percent: bool, row_unit: str | None, table_unit: str | None,

@@ -5,7 +5,8 @@
 is reported by the caller, never coerced. ``detect_unit`` reads a stated scale
 ("US$m", "in thousands", "亿元", "%") from a label or title and returns a unit code
 such as ``USD_M``, ``CNY_100M`` or ``PCT``; values are stored as written and the
-scale is recorded in the unit.
+scale is recorded in the unit. Scales are read with the one lexicon of
+:mod:`ragspine_nb.units` (longest spelling first: 百万 before 万).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+
+from ragspine_nb.units import stated_scale
 
 __all__ = ["ParsedNumber", "parse_number", "detect_unit"]
 
@@ -107,14 +110,6 @@ _CURRENCIES = (
     (re.compile(r"hk\$|hkd|港元|港币"), "HKD"),
     (re.compile(r"rmb|cny|人民币|元"), "CNY"),
 )
-_SCALES = (
-    (re.compile(r"亿"), "100M"),
-    (re.compile(r"百万|million|\$\s?mn?\b|\bmn\b|\busd\s?m\b|\bhkd\s?m\b|\brmb\s?m\b"), "M"),
-    (re.compile(r"万"), "10K"),
-    (re.compile(r"billion|\$\s?bn\b|\bbn\b"), "BN"),
-    (re.compile(r"thousand|'000|\$\s?k\b|千"
-                r"|(?:\$|£|€|¥|rmb|usd|eur|gbp)\s?000s?(?![\w,.])"), "K"),
-)
 _PERCENT = re.compile(r"[(（]\s*%\s*[)）]|%|percent|百分比")
 
 
@@ -134,11 +129,13 @@ def detect_unit(text: str, default_currency: str = "") -> str | None:
     ['USD_M', 'CNY_100M', 'PCT']
     >>> detect_unit("in thousands", "USD"), detect_unit("Revenue")
     ('USD_K', None)
+    >>> detect_unit("单位：人民币百万元"), detect_unit("RMB'000"), detect_unit("百万美元")
+    ('CNY_M', 'CNY_K', 'USD_M')
     """
     folded = unicodedata.normalize("NFKC", text).casefold()
     if _PERCENT.search(folded):
         return "PCT"
-    scale = next((code for pattern, code in _SCALES if pattern.search(folded)), "")
+    scale = stated_scale(folded)
     currency = next((code for pattern, code in _CURRENCIES if pattern.search(folded)), "")
     if not scale and not currency:
         return None

@@ -1,0 +1,122 @@
+"""A formula's balances come from the balance sheet, never a cash-flow change line (issue 36).
+
+A cash-flow statement lists "Inventories (200)" and "Accounts payable 200" under
+"Changes in operating assets and liabilities:": the change of each balance, not the
+balance. Filed as INVENTORIES, a days-payable formula took the change line for a year
+the balance sheet does not show (2 wrong numbers on held-out filings). A row under such
+a section is now a row of its own ("changes in … inventories"); the section ends at the
+cash flow it adds up to, so the rows after it keep their names.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from ragspine_nb import FactStore, ingest
+from ragspine_nb.agent import Agent
+
+REF = date(2024, 6, 1)
+INCOME = (["Norvale Inc.", "Consolidated Statements of Earnings", "(In millions)"], [
+    ("Fiscal Year", "2023", "2022"),
+    ("Net sales", "$ 20,000", "$ 18,000"),
+    ("Cost of sales", "12,000", "11,000"),
+    ("Gross profit", "8,000", "7,000"),
+    ("Net earnings", "$ 2,000", "$ 1,800"),
+])
+BALANCE = (["Norvale Inc.", "Consolidated Balance Sheets", "(In millions)"], [
+    ("", "December 31, 2023", "December 31, 2022"),
+    ("Cash and cash equivalents", "$ 1,500", "$ 1,200"),
+    ("Inventories", "2,600", "2,400"),
+    ("Total current assets", "6,000", "5,500"),
+    ("Accounts payable", "1,900", "1,700"),
+    ("Total current liabilities", "4,000", "3,800"),
+])
+CASH_FLOWS = (["Norvale Inc.", "Consolidated Statements of Cash Flows", "(In millions)"], [
+    ("Fiscal Year", "2023", "2022", "2021"),
+    ("Net earnings", "$ 2,000", "$ 1,800", "$ 1,500"),
+    ("Depreciation and amortization", "500", "450", "400"),
+    ("Changes in operating assets and liabilities:", "", "", ""),
+    ("Inventories", "(200)", "(150)", "(100)"),
+    ("Accounts payable", "200", "120", "90"),
+    ("Net cash provided by operating activities", "2,500", "2,220", "1,890"),
+    ("Capital expenditures", "(700)", "(600)", "(500)"),
+])
+Page = tuple[list[str], list[tuple[str, ...]]]
+
+
+def _filing(tmp_path: Path, pages: list[Page]) -> Path:
+    """A PDF of statements (one a page), ingested as a user's folder; the workspace."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    c = canvas.Canvas(str(folder / "norvale_2023_10k.pdf"), pagesize=A4, invariant=1)
+    for titles, rows in pages:
+        c.setFont("Helvetica", 8)
+        y = 800
+        for title in titles:
+            c.drawString(60, y, title)
+            y -= 12
+        for label, *cells in rows:
+            c.drawString(60, y, label)
+            for i, cell in enumerate(cells):
+                c.drawRightString(400 + 80 * i, y, cell)
+            y -= 11
+        c.showPage()
+    c.save()
+    ingest(folder, workspace=tmp_path / "ws", progress=False,
+           metadata={"norvale_2023_10k.pdf": {"company": "Norvale"}})
+    return tmp_path / "ws"
+
+
+def _ask(ws: Path, *questions: str) -> list[str]:
+    agent = Agent.from_workspace(ws)
+    try:
+        return [agent.ask(q, REF).answer for q in questions]
+    finally:
+        agent.close()
+
+
+def test_a_change_line_is_no_balance(tmp_path: Path) -> None:
+    ws = _filing(tmp_path, [CASH_FLOWS])
+    frame = FactStore(ws / "facts.db", create=False).to_frame()
+    codes = set(frame.metric_code)
+    assert not {"INVENTORIES", "ACCOUNTS_PAYABLE"} & codes
+    # the rows after the changes keep the profile's names
+    assert {"OPERATING_CASH_FLOW", "CAPEX", "NET_INCOME", "DEPRECIATION_AMORTIZATION"} <= codes
+    changes = frame[frame.metric_code.str.endswith("_INVENTORIES")]
+    assert sorted(changes.value) == [-200.0, -150.0, -100.0]
+    (answer,) = _ask(ws, "What were Norvale's inventories in FY2021?")
+    assert answer.startswith("Not found: Norvale Inventories, FY2021 is not in the fact store")
+
+
+def test_days_inventory_and_payables_take_the_balance_sheet(tmp_path: Path) -> None:
+    ws = _filing(tmp_path, [INCOME, BALANCE, CASH_FLOWS])
+    dpo, dio_2022 = _ask(
+        ws,
+        "What is the FY2023 DPO for Norvale? DPO is defined as: 365 * (average accounts "
+        "payable between FY2022 and FY2023) / (FY2023 COGS + change in inventory between "
+        "FY2022 and FY2023).",
+        "What is the FY2022 DIO for Norvale? DIO is defined as: 365 * (average inventory "
+        "between FY2021 and FY2022) / (FY2022 COGS).")
+    assert "365 × [(1,700 + 1,900) / 2] / (12,000 + (2,600 − 2,400)) = 53.85" in dpo
+    assert "row=INVENTORIES,col=FY2023" in dpo and "page=2,table=1" in dpo
+    assert "page=3" not in dpo  # nothing from the cash flows
+    # FY2021's inventory is on no balance sheet: no figure, never the change line's -100
+    assert dio_2022.startswith("(Read as the question")
+    assert "DIO not computed" in dio_2022 and "-100" not in dio_2022
+
+
+def test_a_cash_flow_without_a_changes_heading_is_unchanged(tmp_path: Path) -> None:
+    """A benign look-alike: rows under "Cash flows from investing activities:" keep
+    the profile's names (capital expenditures is CAPEX)."""
+    pages: list[Page] = [(CASH_FLOWS[0], [
+        ("Fiscal Year", "2023", "2022"),
+        ("Cash flows from investing activities:", "", ""),
+        ("Capital expenditures", "(700)", "(600)"),
+        ("Net cash used in investing activities", "(650)", "(560)"),
+    ])]
+    frame = FactStore(_filing(tmp_path, pages) / "facts.db", create=False).to_frame()
+    assert sorted(frame[frame.metric_code == "CAPEX"].value) == [-700.0, -600.0]
