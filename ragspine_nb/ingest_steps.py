@@ -23,6 +23,7 @@ from typing import Any
 from ragspine_nb.core import Fact, FileReport, SkippedItem, is_restricted
 from ragspine_nb.errors import DiskFullError, ReadOnlyStoreError, StoreError
 from ragspine_nb.extract.base import READER_VERSIONS, ExtractionError, exception_reason
+from ragspine_nb.extract.chunking import CHUNKER_VERSION
 from ragspine_nb.extract.document import DocumentResult
 from ragspine_nb.extract.identity import IDENTITY_VERSION
 from ragspine_nb.extract.limits import (
@@ -89,10 +90,11 @@ def fingerprint(file_hash: str, suffix: str, mapping: str, meta: Mapping[str, An
     the default limits are not, so existing ledgers stay valid, nor are the limits that
     only fail a file (:data:`~ragspine_nb.extract.limits.GUARD_LIMITS`). ``policy`` (the
     sensitivity policy and classifier version, :func:`policy_fingerprint`) is part of
-    it, so a new restricted pattern, keyword or level re-classifies unchanged files.
+    it, so a new restricted pattern, keyword or level re-classifies unchanged files;
+    so is the chunker's version (a file cut into other chunks is read again).
     """
     parts: list[Any] = [file_hash, READER_VERSIONS.get(suffix, ""), mapping, dict(meta),
-                        max_chars, overlap_chars, policy, IDENTITY_VERSION]
+                        max_chars, overlap_chars, policy, IDENTITY_VERSION, CHUNKER_VERSION]
     kept = {k: v for k, v in limits.as_dict().items() if k not in GUARD_LIMITS}
     if kept != {k: v for k, v in DEFAULT_LIMITS.as_dict().items() if k not in GUARD_LIMITS}:
         parts.append(kept)

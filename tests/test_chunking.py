@@ -42,7 +42,7 @@ def test_packing_with_overlap_repeats_trailing_paragraphs() -> None:
 
 def test_oversized_paragraph_splits_at_sentence_enders_without_overlap() -> None:
     para = "第一句很长的话。" * 3 + "Second sentence here! " + "x" * 50
-    src = f"short intro\n{para}\nshort outro"
+    src = f"short intro\n{para}\nShort outro"
     chunks = chunk_document(src, "d", max_chars=30, overlap_chars=10)
     locs = [c.source_locator for c in chunks]
     assert locs[0] == "para=1" and locs[-1] == "para=3"
@@ -99,3 +99,40 @@ def test_every_chunk_is_a_slice_and_every_paragraph_is_covered(text: str, max_ch
     for p in paras:  # every non-space character of every paragraph lands in some chunk
         assert all(i in covered for i in range(p.start, p.end) if not text[i].isspace())
     assert len({c.chunk_id for c in chunks}) == len(chunks)
+
+
+MDNA = (
+    "Item 7. Management's Discussion and Analysis of Financial Condition\n"
+    "Results of Operations\n"
+    "Revenue in fiscal 2023 decreased compared with fiscal 2022 in every category we sell,\n"
+    "primarily driven by comparable sales declines in computing and home theater.\n"
+    "Selected financial data for the Domestic segment was as follows ($ in millions):\n"
+    "Revenue $ 42,794 $ 47,830\n"
+    "Gross profit $ 9,011 $ 10,531\n"
+    "Liquidity and Capital Resources\n"
+    "Cash and cash equivalents were lower at the end of the year than at its start.\n"
+)
+
+
+def test_a_heading_starts_a_chunk_and_a_table_stays_with_its_caption() -> None:
+    chunks = chunk_document(MDNA, "bby.pdf", max_chars=300, overlap_chars=120)
+    texts = [c.text for c in chunks]
+    assert all(t in MDNA for t in texts)
+    # the item and its first sub-heading open the first chunk; the wrapped sentence stays
+    # whole; the caption opens the next chunk with its rows; no chunk repeats another's
+    assert texts[0].startswith("Item 7.") and texts[0].endswith("home theater.")
+    assert texts[1].startswith("Selected financial data") and texts[1].endswith("10,531")
+    assert texts[2].startswith("Liquidity and Capital Resources")
+    assert [c.source_locator for c in chunks] == ["para=1-4", "para=5-7", "para=8-9"]
+
+
+def test_a_wrapped_sentence_is_never_cut_between_chunks() -> None:
+    src = ("Revenue in fiscal 2023 decreased compared with fiscal 2022 primarily due to\n"
+           "comparable sales declines across most of the categories that we sell.\n"
+           "Operating income fell as well.")
+    chunks = chunk_document(src, "d", max_chars=160, overlap_chars=0)
+    assert chunks[0].text.endswith("categories that we sell.")
+    assert chunks[0].source_locator == "para=1-2"
+    # a short line ending no sentence (a label) is no wrapped line
+    labels = chunk_document("Fiscal Year\nrevenue fell.", "d", max_chars=15, overlap_chars=0)
+    assert [c.text for c in labels] == ["Fiscal Year", "revenue fell."]

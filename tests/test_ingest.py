@@ -53,7 +53,8 @@ def test_demo_chunks_keep_slide_page_and_paragraph_locators(demo_ws: Path) -> No
         "slide=9,notes,para=1"]
     # wrapped lines are reflowed into paragraphs (a chunk quotes whole sentences)
     assert by_doc["Regulatory_Watch_2025H1.pdf"] == ["page=1,para=1-3", "page=2,para=1-3"]
-    assert by_doc["QBR_2025Q1_经营回顾.md"] == ["para=1-8"]
+    # a heading starts a chunk: the review's three sections are three chunks
+    assert by_doc["QBR_2025Q1_经营回顾.md"] == ["para=1-4", "para=5-6", "para=7-8"]
     source = (DEMO / "reports" / "QBR_2025Q1_经营回顾.md").read_text(encoding="utf-8")
     md = [c for c in chunks if c.doc_id == "QBR_2025Q1_经营回顾.md"]
     assert md[0].text in source and "\n\n" in md[0].text   # exact slice, blank lines kept

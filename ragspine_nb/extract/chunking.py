@@ -1,13 +1,17 @@
 """Paragraph-granular chunking whose every chunk is a contiguous slice of the source.
 
-A *paragraph* is a non-blank line (numbered 1, 2, … over non-blank lines only).
-Paragraphs are packed greedily up to ``max_chars``; each chunk's text is the exact
-slice of the source from its first paragraph's first character to its last
-paragraph's last character, so blank lines between paragraphs stay inside the chunk
-and a citation can always be found verbatim in the source. Consecutive chunks share
-trailing whole paragraphs up to ``overlap_chars``. A paragraph longer than
-``max_chars`` is split at sentence enders (。！？；.!?;), then hard-cut, with no
-overlap between its pieces.
+A *paragraph* is a non-blank line (numbered 1, 2, … over non-blank lines only). A
+sentence that a line break cut (a line that ends no sentence, then one that starts in
+lower case: a PDF's wrapped line) is one unit, so no chunk ends inside it. Units are
+packed greedily up to ``max_chars``; each chunk's text is the exact slice of the source
+from its first paragraph's first character to its last paragraph's last character, so
+blank lines between paragraphs stay inside the chunk and a citation can always be found
+verbatim in the source. Consecutive chunks share trailing whole units up to
+``overlap_chars``. A heading (:func:`~ragspine_nb.extract.headings.heading_level`: a
+filing's item, a statement's title, a sub-heading, a table's caption) starts a new chunk
+with no overlap, so a chunk does not straddle two sections and a table stays with its
+caption. A unit longer than ``max_chars`` is split at sentence enders (。！？；.!?;),
+then hard-cut, with no overlap between its pieces.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from ragspine_nb.core import DEFAULT_SENSITIVITY, Chunk
+from ragspine_nb.extract.headings import heading_level
 
 __all__ = [
     "chunk_document",
@@ -27,14 +32,22 @@ __all__ = [
     "iter_paragraph_spans",
     "pack_spans",
     "iter_pack_spans",
+    "iter_units",
     "DEFAULT_CHUNK_CHARS",
     "DEFAULT_OVERLAP_CHARS",
+    "CHUNKER_VERSION",
 ]
+
+#: Changes whenever the same text would be cut into other chunks (part of what an
+#: ingestion depends on, so a document is chunked again).
+CHUNKER_VERSION = "chunker@2"
 
 DEFAULT_CHUNK_CHARS = 480
 DEFAULT_OVERLAP_CHARS = 80
 _LINE = re.compile(r"[^\n]+")
 _SENTENCE = re.compile(r"[^。！？；.!?;]*[。！？；.!?;]+|[^。！？；.!?;]+$")
+#: A line that ends a sentence (or a heading's colon): the next line starts a new unit.
+_ENDS = re.compile(r"[。！？；.!?;:：]['\")”’]*$")
 
 
 @dataclass(frozen=True)
@@ -101,18 +114,72 @@ def _split_oversized(text: str, para: Span, max_chars: int) -> Iterator[Span]:
             yield Span(s + lead, s + trail, para.first_para, para.last_para, part=k)
 
 
+#: A line this long that ends no sentence was wrapped (a short one is a label or a bullet).
+_WRAPPED_CHARS = 40
+
+
+def _continues(text: str, prev: Span, para: Span) -> bool:
+    """Whether ``para`` goes on with the sentence ``prev`` left open (a wrapped line)."""
+    last_line = text[prev.start:prev.end].rsplit("\n", 1)[-1]
+    return (len(last_line) >= _WRAPPED_CHARS and not _ENDS.search(last_line)
+            and text[para.start].isascii() and text[para.start].islower())
+
+
+def iter_units(text: str, paras: Iterable[Span]) -> Iterator[Span]:
+    r"""Paragraph spans with each sentence a line break cut joined back into one span.
+
+    A line of 40 characters or more that ends no sentence, then a line starting in lower
+    case: one sentence (a label or a bullet is shorter).
+
+    Examples
+    --------
+    >>> src = "Revenue fell in every region this year, driven by\nlower demand.\nCosts rose."
+    >>> [src[u.start:u.end] for u in iter_units(src, iter_paragraph_spans(src))]
+    ['Revenue fell in every region this year, driven by\nlower demand.', 'Costs rose.']
+    """
+    cur: Span | None = None
+    for para in paras:
+        if cur is not None and _continues(text, cur, para):
+            cur = Span(cur.start, para.end, cur.first_para, para.last_para)
+            continue
+        if cur is not None:
+            yield cur
+        cur = para
+    if cur is not None:
+        yield cur
+
+
+def _with_next(units: Iterator[Span]) -> Iterator[tuple[Span, Span | None]]:
+    """Each unit with the one after it (``None`` after the last)."""
+    prev = next(units, None)
+    while prev is not None:
+        nxt = next(units, None)
+        yield prev, nxt
+        prev = nxt
+
+
 def iter_pack_spans(text: str, paras: Iterable[Span], max_chars: int,
                     overlap_chars: int) -> Iterator[Span]:
-    """Greedy packing of paragraph spans into chunk spans, one at a time (linear)."""
+    """Greedy packing of paragraph spans into chunk spans, one at a time (linear).
+
+    Paragraphs are first joined into units (:func:`iter_units`); a heading starts a new
+    chunk unless the chunk so far holds only headings.
+    """
     buf: list[Span] = []
-    for para in paras:
+    opened = False  # the buffer holds more than headings
+    for para, nxt in _with_next(iter_units(text, paras)):
+        heading = heading_level(text[para.start:para.end],
+                                text[nxt.start:nxt.end] if nxt is not None else "") > 0
         if len(para) > max_chars:
             if buf:
                 yield Span(buf[0].start, buf[-1].end, buf[0].first_para, buf[-1].last_para)
-            buf = []
+            buf, opened = [], False
             yield from _split_oversized(text, para, max_chars)
             continue
-        if buf and para.end - buf[0].start > max_chars:
+        if buf and heading and opened:  # a new section: no overlap with the last one
+            yield Span(buf[0].start, buf[-1].end, buf[0].first_para, buf[-1].last_para)
+            buf, opened = [], False
+        elif buf and para.end - buf[0].start > max_chars:
             yield Span(buf[0].start, buf[-1].end, buf[0].first_para, buf[-1].last_para)
             keep: list[Span] = []
             for prev in reversed(buf):  # trailing whole paragraphs within the overlap
@@ -123,6 +190,7 @@ def iter_pack_spans(text: str, paras: Iterable[Span], max_chars: int,
                 keep.pop(0)
             buf = keep
         buf.append(para)
+        opened = opened or not heading
     if buf:
         yield Span(buf[0].start, buf[-1].end, buf[0].first_para, buf[-1].last_para)
 

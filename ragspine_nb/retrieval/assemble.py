@@ -6,7 +6,7 @@ Pure functions over the per-variant rankings a :class:`NarrativeIndex` search pr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ragspine_nb.core import StoredChunk
@@ -53,11 +53,14 @@ def best_ranks(rankings: Sequence[Ranking]) -> dict[str, tuple[int, float]]:
 def ranked_hits(query: str, fused: Sequence[tuple[str, float]], bm: Sequence[Ranking],
                 vc: Sequence[Ranking], chunks: Mapping[str, StoredChunk], top_k: int,
                 rerank: tuple[ListwiseJudge | None, int] | None = None,
+                read: Callable[[StoredChunk], str] | None = None,
                 ) -> tuple[tuple[Hit, ...], dict[str, Any]]:
     """The top ``top_k`` hits with every stage's score and rank, and what the rerank did.
 
     ``rerank`` is ``(judge, top_n)`` to rerank the head of the fused list (RESTRICTED
-    text never reaches the judge: see :func:`listwise_rerank`), or ``None``.
+    text never reaches the judge: see :func:`listwise_rerank`), or ``None``. ``read``
+    gives what a hit's :attr:`~Hit.judged_text` is (its header and text; the text alone
+    when not given): what the judge reads.
     """
     bm_best, vc_best = best_ranks(bm), best_ranks(vc)
     head = list(fused[:max(top_k, rerank[1] if rerank else 0)])
@@ -66,15 +69,17 @@ def ranked_hits(query: str, fused: Sequence[tuple[str, float]], bm: Sequence[Ran
         cid, score = head[i]
         b_rank, b_score = bm_best.get(cid, (None, None))
         v_rank, v_score = vc_best.get(cid, (None, None))
-        return Hit(chunk=chunks[cid], rank=rank, fused_score=score, fused_rank=i + 1,
+        chunk = chunks[cid]
+        return Hit(chunk=chunk, rank=rank, fused_score=score, fused_rank=i + 1,
                    bm25_score=b_score, bm25_rank=b_rank, vector_score=v_score,
-                   vector_rank=v_rank, judge_score=judge)
+                   vector_rank=v_rank, judge_score=judge,
+                   judged_text=read(chunk) if read is not None else "")
 
     hits = [make(i, i + 1, None) for i in range(len(head))]
     if rerank is None:
         return tuple(hits[:top_k]), {}
     judge, top_n = rerank
-    outcome = listwise_rerank(query, hits, judge, top_n=top_n)
+    outcome = listwise_rerank(query, hits, judge, top_n=top_n, text_of=lambda h: h.read)
     hits = [make(i, new_rank, outcome.scores.get(i))
             for new_rank, i in enumerate(outcome.order, start=1)]
     info = {"judge": getattr(judge, "name", type(judge).__name__),

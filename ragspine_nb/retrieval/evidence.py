@@ -28,6 +28,7 @@ from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.render import Card, Table
 from ragspine_nb.retrieval.coverage import TermCoverageJudge, key_terms, passage_tokens
 from ragspine_nb.retrieval.planning import QueryPlan, QueryPlanner, QueryVariant, RuleQueryPlanner
+from ragspine_nb.retrieval.rerank import judge_reads
 from ragspine_nb.retrieval.results import Hit, SearchResults
 
 __all__ = [
@@ -154,11 +155,15 @@ def _check_loop_args(threshold: float, max_loops: int) -> None:
         raise ValueError(f"max_loops must be >= 0, got {max_loops}")
 
 
-def _resolve_judge(index: Any, judge: Any) -> Any:
-    """The judge given, else the index's scoring judge (cross-encoder), else term coverage."""
+def _resolve_judge(index: Any, judge: Any, question: str) -> Any:
+    """The judge given, else the index's scoring judge if it reads the question, else terms.
+
+    The offline cross-encoder reads English questions only; term coverage reads any.
+    """
     if judge is None:
         own = getattr(index, "judge", None)
-        judge = own if hasattr(own, "score") else TermCoverageJudge()
+        fits = hasattr(own, "score") and judge_reads(own, question)
+        judge = own if fits else TermCoverageJudge()
     return judge
 
 
@@ -224,7 +229,7 @@ def _judge_new(settings: _LoopSettings, results: SearchResults, state: _LoopStat
     new = [h for h in results.hits if h.chunk.chunk_id not in state.kept and not h.restricted]
     # round 1 is judged against the question, later rounds against the missing aspect
     aspect = settings.question if round_no == 0 else " ".join(state.missing)
-    scores = relevance_scores(settings.judge, aspect, [h.chunk.text for h in new])
+    scores = relevance_scores(settings.judge, aspect, [h.read for h in new])
     added = [_Kept(h, s, round_no, pos)
              for pos, (h, s) in enumerate(zip(new, scores, strict=True))
              if s >= settings.threshold]
@@ -238,7 +243,7 @@ def _run_round(index: Any, settings: _LoopSettings, plan: QueryPlan, state: _Loo
                            filters=dict(settings.filters or {}), variants=plan.texts,
                            rerank=settings.rerank)
     new, added = _judge_new(settings, results, state, round_no)
-    covered = state.covered.union(*(passage_tokens(k.hit.chunk.text) for k in added))
+    covered = state.covered.union(*(passage_tokens(k.hit.read) for k in added))
     missing = tuple(t for t in settings.terms if t not in covered)
     terms = settings.terms
     coverage = 1.0 - len(missing) / len(terms) if terms else 1.0
@@ -338,7 +343,7 @@ def gather_evidence(
     _check_loop_args(threshold, max_loops)
     if plan is not None and plan.question != question:
         raise ValueError(f"plan is for {plan.question!r}, not for {question!r}")
-    judge = _resolve_judge(index, judge)
+    judge = _resolve_judge(index, judge, question)
     judge_name = str(getattr(judge, "name", type(judge).__name__))
     if plan is None:
         planner = planner or RuleQueryPlanner(getattr(index, "profile", None))

@@ -21,6 +21,7 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.bm25 import DEFAULT_B, DEFAULT_K1, BM25Index
 from ragspine_nb.retrieval.filters import FILTER_KEYS, check_filters
 from ragspine_nb.retrieval.fusion import DEFAULT_RRF_K
+from ragspine_nb.retrieval.headers import HeaderBook
 from ragspine_nb.retrieval.index_steps import (
     Candidates,
     SearchSpec,
@@ -139,6 +140,8 @@ class NarrativeIndex(IndexViews):
         self._signature: tuple[Any, ...] | None = None
         #: SQLite: changes are applied to the index as they come (PostgreSQL: rebuilt)
         self._live = None if on_postgres else LiveBM25(self.store, tokenizer, index_titles)
+        #: each chunk's indexed header: company, year, section (never shown as its text)
+        self.headers = self._live.headers if self._live is not None else HeaderBook(self.store)
 
     @staticmethod
     def _check(**params: float) -> None:
@@ -212,7 +215,9 @@ class NarrativeIndex(IndexViews):
             chunks = self.store.iter_chunks()
             self._by_id = {c.chunk_id: c for c in chunks}
             self._chunk_ids = [c.chunk_id for c in chunks]
-            texts = [indexed_text(c, self.index_titles) for c in chunks]
+            self.headers.clear()
+            self.headers.add(chunks)
+            texts = [indexed_text(c, self.index_titles, self.headers.get(c)) for c in chunks]
             self._bm25 = BM25Index.build(self._chunk_ids, texts, self.tokenizer)
             if self.engine == "sql":  # the term counts live beside the chunks
                 self._sql = self._sql or SqlBM25(self.store.database, self.tokenizer)
@@ -233,8 +238,16 @@ class NarrativeIndex(IndexViews):
         if todo:
             if isinstance(self._by_id, ChunkTable):
                 self._by_id.prefetch(todo)  # one read, not one per chunk
-            texts = [self._by_id[cid].text for cid in todo]
+            texts = [self.passage_text(self._by_id[cid]) for cid in todo]
             self._vectors.upsert(todo, self._embedder.passages(texts, progress=progress))
+
+    def passage_text(self, chunk: StoredChunk) -> str:
+        """What the dense channel and the judges read: title, header, then the text.
+
+        The header (:mod:`~ragspine_nb.retrieval.headers`) names the chunk's company, year
+        and section; hits, snippets and answers show the text alone.
+        """
+        return self.headers.text(chunk, with_title=True)
 
     # ----------------------------------------------------------------- search
     def search(self, query: str, top_k: int = 50, filters: Mapping[str, Any] | None = None,
@@ -302,7 +315,8 @@ class NarrativeIndex(IndexViews):
         t_bm25 = time.perf_counter()
         vec_of = split_by_query(self._vector_rankings(flat, cands, spec), variants_of)
         t_vec = time.perf_counter()
-        out = [query_results(query, variants, bm, vc, spec, self._by_id, len(cands.ids))
+        out = [query_results(query, variants, bm, vc, spec, self._by_id, len(cands.ids),
+                             self.passage_text)
                for query, variants, bm, vc in zip(queries, variants_of, bm25_of, vec_of,
                                                   strict=True)]
         timings = stage_timings(t0, t_filter, t_bm25, t_vec, time.perf_counter())

@@ -10,7 +10,7 @@ its variants' rankings by the stage functions of
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -156,10 +156,16 @@ def split_by_query(flat: Sequence[T], variants_of: Sequence[Sequence[str]]) -> l
 
 def query_results(query: str, variants: Sequence[str], bm: Sequence[Ranking],
                   vc: Sequence[Ranking], spec: SearchSpec, chunks: Mapping[str, StoredChunk],
-                  candidates: int) -> SearchResults:
-    """One query's results: RRF over its variants' lists, the optional rerank, top_k."""
+                  candidates: int, read: Callable[[StoredChunk], str] | None = None
+                  ) -> SearchResults:
+    """One query's results: RRF over its variants' lists, the optional rerank, top_k.
+
+    ``read`` gives what a judge reads of a chunk (its header and text); its text alone
+    when not given.
+    """
     fused = fuse(bm, vc, spec.channels, spec.rrf_k)
-    hits, rerank_info = ranked_hits(query, fused, bm, vc, chunks, spec.top_k, spec.rerank)
+    hits, rerank_info = ranked_hits(query, fused, bm, vc, chunks, spec.top_k, spec.rerank,
+                                    read)
     return SearchResults(
         query=query, hits=hits, variants=tuple(variants), filters=spec.filters,
         params=dict(k1=spec.k1, b=spec.b, rrf_k=spec.rrf_k), candidates=candidates,

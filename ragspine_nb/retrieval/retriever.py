@@ -16,6 +16,7 @@ from ragspine_nb.retrieval.evidence import (
 )
 from ragspine_nb.retrieval.filters import FILTER_KEYS
 from ragspine_nb.retrieval.planning import QueryPlan, QueryPlanner, RuleQueryPlanner
+from ragspine_nb.retrieval.rerank import judge_reads
 from ragspine_nb.retrieval.results import SearchResults
 
 if TYPE_CHECKING:
@@ -39,13 +40,19 @@ class NarrativeIndexRetriever:
     passages judged relevant (>= ``threshold``), and ``last_report`` says how many
     queries, candidates, evidence passages and loops it took. ``plan=False`` is the plain
     single search (every fused hit becomes a snippet).
+
+    ``rerank=None`` (default) reranks the head of every search with the index's judge
+    when it has one that reads the query's language (the offline cross-encoder reads
+    English only: :func:`~ragspine_nb.retrieval.rerank.judge_reads`); ``True`` or
+    ``False`` says so for every query (each :meth:`retrieve` may say otherwise).
     """
 
     def __init__(self, index: NarrativeIndex, *, retry_without_filters: bool = True,
                  plan: bool = True, planner: QueryPlanner | None = None,
                  evidence_judge: Any = None, threshold: float = DEFAULT_THRESHOLD,
-                 max_loops: int = DEFAULT_MAX_LOOPS) -> None:
+                 max_loops: int = DEFAULT_MAX_LOOPS, rerank: bool | None = None) -> None:
         self.index = index
+        self.rerank = rerank
         self.retry_without_filters = retry_without_filters
         self.plan = plan
         self.planner = planner or RuleQueryPlanner(index.profile)
@@ -71,6 +78,14 @@ class NarrativeIndexRetriever:
     @last_report.setter
     def last_report(self, report: EvidenceReport | None) -> None:
         self._last.report = report
+
+    def _reranks(self, query: str, rerank: bool | None) -> bool:
+        """Whether this query's searches are reranked (the class docstring)."""
+        judge = self.index.judge
+        chosen = self.rerank if rerank is None else rerank
+        if judge is None or chosen is False:
+            return False
+        return chosen is True or judge_reads(judge, query)
 
     def _search(self, query: str, filters: dict[str, Any], top_k: int,
                 rerank: bool, plan: QueryPlan | None) -> SearchResults:
@@ -102,11 +117,13 @@ class NarrativeIndexRetriever:
                                         if k in filters}))
 
     def retrieve(self, query: str, *, filters: Mapping[str, Any] | None = None,
-                 top_k: int = 50, rerank: bool = False) -> list[dict[str, Any]]:
+                 top_k: int = 50, rerank: bool | None = None) -> list[dict[str, Any]]:
         """Snippet dicts (text, doc_id, title, source_locator, chunk_id, metadata, scores).
 
         JSON-ready; the agent reads each as a :class:`~ragspine_nb.core.Snippet`.
+        ``rerank=None``: as the retriever was made (the class docstring).
         """
+        rerank = self._reranks(query, rerank)
         known = {k: v for k, v in (filters or {}).items() if k in FILTER_KEYS and v}
         plan = self.planner.plan(query) if self.plan else None
         retry = bool(known) and self.retry_without_filters

@@ -1,0 +1,147 @@
+"""A passage's indexed header: its company, year and section, searched but never shown.
+
+"The decrease in revenue in fiscal 2023 was primarily driven by comparable sales
+declines …" names neither its company nor the part of the filing it comes from; the
+question ("Why did Best Buy's revenue decrease in fiscal 2023?") names both. The header
+says them for the passage: the entity it carries (``BEST_BUY`` → ``BEST BUY``), its
+period with the year written out (``FY2023 2023``) and its section path in the document
+(:func:`~ragspine_nb.extract.headings.section_paths`: ``Item 7. Management's Discussion
+… › Results of Operations › Domestic Segment``). BM25 indexes it with the title and
+the text, the dense channel embeds it, the judges read it; answers and displays show
+the passage's own text only, whose citation stays exact.
+
+The section path depends on the passages before a chunk, so headers are made per
+document, from its active chunks in order (:func:`document_headers`);
+:class:`HeaderBook` keeps them per chunk id and reads a document's chunks from the
+store the first time one of its chunks is asked for.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+
+from ragspine_nb.core import Chunk, StoredChunk
+from ragspine_nb.extract.headings import section_paths
+from ragspine_nb.stores.chunks import ChunkStore
+
+__all__ = ["passage_header", "document_headers", "headers_by_doc", "indexed_text",
+           "HeaderBook", "HEADER_VERSION"]
+
+#: Changes whenever what a header holds changes (a saved BM25 index is built again).
+HEADER_VERSION = "header@1"
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def passage_header(chunk: Chunk, section: str = "") -> str:
+    """The header of one chunk: entity words, period and its years, section path.
+
+    Examples
+    --------
+    >>> from ragspine_nb.core import Chunk
+    >>> c = Chunk(doc_id="bby.pdf", chunk_id="c1", seq=0, text="Revenue fell.",
+    ...           entity="BEST_BUY", period="FY2023", source_locator="page=25")
+    >>> passage_header(c, "Item 7. MD&A › Results of Operations")
+    'BEST BUY · FY2023 2023 · Item 7. MD&A › Results of Operations'
+    >>> passage_header(Chunk(doc_id="d", chunk_id="c", seq=0, text="x", source_locator="p"))
+    ''
+    """
+    parts = []
+    entity = " ".join(chunk.entity.replace("_", " ").split())
+    if entity:
+        parts.append(entity)
+    if chunk.period:
+        years = [y for y in _YEAR.findall(chunk.period) if y != chunk.period]
+        parts.append(" ".join([chunk.period, *dict.fromkeys(years)]))
+    if section:
+        parts.append(section)
+    return " · ".join(parts)
+
+
+def document_headers(chunks: Sequence[Chunk]) -> dict[str, str]:
+    """Chunk id → header for the chunks of ONE document (read in ``seq`` order)."""
+    ordered = sorted(chunks, key=lambda c: c.seq)
+    sections = section_paths(c.text for c in ordered)
+    return {c.chunk_id: passage_header(c, s) for c, s in zip(ordered, sections, strict=True)}
+
+
+def headers_by_doc(chunks: Iterable[Chunk]) -> dict[str, str]:
+    """Chunk id → header for chunks of any documents (each document read on its own)."""
+    docs: dict[str, list[Chunk]] = {}
+    for c in chunks:
+        docs.setdefault(c.doc_id, []).append(c)
+    out: dict[str, str] = {}
+    for members in docs.values():
+        out.update(document_headers(members))
+    return out
+
+
+def indexed_text(chunk: Chunk, with_title: bool = True, header: str = "") -> str:
+    r"""What the search channels read for a chunk: title line, header line, then its text.
+
+    >>> from ragspine_nb.core import Chunk
+    >>> c = Chunk(doc_id="d", chunk_id="c", seq=0, text="Sales fell.", title="Annual report",
+    ...           source_locator="page=2")
+    >>> indexed_text(c, True, "ACME · FY2024 2024")
+    'Annual report\nACME · FY2024 2024\nSales fell.'
+    """
+    head = [chunk.title] if with_title and chunk.title else []
+    return "\n".join([*head, *([header] if header else []), chunk.text])
+
+
+class HeaderBook:
+    """Headers by chunk id, made per document; a document unknown yet is read from the store.
+
+    Parameters
+    ----------
+    store : ChunkStore, optional
+        Where a document's active chunks are read when a header of it is asked for and
+        it was not added; without one such a chunk's header lacks its section.
+    """
+
+    def __init__(self, store: ChunkStore | None = None) -> None:
+        self._store = store
+        self._headers: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def add(self, chunks: Iterable[Chunk]) -> Mapping[str, str]:
+        """Make and keep the headers of ``chunks`` (whole documents); return them."""
+        made = headers_by_doc(chunks)
+        with self._lock:
+            self._headers.update(made)
+        return made
+
+    def add_documents(self, doc_ids: Iterable[str]) -> None:
+        """Make the headers of these documents from all their active chunks in the store."""
+        if self._store is None:
+            return
+        for doc_id in doc_ids:
+            self.add(self._store.iter_chunks(doc_id=doc_id))
+
+    def drop(self, chunk_ids: Iterable[str]) -> None:
+        """Forget chunks that left the index."""
+        with self._lock:
+            for cid in chunk_ids:
+                self._headers.pop(cid, None)
+
+    def clear(self) -> None:
+        """Forget every header (the index is built again)."""
+        with self._lock:
+            self._headers.clear()
+
+    def get(self, chunk: StoredChunk | Chunk) -> str:
+        """The chunk's header (its document's chunks are read once when unknown)."""
+        found = self._headers.get(chunk.chunk_id)
+        if found is not None:
+            return found
+        members: list[Chunk] = []
+        if self._store is not None:
+            members = list(self._store.iter_chunks(doc_id=chunk.doc_id))
+        if not any(c.chunk_id == chunk.chunk_id for c in members):
+            return passage_header(chunk)  # not stored (a chunk built by hand): no section
+        return self.add(members).get(chunk.chunk_id, "")
+
+    def text(self, chunk: StoredChunk | Chunk, with_title: bool = True) -> str:
+        """:func:`indexed_text` of the chunk with its header."""
+        return indexed_text(chunk, with_title, self.get(chunk))
