@@ -38,7 +38,7 @@ def test_demo_rebuilds_from_scratch_and_answers_with_sources(
     for _ in range(2):  # a second run rebuilds from scratch, it does not skip
         assert main(["demo", "--workspace", str(ws)]) == 0
         out = capsys.readouterr().out
-        assert "ingested=7, skipped_unchanged=0, failed=0, no_text=0, facts=83, chunks=11" in out
+        assert "ingested=7, skipped_unchanged=0, failed=0, no_text=0, facts=83, chunks=14" in out
     for q in DEMO_QUESTIONS:
         assert f"Q: {q}" in out
     assert "ACME Hong Kong Revenue, FY2025: 1,405 US$ m" in out

