@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ragspine_nb.glossary import fold
 
@@ -58,9 +59,30 @@ def content_words(text: str, *, keep: Iterable[str] = ()) -> frozenset[str]:
     >>> sorted(content_words("Domestic–state")), sorted(content_words("Domestic-state"))
     (['domesticstate'], ['domesticstate'])
     """
-    kept = frozenset(keep)
+    if keep:
+        return _content_words(text, frozenset(keep))
+    return _name_words(text) if len(text) <= _NAME_CHARS else _content_words(text, _NONE)
+
+
+_NONE: frozenset[str] = frozenset()
+#: Texts up to this long (a name, a question) have their words remembered.
+_NAME_CHARS = 200
+
+
+@lru_cache(maxsize=65536)
+def _name_words(text: str) -> frozenset[str]:
+    """:func:`content_words` of a short text, remembered.
+
+    A profile's names are read by several indexes: their words are computed once per
+    process, not once per index.
+    """
+    return _content_words(text, _NONE)
+
+
+def _content_words(text: str, kept: frozenset[str]) -> frozenset[str]:
     # a stop word is one as written too ("does" is no content word "doe")
-    raw = (re.sub(r"[-']", "", w) for w in _WORD.findall(_DASH.sub("-", fold(text))))
+    raw = (w.replace("-", "").replace("'", "")
+           for w in _WORD.findall(_DASH.sub("-", fold(text))))
     words = (_SAME.get(s, s) for w in raw if w not in STOP_WORDS or w in kept
              for s in (singular(w),))
     return frozenset(w for w in words if w not in STOP_WORDS or w in kept)
