@@ -349,3 +349,68 @@ def test_chunk_ids_are_the_filtered_chunks_ids(tmp_path: Path) -> None:
         assert store.chunk_ids(**flt) == [c.chunk_id for c in store.iter_chunks(**flt)]
     with pytest.raises(ValueError, match="Valid"):
         store.chunk_ids(company="ACME")
+
+
+class _OldWordSetIndex:
+    """WordSetIndex's lookups before issue 38 (a scan of every term), verbatim."""
+
+    def __init__(self, terms: list[tuple[frozenset[str], str]],
+                 rivals: list[tuple[frozenset[str], str]]) -> None:
+        self._terms, self._rivals = terms, rivals
+
+    def contained(self, words: frozenset[str]) -> tuple[str, ...]:
+        from ragspine_nb.wordset import _YEAR_WORD
+        inside = [t for t in self._terms if t[0] <= words]
+        if not inside:
+            return ()
+        best = max(len(t[0]) for t in inside)
+        plain = frozenset(w for w in words if not _YEAR_WORD.fullmatch(w))
+        codes = {t[1] for t in inside if len(t[0]) == best}
+        strength = max(len(t[0] & plain) for t in self._terms if t[1] in codes)
+        rivals = [t[1] for t in self._rivals if len(t[0] & plain) > strength]
+        if rivals:
+            top = [t[1] for t in inside if len(t[0]) == best]
+            return tuple(dict.fromkeys([*top, *rivals]))
+        top = list(dict.fromkeys(t[1] for t in inside if len(t[0]) == best))
+        if len(top) == 1:
+            winner = max((t for t in inside if t[1] == top[0]), key=lambda t: len(t[0]))
+            if all(t[0] <= winner[0] for t in inside if t[1] != top[0]):
+                return tuple(top)
+            others = [t[1] for t in inside if not t[0] <= winner[0]]
+            return tuple(dict.fromkeys([*top, *others]))
+        return tuple(top)
+
+    def words_of(self, code: str, words: frozenset[str]) -> frozenset[str]:
+        inside = [t[0] for t in self._terms if t[1] == code and t[0] <= words]
+        return max(inside, key=len, default=frozenset())
+
+    def shared(self, code: str, words: frozenset[str]) -> frozenset[str]:
+        return max((t[0] & words for t in self._terms if t[1] == code), key=len,
+                   default=frozenset())
+
+
+_NAME_WORDS = ["net", "sales", "interest", "expense", "income", "deferred", "federal",
+               "2019", "2020", "total", "cost", "of", "the", "tax"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs=st.lists(st.tuples(st.lists(st.sampled_from(_NAME_WORDS), max_size=4).map(" ".join),
+                                st.sampled_from(["A", "B", "C", "D"])), max_size=12),
+       rival_pairs=st.one_of(st.none(), st.lists(st.tuples(
+           st.lists(st.sampled_from(_NAME_WORDS), max_size=3).map(" ".join),
+           st.sampled_from(["A", "B", "E"])), max_size=6)),
+       question=st.lists(st.sampled_from(_NAME_WORDS), max_size=6).map(" ".join))
+def test_word_set_lookups_as_scanning_every_term(pairs: list[tuple[str, str]],
+                                                 rival_pairs: list[tuple[str, str]] | None,
+                                                 question: str) -> None:
+    from ragspine_nb.wordset import WordSetIndex, content_words
+    new = WordSetIndex(pairs, rival_pairs)
+    terms = [(w, c) for t, c in pairs if (w := content_words(t))]
+    rivals = terms if rival_pairs is None else [(w, c) for t, c in rival_pairs
+                                                 if (w := content_words(t))]
+    old = _OldWordSetIndex(terms, rivals)
+    words = content_words(question)
+    assert new.contained(words) == old.contained(words)
+    for code in ("A", "B", "C", "D", "Z"):
+        assert new.words_of(code, words) == old.words_of(code, words)
+        assert new.shared(code, words) == old.shared(code, words)
