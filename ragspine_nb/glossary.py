@@ -44,7 +44,8 @@ _TITLE_SEP = re.compile(r"\s*(?:—|–|-|\||｜|:|：)\s*")
 
 def fold(text: str) -> str:
     """Canonical form for exact matching: NFKC, casefold, whitespace collapsed, stripped."""
-    return _WS.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+    # str.split() splits on exactly the characters \s matches (str.isspace)
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def _vocab(pairs: list[tuple[str, str]]) -> dict[str, str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ragspine_nb.glossary import fold
 
@@ -58,9 +59,30 @@ def content_words(text: str, *, keep: Iterable[str] = ()) -> frozenset[str]:
     >>> sorted(content_words("Domestic–state")), sorted(content_words("Domestic-state"))
     (['domesticstate'], ['domesticstate'])
     """
-    kept = frozenset(keep)
+    if keep:
+        return _content_words(text, frozenset(keep))
+    return _name_words(text) if len(text) <= _NAME_CHARS else _content_words(text, _NONE)
+
+
+_NONE: frozenset[str] = frozenset()
+#: Texts up to this long (a name, a question) have their words remembered.
+_NAME_CHARS = 200
+
+
+@lru_cache(maxsize=65536)
+def _name_words(text: str) -> frozenset[str]:
+    """:func:`content_words` of a short text, remembered.
+
+    A profile's names are read by several indexes: their words are computed once per
+    process, not once per index.
+    """
+    return _content_words(text, _NONE)
+
+
+def _content_words(text: str, kept: frozenset[str]) -> frozenset[str]:
     # a stop word is one as written too ("does" is no content word "doe")
-    raw = (re.sub(r"[-']", "", w) for w in _WORD.findall(_DASH.sub("-", fold(text))))
+    raw = (w.replace("-", "").replace("'", "")
+           for w in _WORD.findall(_DASH.sub("-", fold(text))))
     words = (_SAME.get(s, s) for w in raw if w not in STOP_WORDS or w in kept
              for s in (singular(w),))
     return frozenset(w for w in words if w not in STOP_WORDS or w in kept)
@@ -70,6 +92,15 @@ def content_words(text: str, *, keep: Iterable[str] = ()) -> frozenset[str]:
 class _Term:
     words: frozenset[str]
     code: str
+
+
+def _postings(terms: list[_Term]) -> dict[str, list[int]]:
+    """Each word → the indexes of the terms holding it, ascending."""
+    out: dict[str, list[int]] = {}
+    for i, t in enumerate(terms):
+        for w in t.words:
+            out.setdefault(w, []).append(i)
+    return out
 
 
 class WordSetIndex:
@@ -98,6 +129,23 @@ class WordSetIndex:
                        if (w := content_words(text))]
         self._rivals = self._terms if rival_pairs is None else [
             _Term(w, code) for text, code in rival_pairs if (w := content_words(text))]
+        # lookups instead of a scan of every term per question (tens of thousands on a
+        # folder of filings): the terms by code, and by each of their words
+        self._by_code: dict[str, list[_Term]] = {}
+        for t in self._terms:
+            self._by_code.setdefault(t.code, []).append(t)
+        self._postings = _postings(self._terms)
+        self._rival_postings = (self._postings if self._rivals is self._terms
+                                else _postings(self._rivals))
+
+    @staticmethod
+    def _having(terms: list[_Term], postings: dict[str, list[int]],
+                words: Iterable[str]) -> list[_Term]:
+        """The terms sharing a word with ``words``, in their order."""
+        found: set[int] = set()
+        for w in words:
+            found.update(postings.get(w, ()))
+        return [terms[i] for i in sorted(found)]
 
     def contained(self, words: frozenset[str]) -> tuple[str, ...]:
         """Codes of the terms fully contained in ``words`` that explain the others.
@@ -106,7 +154,9 @@ class WordSetIndex:
         (the longer name settles it: "deferred federal" over "federal"); otherwise the
         codes of the largest contained terms — several of them mean "ask back".
         """
-        inside = [t for t in self._terms if t.words <= words]
+        # a term with words is inside only if it shares one: only those are tried
+        inside = [t for t in self._having(self._terms, self._postings, words)
+                  if t.words <= words]
         if not inside:
             return ()
         best = max(len(t.words) for t in inside)
@@ -114,8 +164,9 @@ class WordSetIndex:
         # a full match is as strong as the words any of its names shares with the
         # question ("diluted weighted-average shares": "Diluted" under its section title)
         codes = {t.code for t in inside if len(t.words) == best}
-        strength = max(len(t.words & plain) for t in self._terms if t.code in codes)
-        rivals = [t.code for t in self._rivals if len(t.words & plain) > strength]
+        strength = max(len(t.words & plain) for c in codes for t in self._by_code[c])
+        rivals = [t.code for t in self._having(self._rivals, self._rival_postings, plain)
+                  if len(t.words & plain) > strength]
         if rivals:  # a partial match sharing more words than any full one: ask back
             top = [t.code for t in inside if len(t.words) == best]
             return tuple(dict.fromkeys([*top, *rivals]))
@@ -130,12 +181,12 @@ class WordSetIndex:
 
     def words_of(self, code: str, words: frozenset[str]) -> frozenset[str]:
         """The content words of ``code``'s largest term contained in ``words``."""
-        inside = [t.words for t in self._terms if t.code == code and t.words <= words]
+        inside = [t.words for t in self._by_code.get(code, ()) if t.words <= words]
         return max(inside, key=len, default=frozenset())
 
     def shared(self, code: str, words: frozenset[str]) -> frozenset[str]:
         """The most words any one of ``code``'s terms shares with ``words``."""
-        return max((t.words & words for t in self._terms if t.code == code), key=len,
+        return max((t.words & words for t in self._by_code.get(code, ())), key=len,
                    default=frozenset())
 
     def closest(self, words: frozenset[str], n: int = 5, min_share: float = 0.5,

@@ -8,6 +8,7 @@ and term matching that skips terms absent from the text.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 import pytest
@@ -25,8 +26,9 @@ from ragspine_nb.agent.intent_terms import compile_terms, find_all, has_cue
 from ragspine_nb.retrieval.coverage import passage_tokens
 from ragspine_nb.retrieval.evidence import TermCoverageJudge, gather_evidence
 from ragspine_nb.retrieval.planning import QueryPlan, RuleQueryPlanner
-from ragspine_nb.retrieval.rewrite import _ASCII_TWINS, GlossaryQueryRewriter
+from ragspine_nb.retrieval.rewrite import GlossaryQueryRewriter
 from ragspine_nb.retrieval.tokenize import tokenize
+from ragspine_nb.vocab_caseless import ASCII_TWINS
 
 QUESTION = "Why did Hong Kong agency sales grow?"
 
@@ -182,11 +184,14 @@ def test_one_figure_reader_per_profile_and_its_lists_are_fresh(
     assert FigureReader.shared(other) is not reader
 
 
-def _find_all_by_scanning(text: str, terms: Any) -> list[tuple[int, int, str, str]]:
-    """find_all without its substring shortcut (every term's pattern scanned)."""
+def _find_all_by_scanning(text: str, vocab: dict[str, str]) -> list[tuple[int, int, str, str]]:
+    """What one pattern per term found, longest term first (every pattern scanned)."""
     found: list[tuple[int, int, str, str]] = []
     taken = [False] * len(text)
-    for pattern, code, term in terms:
+    for term in sorted(vocab, key=lambda t: (-len(t), t)):
+        code, body = vocab[term], re.escape(term)
+        pattern = re.compile(rf"(?<![a-z0-9])(?<![a-z0-9]-){body}(?![a-z0-9])(?!-[a-z0-9])"
+                             if term.isascii() else body)
         for m in pattern.finditer(text):
             if not any(taken[m.start():m.end()]):
                 taken[m.start():m.end()] = [True] * (m.end() - m.start())
@@ -199,10 +204,10 @@ def _find_all_by_scanning(text: str, terms: Any) -> list[tuple[int, int, str, st
     "新单保费和银保渠道", "agency-led sales", "", "sales sales sales",
 ])
 def test_term_matching_finds_what_scanning_every_pattern_finds(text: str) -> None:
-    terms = compile_terms({"agency": "AGENCY", "sales": "SALES", "net sales": "NET_SALES",
-                           "vested": "VESTED", "hong kong": "HK", "银保": "BANCA",
-                           "新单保费": "NEW_SALES", "agency sales": "AGENCY_SALES"})
-    assert find_all(text, terms) == _find_all_by_scanning(text, terms)
+    vocab = {"agency": "AGENCY", "sales": "SALES", "net sales": "NET_SALES",
+             "vested": "VESTED", "hong kong": "HK", "银保": "BANCA",
+             "新单保费": "NEW_SALES", "agency sales": "AGENCY_SALES"}
+    assert find_all(text, compile_terms(vocab)) == _find_all_by_scanning(text, vocab)
     cues = ("sales", "银保", "how much", "net")
     assert has_cue(text, cues) == any(
         (re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", text) if c.isascii() else c in text)
@@ -219,7 +224,10 @@ def test_glossary_matching_finds_what_scanning_every_pattern_finds(
     rewriter = GlossaryQueryRewriter(profile)
     taken = [False] * len(text)
     scanned = []
-    for pattern, code, synonyms in rewriter._terms:  # every pattern, no shortcut
+    for term, code, synonyms in rewriter._terms:  # every term's pattern, no shortcut
+        escaped = re.escape(unicodedata.normalize("NFKC", term))
+        pattern = re.compile(rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])" if term.isascii()
+                             else escaped, re.IGNORECASE)
         for m in pattern.finditer(text):
             if not any(taken[m.start():m.end()]):
                 taken[m.start():m.end()] = [True] * (m.end() - m.start())
@@ -231,7 +239,7 @@ def test_glossary_matching_finds_what_scanning_every_pattern_finds(
 def test_only_the_known_characters_match_ascii_letters_case_insensitively() -> None:
     letters = re.compile("[a-z]", re.IGNORECASE)  # a class matches as each letter does
     found = {chr(cp) for cp in range(128, 0x110000) if letters.fullmatch(chr(cp))}
-    assert found == _ASCII_TWINS == {"\u0130", "\u0131", "\u017f", "\u212a"}
+    assert found == ASCII_TWINS == {"\u0130", "\u0131", "\u017f", "\u212a"}
 
 
 def test_sentences_split_where_they_did_before_the_full_stop_was_looked_for_first() -> None:

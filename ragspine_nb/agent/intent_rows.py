@@ -59,6 +59,8 @@ _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
 
 def _dated_only(term: str) -> bool:
     """A name that is only a year ("2019"): the question's period, never a row's name."""
+    if term.isascii() and "19" not in term and "20" not in term:
+        return False  # no year is written in it (an ASCII text folds to no new digit)
     words = content_words(term)
     return bool(words) and all(_YEAR.fullmatch(w) for w in words)
 

@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 
 from ragspine_nb.period_phrases import ORDINALS, PHRASE, QUESTION_PERIOD
+from ragspine_nb.vocab_matcher import VocabMatcher, shared_matcher
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue", "word_set",
@@ -21,7 +22,8 @@ __all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue", 
 LIST_CUES: tuple[str, ...] = ("和", "与", "及", "以及", "、", "对比", "比较", "分别", " and ",
                               " vs", "versus", "compare", "compared", "both", "each", ",")
 
-Terms = list[tuple[re.Pattern[str], str, str]]
+#: A vocabulary compiled for :func:`find_all`.
+Terms = VocabMatcher
 
 _DATE_COMMA = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*"
                          r"\d{1,2}\s*,")
@@ -55,33 +57,27 @@ def word_set(text: str) -> frozenset[str]:
 
 
 def compile_terms(vocab: dict[str, str]) -> Terms:
-    """Patterns for a vocabulary, longest term first (ASCII terms on word boundaries)."""
-    out = []
-    for term in sorted(vocab, key=lambda t: (-len(t), t)):
-        body = re.escape(term)
-        # a hyphenated word is one word: "vested" is not in "non-vested"
-        pattern = (rf"(?<![a-z0-9])(?<![a-z0-9]-){body}(?![a-z0-9])(?!-[a-z0-9])"
-                   if term.isascii() else body)
-        out.append((re.compile(pattern), vocab[term], term))
-    return out
+    """A vocabulary's matcher: longest term first, ASCII terms on word edges.
+
+    Built once per distinct vocabulary and shared by every reader of a profile
+    (:func:`~ragspine_nb.vocab_matcher.shared_matcher`): a lookup table, not a pattern
+    per term.
+    """
+    return shared_matcher(vocab)
 
 
 def find_all(text: str, terms: Terms) -> list[tuple[int, int, str, str]]:
     """Non-overlapping longest matches ``(start, end, code, term)`` in text order.
 
-    A term's pattern is the term itself between word edges (no flags), so a term that
-    is not a substring of ``text`` cannot match: it is passed over without a regex scan.
+    A term matches as the pattern of the term between word edges would: an ASCII term
+    where no letter or digit (nor a hyphenated word: "vested" is not in "non-vested")
+    touches it, any other term wherever it is written.
+
+    >>> find_all("net sales of non-vested units", compile_terms({"net sales": "NS",
+    ...                                                          "sales": "S", "vested": "V"}))
+    [(0, 9, 'NS', 'net sales')]
     """
-    found: list[tuple[int, int, str, str]] = []
-    taken = [False] * len(text)
-    for pattern, code, term in terms:
-        if term not in text:
-            continue
-        for m in pattern.finditer(text):
-            if not any(taken[m.start():m.end()]):
-                taken[m.start():m.end()] = [True] * (m.end() - m.start())
-                found.append((m.start(), m.end(), code, term))
-    return sorted(found)
+    return terms.find_all(text)
 
 
 def mask(text: str, spans: list[tuple[int, int, str, str]]) -> str:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ragspine_nb.agent.gate_aliases import Alias, compile_aliases
 from ragspine_nb.agent.gate_rules import (
@@ -166,11 +167,7 @@ class SecurityGate:
         self.home_company_name = home_company_name
         names = {**{d: d for d in competitors.values()}, **competitors}
         self._aliases, self._marks = compile_aliases(names, metric_names)
-        self._metrics = tuple(sorted({fold_for_gate(m)[0] for m in metric_names} - {""},
-                                     key=len, reverse=True))
-        # a metric name's head noun ("profit" of "operating profit") names a metric too
-        self._heads = frozenset(w for m in metric_names if m.split()
-                                for w in [fold_for_gate(m.split()[-1])[0]] if len(w) >= 4)
+        self._metric_names = tuple(metric_names)
         self._names = tuple(sorted({n for n in (*metric_names, *entity_names)
                                     if n and is_han(n[0])}, key=len, reverse=True))
 
@@ -180,6 +177,22 @@ class SecurityGate:
         metrics = [t for m in profile.metrics.values() for t in (m.label, *m.synonyms) if t]
         entities = [t for e in profile.entities.values() for t in (e.label, *e.synonyms) if t]
         return cls(profile.competitors, profile.company_name, metrics, entities)
+
+    @cached_property
+    def _metrics(self) -> tuple[str, ...]:
+        """The metric names folded, longest first (folded on the first alias hit that asks).
+
+        Tens of thousands of names on a folder of filings: a gate with no competitor hit
+        never needs them.
+        """
+        return tuple(sorted({fold_for_gate(m)[0] for m in self._metric_names} - {""},
+                            key=len, reverse=True))
+
+    @cached_property
+    def _heads(self) -> frozenset[str]:
+        """A metric name's head noun ("profit" of "operating profit") names a metric too."""
+        return frozenset(w for m in self._metric_names if m.split()
+                         for w in [fold_for_gate(m.split()[-1])[0]] if len(w) >= 4)
 
     def _starts_metric(self, text: str, i: int) -> bool:
         """Whether a metric name of the profile, or its head noun, starts at ``text[i]``."""

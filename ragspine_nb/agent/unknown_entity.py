@@ -22,6 +22,7 @@ goodwill" over Autodesk's filing) is answered as before.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable
 
 from ragspine_nb.agent.clarify import (
@@ -35,6 +36,7 @@ from ragspine_nb.agent.narrative import NarrativeRetriever
 from ragspine_nb.core import Snippet
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.vocab_matcher import VocabMatcher, shared_matcher
 from ragspine_nb.wordset import content_words
 
 __all__ = ["unknown_organisation", "ask_unknown_entity", "mentioned_in"]
@@ -68,21 +70,45 @@ def _unknown(name: str, unstated: frozenset[str]) -> bool:
     return bool(folded) and folded <= unstated
 
 
-def _spans(question: str, names: Iterable[str]) -> list[tuple[int, int]]:
-    lowered = question.casefold()
-    out = []
-    for name in {n.casefold() for n in names if n and n.isascii()}:
-        for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", lowered):
-            out.append((m.start(), m.end()))
-    return out
+#: Profiles whose metric names' matcher is kept (:func:`_metric_names`).
+_PROFILES = 8
+_NAMES: dict[int, tuple[DomainProfile, VocabMatcher]] = {}
+_NAMES_LOCK = threading.Lock()
 
 
-def unknown_organisation(question: str, metric_names: Iterable[str],
+def _name_matcher(names: Iterable[str]) -> VocabMatcher:
+    """The ASCII names, case folded, each matched between ``[a-z0-9]`` edges."""
+    return shared_matcher({n.casefold(): "" for n in names if n and n.isascii()},
+                          hyphen_words=False)
+
+
+def _metric_names(profile: DomainProfile) -> VocabMatcher:
+    """The profile's metric labels and synonyms, matched (built once per profile object)."""
+    with _NAMES_LOCK:
+        kept = _NAMES.get(id(profile))
+        if kept is not None and kept[0] is profile:
+            return kept[1]
+    matcher = _name_matcher(t for m in profile.metrics.values() for t in (m.label, *m.synonyms))
+    with _NAMES_LOCK:
+        if len(_NAMES) >= _PROFILES:
+            _NAMES.pop(next(iter(_NAMES)))
+        _NAMES[id(profile)] = (profile, matcher)
+    return matcher
+
+
+def _spans(question: str, names: Iterable[str] | VocabMatcher) -> list[tuple[int, int]]:
+    """Where each name is written in ``question`` as a word (every name's own matches)."""
+    matcher = names if isinstance(names, VocabMatcher) else _name_matcher(names)
+    return [(start, end) for start, end, _, _ in matcher.each_match(question.casefold())]
+
+
+def unknown_organisation(question: str, metric_names: Iterable[str] | VocabMatcher,
                          unstated: Iterable[str]) -> str:
     """The unknown company named as the owner of a metric in ``question``, or ``""``.
 
-    ``metric_names``: the profile's metric labels and synonyms; ``unstated``: the
-    question's words the workspace does not know (``ParsedIntent.unstated``).
+    ``metric_names``: the profile's metric labels and synonyms (or their matcher, as
+    :func:`_metric_names` builds it); ``unstated``: the question's words the workspace
+    does not know (``ParsedIntent.unstated``).
 
     Examples
     --------
@@ -131,8 +157,7 @@ def ask_unknown_entity(intent: ParsedIntent, profile: DomainProfile,
     """
     if intent.entities or clar.mode not in (CLARIFY_NONE, CLARIFY_ANSWER_WITH_ASSUMPTIONS):
         return None
-    metrics = [t for m in profile.metrics.values() for t in (m.label, *m.synonyms) if t]
-    name = unknown_organisation(intent.raw_question, metrics, intent.unstated)
+    name = unknown_organisation(intent.raw_question, _metric_names(profile), intent.unstated)
     if not name or mentioned(name):
         return None
     known = tuple(e.label for e in profile.entities.values())

@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
 
 from ragspine_nb.retrieval.bm25_formulas import (
     bm25_weights,
@@ -34,8 +33,11 @@ from ragspine_nb.retrieval.bm25_kernels import (
     posting_weights,
     top_k_batch,
 )
-from ragspine_nb.retrieval.bm25_postings import PostingStore
+from ragspine_nb.retrieval.bm25_postings import PostingStore, csr
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 __all__ = [
     "BM25Index",
@@ -85,7 +87,7 @@ class BM25Index:
 
     @classmethod
     def _empty(cls, tokenizer: Tokenizer) -> BM25Index:
-        return cls([], {}, sparse.csr_matrix((0, 0), dtype=np.float32), tokenizer)
+        return cls([], {}, csr((0, 0), dtype=np.float32), tokenizer)
 
     def _reset(self) -> None:
         """Forget everything derived from the postings (after a build or a change)."""
@@ -143,7 +145,7 @@ class BM25Index:
         """
         st = self._clean()
         if self._term_matrix is None:
-            self._term_matrix = sparse.csr_matrix(
+            self._term_matrix = csr(
                 (st.main.tf, st.main.docs, st.main.ptr), shape=(len(st.vocab), self.n_docs))
         return self._term_matrix
 
@@ -255,7 +257,7 @@ class BM25Index:
             self._cache.move_to_end(key)
             return hit
         tm = self.term_matrix  # compacts first: the main segment is every posting
-        weighted = sparse.csr_matrix((self._posting_weights(k1, b), tm.indices, tm.indptr),
+        weighted = csr((self._posting_weights(k1, b), tm.indices, tm.indptr),
                                      shape=tm.shape)
         self._cache[key] = weighted
         if len(self._cache) > self._cache_size:
@@ -265,7 +267,7 @@ class BM25Index:
     def query_matrix(self, queries: Sequence[str] | Sequence[Sequence[str]]) -> sparse.csr_matrix:
         """Queries × terms counts (strings are tokenized; unknown tokens are dropped)."""
         batch = self._query_batch(queries)
-        return sparse.csr_matrix((batch.counts, batch.terms, batch.ptr),
+        return csr((batch.counts, batch.terms, batch.ptr),
                                  shape=(len(queries), len(self.vocab)), dtype=np.float32)
 
     def _query_batch(self, queries: Sequence[str] | Sequence[Sequence[str]]) -> QueryBatch:

@@ -12,13 +12,28 @@ are always those of the live documents, so scores equal a fresh build over them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
 
 from ragspine_nb.retrieval.bm25_kernels import Postings
 
-__all__ = ["PostingStore", "count_block"]
+if TYPE_CHECKING:
+    from scipy import sparse
+
+__all__ = ["PostingStore", "count_block", "csr"]
+
+
+def csr(*args: Any, **kwargs: Any) -> sparse.csr_matrix:
+    """``scipy.sparse.csr_matrix(...)``: scipy is imported on first use, not with this module.
+
+    >>> csr((1, 2)).shape
+    (1, 2)
+    """
+    from scipy import sparse
+
+    return sparse.csr_matrix(*args, **kwargs)
+
 
 BLOCK_DOCS = 20_000  # documents counted per numpy pass while building
 MERGE_MIN_POSTINGS = 20_000
@@ -147,7 +162,7 @@ class PostingStore:
 
     def load_matrix(self, ids: list[str], tf: sparse.spmatrix, tie: np.ndarray | None) -> None:
         """Take a docs × terms matrix of raw term frequencies as the main segment."""
-        tf_t = sparse.csr_matrix(tf, dtype=np.float32).T.tocsr()
+        tf_t = csr(tf, dtype=np.float32).T.tocsr()
         tf_t.sum_duplicates()
         tf_t.eliminate_zeros()
         lens = np.asarray(tf.sum(axis=1)).ravel().astype(np.int64)

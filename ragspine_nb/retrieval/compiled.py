@@ -10,7 +10,9 @@ Set ``RAGSPINE_NO_NUMBA=1`` to force the numpy paths (tests use it to check both
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import threading
 import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -19,14 +21,12 @@ __all__ = ["HAVE_NUMBA", "njit", "numba_enabled"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_numba: Any
-try:  # pragma: no cover - depends on the environment
-    import numba as _numba
-except ImportError:  # pragma: no cover
-    _numba = None
-
-#: numba imported (it may still be switched off with ``RAGSPINE_NO_NUMBA=1``)
-HAVE_NUMBA: bool = _numba is not None
+#: numba is installed (it is imported on the first kernel call, not with this module;
+#: it may still be switched off with ``RAGSPINE_NO_NUMBA=1``)
+HAVE_NUMBA: bool = importlib.util.find_spec("numba") is not None
+_LOCK = threading.RLock()
+#: every kernel :func:`njit` wrapped, compiled together on the first call of one
+_KERNELS: list[_Kernel] = []
 
 
 def numba_enabled() -> bool:
@@ -40,13 +40,60 @@ def numba_enabled() -> bool:
     return HAVE_NUMBA and os.environ.get("RAGSPINE_NO_NUMBA", "") in ("", "0")
 
 
-def njit(fn: F) -> F:
-    """Compile ``fn`` with ``numba.njit(cache=True, nogil=True)``, or return it unchanged.
+class _Kernel:
+    """A function compiled by numba on its first call (numba imported then, not before)."""
 
-    Callers must check :func:`numba_enabled` before calling a kernel on large inputs:
-    the uncompiled function is a plain Python loop, correct but slow.
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+        self.__wrapped__ = fn
+        self._compiled: Callable[..., Any] | None = None
+
+    def __call__(self, *args: Any) -> Any:
+        compiled = self._compiled
+        if compiled is None:
+            _compile_all()
+            compiled = self._compiled
+        return compiled(*args)  # type: ignore[misc]
+
+
+def _compile_all() -> None:
+    """Wrap every kernel with numba's dispatcher and put it in its module's globals.
+
+    A kernel that calls another finds the other's dispatcher there when numba types it.
+    Without numba (or where it fails to import) each kernel stays its plain function.
     """
-    if _numba is None:  # pragma: no cover
+    global HAVE_NUMBA
+    with _LOCK:
+        pending = [k for k in _KERNELS if k._compiled is None]
+        if not pending:
+            return
+        numba: Any
+        try:
+            import numba
+        except ImportError:  # pragma: no cover - a broken numba install
+            HAVE_NUMBA, numba = False, None
+        for kernel in pending:
+            fn = kernel.fn
+            compiled = fn if numba is None else numba.njit(cache=True, nogil=True)(fn)
+            if fn.__globals__.get(fn.__name__) is kernel:
+                fn.__globals__[fn.__name__] = compiled
+            kernel._compiled = compiled
+
+
+def njit(fn: F) -> F:
+    """Compile ``fn`` with ``numba.njit(cache=True, nogil=True)`` on its first call.
+
+    Importing a module of kernels imports no numba (it costs about a second); the first
+    call of any kernel imports it and wraps them all (compiled functions are cached on
+    disk). Without numba the function runs as written. Callers must check
+    :func:`numba_enabled` before calling a kernel on large inputs: the uncompiled
+    function is a plain Python loop, correct but slow.
+    """
+    if not HAVE_NUMBA:  # pragma: no cover
         return fn
-    compiled: Any = _numba.njit(cache=True, nogil=True)(fn)
-    return typing.cast(F, compiled)
+    kernel = _Kernel(fn)
+    with _LOCK:
+        _KERNELS.append(kernel)
+    return typing.cast(F, kernel)

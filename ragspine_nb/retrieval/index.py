@@ -327,7 +327,7 @@ class NarrativeIndex(IndexViews):
     def _candidates(self, index: BM25Index, flt: Mapping[str, str]) -> Candidates:
         """The active chunks the metadata pre-filter allows (every one when there is none)."""
         if flt:
-            allowed = [c.chunk_id for c in self.store.iter_chunks(**flt)]  # type: ignore[arg-type]
+            allowed = self.store.chunk_ids(**flt)
             return Candidates(ids=[cid for cid in allowed if cid in self._by_id],
                               mask=index.mask_for(allowed), filtered=True)
         return Candidates(ids=self._chunk_ids, mask=None, filtered=False)

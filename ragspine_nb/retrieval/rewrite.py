@@ -9,51 +9,15 @@ lower-cases). Competitor aliases are never part of the vocabulary.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Protocol
 
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.vocab_caseless import shared_caseless
 
 __all__ = ["QueryRewriter", "GlossaryQueryRewriter"]
-
-#: The characters other than ASCII letters that a case-insensitive pattern matches with
-#: an ASCII letter (``İ ı ſ K``; found by trying every code point): without them in a
-#: text, an ASCII term matches only where its lower case is in the text's lower case.
-_ASCII_TWINS = frozenset("\u0130\u0131\u017f\u212a")
-
-
-def _probe_key(term: str) -> tuple[str, bool] | None:
-    """What must be in a text for ``term`` (NFKC) to match it, case-insensitively.
-
-    ``(lower-case term, True)``: in the text's lower case (an ASCII term; see
-    :data:`_ASCII_TWINS`); ``(term, False)``: in the text itself (every character
-    caseless: CJK and other letters without case, digits, spaces, punctuation);
-    ``None``: no such shortcut (the pattern is always tried).
-    """
-    if term.isascii():
-        return term.lower(), True
-    if all((c.isascii() and not c.isalpha()) or (unicodedata.category(c) == "Lo"
-                                                   and c.lower() == c.upper() == c)
-           for c in term):
-        return term, False
-    return None
-
-
-def _absent(probe: tuple[str, bool] | None, text: str, lower: str | None) -> bool:
-    """Whether a term with this :func:`_probe_key` surely does not occur in ``text``.
-
-    ``lower`` is the text's lower case, ``None`` when it holds one of :data:`_ASCII_TWINS`.
-    """
-    if probe is None:
-        return False
-    key, folded = probe
-    if folded:
-        return lower is not None and key not in lower
-    return key not in text
-
 
 class QueryRewriter(Protocol):
     """Expands one query into variants, the original first."""
@@ -108,28 +72,22 @@ class GlossaryQueryRewriter:
             clean = tuple(dict.fromkeys(s for s in synonyms if s and fold(s) not in competitors))
             terms += [(s, code, clean) for s in clean]
         terms.sort(key=lambda t: (-len(t[0]), t[0]))
-        self._terms = [(self._pattern(t), code, syn) for t, code, syn in terms]
-        self._probes = [_probe_key(unicodedata.normalize("NFKC", t)) for t, _, _ in terms]
-
-    @staticmethod
-    def _pattern(term: str) -> re.Pattern[str]:
-        escaped = re.escape(unicodedata.normalize("NFKC", term))
-        if term.isascii():
-            return re.compile(rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])", re.IGNORECASE)
-        return re.compile(escaped, re.IGNORECASE)
+        #: (term as written, code, its group's synonyms), longest term first
+        self._terms = terms
+        # one case-insensitive matcher per glossary, shared by every rewriter of it
+        self._matcher = shared_caseless([(t, str(i)) for i, (t, _, _) in enumerate(terms)])
 
     def _matches(self, text: str) -> list[_Match]:
-        taken = [False] * len(text)
-        found: list[_Match] = []
-        lower = text.lower() if _ASCII_TWINS.isdisjoint(text) else None
-        for (pattern, code, synonyms), probe in zip(self._terms, self._probes, strict=True):
-            if _absent(probe, text, lower):
-                continue  # its pattern cannot match: not tried
-            for m in pattern.finditer(text):
-                if not any(taken[m.start():m.end()]):
-                    taken[m.start():m.end()] = [True] * (m.end() - m.start())
-                    found.append(_Match(m.start(), m.end(), code, synonyms))
-        return sorted(found, key=lambda m: m.start)
+        """Longest non-overlapping terms in ``text`` (NFKC), case-insensitively.
+
+        What one ``IGNORECASE`` pattern per term found, trying the longest term first:
+        the NFKC term as a literal, an ASCII term between ``[A-Za-z0-9]`` edges.
+        """
+        found = []
+        for start, end, rank, _ in self._matcher.find_all(text):
+            _, code, synonyms = self._terms[int(rank)]
+            found.append(_Match(start, end, code, synonyms))
+        return found
 
     @staticmethod
     def _replace(text: str, replacements: list[tuple[_Match, str]]) -> str:

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from ragspine_nb.retrieval.compiled import njit, numba_enabled
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 __all__ = ["BLOCK_CELLS", "QueryRows", "block_rows", "fill_rows", "judged_ranks",
            "ranks_in_block"]

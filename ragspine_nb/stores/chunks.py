@@ -291,6 +291,24 @@ class ChunkStore(ChunkChanges, SQLStore):
         )
         return [_row_to_chunk(r) for r in rows]
 
+    def chunk_ids(self, **filters: str) -> list[str]:
+        """The ids of the active chunks :meth:`iter_chunks` returns for these filters.
+
+        In the same order, without reading the chunks (a search's metadata pre-filter
+        needs only the ids). The keys are those of :meth:`iter_chunks`.
+
+        >>> ChunkStore().chunk_ids(entity="ACME")
+        []
+        """
+        unknown = sorted(set(filters) - set(_FILTER_COLUMNS))
+        if unknown:
+            raise ValueError(f"unknown chunk filter(s) {unknown}. Valid: {list(_FILTER_COLUMNS)}")
+        where, params = _where(dict(filters), include_inactive=False)
+        rows = self._db.fetchall(
+            f"SELECT chunk_id FROM narrative_chunk WHERE {where} "  # noqa: S608
+            "ORDER BY doc_id, version, seq", params)
+        return [str(r[0]) for r in rows]
+
     def has_chunks(self, **filters: str) -> bool:
         """Whether some active chunk has every given metadata value (one ``LIMIT 1`` read).
 
