@@ -254,3 +254,22 @@ def test_auto_tune_50_settings_within_30_s_on_scifact(scifact: TuningEngine) -> 
     assert len(res.folds) == 5 and sum(f.n_heldout for f in res.folds) == 300
     assert max(res.means) >= res.baseline_mean and "held-out gain" in res.summary()
     print(f"\nauto-tune: {res.summary()} (wall {elapsed:.1f} s)")
+
+
+CMRC = data_root() / "cmrc2018-chunks"
+
+
+@pytest.mark.skipif(not (CMRC / "corpus.jsonl").exists(), reason=f"CMRC not found at {CMRC}")
+def test_measures_equal_ir_measures_on_cmrc() -> None:
+    from ragspine_nb.extract.beir import load_beir
+
+    ds = load_beir(CMRC)
+    ids, texts = ds.doc_texts()
+    queries = {q: ds.queries[q] for q in list(ds.qrels)[:300]}  # Chinese questions
+    engine = TuningEngine(BM25Index.build(ids, texts), queries,
+                          {q: ds.qrels[q] for q in queries})
+    runs = setting_runs(engine, LabSetting())
+    ref = _ir_measures(runs, engine.qrels, MEASURES)
+    fast = per_query(engine, LabSetting(), MEASURES)
+    for name in MEASURES:
+        assert float(fast[name].mean()) == pytest.approx(ref[name], abs=1e-6), name
