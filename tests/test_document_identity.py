@@ -253,3 +253,18 @@ def test_a_row_of_another_companys_table_is_no_reading_of_the_question(
     orvale = agent.ask("What is the year end FY2023 total amount of inventories for Orvale?",
                        REF)  # Orvale has a "Year end" row and no inventories: not guessed
     assert "410" not in orvale.answer and not any(f.value == 410 for f in orvale.figures)
+
+
+def test_a_profile_line_item_the_store_lacks_is_never_dropped_for_one_it_holds(
+        tmp_path: Path) -> None:
+    # "income before income tax" is the profile's own line item: that only "income tax
+    # expense" is stored never makes it the answer (a wrong line is the worst outcome)
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "table.csv").write_text(
+        "Item,2019,2018\nIncome tax expense,\"-7,125\",\"-6,010\"\nNet income,\"21,300\","
+        "\"19,800\"\n")
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask(
+        "How much was the company's income before income tax expense in 2019?", REF)
+    assert "7,125" not in r.answer and not r.figures

@@ -38,7 +38,7 @@ from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.render import entity_label, metric_label
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
-from ragspine_nb.agent.stored_readings import narrowed
+from ragspine_nb.agent.stored_readings import brought_codes, narrowed
 from ragspine_nb.agent.templates import format_value
 from ragspine_nb.core import FoundResult, ToolOutcome
 from ragspine_nb.glossary import fold, period_label
@@ -75,7 +75,8 @@ def _operand(run: Run, text: str) -> Term | str:
         "entity", run.profile.home_entity_code),))[0]
     metrics = operand.metrics
     if len(metrics) > 1:  # only the line items the company has facts of are its readings
-        metrics = narrowed(metrics, (), False, run.store.metric_channels(entity)).metrics
+        metrics = narrowed(metrics, (), False, run.store.metric_channels(entity),
+                           brought_codes(run.store)).metrics
     if len(metrics) != 1:
         return f"'{text}' names {'no' if not metrics else 'more than one'} line item"
     periods = _periods(run, text, operand)

@@ -4,7 +4,10 @@ A workspace holding many filings has a vocabulary pooled from all of them: a row
 of one company's table ("Year End"), a column of another's 10-Q ("Quarter Jun 3"). For a
 question naming a company, a metric or column that has no stored fact *of that company*
 is not a reading of the question — asking back "which of these do you mean" with it
-offers an option that cannot be answered. The rule, checked against the store:
+offers an option that cannot be answered. Only a line item or column a *document*
+brought (its vocabulary) is ever dropped, never one of the profile's own: "income
+before income tax" stays a reading beside "income tax" even when only the latter is
+stored (dropping it would answer the wrong line). The rule, checked against the store:
 
 * several metrics read and no list asked ("… and …"): those with a fact of the named
   companies stay when at least one does (never all dropped: the rest says not found);
@@ -22,7 +25,7 @@ from dataclasses import dataclass, replace
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.stores.protocols import FactReader
 
-__all__ = ["Narrowed", "narrow_to_store", "narrowed"]
+__all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes"]
 
 
 @dataclass(frozen=True)
@@ -35,27 +38,40 @@ class Narrowed:
 
 
 def narrowed(metrics: tuple[str, ...], options: tuple[str, ...], listed: bool,
-             held: frozenset[tuple[str, str]]) -> Narrowed:
+             held: frozenset[tuple[str, str]], brought: frozenset[str]) -> Narrowed:
     """The readings ``held`` (stored ``(metric, channel)`` pairs) can serve.
 
-    >>> held = frozenset({("INVENTORIES", "TOTAL"), ("REVENUE", "TOTAL")})
-    >>> narrowed(("YEAR_END", "INVENTORIES"), (), False, held)
+    Only codes in ``brought`` (those documents brought, not the profile's) are dropped.
+
+    >>> held = frozenset({("INVENTORIES", "TOTAL"), ("INCOME_TAX", "TOTAL")})
+    >>> docs = frozenset({"YEAR_END", "C_QUARTER_JUN_3", "C_QUARTER_MAR_3"})
+    >>> narrowed(("YEAR_END", "INVENTORIES"), (), False, held, docs)
     Narrowed(metrics=('INVENTORIES',), channel_options=(), dropped=('YEAR_END',))
-    >>> narrowed(("REVENUE", "NET_INCOME"), (), True, held).dropped  # a list: both asked
+    >>> narrowed(("INCOME_TAX", "PRETAX_INCOME"), (), False, held, docs).dropped  # profile's
     ()
-    >>> narrowed(("CAPEX",), ("C_QUARTER_JUN_3", "C_QUARTER_MAR_3"), False, held).dropped
+    >>> narrowed(("YEAR_END", "NET_INCOME"), (), True, held, docs).dropped  # a list: both asked
+    ()
+    >>> narrowed(("CAPEX",), ("C_QUARTER_JUN_3", "C_QUARTER_MAR_3"), False, held, docs).dropped
     ('C_QUARTER_JUN_3', 'C_QUARTER_MAR_3')
     """
     if not held:
         return Narrowed(metrics, options)
-    stored = {m for m, _ in held}
+    stored = {m for m, _ in held} | (set(metrics) - brought)
     kept = metrics
     if len(metrics) > 1 and not listed:
         kept = tuple(m for m in metrics if m in stored) or metrics
-    opts = tuple(c for c in options if any(m == k and ch == c for m, ch in held for k in kept))
+    opts = tuple(c for c in options if c not in brought
+                 or any(m == k and ch == c for m, ch in held for k in kept))
     dropped = tuple(m for m in metrics if m not in kept) + tuple(c for c in options
                                                                   if c not in opts)
     return Narrowed(kept, opts, dropped)
+
+
+def brought_codes(store: FactReader) -> frozenset[str]:
+    """The metric and column codes the workspace's documents brought beside the profile."""
+    vocabularies = store.vocabularies().values()
+    return frozenset([m.code for v in vocabularies for m in v.metrics]
+                     + [c.code for v in vocabularies for c in v.channels])
 
 
 def narrow_to_store(intent: ParsedIntent, store: FactReader) -> tuple[ParsedIntent, Narrowed]:
@@ -63,7 +79,8 @@ def narrow_to_store(intent: ParsedIntent, store: FactReader) -> tuple[ParsedInte
     if not intent.entities or not (len(intent.metrics) > 1 or intent.channel_options):
         return intent, Narrowed(intent.metrics, intent.channel_options)
     held = frozenset().union(*(store.metric_channels(e) for e in intent.entities))
-    result = narrowed(intent.metrics, intent.channel_options, intent.list_cue, held)
+    result = narrowed(intent.metrics, intent.channel_options, intent.list_cue, held,
+                      brought_codes(store))
     if not result.dropped:
         return intent, result
     out = replace(intent, metrics=result.metrics, metric=result.metrics[0] if result.metrics
