@@ -49,10 +49,12 @@ def test_first_search_loads_what_it_needs_and_ranks() -> None:
 
 def test_a_kernel_compiles_on_first_call_with_the_kernels_it_calls() -> None:
     from ragspine_nb.retrieval import bm25_kernels
-    heap = np.zeros(4, dtype=np.float64)
-    bm25_kernels._heap_push(heap, 0, 1.5)
-    assert heap[0] == 1.5
+    # _sift_down calls _worse: the first call compiles both (a kernel calling a kernel)
+    hs, ht, hd = np.array([3.0, 1.0]), np.zeros(2, dtype=np.int64), np.array([7, 8])
+    bm25_kernels._sift_down(hs, ht, hd, 2, 0)  # the worse entry rises to the root
+    assert hs.tolist() == [1.0, 3.0] and hd.tolist() == [8, 7]
     if compiled.HAVE_NUMBA and compiled.numba_enabled():
         import numba
-        assert isinstance(bm25_kernels.__dict__["_heap_push"], numba.core.dispatcher.Dispatcher)
+        assert isinstance(bm25_kernels.__dict__["_sift_down"], numba.core.dispatcher.Dispatcher)
+        assert isinstance(bm25_kernels.__dict__["_worse"], numba.core.dispatcher.Dispatcher)
         assert isinstance(bm25_kernels.__dict__["_select"], numba.core.dispatcher.Dispatcher)

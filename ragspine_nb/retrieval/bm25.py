@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
-from itertools import pairwise
+from itertools import chain, pairwise, repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,6 +29,8 @@ from ragspine_nb.retrieval.bm25_formulas import (
 )
 from ragspine_nb.retrieval.bm25_kernels import (
     QueryBatch,
+    TopK,
+    distinct_terms,
     doc_norms,
     posting_weights,
     top_k_batch,
@@ -272,19 +274,11 @@ class BM25Index:
 
     def _query_batch(self, queries: Sequence[str] | Sequence[Sequence[str]]) -> QueryBatch:
         """Each query's distinct known term ids in first-appearance order, with counts."""
-        get, ptr = self.vocab.get, [0]
-        terms: list[int] = []
-        counts: list[int] = []
-        for q in queries:
-            seen: dict[int, int] = {}  # insertion order: first appearance
-            for i in map(get, self.tokenizer(q) if isinstance(q, str) else q):
-                if i is not None:
-                    seen[i] = seen.get(i, 0) + 1
-            terms.extend(seen)
-            counts.extend(seen.values())
-            ptr.append(len(terms))
-        return QueryBatch(np.asarray(ptr, np.int64), np.asarray(terms, np.int64),
-                          np.asarray(counts, np.float32))
+        toks = [self.tokenizer(q) if isinstance(q, str) else q for q in queries]
+        lens = np.fromiter(map(len, toks), np.int64, len(toks))
+        flat = list(chain.from_iterable(toks))
+        raw = np.fromiter(map(self.vocab.get, flat, repeat(-1)), np.int64, len(flat))
+        return distinct_terms(lens, raw, len(self.vocab))
 
     def score_matrix(self, queries: Sequence[str] | Sequence[Sequence[str]],
                      k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> sparse.csr_matrix:
@@ -334,6 +328,17 @@ class BM25Index:
                 return None
         return self._posting_weights(k1, b)
 
+    def _found(self, queries: Sequence[str] | Sequence[Sequence[str]], top_k: int,
+               k1: float, b: float, mask: np.ndarray | None) -> TopK:
+        if top_k < 0:
+            raise ValueError(f"top_k must be >= 0, got {top_k}")
+        check_params(k1, b)
+        st = self._store
+        allowed = st.alive if mask is None else (st.alive & mask)
+        return top_k_batch(self._query_batch(queries), self.idf, self._norm(k1, b), float(k1),
+                           st.segments(), allowed, st.tie, top_k,
+                           self._main_weights(k1, b, len(queries)))
+
     def search_many(self, queries: Sequence[str] | Sequence[Sequence[str]], top_k: int = 10,
                     k1: float = DEFAULT_K1, b: float = DEFAULT_B,
                     mask: np.ndarray | None = None) -> list[list[tuple[str, float]]]:
@@ -343,18 +348,36 @@ class BM25Index:
         (from :meth:`mask_for`) restricts the ranking to a candidate set; corpus
         statistics stay global.
         """
-        if top_k < 0:
-            raise ValueError(f"top_k must be >= 0, got {top_k}")
-        check_params(k1, b)
-        st = self._store
-        allowed = st.alive if mask is None else (st.alive & mask)
-        norm = self._norm(k1, b)
-        found = top_k_batch(self._query_batch(queries), self.idf, norm, float(k1),
-                            st.segments(), allowed, st.tie, top_k,
-                            self._main_weights(k1, b, len(queries)))
+        found = self._found(queries, top_k, k1, b, mask)
         pairs = list(zip(self._ids_array[found.docs].tolist(), found.scores.tolist(),
                          strict=True))
         return [pairs[a:z] for a, z in pairwise(found.offsets.tolist())]
+
+    def search_arrays(self, queries: Sequence[str] | Sequence[Sequence[str]], top_k: int = 10,
+                      k1: float = DEFAULT_K1, b: float = DEFAULT_B,
+                      mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Best ``top_k`` positions and scores per query as two queries × ``top_k`` arrays.
+
+        The rankings of :meth:`search_many` without building (doc_id, score) pairs:
+        row ``i`` holds query ``i``'s positions in :attr:`doc_ids` (int32) and float32
+        scores, best first, padded with -1 and 0 where fewer documents score above 0.
+
+        Examples
+        --------
+        >>> idx = BM25Index.build(["a", "b"], ["x x y", "y z"])
+        >>> pos, sc = idx.search_arrays(["x", "q"], top_k=2)
+        >>> pos.tolist(), [round(float(x), 4) for x in sc.ravel()]
+        ([[0, -1], [-1, -1]], [0.9304, 0.0, 0.0, 0.0])
+        """
+        self._clean()  # slots are then positions in doc_ids
+        found = self._found(queries, top_k, k1, b, mask)
+        n_q, k = len(queries), max(top_k, 0)
+        pos = np.full((n_q, k), -1, np.int32)
+        scores = np.zeros((n_q, k), np.float32)
+        sizes = np.diff(found.offsets)
+        filled = np.arange(k) < sizes[:, None]
+        pos[filled], scores[filled] = found.docs, found.scores
+        return pos, scores
 
     def top_k(self, scores: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
         """Row-wise best ``k`` (doc_id, score) of a dense queries × docs score block.

@@ -24,7 +24,8 @@ import numpy as np
 
 from ragspine_nb.retrieval.compiled import njit, numba_enabled
 
-__all__ = ["Postings", "QueryBatch", "TopK", "doc_norms", "posting_weights", "top_k_batch"]
+__all__ = ["Postings", "QueryBatch", "TopK", "distinct_terms", "doc_norms", "posting_weights",
+           "top_k_batch"]
 
 
 @dataclass(frozen=True)
@@ -105,76 +106,97 @@ def _weights_compiled(ptr, docs, tf, idf, k1p1, norm, out):  # type: ignore[no-u
 
 
 @njit
-def _heap_replace(heap, n, x):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
-    """Put ``x`` in a float min-heap of size ``n`` in place of its root."""
-    j = 0
+def _worse(s1, t1, s2, t2):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Whether (score s1, tie key t1) ranks below (s2, t2): lower score, then higher key."""
+    return s1 < s2 or (s1 == s2 and t1 > t2)
+
+
+@njit
+def _sift_down(hs, ht, hd, n, j):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Restore the heap (worst entry at the root) below ``j``."""
+    s, t, d = hs[j], ht[j], hd[j]
     while True:
         c = 2 * j + 1
         if c >= n:
             break
-        if c + 1 < n and heap[c + 1] < heap[c]:
+        if c + 1 < n and _worse(hs[c + 1], ht[c + 1], hs[c], ht[c]):
             c += 1
-        if heap[c] >= x:
+        if not _worse(hs[c], ht[c], s, t):
             break
-        heap[j] = heap[c]
+        hs[j], ht[j], hd[j] = hs[c], ht[c], hd[c]
         j = c
-    heap[j] = x
+    hs[j], ht[j], hd[j] = s, t, d
+
+
+#: a positive float32's bits shifted by this keep its exponent and 4 mantissa bits: a
+#: histogram bin 1/16 of an octave wide, monotonic in the score
+_BIN_SHIFT = 19
+_N_BINS = (0x7F800000 >> _BIN_SHIFT) + 1
 
 
 @njit
-def _heap_push(heap, n, x):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
-    j = n
-    while j > 0:
-        parent = (j - 1) >> 1
-        if heap[parent] <= x:
-            break
-        heap[j] = heap[parent]
-        j = parent
-    heap[j] = x
+def _threshold_bin(acc, bits, touched, nt, allowed, k, hist):  # type: ignore[no-untyped-def]  # noqa: E501  # pragma: no cover
+    """The lowest score bin that still holds a query's best ``k`` (0 when all fit)."""
+    lo, hi, total = hist.shape[0], -1, 0
+    for j in range(nt if nt >= 0 else acc.shape[0]):
+        d = touched[j] if nt >= 0 else j
+        if acc[d] > 0 and allowed[d]:
+            b = bits[d] >> _BIN_SHIFT
+            hist[b] += 1
+            total += 1
+            lo, hi = min(lo, b), max(hi, b)
+    thr, seen = 0, 0
+    if total > k:
+        for b in range(hi, lo - 1, -1):
+            seen += hist[b]
+            if seen >= k:
+                thr = b
+                break
+    for b in range(lo, hi + 1):
+        hist[b] = 0
+    return thr
 
 
 @njit
-def _select(acc, touched, nt, allowed, tie, k, heap, buf_s, buf_d, out_d, out_s):  # type: ignore[no-untyped-def]  # noqa: E501  # pragma: no cover
-    """Best ``k`` of the touched slots into ``out``, resetting ``acc``.
+def _select(acc, bits, touched, nt, allowed, tie, k, hist, hs, ht, hd, out_d, out_s):  # type: ignore[no-untyped-def]  # noqa: E501  # pragma: no cover
+    """Best ``k`` of the touched slots into ``out``, best first, resetting ``acc``.
 
-    A float heap keeps the running k-th score; only slots at or above it are kept.
+    A histogram of the scores' float bits gives a bin that the ``k``-th best reaches;
+    only slots in or above it enter a heap of size ``k`` ordered by (score, tie key)
+    with its worst entry at the root, which a heap sort then puts in order.
     """
-    h = m = 0
+    thr = _threshold_bin(acc, bits, touched, nt, allowed, k, hist)
+    h = 0
     for j in range(nt if nt >= 0 else acc.shape[0]):  # nt < 0: scan every slot
         d = touched[j] if nt >= 0 else j
         s = acc[d]
         if s == 0:
             continue
+        b = bits[d] >> _BIN_SHIFT
         acc[d] = 0
-        if not allowed[d] or s < 0:
+        if s < 0 or b < thr or not allowed[d]:
             continue
-        if h < k:
-            _heap_push(heap, h, s)
+        if h < k:  # push: sift up
+            i = h
             h += 1
-        elif s >= heap[0]:
-            if s > heap[0]:
-                _heap_replace(heap, h, s)
-        else:
-            continue
-        buf_s[m], buf_d[m] = s, d
-        m += 1
-    kth = heap[0] if h == k else np.float32(0)
-    c = 0
-    for j in range(m):  # the candidates at or above the final k-th score (ties included)
-        if buf_s[j] >= kth:
-            buf_s[c], buf_d[c] = buf_s[j], buf_d[j]
-            c += 1
-    for j in range(1, c):  # insertion sort, best first: higher score, then lower tie key
-        s, d = buf_s[j], buf_d[j]
-        i = j - 1
-        while i >= 0 and (buf_s[i] < s or (buf_s[i] == s and tie[buf_d[i]] > tie[d])):
-            buf_s[i + 1], buf_d[i + 1] = buf_s[i], buf_d[i]
-            i -= 1
-        buf_s[i + 1], buf_d[i + 1] = s, d
-    n = min(c, k)
-    out_s[:n] = buf_s[:n]
-    out_d[:n] = buf_d[:n]
-    return n
+            while i > 0:
+                p = (i - 1) >> 1
+                if not _worse(s, tie[d], hs[p], ht[p]):
+                    break
+                hs[i], ht[i], hd[i] = hs[p], ht[p], hd[p]
+                i = p
+            hs[i], ht[i], hd[i] = s, tie[d], d
+        elif s >= hs[0] and _worse(hs[0], ht[0], s, tie[d]):
+            hs[0], ht[0], hd[0] = s, tie[d], d
+            _sift_down(hs, ht, hd, h, 0)
+    for end in range(h - 1, 0, -1):  # heap sort: the worst goes last
+        hs[0], hs[end] = hs[end], hs[0]
+        ht[0], ht[end] = ht[end], ht[0]
+        hd[0], hd[end] = hd[end], hd[0]
+        _sift_down(hs, ht, hd, end, 0)
+    out_s[:h] = hs[:h]
+    out_d[:h] = hd[:h]
+    return h
 
 
 @njit
@@ -183,10 +205,12 @@ def _top_k_compiled(q_ptr, q_terms, q_counts, idf, k1p1, norm, m_ptr, m_docs, m_
                     out_n):  # pragma: no cover - compiled
     n_slots = norm.shape[0]
     acc = np.zeros(n_slots, dtype=np.float32)
+    bits = acc.view(np.int32)
+    hist = np.zeros(_N_BINS, dtype=np.int64)
     touched = np.empty(n_slots, dtype=np.int32)
-    buf_s = np.empty(n_slots, dtype=np.float32)
-    buf_d = np.empty(n_slots, dtype=np.int32)
-    heap = np.empty(max(k, 1), dtype=np.float32)
+    hs = np.empty(max(k, 1), dtype=np.float32)
+    ht = np.empty(max(k, 1), dtype=tie.dtype)
+    hd = np.empty(max(k, 1), dtype=np.int32)
     for i in range(q_ptr.shape[0] - 1):
         reads = 0
         for j in range(q_ptr[i], q_ptr[i + 1]):
@@ -201,8 +225,61 @@ def _top_k_compiled(q_ptr, q_terms, q_counts, idf, k1p1, norm, m_ptr, m_docs, m_
                 nt = _accumulate(m_ptr, m_docs, m_tf, t, idf[t], k1p1, cnt, norm, acc,
                                  touched, nt)
             nt = _accumulate(d_ptr, d_docs, d_tf, t, idf[t], k1p1, cnt, norm, acc, touched, nt)
-        out_n[i] = _select(acc, touched, nt, allowed, tie, k, heap, buf_s, buf_d,
+        out_n[i] = _select(acc, bits, touched, nt, allowed, tie, k, hist, hs, ht, hd,
                            out_docs[i], out_scores[i])
+
+
+@njit
+def _distinct_compiled(lens, raw, n_terms):  # type: ignore[no-untyped-def]  # pragma: no cover
+    mark = np.full(n_terms, -1, np.int64)
+    slot = np.empty(n_terms, np.int64)
+    ptr = np.zeros(lens.shape[0] + 1, np.int64)
+    terms = np.empty(raw.shape[0], np.int64)
+    counts = np.empty(raw.shape[0], np.float32)
+    m = j = 0
+    for i in range(lens.shape[0]):
+        for _ in range(lens[i]):
+            t = raw[j]
+            j += 1
+            if t < 0:
+                continue
+            if mark[t] != i:
+                mark[t], slot[t], terms[m], counts[m] = i, m, t, 1
+                m += 1
+            else:
+                counts[slot[t]] += 1
+        ptr[i + 1] = m
+    return ptr, terms[:m], counts[:m]
+
+
+def distinct_terms(lens: np.ndarray, raw: np.ndarray, n_terms: int) -> QueryBatch:
+    """Queries as distinct term ids in first-appearance order, with counts.
+
+    ``raw`` holds every query's token ids back to back (``lens`` per query), -1 for a
+    token outside the vocabulary of ``n_terms`` terms.
+
+    Examples
+    --------
+    >>> qb = distinct_terms(np.array([3, 2]), np.array([4, -1, 4, 2, 0]), 5)
+    >>> qb.ptr.tolist(), qb.terms.tolist(), qb.counts.tolist()
+    ([0, 1, 3], [4, 2, 0], [2.0, 1.0, 1.0])
+    """
+    if numba_enabled():
+        return QueryBatch(*_distinct_compiled(lens, raw, n_terms))
+    ptr, j = [0], 0
+    terms: list[int] = []
+    counts: list[int] = []
+    for n in lens.tolist():
+        seen: dict[int, int] = {}  # insertion order: first appearance
+        for t in raw[j:j + n].tolist():
+            if t >= 0:
+                seen[t] = seen.get(t, 0) + 1
+        j += n
+        terms.extend(seen)
+        counts.extend(seen.values())
+        ptr.append(len(terms))
+    return QueryBatch(np.asarray(ptr, np.int64), np.asarray(terms, np.int64),
+                      np.asarray(counts, np.float32))
 
 
 # ------------------------------------------------------------------ numpy path
