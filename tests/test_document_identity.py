@@ -268,3 +268,18 @@ def test_a_profile_line_item_the_store_lacks_is_never_dropped_for_one_it_holds(
     r = Agent.from_workspace(tmp_path / "ws").ask(
         "How much was the company's income before income tax expense in 2019?", REF)
     assert "7,125" not in r.answer and not r.figures
+
+
+def test_a_miss_never_points_to_another_companys_filing(tmp_path: Path) -> None:
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+            [("Net sales", "1,200", "1,000")], ["Net sales grew because demand rose."])
+    _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
+            [("Net sales", "5,300", "5,900")],
+            ["Gross profit in 2023 fell because freight costs rose."])
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask("What was Zentra's gross profit in 2023?", REF)
+    assert r.answer.startswith("Not found: Zentra Corporation Gross profit, FY2023")
+    assert "orvale_report.pdf" not in r.answer
+    assert all(s["doc"] != "orvale_report.pdf" for s in r.sources)

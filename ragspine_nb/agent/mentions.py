@@ -27,8 +27,13 @@ def _names(profile: DomainProfile, code: str) -> list[str]:
 
 
 def mentioning_passages(retriever: NarrativeRetriever | None, profile: DomainProfile,
-                        results: Sequence[QueryResult], limit: int = 3) -> list[Snippet]:
-    """Passages naming a metric no lookup found (label or synonym) and its year, best first."""
+                        results: Sequence[QueryResult], limit: int = 3,
+                        companies: frozenset[str] = frozenset()) -> list[Snippet]:
+    """Passages naming a metric no lookup found (label or synonym) and its year, best first.
+
+    Only the looked-up entity's passages when it is one of ``companies`` (the workspace
+    holds its own filings): another company's filing is never pointed to.
+    """
     misses = [r for r in results if isinstance(r, NotFoundResult)]
     if retriever is None or not misses or len(misses) != len(results):
         return []
@@ -39,8 +44,12 @@ def mentioning_passages(retriever: NarrativeRetriever | None, profile: DomainPro
                           period_label(miss.period_type, miss.period)])
         names = _names(profile, miss.metric_code)
         year = re.search(r"(?:19|20)\d\d", miss.period)
-        for raw in retriever.retrieve(query, top_k=10):
+        own = miss.entity in companies
+        for raw in retriever.retrieve(query, top_k=10,
+                                      **({"filters": {"entity": miss.entity}} if own else {})):
             s = Snippet.coerce(raw)
+            if own and s.entity != miss.entity:
+                continue
             text = fold(s.text)
             if any(n in text for n in names) and (year is None or year.group(0) in text):
                 out.setdefault((s.doc_id, s.source_locator), s)

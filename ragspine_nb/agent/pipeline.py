@@ -290,8 +290,9 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
 def _pointed(run: Run, retriever: NarrativeRetriever | None, results: Sequence[QueryResult],
              body: str, sources: list[dict[str, str]]) -> tuple[str, list[dict[str, str]]]:
     """A miss: the passages that name what was looked for, cited as sources to read."""
-    mentioned = mentioning_passages(retriever, run.profile, results) \
-        if run.intent.route != ROUTE_COMPOSITE else []
+    mentioned = mentioning_passages(retriever, run.profile, results, companies=frozenset(
+        workspace_companies(run.store, run.profile))) if run.intent.route != ROUTE_COMPOSITE \
+        else []
     if not mentioned:
         return body, sources
     return f"{body}\n{mentions_text(mentioned, run.lang)}", [
