@@ -44,7 +44,7 @@ def _events(lines: Iterator[str]) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------------ /v1/ask
 def test_healthz_and_openapi(client: TestClient) -> None:
     health = client.get("/healthz").json()
-    assert health == {"status": "ok", "facts": 83, "chunks": 11, "conversations": 0,
+    assert health == {"status": "ok", "facts": 83, "chunks": 14, "conversations": 0,
                       "version": health["version"]}
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/healthz", "/v1/ask", "/chat", "/chat/stream",

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ragspine_nb.display.mixin import CardReprMixin
+from ragspine_nb.display.render import Card, Table
 from ragspine_nb.errors import QrelsError
 
 __all__ = ["Judgments", "GRADES", "JUDGMENTS_FILE", "NoJudgmentsError", "grade_of",
@@ -77,7 +79,7 @@ class Expansion:
     chunks: tuple[str, ...]
 
 
-class Judgments(Mapping[str, Mapping[str, int]]):
+class Judgments(CardReprMixin, Mapping[str, Mapping[str, int]]):
     """Graded judgments per query, saved as a versioned TREC qrels file.
 
     Parameters
@@ -262,9 +264,7 @@ class Judgments(Mapping[str, Mapping[str, int]]):
         return pd.DataFrame(rows, columns=["query_id", "query", "chunk_id", "relevance", "grade",
                                            "source", "synthetic"])
 
-    def _repr_html_(self) -> str:
-        from ragspine_nb.display.render import Card, Table, render_html
-
+    def _display_card(self) -> Card:
         kinds: dict[str, int] = {}
         for s in self._source.values():
             key = s.split(":", 1)[0]
@@ -277,11 +277,10 @@ class Judgments(Mapping[str, Mapping[str, int]]):
                  ("sources", ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) or "—"),
                  ("version", str(self.version)),
                  ("file", str(self.path) if self.path else "not saved"))
-        return render_html(Card(title="Judgments", subtitle="graded: 2 relevant, 1 partly, 0 not",
-                                stats=stats, tables=(Table(
-                                    f"first {len(rows)} of {len(self)} queries",
-                                    ("query id", "query", "relevant", "judged", "synthetic"),
-                                    rows),)))
+        return Card(title="Judgments", subtitle="graded: 2 relevant, 1 partly, 0 not",
+                    stats=stats, tables=(Table(f"first {len(rows)} of {len(self)} queries",
+                                               ("query id", "query", "relevant", "judged",
+                                                "synthetic"), rows),))
 
     def __repr__(self) -> str:
         return (f"Judgments(queries={len(self)}, judgments={self.n_judgments}, "
