@@ -65,12 +65,14 @@ def test_semantic_paraphrases_only_when_a_provider_is_wired() -> None:
     reply = "1. why were fees reduced\n- reasons for lower fees\nwhy were fees reduced\n"
     llm = _Paraphraser(reply)
     plan = RuleQueryPlanner(provider=llm, max_variants=5).plan("Why did fees fall?")
-    assert plan.kinds == ["original", "keyword", "semantic", "semantic"]
-    assert plan.texts[2:] == ["why were fees reduced", "reasons for lower fees"]
+    # "fall" is said the report's way ("decreased") in the rule variants
+    assert plan.kinds == ["original", "keyword", "movement", "semantic", "semantic"]
+    assert plan.texts[1] == "fees decreased"
+    assert plan.texts[3:] == ["why were fees reduced", "reasons for lower fees"]
     assert llm.calls == 1
     # a failing paraphraser never stops retrieval: the rule variants remain
     assert RuleQueryPlanner(provider=_Paraphraser(fail=True)).plan("Why did fees fall?").kinds \
-        == ["original", "keyword"]
+        == ["original", "keyword", "movement"]
     assert parse_paraphrases("  \n- a\n2) second phrasing\n", 5) == ["second phrasing"]
 
 

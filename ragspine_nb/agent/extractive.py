@@ -8,7 +8,8 @@ sentences of the retrieved passages, each cited ``[n]``. They are chosen in name
    back); headings and fragments are left out, a repeated sentence counts once.
 2. :func:`rank_sentences` — each sentence's share of the question's terms, weighted by
    how rare each term is among the passages (the company's name in every sentence says
-   little; the row the question names says much), with a bonus when the question's
+   little; the row the question names says much; a verb of movement counts as its
+   direction, so "fell" meets "decreased"), with a bonus when the question's
    words follow each other in it, raised when it is worded as the answer the question
    asks for (:mod:`ragspine_nb.agent.focus`: a cause for "why", a definition for "how is
    X determined", a list for "what does X include" …) and lowered when it only
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragspine_nb.agent.focus import answers_focus, introduces_table, is_anaphoric, question_focus
+from ragspine_nb.retrieval.movement import direction
 from ragspine_nb.retrieval.tokenize import tokenize
 
 __all__ = ["SENTENCE", "Sentence", "Scored", "passage_sentences", "rank_sentences",
@@ -83,8 +85,16 @@ _IRREGULAR = {"fell": "fall", "fallen": "fall", "rose": "rise", "risen": "rise",
               "won": "win", "began": "begin", "begun": "begin", "brought": "bring"}
 
 
+#: A verb of movement reads as its direction's report verb ("fell", "dropped" → "decreas";
+#: 下滑, 减少 → 下降): a question says "fall" where the report says "decreased".
+_DIRECTION_TERM = {"down": ("decreas", "下降"), "up": ("increas", "增长")}
+
+
 def _stem(word: str) -> str:
     """A light English stem: "increased", "increases", "increasing" → "increas"."""
+    moved = direction(word)
+    if moved is not None:
+        return _DIRECTION_TERM[moved][0 if word.isascii() else 1]
     word = _IRREGULAR.get(word, word)
     if not word.isascii() or len(word) <= 3 or word.isdigit():
         return word
@@ -109,14 +119,16 @@ def terms(text: str) -> list[str]:
     for word in _ZH_STOP:
         text = text.replace(word, " ")
     out: list[str] = []
-    for token in tokenize(text):
+    tokens = tokenize(text)
+    bigrams = [t for t in tokens if not t.isascii() and len(t) == 2]
+    for token in tokens:
         if token.isascii():
             if token not in _EN_STOP and not (len(token) == 1 and token.isalpha()):
                 out.append(_stem(token))
         elif len(token) == 2:
-            out.append(token)
-    lone = [t for t in tokenize(text) if not t.isascii() and len(t) == 1
-            and not any(t in b for b in out if len(b) == 2)]
+            out.append(_stem(token))
+    lone = [t for t in tokens if not t.isascii() and len(t) == 1
+            and not any(t in b for b in bigrams)]
     return out + lone
 
 

@@ -28,7 +28,7 @@ from ragspine_nb.agent.cue_words import (
     SHARE_CUES,
 )
 from ragspine_nb.agent.dated_columns import dated_columns
-from ragspine_nb.agent.intent_columns import TOTAL_COLUMN, total_pair
+from ragspine_nb.agent.intent_columns import TOTAL_COLUMN, names_the_operation, total_pair
 from ragspine_nb.agent.intent_columns import Columns as _Columns
 from ragspine_nb.agent.intent_columns import channel_terms as _channel_terms
 from ragspine_nb.agent.intent_rows import Hit, RowReader, Rows
@@ -262,9 +262,10 @@ class RuleIntentParser:
         unexplained = [c for c in phrased if not any(
             word_set(c[3]) < self._channel_words.words_of(p, words) for p in picked)]
         named = [c for c in dict.fromkeys([*(c[2] for c in unexplained), *picked])
-                 # a stated change of the other kind is not the one asked: an amount
-                 # column named "change" does not answer a percentage change
-                 if not (_is_change(c) and self._is_percent_change(c) != percent_asked)]
+                 # a stated change of the other kind is not the one asked ("change" for a
+                 # percentage change), nor a column "Percent" the percentage change names
+                 if not (_is_change(c) and self._is_percent_change(c) != percent_asked)
+                 and not names_the_operation(self._channel_words.words_of(c, words), rest)]
         said = content_words(rest.replace("%", " percent "))
         used = frozenset().union(*(self._names_words(c) & said for c in named))
         if not named and (dated := dated_columns(written, self._column_names)).codes:
@@ -392,9 +393,8 @@ class RuleIntentParser:
             external_entity=found[0].display_name if found else None,
             numeric_cue=has_cue(text, NUMERIC_CUES), narrative_cue=has_cue(text, NARRATIVE_CUES),
             mentions=mentions, list_cue=listed, change_cue=change, percent_cue=percent,
-            change_from=change_from,
-            metric_candidates=rows.candidates, channel_options=cols.options,
-            read_as_part=read_as_part, read_as_closing=rows.read_as_closing,
-            read_as_row=rows.read_as_row, read_as_movement=rows.read_as_movement,
-            unread_period=unread, unstated=unstated,
+            change_from=change_from, metric_candidates=rows.candidates,
+            channel_options=cols.options, read_as_part=read_as_part,
+            read_as_closing=rows.read_as_closing, read_as_row=rows.read_as_row,
+            read_as_movement=rows.read_as_movement, unread_period=unread, unstated=unstated,
         )

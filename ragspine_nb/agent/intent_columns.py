@@ -16,7 +16,7 @@ from ragspine_nb.extract.placement import TOTAL_COLUMN
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
-__all__ = ["Columns", "channel_terms", "total_pair", "TOTAL_COLUMN"]
+__all__ = ["Columns", "channel_terms", "total_pair", "TOTAL_COLUMN", "names_the_operation"]
 _BETWEEN = re.compile(r"(?<![a-z])between(?![a-z]).*(?<![a-z])and(?![a-z])")
 _TOTAL = re.compile(r"(?<![a-z])total(?![a-z])")
 
@@ -78,3 +78,27 @@ def total_pair(rest: str, named: frozenset[str], row_words: frozenset[str],
     column = min((m.start() for w in named
                   if (m := re.search(rf"(?<![a-z0-9]){re.escape(w)}", rest))), default=-1)
     return (pair[1], pair[0]) if total.start() < column else pair
+
+
+#: A percentage asked as an operation: "percentage change", "percent increase", "% growth".
+_PERCENT_OPERATION = re.compile(r"(?:percentage|percent|per cent|%)[- ]?(?:change|changes|"
+                                r"increase|decrease|growth|decline|rise|fall|drop)\b")
+
+
+def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
+    """Whether a column named only "Percent" is named by the percentage change asked.
+
+    "The percentage change in net sales" asks an operation; a report's column headed
+    "Percent" (a share of sales) is not what it names.
+
+    Examples
+    --------
+    >>> names_the_operation(frozenset({"percent"}), "what was the percentage change in sales")
+    True
+    >>> names_the_operation(frozenset({"percent"}), "what percent of sales was apac")
+    False
+    >>> names_the_operation(frozenset({"percent", "sale"}), "the percentage change in sales")
+    False
+    """
+    return column_words <= {"percent"} and bool(_PERCENT_OPERATION.search(rest))
+

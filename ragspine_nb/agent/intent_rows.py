@@ -45,8 +45,11 @@ from ragspine_nb.glossary import fold, metric_vocabulary
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import WordSetIndex, content_words
 
-__all__ = ["Hit", "Rows", "RowReader", "START_WORDS", "END_WORDS"]
+__all__ = ["Hit", "Rows", "RowReader", "START_WORDS", "END_WORDS", "OPERATION_WORDS"]
 
+#: Words that ask an operation, never name a row beside one the question names.
+OPERATION_WORDS = frozenset({"percent", "change", "changes", "increase", "decrease", "growth",
+                             "rate", "difference", "variance", "%"})
 #: Words placing a balance at the start or the end of a period.
 START_WORDS = frozenset({"beginning", "begin", "opening", "start", "starting"})
 END_WORDS = frozenset({"end", "ending", "closing", "close"})
@@ -63,6 +66,11 @@ def _dated_only(term: str) -> bool:
         return False  # no year is written in it (an ASCII text folds to no new digit)
     words = content_words(term)
     return bool(words) and all(_YEAR.fullmatch(w) for w in words)
+
+
+def _asks_operation(extra: frozenset[str]) -> bool:
+    """Whether a row's words beyond those of the row named only ask an operation."""
+    return bool(extra) and extra <= OPERATION_WORDS
 
 
 class RowReader:
@@ -163,8 +171,11 @@ class RowReader:
                  words: frozenset[str]) -> tuple[str, ...]:
         """The codes a word-set reading settles on (``()``: keep the phrase codes)."""
         contained = self.index.contained(words)
-        if codes:  # as in :meth:`read`: no bare "Total" row beside a row named
-            contained = tuple(c for c in contained if c in codes or not self._bare_total(c))
+        if codes:  # as in :meth:`read`: no bare "Total" row beside a row named, nor a row
+            # whose other words only ask an operation ("percent change" beside "net sales")
+            near = frozenset().union(*(word_set(h[3]) for h in hits))
+            contained = tuple(c for c in contained if c in codes or not (
+                self._bare_total(c) or _asks_operation(self.index.words_of(c, words) - near)))
         if codes and len(contained) == 1:
             kept = self.index.words_of(contained[0], words)
             if not all(word_set(h[3]) <= kept for h in hits):
@@ -233,7 +244,11 @@ class RowReader:
             return rows
         # other rows with figures named in full ("percentage of revenue" beside "product"
         # and the built-in "revenue"): all of them are asked about
-        others = [c for c in self.index.contained(words) if c in self.live and c not in kept]
+        # — unless a row's words beyond theirs only ask an operation ("percent change"
+        # beside "net sales": the change asked, not a row "Percent change")
+        near = frozenset().union(*(self.index.words_of(k, words) for k in kept))
+        others = [c for c in self.index.contained(words) if c in self.live and c not in kept
+                  and not _asks_operation(self.index.words_of(c, words) - near)]
         if others:
             return Rows((*kept, *others), rows.hits)
         used = frozenset().union(*(self.index.words_of(c, words) for c in kept)) or rows.words

@@ -6,6 +6,11 @@
   query cost 0.053 nDCG@10 on SciFact (gene names are acronyms too); with the keywords
   they add 0.006 (``bench/planning_eval.py``);
 * ``keyword`` — the question without question words and function words (CJK-aware);
+  both it and ``identifier`` say a why-moved question's direction in the report's verb
+  ("fall" → "decreased", :func:`~ragspine_nb.retrieval.movement.report_wording`);
+* ``movement`` — for a question asking why something moved ("why did operating income
+  fall?"), its words the way a report explains a movement ("… decreased … primarily due
+  to …", :func:`~ragspine_nb.retrieval.movement.movement_query`);
 * ``glossary`` — profile synonyms swapped in (:class:`GlossaryQueryRewriter`);
 * ``semantic`` — paraphrases from an LLM, only when a provider is wired.
 
@@ -26,6 +31,7 @@ from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.render import Card, Table
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.retrieval.movement import movement_query, report_wording
 from ragspine_nb.retrieval.rerank import TextProvider
 from ragspine_nb.retrieval.rewrite import GlossaryQueryRewriter
 
@@ -40,7 +46,8 @@ __all__ = [
     "PARAPHRASE_SYSTEM",
 ]
 
-VARIANT_KINDS = ("original", "identifier", "keyword", "glossary", "semantic", "refined")
+VARIANT_KINDS = ("original", "identifier", "keyword", "movement", "glossary", "semantic",
+                 "refined")
 PARAPHRASE_SYSTEM = (
     "You rewrite search queries. Reply with alternative phrasings of the user's query, one "
     "per line, no numbering, no commentary. Keep names, numbers and codes unchanged.")
@@ -199,12 +206,16 @@ class RuleQueryPlanner:
     def plan(self, question: str) -> QueryPlan:
         """The variants for ``question`` (original first; duplicates folded away)."""
         candidates: list[QueryVariant] = [QueryVariant(question, "original")]
-        ids = identifiers(question)
-        keywords = keyword_query(question)
+        said = report_wording(question) or question  # "fall" said as a report does
+        ids = identifiers(said)
+        keywords = keyword_query(said)
         if ids:
             candidates.append(QueryVariant(f"{keywords} {' '.join(ids)}".strip(), "identifier"))
         if keywords:
             candidates.append(QueryVariant(keywords, "keyword"))
+        movement = movement_query(question)
+        if movement:
+            candidates.append(QueryVariant(movement, "movement"))
         if self._glossary is not None:
             candidates += [QueryVariant(v, "glossary")
                            for v in self._glossary.rewrite(question)[1:]]
