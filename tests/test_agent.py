@@ -61,6 +61,19 @@ def test_rule_intent_parser(profile: DomainProfile, question: str, route: str,
     assert (intent.metrics, intent.entities, intent.periods) == (metrics, entities, periods)
 
 
+@pytest.mark.parametrize("question", [
+    "ACME Hong Kong revenue 2025 and operating profit 2025",
+    "What were ACME Hong Kong revenue FY2025 and operating profit FY2025?",
+])
+def test_two_rows_each_with_its_year_are_a_list_not_a_period_range(agent: Agent,
+                                                                   question: str) -> None:
+    """"revenue 2025 and operating profit 2025" is no range "2025 and 2025": both answered."""
+    res = agent.ask(question, REF)
+    assert "Which of these do you mean" not in res.answer, res.answer
+    assert "Revenue, FY2025: 1,405 US$ m" in res.answer
+    assert "Operating profit, FY2025: 452 US$ m" in res.answer
+
+
 def test_clarification_order(profile: DomainProfile) -> None:
     p = RuleIntentParser(profile)
     modes = {q: clarify_scope(p.parse(q, REF), REF, profile=profile).mode for q in [

@@ -334,5 +334,11 @@ class RowReader:
         return find_all(text, self.terms)
 
     def unlisted(self, text: str) -> str:
-        """``text`` with every metric name blanked out: a list is read outside names."""
-        return mask(text, find_all(text, self.names))
+        """``text`` with every metric name written over: a list is read outside names.
+
+        A name stays a word ("#"), so "revenue 2025 and operating profit 2025" keeps its
+        list instead of reading as the period range "2025 and 2025".
+        """
+        for start, end, _, _ in find_all(text, self.names):
+            text = text[:start] + "#" * (end - start) + text[end:]
+        return text

@@ -106,7 +106,7 @@ def list_cue(text: str) -> bool:
     """A list of metrics / entities, not "between 2018 and 2019" (periods are not a list)."""
     text = _DATE_COMMA.sub(" ", text)  # "as of December 31, 2019" is a date, not a list
     text = _GROUPED.sub(" ", text)  # "$1,000,000": one number
-    text = QUESTION_PERIOD.sub("\x00", text)
+    text = QUESTION_PERIOD.sub(" \x00 ", text)  # a period ends a word ("fy2025 and")
     text = re.sub(r"\x00\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*\x00", " ", text)
     text = _CLAUSE_COMMA.sub(" ", text)  # "… in 2019, based on the location": no list
     return any(cue in f" {text} " for cue in LIST_CUES)
