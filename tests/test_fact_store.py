@@ -214,3 +214,23 @@ def test_fact_round_trips_exactly(fact_db: FactStore) -> None:
     fact_db.upsert([f])
     assert fact_db.query("REVENUE", "ACME_HK", "FY", "2024") == f
     assert isinstance(fact_db.iter_facts()[0], Fact)
+
+
+def test_vocabularies_are_read_again_after_a_write_from_any_connection(tmp_path: Path) -> None:
+    """Kept between questions (a folder of 10-Ks holds hundreds), never stale after a write."""
+    from ragspine_nb.testing.stores import _LEDGER, _VOCABULARY, DECK
+
+    reader = FactStore(tmp_path / "facts.db")
+    writer = FactStore(tmp_path / "facts.db")
+    assert reader.vocabularies() == {}
+    first = reader.vocabularies()
+    first["mutated"] = _VOCABULARY  # a caller's copy: the kept one is not changed
+    assert reader.vocabularies() == {}
+    writer.replace_source_doc(DECK, [make_fact(source_doc_id=DECK)], document=_LEDGER,
+                              vocabulary=_VOCABULARY)  # another connection writes
+    assert reader.vocabularies() == {DECK: _VOCABULARY}
+    writer.replace_source_doc(DECK, [make_fact(source_doc_id=DECK)], document=_LEDGER)
+    assert reader.vocabularies() == {}
+    reader.replace_source_doc(DECK, [make_fact(source_doc_id=DECK)], document=_LEDGER,
+                              vocabulary=_VOCABULARY)  # and this one
+    assert reader.vocabularies() == {DECK: _VOCABULARY}

@@ -342,3 +342,18 @@ def test_a_document_added_after_the_build_gets_its_section_path(tmp_path: Path) 
     assert hit.chunk.text == lines[2]
     assert index.headers.get(hit.chunk) == ("ACME HK · FY2024 2024 · "
                                             "Liquidity and Capital Resources")
+
+
+def test_a_filtered_search_sees_a_document_added_after_it(tmp_path: Path) -> None:
+    """The pre-filter's ids are kept between searches, and dropped when the chunks change."""
+    index = NarrativeIndex(tmp_path / "chunks.db")
+    index.add_document("a.md", "Agency sales grew in Hong Kong.", entity="ACME_HK")
+    index.add_document("b.md", "Agency sales fell in Singapore.", entity="ACME_SG")
+    first = index.search("agency sales", filters={"entity": "ACME_HK"})
+    assert [h.chunk.doc_id for h in first.hits] == ["a.md"]
+    index.add_document("c.md", "Agency sales rose again in Hong Kong.", entity="ACME_HK")
+    again = index.search("agency sales", filters={"entity": "ACME_HK"})
+    assert sorted(h.chunk.doc_id for h in again.hits) == ["a.md", "c.md"]
+    index.add_document("a.md", "Bancassurance was flat.", entity="ACME_SG")  # a new version
+    assert [h.chunk.doc_id for h in index.search(
+        "agency sales", filters={"entity": "ACME_HK"}).hits] == ["c.md"]

@@ -133,9 +133,9 @@ def test_thousands_of_derived_metrics_merge_fast() -> None:
         MetricSpec(f"ROW_{d}_{i}", "", f"Row {d} {i}", (f"row {d} {i}", f"line {i}"),
                    (f"ROW_{d}_{i + 1}",) if i % 10 else ())
         for i in range(100))) for d in range(50)]
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: other jobs on the machine do not count
     merged = merge_vocabulary(_profile(), *vocabularies)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert len(merged.metrics) == 2 + 5000
     assert elapsed < 2.0, elapsed
 

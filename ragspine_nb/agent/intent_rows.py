@@ -36,7 +36,6 @@ from ragspine_nb.agent.intent_terms import (
     bare_label,
     compile_terms,
     find_all,
-    mask,
     unsigned_label,
     word_set,
 )

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 from ragspine_nb.agent.intent import ParsedIntent
 from ragspine_nb.stores.protocols import FactReader
+from ragspine_nb.vocabulary import Vocabulary
 
 __all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes"]
 
@@ -67,11 +68,22 @@ def narrowed(metrics: tuple[str, ...], options: tuple[str, ...], listed: bool,
     return Narrowed(kept, opts, dropped)
 
 
+#: The codes of the vocabularies last read, kept with them (the store reads them again only
+#: after a write; the codes are gathered again only when they are other objects).
+_BROUGHT: list[tuple[tuple[Vocabulary, ...], frozenset[str]]] = []
+
+
 def brought_codes(store: FactReader) -> frozenset[str]:
     """The metric and column codes the workspace's documents brought beside the profile."""
-    vocabularies = store.vocabularies().values()
-    return frozenset([m.code for v in vocabularies for m in v.metrics]
-                     + [c.code for v in vocabularies for c in v.channels])
+    vocabularies = tuple(store.vocabularies().values())
+    for held, codes in _BROUGHT:
+        if len(held) == len(vocabularies) and all(a is b for a, b in zip(held, vocabularies,
+                                                                          strict=True)):
+            return codes
+    codes = frozenset([m.code for v in vocabularies for m in v.metrics]
+                      + [c.code for v in vocabularies for c in v.channels])
+    _BROUGHT[:] = [(vocabularies, codes)]
+    return codes
 
 
 def narrow_to_store(intent: ParsedIntent, store: FactReader) -> tuple[ParsedIntent, Narrowed]:

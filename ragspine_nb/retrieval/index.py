@@ -135,6 +135,9 @@ class NarrativeIndex(IndexViews):
         self._vectors: InProcessVectorStore | PgVectorStore = vector_store_for(self.engine,
                                                                                self.store)
         self._bm25: BM25Index | None = None
+        #: pre-filter results by filter, until the chunks change (a folder's questions
+        #: filter by the same few companies and years)
+        self._cands: dict[tuple[tuple[str, str], ...], Candidates] = {}
         self._chunk_ids: list[str] = []
         self._by_id: Mapping[str, StoredChunk] = {}
         self._signature: tuple[Any, ...] | None = None
@@ -208,6 +211,7 @@ class NarrativeIndex(IndexViews):
                 self._bm25, self._by_id = self._live.bm25, self._live.by_id
                 self._chunk_ids = self._live.ids
                 self._drop_stale_vectors()
+                self._cands.clear()
             assert self._bm25 is not None  # noqa: S101 - sync() always leaves an index
             return self._bm25
         sig = self._store_signature()
@@ -223,6 +227,7 @@ class NarrativeIndex(IndexViews):
                 self._sql = self._sql or SqlBM25(self.store.database, self.tokenizer)
                 self._sql.sync(self._chunk_ids, texts)
             self._drop_stale_vectors()
+            self._cands.clear()
             self._signature = sig
         return self._bm25
 
@@ -326,11 +331,16 @@ class NarrativeIndex(IndexViews):
 
     def _candidates(self, index: BM25Index, flt: Mapping[str, str]) -> Candidates:
         """The active chunks the metadata pre-filter allows (every one when there is none)."""
-        if flt:
+        if not flt:
+            return Candidates(ids=self._chunk_ids, mask=None, filtered=False)
+        key = tuple(sorted(flt.items()))
+        if key not in self._cands:
             allowed = self.store.chunk_ids(**flt)
-            return Candidates(ids=[cid for cid in allowed if cid in self._by_id],
-                              mask=index.mask_for(allowed), filtered=True)
-        return Candidates(ids=self._chunk_ids, mask=None, filtered=False)
+            if len(self._cands) >= 64:
+                self._cands.clear()
+            self._cands[key] = Candidates(ids=[cid for cid in allowed if cid in self._by_id],
+                                          mask=index.mask_for(allowed), filtered=True)
+        return self._cands[key]
 
     def _variants(self, query: str, overrides: Mapping[str, Any]) -> list[str]:
         """The strings searched for ``query``: the ``variants`` given, the rewriter's, or it."""

@@ -177,6 +177,8 @@ class FactStore(ConflictMixin, SQLStore):
 
     def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
         self._db = open_database(path, schema=_SCHEMA, table="fact_metric", create=create)
+        #: the documents' vocabularies as last read, with the database's change token then
+        self._vocabularies: tuple[object, dict[str, Vocabulary]] | None = None
 
     # ----------------------------------------------------------------- writes
     def upsert(self, facts: Iterable[Fact]) -> int:
@@ -250,9 +252,18 @@ class FactStore(ConflictMixin, SQLStore):
         return len(checked)
 
     def vocabularies(self) -> dict[str, Vocabulary]:
-        """Each document's derived vocabulary (documents with none are left out), by doc_id."""
-        rows = self._db.fetchall("SELECT doc_id, body FROM vocabulary ORDER BY doc_id")
-        return {str(r[0]): Vocabulary.from_dict(json.loads(r[1])) for r in rows}
+        """Each document's derived vocabulary (documents with none are left out), by doc_id.
+
+        On SQLite read again only after a write to the database (from any connection): a
+        folder of 10-Ks holds hundreds of them and every question consults them.
+        """
+        changed = getattr(self._db, "change_token", None)  # PostgreSQL: read every time
+        token = changed() if changed is not None else object()
+        if self._vocabularies is None or self._vocabularies[0] != token:
+            rows = self._db.fetchall("SELECT doc_id, body FROM vocabulary ORDER BY doc_id")
+            self._vocabularies = (token, {str(r[0]): Vocabulary.from_dict(json.loads(r[1]))
+                                          for r in rows})
+        return dict(self._vocabularies[1])
 
     def source_documents(self) -> list[dict[str, Any]]:
         """The ingestion ledger: one row per ingested document, ordered by doc_id."""
