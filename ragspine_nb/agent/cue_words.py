@@ -5,7 +5,10 @@ Read by :mod:`ragspine_nb.agent.intent` (and importable from there under these n
 
 from __future__ import annotations
 
-__all__ = ["NARRATIVE_CUES", "CHANGE_CUES", "PERCENT_CUES", "SHARE_CUES", "NUMERIC_CUES"]
+import re
+
+__all__ = ["NARRATIVE_CUES", "CHANGE_CUES", "PERCENT_CUES", "SHARE_CUES", "NUMERIC_CUES",
+           "PERCENT_CHANGE"]
 
 NARRATIVE_CUES: tuple[str, ...] = (
     "为什么", "为何", "原因", "怎么", "如何", "解释", "说明", "影响", "发生了什么", "背景",
@@ -30,3 +33,14 @@ NUMERIC_CUES: tuple[str, ...] = (
     "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
     "amount", "figure", "number", "total",
 )
+#: A change asked as a percentage: the percentage qualifies the change itself.
+PERCENT_CHANGE = re.compile(
+    r"(?:percentage|percent|per cent|%) (?:change|changes|increase|decrease|growth|decline|"
+    r"rise|fall|drop|movement|reduction)|growth rate|rate of (?:change|growth|increase|"
+    r"decrease)|(?:by|in) (?:what|which) (?:percentage|percent)|(?:change|increase|decrease|"
+    r"growth|decline) (?:in|as a) (?:percentage|percent)(?! of)|(?:change|increase|decrease|"
+    r"growth|decline) \(%\)|what (?:percentage|percent) (?:did|has|have|had|was|were|is|does)"
+    r"\b[^?%]{0,80}?(?:increase|decrease|change|grow|grew|rise|rose|fall|fell|decline|drop)"
+    r"|\((?:in (?:units of )?(?:percents?|percentages?|%)|as an? (?:%|percent(?:age)?))"
+    r"|增长率|增幅|降幅|变动率|"
+    r"变化率|百分比变化|变动百分比")

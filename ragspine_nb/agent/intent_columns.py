@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragspine_nb.agent.cue_words import PERCENT_CHANGE
 from ragspine_nb.agent.dated_columns import DatedColumns
 from ragspine_nb.agent.intent_terms import without_percent
 from ragspine_nb.extract.placement import TOTAL_COLUMN
@@ -80,11 +81,6 @@ def total_pair(rest: str, named: frozenset[str], row_words: frozenset[str],
     return (pair[1], pair[0]) if total.start() < column else pair
 
 
-#: A percentage asked as an operation: "percentage change", "percent increase", "% growth".
-_PERCENT_OPERATION = re.compile(r"(?:percentage|percent|per cent|%)[- ]?(?:change|changes|"
-                                r"increase|decrease|growth|decline|rise|fall|drop)\b")
-
-
 def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
     """Whether a column named only "Percent" is named by the percentage change asked.
 
@@ -100,5 +96,5 @@ def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
     >>> names_the_operation(frozenset({"percent", "sale"}), "the percentage change in sales")
     False
     """
-    return column_words <= {"percent"} and bool(_PERCENT_OPERATION.search(rest))
+    return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest))
 

@@ -36,6 +36,7 @@ from ragspine_nb.agent.intent_terms import (
     bare_label,
     compile_terms,
     find_all,
+    mask,
     unsigned_label,
     word_set,
 )
@@ -338,6 +339,4 @@ class RowReader:
         A name stays a word ("#"), so "revenue 2025 and operating profit 2025" keeps its
         list instead of reading as the period range "2025 and 2025".
         """
-        for start, end, _, _ in find_all(text, self.names):
-            text = text[:start] + "#" * (end - start) + text[end:]
-        return text
+        return mask(text, find_all(text, self.names), fill="#")

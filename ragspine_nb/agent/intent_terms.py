@@ -80,10 +80,10 @@ def find_all(text: str, terms: Terms) -> list[tuple[int, int, str, str]]:
     return terms.find_all(text)
 
 
-def mask(text: str, spans: list[tuple[int, int, str, str]]) -> str:
-    """``text`` with each span blanked out (same length)."""
+def mask(text: str, spans: list[tuple[int, int, str, str]], fill: str = " ") -> str:
+    """``text`` with each span written over with ``fill`` (same length; blanked by default)."""
     for start, end, _, _ in spans:
-        text = text[:start] + " " * (end - start) + text[end:]
+        text = text[:start] + fill * (end - start) + text[end:]
     return text
 
 

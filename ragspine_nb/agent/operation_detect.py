@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ragspine_nb.agent.bucket_window import window_asked
+from ragspine_nb.agent.cue_words import PERCENT_CHANGE
 from ragspine_nb.agent.intent import ROUTE_COMPOSITE, ParsedIntent
 from ragspine_nb.agent.operation_cues import (
     aggregate_cue,
@@ -64,21 +65,10 @@ _HOW_MUCH_MORE = re.compile(r"(?<![a-z])how much (?:more|less|higher|lower|great
 #: A difference asked as a percentage of the second figure.
 RELATIVE_DIFFERENCE_CUES: tuple[str, ...] = ("percentage difference", "percent difference",
                                              "% difference", "差异率")
-#: A change asked as a percentage: the percentage qualifies the change itself.
-#: a change asked in percentage points: "the absolute percentage change", "the
+#: A change asked in percentage points: "the absolute percentage change", "the
 #: percentage-point change" (over two percentages, their difference)
 _POINTS = re.compile(r"absolute (?:percentage|percent|%) (?:change|increase|decrease)|"
                      r"percentage[- ]points?|百分点")
-PERCENT_CHANGE = re.compile(
-    r"(?:percentage|percent|per cent|%) (?:change|changes|increase|decrease|growth|decline|"
-    r"rise|fall|drop|movement|reduction)|growth rate|rate of (?:change|growth|increase|"
-    r"decrease)|(?:by|in) (?:what|which) (?:percentage|percent)|(?:change|increase|decrease|"
-    r"growth|decline) (?:in|as a) (?:percentage|percent)(?! of)|(?:change|increase|decrease|"
-    r"growth|decline) \(%\)|what (?:percentage|percent) (?:did|has|have|had|was|were|is|does)"
-    r"\b[^?%]{0,80}?(?:increase|decrease|change|grow|grew|rise|rose|fall|fell|decline|drop)"
-    r"|\((?:in (?:units of )?(?:percents?|percentages?|%)|as an? (?:%|percent(?:age)?))"
-    r"|增长率|增幅|降幅|变动率|"
-    r"变化率|百分比变化|变动百分比")
 #: Words saying which periods a row is reported for ("In which years was X reported?").
 REPORTED = re.compile(r"(?<![a-z])(?:calculated|reported|provided|presented|shown|disclosed|"
                       r"recorded|included|available|given|listed|information|stated|"

@@ -41,7 +41,9 @@ UP_VERBS = frozenset(
     "rise rises rose risen rising increase increases increased increasing grow grows grew "
     "grown growing improve improves improved improving expand expands expanded expanding "
     "climb climbed jump jumped surge surged 上升 增长 增加 提高 上涨 扩大".split())
-_WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]{2}")
+#: A word that may be one of those verbs: an English word, or a Chinese verb wherever it is.
+_VERB = re.compile("[A-Za-z]+|" + "|".join(sorted(w for w in DOWN_VERBS | UP_VERBS
+                                                   if not w.isascii())))
 #: How a report says each direction (the verb first), and the words a cause is stated with.
 _SAID = {"down": ("decreased", "decrease declined decline", "下降", "减少"),
          "up": ("increased", "increase grew growth", "增长", "增加")}
@@ -66,14 +68,23 @@ def direction(word: str) -> Direction | None:
     return "down" if folded in DOWN_VERBS else "up" if folded in UP_VERBS else None
 
 
-def _movement(text: str) -> Direction | None:
-    """The one direction a cause question states, else ``None``."""
+def _said(question: str) -> tuple[str, Direction] | None:
+    """The question with its direction verbs in the report's verb, and that direction.
+
+    ``None`` unless it asks a cause and states one direction. Only verbs of the question's
+    own script are rewritten ("下滑" in a Chinese question, "fell" in an English one).
+    """
+    text = unicodedata.normalize("NFKC", question)
     if not _CAUSE.search(text):
         return None
-    found = {d for w in _WORD.findall(text) if (d := direction(w)) is not None}
-    found |= {d for w in (*DOWN_VERBS, *UP_VERBS) if not w.isascii() and w in text
-              for d in (direction(w),) if d is not None}
-    return found.pop() if len(found) == 1 else None
+    found = {d for m in _VERB.finditer(text) if (d := direction(m.group(0))) is not None}
+    if len(found) != 1:
+        return None
+    moved = found.pop()
+    verb = _SAID[moved][0 if text.isascii() else 2]
+    said = _VERB.sub(lambda m: verb if direction(m.group(0)) == moved and
+                     m.group(0).isascii() == text.isascii() else m.group(0), text)
+    return said, moved
 
 
 def report_wording(question: str) -> str | None:
@@ -90,17 +101,8 @@ def report_wording(question: str) -> str | None:
     >>> report_wording("Why did sales rise while margins fell?") is None  # two directions
     True
     """
-    text = unicodedata.normalize("NFKC", question)
-    moved = _movement(text)
-    if moved is None:
-        return None
-    verb = _SAID[moved][0] if text.isascii() else _SAID[moved][2]
-    english = re.sub(r"[A-Za-z]+", lambda m: verb if direction(m.group(0)) == moved and
-                     text.isascii() else m.group(0), text)
-    if text.isascii():
-        return english
-    return re.sub("|".join(w for w in DOWN_VERBS | UP_VERBS if not w.isascii()),
-                  lambda m: verb if direction(m.group(0)) == moved else m.group(0), english)
+    found = _said(question)
+    return found[0] if found else None
 
 
 def movement_query(question: str) -> str | None:
@@ -115,12 +117,10 @@ def movement_query(question: str) -> str | None:
     >>> movement_query("Why does the company hold treasury stock?") is None  # no direction
     True
     """
-    said = report_wording(question)
-    if said is None:
+    found = _said(question)
+    if found is None:
         return None
-    moved = _movement(said)
-    if moved is None:
-        return None
+    said, moved = found
     if said.isascii():
         words = re.findall(r"[A-Za-z0-9]+(?:[-_/.'&][A-Za-z0-9]+)*", _CAUSE.sub(" ", said))
         content = " ".join(w for w in words if w.casefold() not in _DROP)
