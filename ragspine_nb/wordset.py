@@ -179,6 +179,30 @@ class WordSetIndex:
             return tuple(dict.fromkeys([*top, *others]))
         return tuple(top)
 
+    def inside(self, words: frozenset[str]) -> list[str]:
+        """Codes of every term whose words are all among ``words``, in their order.
+
+        >>> WordSetIndex([("Current tax", "A"), ("Tax", "C")]).inside(frozenset({"tax"}))
+        ['C']
+        """
+        return [t.code for t in self._having(self._terms, self._postings, words)
+                if t.words <= words]
+
+    def holding(self, words: frozenset[str]) -> list[tuple[frozenset[str], str]]:
+        """``(its words, code)`` of every term holding all of ``words``, in their order.
+
+        >>> idx = WordSetIndex([("Current tax", "A"), ("Deferred tax", "B"), ("Tax", "C")])
+        >>> [code for _, code in idx.holding(frozenset({"tax"}))]
+        ['A', 'B', 'C']
+        >>> [code for _, code in idx.holding(frozenset({"tax", "current"}))]
+        ['A']
+        """
+        lists = [self._postings.get(w, []) for w in words]
+        if not lists:
+            return []
+        return [(t.words, t.code) for i in min(lists, key=len)
+                if words <= (t := self._terms[i]).words]
+
     def words_of(self, code: str, words: frozenset[str]) -> frozenset[str]:
         """The content words of ``code``'s largest term contained in ``words``."""
         inside = [t.words for t in self._by_code.get(code, ()) if t.words <= words]

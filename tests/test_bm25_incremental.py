@@ -211,3 +211,23 @@ def test_a_steady_search_does_not_read_the_chunk_table(tmp_path: Path,
     store.replace_doc_chunks("b.md", _chunks("b.md", ["revenue revenue"]))
     assert index.search("revenue").hits[0].chunk.doc_id == "b.md"
     assert any("active = 1" in sql for sql in reads)
+
+
+def test_a_new_process_reads_the_saved_headers_not_each_document(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a header's section path needs the document's chunks before it; made once at the
+    # build, saved with the index, a new process reads them instead of every document
+    path = tmp_path / "chunks.db"
+    store = ChunkStore(path)
+    store.replace_doc_chunks("10k.md", _chunks("10k.md", [
+        "RESULTS OF OPERATIONS\nRevenue rose on demand.", "Margins fell on costs."]))
+    first = NarrativeIndex(store, rewriter=False)
+    made = [first.passage_text(h.chunk) for h in first.search("margins costs").hits]
+    assert made == ["RESULTS OF OPERATIONS\nMargins fell on costs."]
+
+    def no_document_read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the saved headers should have been read")
+
+    second = NarrativeIndex(ChunkStore(path), rewriter=False)
+    monkeypatch.setattr(second.store, "iter_chunks", no_document_read)
+    assert [second.passage_text(h.chunk) for h in second.search("margins costs").hits] == made

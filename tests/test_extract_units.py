@@ -8,7 +8,6 @@ from ragspine_nb.extract.tables import (
     extract_table,
     find_table_blocks,
     parse_row_label,
-    resolve_unit,
 )
 from ragspine_nb.extract.values import detect_unit, parse_number
 
@@ -42,18 +41,6 @@ def test_detect_unit(text: str, unit: str | None) -> None:
 def test_detect_unit_borrows_a_currency_for_a_bare_scale() -> None:
     assert detect_unit("in thousands", "USD") == "USD_K"
     assert detect_unit("in millions") == "M"
-
-
-@pytest.mark.parametrize("args, unit", [
-    ((True, None, "USD_M", "USD_M"), "PCT"),
-    ((False, "PCT", "USD_M", "USD_M"), "PCT"),
-    ((False, None, "USD_M", "PCT"), "PCT"),       # a ratio never takes a currency scale
-    ((False, None, "K", "USD_M"), "USD_K"),        # bare scale borrows the currency
-    ((False, None, "CNY_100M", "USD_M"), "CNY_100M"),
-    ((False, None, None, "USD_M"), "USD_M"),
-])
-def test_resolve_unit(args: tuple[bool, str | None, str | None, str], unit: str) -> None:
-    assert resolve_unit(*args) == unit
 
 
 @pytest.mark.parametrize("label, parsed", [

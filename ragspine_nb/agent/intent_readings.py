@@ -84,7 +84,7 @@ def row_and_column(reader: RowReader, rows: Rows, words: frozenset[str],
     if reader.live is None or not rows.codes or any(c in reader.live for c in rows.codes):
         return rows
     said = frozenset().union(*(reader.index.words_of(c, words) for c in rows.codes))
-    named = dict.fromkeys(code for names, code in reader._named_words if names <= words)
+    named = dict.fromkeys(reader.index.inside(words))
     found = [c for c in named if c in reader.live and not reader._bare_total(c)
              and (mine := reader.index.words_of(c, words)) < said and said <= mine | columns]
     if len(found) != 1:

@@ -94,8 +94,6 @@ class RowReader:
         pairs += [(bare, code) for t, code in pairs if (bare := bare_label(t))]
         self.index = WordSetIndex(
             pairs, rival_pairs=[(m.label or m.code, m.code) for m in profile.metrics.values()])
-        #: every name's content words (a heading several rows' names share is read by them)
-        self._named_words = [(w, code) for t, code in pairs if (w := content_words(t))]
         #: every name, those two metrics share too: a list is never read inside one
         self.names = compile_terms({fold(t): "" for t, _ in pairs if fold(t)})
         self._typos: TypoIndex | None = None  # built on the first misspelled question
@@ -249,11 +247,14 @@ class RowReader:
         near = frozenset().union(*(self.index.words_of(k, words) for k in kept))
         others = [c for c in self.index.contained(words) if c in self.live and c not in kept
                   and not _asks_operation(self.index.words_of(c, words) - near)]
+        # a dropped row's phrase names nothing: its words ("sales change" beside "net
+        # sales") are read again as cues
+        hits = tuple(h for h in rows.hits if h[2] in kept or h[2] in others)
         if others:
-            return Rows((*kept, *others), rows.hits)
+            return Rows((*kept, *others), hits)
         used = frozenset().union(*(self.index.words_of(c, words) for c in kept)) or rows.words
         part = rows.part if rows.part in kept else None
-        return Rows(kept, rows.hits, used, read_as_closing=rows.read_as_closing,
+        return Rows(kept, hits, used, read_as_closing=rows.read_as_closing,
                     read_as_part=rows.read_as_part if set(rows.read_as_part) <= set(kept)
                     else (), part=part)
 
@@ -286,7 +287,7 @@ class RowReader:
         if not mine:
             return ()
         extra: dict[str, frozenset[str]] = {}
-        for names, other in self._named_words:
+        for names, other in self.index.holding(mine):  # only names holding the row's words
             shared = names & words
             if other != code and mine < shared and (self.live is None or other in self.live) \
                     and len(shared) > len(extra.get(other, frozenset())):

@@ -28,12 +28,12 @@ from ragspine_nb.extract.quarter_rows import quarter_rows
 from ragspine_nb.extract.row_kinds import RowKind
 from ragspine_nb.extract.rows import Namer
 from ragspine_nb.extract.table_facts import Emitter, known_rows
+from ragspine_nb.extract.table_part import company_part, part_reason
 from ragspine_nb.extract.table_units import table_units
 from ragspine_nb.extract.table_walk import row_parts, walk_rows
 from ragspine_nb.extract.turned import PERIODS_DOWN, period_key, periods_down, turn
 from ragspine_nb.glossary import normalize_channel, normalize_entity, normalize_metric, period_label
 from ragspine_nb.profile import ChannelSpec, DomainProfile, parts_reach
-from ragspine_nb.units import SCALES
 from ragspine_nb.vocabulary import Vocabulary
 
 __all__ = [
@@ -46,7 +46,6 @@ __all__ = [
     "parse_row_label",
     "period_key",
     "cell_text",
-    "resolve_unit",
 ]
 
 _SPLIT = re.compile(r"\s+[-–—]\s+|\s*[|｜:：]\s*|\s*[—–]\s*")
@@ -142,31 +141,6 @@ def parse_row_label(profile: DomainProfile, label: str) -> tuple[str, str] | Non
     return (metric, profile.default_channel) if metric is not None else None
 
 
-def _currency(unit: str) -> str:
-    return unit.split("_", 1)[0] if "_" in unit else ""
-
-
-_BARE_SCALES = frozenset(SCALES)
-
-
-def resolve_unit(percent: bool, row_unit: str | None, table_unit: str | None,
-                 default_unit: str) -> str:
-    """Pick a cell's unit: a ``%`` cell, then the row's label, then the table's title.
-
-    A ratio metric (default unit ``PCT``) never takes a currency scale from a title,
-    and a bare scale ("in millions") borrows the metric's default currency.
-    """
-    if percent:
-        return "PCT"
-    if row_unit:
-        return row_unit
-    if default_unit == "PCT" or not table_unit:
-        return default_unit
-    if table_unit in _BARE_SCALES and _currency(default_unit):
-        return f"{_currency(default_unit)}_{table_unit}"
-    return table_unit
-
-
 def _grid(rows: Sequence[Sequence[object]]) -> list[list[str]]:
     """The cells as text, every row as wide as the widest."""
     text = [[unspaced_year(cell_text(c)) for c in row] for row in rows]
@@ -259,7 +233,12 @@ def extract_table(
     if dated is not None and periods_down(profile, dated.grid):  # quarters under a year
         return _turned_table(profile, dated.grid, replace(
             ctx, titles=(*dated.titles, *ctx.titles), locate=dated.located(ctx.locate)))
-    entity = entity_from_titles(profile, ctx.titles) or ctx.entity or profile.home_entity_code
+    entity = entity_from_titles(profile, ctx.titles)
+    if entity is None and (part := company_part(ctx.titles)):  # a segment's: not the company's
+        entity = normalize_entity(profile, part)
+        if entity is None:
+            return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), part_reason(part))])
+    entity = entity or ctx.entity or profile.home_entity_code
     channels: Channels = {}
     own = _caption_period(grid) or _title_period(ctx.titles)
     blocks = read_blocks(grid, own or ctx.period, channels)

@@ -119,6 +119,15 @@ class HeaderBook:
         for doc_id in doc_ids:
             self.add(self._store.iter_chunks(doc_id=doc_id))
 
+    def known(self, chunk_ids: Iterable[str]) -> list[str | None]:
+        """The headers made so far of these chunks (``None`` where none is made yet)."""
+        return [self._headers.get(cid) for cid in chunk_ids]
+
+    def preset(self, headers: Mapping[str, str]) -> None:
+        """Keep headers made in another process (a saved index); the store is not read."""
+        with self._lock:
+            self._headers.update(headers)
+
     def drop(self, chunk_ids: Iterable[str]) -> None:
         """Forget chunks that left the index."""
         with self._lock:

@@ -263,7 +263,10 @@ class LiveBM25:
         parts = self.bm25.parts()  # compacts first: slots follow the row ids
         ids = parts.pop("ids")
         docs = [self._rows[r][0] for r in parts["keys"].tolist()]
-        meta = dict(self._meta(), ids=ids, docs=docs, vocab=parts.pop("vocab"))
+        # the headers go with it: a new process reads them instead of every document's
+        # chunks (a section path needs the whole document)
+        meta = dict(self._meta(), ids=ids, docs=docs, vocab=parts.pop("vocab"),
+                    section_headers=self.headers.known(ids))
         tmp = path.with_name(path.name + ".tmp.npz")
         try:
             np.savez(tmp, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), **parts)
@@ -285,6 +288,9 @@ class LiveBM25:
                     return None
                 arrays = {k: z[k] for k in ("ptr", "docs", "tf", "lens", "keys")}
             index = BM25Index.from_parts(meta["ids"], meta["vocab"], self.tokenizer, **arrays)
+            headers = meta.get("section_headers") or []  # absent in a file of an older release
+            self.headers.preset({cid: h for cid, h in zip(meta["ids"], headers, strict=True)
+                                 if isinstance(h, str)})
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.info("BM25 index at %s not used (%s): building it again", path, exc)
             return None
