@@ -48,6 +48,7 @@ QUESTIONS: tuple[tuple[str, str, str], ...] = (
     ("3M capex 2022", "3M", "1,749"),
     ("How did Best Buy's net earnings change from fiscal 2022 to fiscal 2023?", "BESTBUY",
      "-1,035"),
+    ("How did 3M net sales change from 2021 to 2022?", "3M", "-1,126"),
     ("Why did 3M's operating income fall in 2022?", "3M", ""),
 )
 

@@ -20,6 +20,8 @@ from ragspine_nb.profile import DomainProfile
 
 __all__ = [
     "fold",
+    "text_channel_vocabulary",
+    "function_words_only",
     "normalize_metric",
     "normalize_entity",
     "normalize_channel",
@@ -92,6 +94,29 @@ def channel_vocabulary(profile: DomainProfile) -> dict[str, str]:
     for c in profile.channels.values():
         pairs += [(c.code, c.code)] + [(s, c.code) for s in c.synonyms]
     return _vocab(pairs)
+
+
+#: Words that name nothing on their own: a column headed only by them ("and") is no name.
+_FUNCTION_WORDS = frozenset("a an and or of the to in on at by for from with as vs".split())
+
+
+def function_words_only(term: str) -> bool:
+    """Whether a name is made of function words only ("and", "of the").
+
+    >>> function_words_only("and"), function_words_only("Class C and"), function_words_only("%")
+    (True, False, False)
+    """
+    words = fold(term).split()
+    return bool(words) and all(w in _FUNCTION_WORDS for w in words)
+
+
+def text_channel_vocabulary(profile: DomainProfile) -> dict[str, str]:
+    """:func:`channel_vocabulary` for reading a question or a sentence.
+
+    A column a table headed "and" (a header cut across lines) is still a column of that
+    table, but "and" in a question names no column.
+    """
+    return {k: v for k, v in channel_vocabulary(profile).items() if not function_words_only(k)}
 
 
 def _lookup(vocab: dict[str, str], text: object) -> str | None:

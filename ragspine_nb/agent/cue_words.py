@@ -42,5 +42,6 @@ PERCENT_CHANGE = re.compile(
     r"growth|decline) \(%\)|what (?:percentage|percent) (?:did|has|have|had|was|were|is|does)"
     r"\b[^?%]{0,80}?(?:increase|decrease|change|grow|grew|rise|rose|fall|fell|decline|drop)"
     r"|\((?:in (?:units of )?(?:percents?|percentages?|%)|as an? (?:%|percent(?:age)?))"
+    r"|\bin (?:units of )?(?:percents?|percentages?|%)(?: terms)?\s*[?.]?\s*$"
     r"|增长率|增幅|降幅|变动率|"
     r"变化率|百分比变化|变动百分比")

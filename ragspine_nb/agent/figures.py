@@ -18,11 +18,11 @@ from functools import lru_cache
 from ragspine_nb.agent.intent import _PERIOD, _compile, _find_all
 from ragspine_nb.extract.values import detect_unit, parse_number
 from ragspine_nb.glossary import (
-    channel_vocabulary,
     entity_vocabulary,
     fold,
     metric_vocabulary,
     normalize_period,
+    text_channel_vocabulary,
 )
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import SCALES, UnitParts, unit_parts
@@ -179,7 +179,7 @@ class FigureReader:
         self.profile = profile
         self._metrics = _compile(metric_vocabulary(profile))
         self._entities = _compile(entity_vocabulary(profile))
-        self._channels = _compile(channel_vocabulary(profile))
+        self._channels = _compile(text_channel_vocabulary(profile))
         self._mentions = lru_cache(maxsize=_CACHE_SIZE)(self._read_mentions)
         self._figures = lru_cache(maxsize=_CACHE_SIZE)(self._read_figures)
 

@@ -57,10 +57,10 @@ from ragspine_nb.agent.unstated import (
     vocabulary_words,
 )
 from ragspine_nb.glossary import (
-    channel_vocabulary,
     entity_vocabulary,
     fold,
     normalize_periods,
+    text_channel_vocabulary,
 )
 from ragspine_nb.lang import detect_language
 from ragspine_nb.period_phrases import QUESTION_PERIOD, phrase_periods
@@ -200,7 +200,7 @@ class RuleIntentParser:
         self.gate = SecurityGate.from_profile(profile)
         self.rows = RowReader(profile, live_metrics)  # compiled once, not per question
         self._entities = compile_terms(entity_vocabulary(profile))
-        self._channels = compile_terms(channel_vocabulary(profile))
+        self._channels = compile_terms(text_channel_vocabulary(profile))
         self._channel_words = WordSetIndex(_channel_terms(profile))
         self._column_names = {c.code: c.synonyms for c in profile.channels.values()
                               if c.code != profile.default_channel}

@@ -14,6 +14,7 @@ from ragspine_nb.agent.cue_words import PERCENT_CHANGE
 from ragspine_nb.agent.dated_columns import DatedColumns
 from ragspine_nb.agent.intent_terms import without_percent
 from ragspine_nb.extract.placement import TOTAL_COLUMN
+from ragspine_nb.glossary import function_words_only
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
@@ -41,7 +42,7 @@ def channel_terms(profile: DomainProfile) -> list[tuple[str, str]]:
     those words and two words at least remain ("% of Total" is not named by "total").
     """
     pairs = [(t, c.code) for c in profile.channels.values()
-             if c.code != profile.default_channel for t in c.synonyms]
+             if c.code != profile.default_channel for t in c.synonyms if not function_words_only(t)]
     rows = {content_words(t) for m in profile.metrics.values() for t in (m.label, *m.synonyms)}
     owners: dict[frozenset[str], set[str]] = {}
     for term, code in pairs:

@@ -41,11 +41,12 @@ MIN_UNSTATED = 2
 #: "restated revenue"): one of them unstated by the tables is enough, the plain row's
 #: figure is another version's.
 VERSION_WORDS = frozenset({"unrevised", "revised", "restated", "unrestated", "adjusted",
-                           "unadjusted", "proforma", "recast", "reclassified", "normalised",
+                           "proforma", "recast", "reclassified", "normalised",
                            "normalized", "underlying", "organic"})
 
 #: General words of questions about reported figures (singular, folded, as
 #: :func:`~ragspine_nb.wordset.content_words` gives them): never a row's qualifier.
+#: "Unadjusted" is the figure as reported (no adjustment made), the plain row's.
 QUESTION_WORDS = frozenset("""
     can could should shall will would may might must has have had having also only just
     value amount figure number total sum average mean median combined combine altogether
@@ -65,7 +66,7 @@ QUESTION_WORDS = frozenset("""
     dollar cent usd eur gbp rmb cny inr aud cad sgd hkd jpy euro pound yen company group
     firm entity corporation inc ltd plc our we they them us you between against among
     under after before about via onto also here following table listed shown show
-    report reported state stated disclose disclosed present presented provide provided
+    report reported unadjusted state stated disclose disclosed present presented provide provided
     give given calculate calculated compute computed find approximately approximate
     nearest rounded round decimal place
     improve improved improving improvement deteriorate deteriorated deteriorating worsen
