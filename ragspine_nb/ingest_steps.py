@@ -35,6 +35,7 @@ from ragspine_nb.extract.limits import (
 )
 from ragspine_nb.extract.lineage import file_sha256
 from ragspine_nb.ingest_context import BatchContext, with_siblings
+from ragspine_nb.ingest_registrant import file_under_filer, same_filer_entity
 from ragspine_nb.ingest_worker import Reader, ReadJob, read_in_process
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import policy_fingerprint
@@ -193,14 +194,33 @@ def write_step(facts: FactStore, chunks: ChunkStore, path: Path, read: Read,
         chunks.activate_version(doc_id, version)
 
 
+def _filer_step(result: DocumentResult, facts: FactStore | None) -> DocumentResult:
+    """A filer the workspace knows under another name: this document joins its entity."""
+    if facts is None or not result.identity.registrant:
+        return result
+    own = _own_entity(result)
+    entity, company = same_filer_entity(result.identity.registrant, own, result.doc_id,
+                                        facts.document_identities())
+    if not entity:
+        return result
+    moved = file_under_filer(result, own, entity)
+    return replace(moved, warnings=(*moved.warnings, (
+        f"registrant {result.identity.registrant} is {company or entity} of another "
+        f"document: filed under {entity}")))
+
+
+def _own_entity(result: DocumentResult) -> str:
+    """The document's own entity, as its chunks carry it (else its first fact's)."""
+    return next((c.entity for c in result.chunks if c.entity), "") or next(
+        (f.entity for f in result.facts), "")
+
+
 def _identity_row(result: DocumentResult) -> dict[str, str] | None:
     """The ledger's identity row of a document that names its company or period."""
     who = result.identity
     if is_restricted(result.sensitivity) or not (who.company or who.period or who.doc_type):
         return None  # a RESTRICTED document's names stay out of the workspace's lists
-    entity = next((c.entity for c in result.chunks if c.entity), "") or next(
-        (f.entity for f in result.facts), "")  # the document's own entity, as its chunks carry
-    return {**who.to_row(), "entity": entity}
+    return {**who.to_row(), "entity": _own_entity(result)}
 
 
 def store_failure(exc: BaseException) -> tuple[str, bool]:
@@ -324,6 +344,7 @@ def finish_step(path: Path, read: Read, facts: FactStore | None, chunks: ChunkSt
         read = replace(read, fingerprint=with_siblings(read.fingerprint,
                                                        s.batch.sibling_digest(path)))
     cells = [SkippedItem(doc_id, k.locator, k.reason) for k in result.skipped]
+    result = _filer_step(result, facts)
     kept, notes = statements_step(result.facts, doc_id, facts)
     cells += notes
     result = replace(result, facts=tuple(kept))

@@ -23,15 +23,22 @@ REF = date(2024, 3, 1)
 
 
 def _filing(path: Path, name: str, year: int, rows: list[tuple[str, str, str]],
-            prose: list[str], unit: str = "(in millions)", cover: bool = True) -> Path:
-    """A two-page PDF filing: a 10-K cover page, then prose and an income statement."""
+            prose: list[str], unit: str = "(in millions)", cover: bool = True,
+            registrant: str = "") -> Path:
+    """A two-page PDF filing: a 10-K cover page, then prose and an income statement.
+
+    Each company has its own commission file number (as every SEC filer does), unless
+    ``registrant`` gives one.
+    """
+    registrant = registrant or f"1-{sum(map(ord, name)) % 9000 + 1000}"
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen import canvas
 
     c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
     y = 800
     lines = ["UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "FORM 10-K",
-             f"For the fiscal year ended December 31, {year}", "Commission file number 1-1234",
+             f"For the fiscal year ended December 31, {year}",
+             f"Commission file number {registrant}",
              name, "(Exact name of registrant as specified in its charter)"] if cover else [
                  "Annual review"]
     for line in lines:
@@ -65,10 +72,12 @@ def two_companies(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder.mkdir()
     _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
             [("Net sales", "1,200", "1,000"), ("Net income", "150", "120")],
-            ["Net sales grew because demand for widgets rose in every region."])
+            ["Net sales grew because demand for widgets rose in every region."],
+            registrant="1-4101")
     _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
             [("Net sales", "5,300", "5,900"), ("Net income", "410", "480")],
-            ["Net sales fell because store traffic declined after price increases."])
+            ["Net sales fell because store traffic declined after price increases."],
+            registrant="1-4102")
     report = ingest(folder, workspace=base / "ws", progress=False)
     assert report.count("ingested") == 2
     return base / "ws"
@@ -84,8 +93,9 @@ def test_each_company_is_its_own_entity_and_the_report_says_who_filed(
     who = store.document_identities()
     assert who["zentra_report.pdf"] == {
         "company": "Zentra Corporation", "entity": "ZENTRA", "period": "FY2023",
-        "fiscal_year_end": "2023-12-31", "doc_type": "10-K",
-        "sources": "company=cover page; period=cover page; doc_type=cover page"}
+        "fiscal_year_end": "2023-12-31", "doc_type": "10-K", "registrant": "1-4101",
+        "sources": "company=cover page; period=cover page; doc_type=cover page; "
+                   "registrant=cover page"}
 
 
 def test_a_question_naming_a_company_is_answered_and_cited_from_its_filing_only(
@@ -283,3 +293,62 @@ def test_a_miss_never_points_to_another_companys_filing(tmp_path: Path) -> None:
     assert r.answer.startswith("Not found: Zentra Corporation Gross profit, FY2023")
     assert "orvale_report.pdf" not in r.answer
     assert all(s["doc"] != "orvale_report.pdf" for s in r.sources)
+
+
+def test_a_company_renamed_is_one_filer_by_its_registrant_number(tmp_path: Path) -> None:
+    # Adobe's 10-Ks say "Adobe Systems Incorporated" until 2017 and "Adobe Inc." after,
+    # each with "Commission File Number: 0-15175": one filer, one entity
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    _filing(folder / "zentra_2015.pdf", "ZENTRA SYSTEMS INCORPORATED", 2015,
+            [("Net sales", "4,796", "4,147")], ["Net sales grew."], registrant="0-15175")
+    _filing(folder / "zentra_2022.pdf", "ZENTRA INC.", 2022,
+            [("Net sales", "17,606", "15,785")], ["Net sales grew."], registrant="0-15175")
+    _filing(folder / "orvale_2022.pdf", "ORVALE INC.", 2022,
+            [("Net sales", "5,300", "5,900")], ["Net sales fell."], registrant="1-4102")
+    report = ingest(folder, workspace=tmp_path / "ws", progress=False)
+    renamed = next(f for f in report.files if f.doc_id == "zentra_2022.pdf")
+    assert "registrant 0-15175 is Zentra Systems Incorporated of another document: filed " \
+           "under ZENTRA_SYSTEMS" in renamed.reason
+    store = FactStore(tmp_path / "ws" / "facts.db", create=False)
+    who = store.document_identities()
+    assert {d: (w["entity"], w["registrant"]) for d, w in who.items()} == {
+        "orvale_2022.pdf": ("ORVALE", "1-4102"), "zentra_2015.pdf": ("ZENTRA_SYSTEMS", "0-15175"),
+        "zentra_2022.pdf": ("ZENTRA_SYSTEMS", "0-15175")}
+    agent = Agent.from_workspace(tmp_path / "ws")
+    for question, figure in (("What were Zentra's net sales in 2015?", "FY2015: 4,796 million"),
+                             ("What were Zentra's net sales in 2022?", "FY2022: 17,606 million"),
+                             ("What were Zentra Inc.'s net sales in 2015?",
+                              "FY2015: 4,796 million")):
+        answer = agent.ask(question, REF).answer
+        assert f"Zentra Systems Incorporated Revenue, {figure}" in answer, (question, answer)
+    # the other company keeps its own entity; a document deleted takes its number along
+    store.delete_by_source_doc("zentra_2015.pdf")
+    assert "zentra_2015.pdf" not in store.document_identities()
+    assert store.document_identities()["zentra_2022.pdf"]["registrant"] == "0-15175"
+
+
+def test_a_workspace_made_before_registrant_numbers_reads_and_gains_them(
+        tmp_path: Path) -> None:
+    import sqlite3
+
+    from ragspine_nb.stores.registrants import read_registrants
+
+    path = tmp_path / "facts.db"
+    FactStore(path).replace_source_doc("a.pdf", [], identity={"company": "Zentra Inc.",
+                                                              "entity": "ZENTRA"})
+    with sqlite3.connect(path) as conn:  # as a release before the table left it
+        conn.execute("DROP TABLE document_registrant")
+
+    class ReadOnly:  # a file that cannot be written gets no new table: nothing is read
+        def fetchall(self, sql: str, params: tuple[str, ...] = ()) -> list[sqlite3.Row]:
+            with sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True) as conn:
+                return conn.execute(sql, params).fetchall()
+
+    assert read_registrants(ReadOnly()) == {}
+    # opened for writing, it gains the table
+    store = FactStore(path)
+    assert store.document_identities()["a.pdf"]["registrant"] == ""
+    store.replace_source_doc("a.pdf", [], identity={"company": "Zentra Inc.",
+                                                    "registrant": "0-1"})
+    assert store.document_identities()["a.pdf"]["registrant"] == "0-1"

@@ -215,7 +215,9 @@ def _db_state(ws: Path) -> tuple[object, ...]:
         conn = sqlite3.connect(ws / name)
         out.append(conn.execute("SELECT * FROM sqlite_master").fetchall())
         for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'"):
-            out.append(conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3").fetchall())
+            width = min(3, len(conn.execute(f"PRAGMA table_info({table})").fetchall()))
+            order = ", ".join(str(i) for i in range(1, width + 1))
+            out.append(conn.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall())
         conn.close()
     return tuple(out)
 

@@ -25,7 +25,7 @@ __all__ = ["DocumentIdentity", "read_identity", "display_name", "FORM_TYPES",
            "IDENTITY_VERSION"]
 
 #: Version of these rules; part of a file's ingestion fingerprint (a new rule re-reads it).
-IDENTITY_VERSION = "identity@1"
+IDENTITY_VERSION = "identity@2"
 
 #: Document types named on a cover page or in a file name (canonical spelling).
 FORM_TYPES: tuple[str, ...] = ("10-K", "10-Q", "8-K", "20-F", "40-F", "6-K", "S-1",
@@ -39,6 +39,9 @@ _QUARTER_ENDED = re.compile(r"for\s+the\s+(?:quarterly\s+period|quarter)\s+ended
 _FORM = re.compile(r"\bform\s+(10-k|10-q|8-k|20-f|40-f|6-k|s-1)\b", re.I)
 _REGISTRANT = re.compile(r"exact\s+name\s+of\s+(?:the\s+)?registrant", re.I)
 _FILE_NUMBER = re.compile(r"commission\s+file\s+(?:number|no\.?)", re.I)
+#: The number itself: "Commission File Number: 0-15175", "Commission file number 1-3285".
+_FILE_NUMBER_VALUE = re.compile(r"commission\s+file\s+(?:number|no\.?)\s*:?\s*"
+                                r"(\d{1,3}-\d{3,6})\b", re.I)
 #: Lines of a cover page that are never a company's name.
 _NOT_A_NAME = re.compile(
     r"commission\s+file|file\s+(?:number|no)|transition\s+period|date\s+of\s+report|mark\s+one"
@@ -82,6 +85,9 @@ class DocumentIdentity:
     fiscal_year_end: str = ""
     doc_type: str = ""
     sources: tuple[tuple[str, str], ...] = ()
+    #: the filer's number with its regulator ("0-15175": the SEC's commission file
+    #: number); one filer under two names (a company renamed) states the same number
+    registrant: str = ""
 
     @property
     def named(self) -> bool:
@@ -114,7 +120,8 @@ class DocumentIdentity:
         return {"company": self.company,
                 "period": f"{self.period[0]}{self.period[1]}" if self.period else "",
                 "fiscal_year_end": self.fiscal_year_end, "doc_type": self.doc_type,
-                "sources": "; ".join(f"{k}={v}" for k, v in self.sources)}
+                "sources": "; ".join(f"{k}={v}" for k, v in self.sources),
+                "registrant": self.registrant}
 
 
 def display_name(name: str) -> str:
@@ -211,6 +218,8 @@ def read_identity(filename: str, title: str = "", text: str = "") -> DocumentIde
     ...          "specified in its charter)")
     >>> read_identity("x.pdf", "", cover).describe()
     'company Best Buy Co., Inc. (cover page), FY2023 (year ended 2023-01-28), 10-K'
+    >>> read_identity("x.pdf", "", cover).registrant
+    '1-9595'
     >>> read_identity("FOOTLOCKER_2023_10K.pdf", "", "... Foot Locker, Inc. reports").company
     'Foot Locker, Inc.'
     >>> read_identity("QBR_2025Q1_review.md").named
@@ -246,4 +255,8 @@ def read_identity(filename: str, title: str = "", text: str = "") -> DocumentIde
         sources.append(("doc_type", "cover page" if form else "file name"))
     if not fye and _QUARTER_ENDED.search(flat[:3000]) and not kind:
         kind = "10-Q"
-    return DocumentIdentity(company, period, fye, kind, tuple(sources))
+    number = _FILE_NUMBER_VALUE.search(flat[:3000])
+    if number:
+        sources.append(("registrant", "cover page"))
+    return DocumentIdentity(company, period, fye, kind, tuple(sources),
+                            number.group(1) if number else "")

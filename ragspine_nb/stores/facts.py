@@ -17,6 +17,7 @@ from ragspine_nb.errors import InvalidRecordError, LineageError
 from ragspine_nb.stores import statements as st
 from ragspine_nb.stores._base import SQLStore, open_database
 from ragspine_nb.stores._resolve import ConflictMixin
+from ragspine_nb.stores.registrants import REGISTRANT_SCHEMA, read_registrants, write_registrant
 from ragspine_nb.stores.statements import utc_now
 from ragspine_nb.vocabulary import Vocabulary
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from ragspine_nb.display.render import Card
 
 __all__ = ["FactStore", "FACT_COLUMNS", "FACT_FILTERS", "DOCUMENT_COLUMNS", "IDENTITY_COLUMNS",
+           "REGISTRANT",
            "utc_now"]
 
 #: Columns of ``fact_metric`` in :class:`~ragspine_nb.core.Fact` field order.
@@ -93,6 +95,7 @@ CREATE TABLE IF NOT EXISTS vocabulary (
     format INTEGER NOT NULL,
     body TEXT NOT NULL
 );
+{REGISTRANT_SCHEMA}
 {st.statement_schema(_COLUMNS_DDL)}"""
 #: Columns of the ``source_document`` ledger (what was ingested, from which bytes).
 DOCUMENT_COLUMNS: tuple[str, ...] = (
@@ -110,6 +113,8 @@ _VOCABULARY_DELETE = "DELETE FROM vocabulary WHERE doc_id = ?"
 #: What a document says of itself (``extract.identity.DocumentIdentity.to_row`` + entity).
 IDENTITY_COLUMNS: tuple[str, ...] = ("doc_id", "company", "entity", "period",
                                      "fiscal_year_end", "doc_type", "sources")
+#: The identity row's key for the filer's registrant number (kept in a table of its own).
+REGISTRANT = "registrant"
 _IDENTITY_DELETE = "DELETE FROM document_identity WHERE doc_id = ?"
 _IDENTITY_UPSERT = (
     f"INSERT OR REPLACE INTO document_identity ({', '.join(IDENTITY_COLUMNS)}) "  # noqa: S608
@@ -232,9 +237,9 @@ class FactStore(ConflictMixin, SQLStore):
             ledger = tuple(document.get(c, utc_now() if c == "ingested_at" else "")
                            for c in DOCUMENT_COLUMNS)
         body = json.dumps(vocabulary.to_dict(), ensure_ascii=False) if vocabulary else None
-        who = None
+        who, registrant = None, str((identity or {}).get(REGISTRANT, ""))
         if identity is not None:
-            unknown = sorted(set(identity) - set(IDENTITY_COLUMNS[1:]))
+            unknown = sorted(set(identity) - {*IDENTITY_COLUMNS[1:], REGISTRANT})
             if unknown:
                 raise InvalidRecordError(f"identity keys must be from {list(IDENTITY_COLUMNS[1:])}"
                                          f"; got unknown {unknown}")
@@ -243,6 +248,7 @@ class FactStore(ConflictMixin, SQLStore):
             st.replace_document(conn, source_doc_id, checked, utc_now())
             conn.execute(_VOCABULARY_DELETE, (source_doc_id,))
             conn.execute(_IDENTITY_DELETE, (source_doc_id,))
+            write_registrant(conn, source_doc_id, registrant)
             if who is not None:
                 conn.execute(_IDENTITY_UPSERT, who)
             if body is not None:
@@ -276,8 +282,10 @@ class FactStore(ConflictMixin, SQLStore):
         Documents that name nothing are left out.
         """
         rows = self._db.fetchall(_IDENTITY_SELECT + " ORDER BY doc_id")
-        return {str(r[0]): {c: str(v) for c, v in zip(IDENTITY_COLUMNS[1:], tuple(r)[1:],
-                                                        strict=True)} for r in rows}
+        filers = read_registrants(self._db)  # the regulator's number of the filer, if stated
+        return {str(r[0]): {**{c: str(v) for c, v in zip(IDENTITY_COLUMNS[1:], tuple(r)[1:],
+                                                           strict=True)},
+                            REGISTRANT: filers.get(str(r[0]), "")} for r in rows}
 
     def source_document(self, doc_id: str) -> dict[str, Any] | None:
         """The ledger row of one document, or ``None`` if it was never ingested."""
@@ -293,6 +301,7 @@ class FactStore(ConflictMixin, SQLStore):
         with self._db.transaction() as conn:
             conn.execute(_VOCABULARY_DELETE, (source_doc_id,))
             conn.execute(_IDENTITY_DELETE, (source_doc_id,))
+            write_registrant(conn, source_doc_id, "")
             return st.remove_document(conn, source_doc_id)
 
     # ------------------------------------------------------------------ reads
