@@ -108,6 +108,13 @@ def test_a_question_naming_a_company_is_answered_and_cited_from_its_filing_only(
     assert {s["doc"] for s in why.sources} == {"orvale_report.pdf"}
     other = agent.ask("Why did Zentra's net sales change in 2023?", REF)
     assert {s["doc"] for s in other.sources} == {"zentra_report.pdf"}
+    # the model is told whose filings the passages are (the name is who, not what)
+    from ragspine_nb.agent.providers import COMPANY_LINE, RecordingProvider
+
+    spy = RecordingProvider()
+    Agent.from_workspace(two_companies, provider=spy).ask("Why did Orvale's net sales fall?",
+                                                          REF)
+    assert f"{COMPANY_LINE} Orvale Inc.\\nQuestion: Why did Orvale" in spy.prompts[-1]
 
 
 @pytest.mark.parametrize(("question", "expected"), [

@@ -118,6 +118,20 @@ def test_a_why_question_gets_the_cause_and_the_sentence_it_points_back_to() -> N
         "The increase was primarily due to a higher average debt balance. [1]")
 
 
+def test_the_company_asked_about_is_whose_filing_not_what_the_answer_says() -> None:
+    # a 10-K calls its filer "we": the company's name, rare among its own sentences,
+    # weighed as much as "revenue" picked a goodwill sentence naming the company
+    passages = [(1, "The decrease in revenue in fiscal 2023 was primarily driven by comparable "
+                    "sales declines across most of our product categories."),
+                (2, "The excess of fair value over book value in fiscal 2023 decreased in line "
+                    "with the decline in Best Buy's market capitalization.")]
+    question = "Why did Best Buy revenue decrease in fiscal 2023?"
+    assert "Best Buy's market capitalization. [2]" in extractive_answer(question, passages)
+    assert extractive_answer(question, passages, "Best Buy Co., Inc.") == (
+        "The decrease in revenue in fiscal 2023 was primarily driven by comparable sales "
+        "declines across most of our product categories. [1]")
+
+
 def test_the_year_asked_about_is_the_sentences_subject_not_its_comparison() -> None:
     passages = [(1, "Net cash from operations increased $224 million for fiscal 2019 compared to "
                     "fiscal 2018. The increase was primarily due to customer advances."),

@@ -233,6 +233,22 @@ def _weights(question_terms: Sequence[str], sentence_terms: Sequence[AbstractSet
     return {t: math.log(1.0 + (n + 1) / (1.0 + df[t])) for t in dict.fromkeys(question_terms)}
 
 
+def _owner_weighed(weights: dict[str, float], whose: AbstractSet[str]) -> dict[str, float]:
+    """The company's name weighs as one term, as light as the lightest other term.
+
+    Examples
+    --------
+    >>> _owner_weighed({"best": 3.0, "buy": 3.0, "revenue": 2.0, "fiscal": 1.0}, {"best", "buy"})
+    {'best': 0.5, 'buy': 0.5, 'revenue': 2.0, 'fiscal': 1.0}
+    """
+    named = [t for t in weights if t in whose]
+    others = [w for t, w in weights.items() if t not in whose]
+    if not named or not others:
+        return weights
+    share = min(others) / len(named)
+    return {t: share if t in whose else w for t, w in weights.items()}
+
+
 def _phrase_share(question_pairs: AbstractSet[tuple[str, str]],
                   sentence_pairs: AbstractSet[tuple[str, str]]) -> float:
     """Share of the question's adjacent term pairs that are adjacent in the sentence too."""
@@ -261,13 +277,20 @@ def _reference_years(sentence: str) -> set[str]:
     return {y for y in reference if named.count(y) == reference.count(y)}
 
 
-def rank_sentences(question: str, sentences: Sequence[Sentence]) -> list[Scored]:
-    """Every sentence scored for the question (see the module docstring), best first."""
+def rank_sentences(question: str, sentences: Sequence[Sentence], company: str = ""
+                   ) -> list[Scored]:
+    """Every sentence scored for the question (see the module docstring), best first.
+
+    ``company`` names the company whose own filings every sentence comes from: the words
+    of its name in the question say more whose than what (its filings call it "we"), so
+    together they weigh as much as the question's lightest other term.
+    """
     focus = question_focus(question)
     q_terms = [t for t in terms(question) if t not in _FOCUS_WORDS] or terms(question)
     q_pairs = set(zip(q_terms, q_terms[1:], strict=False))  # adjacent question terms
     read = [_reading(s.text) for s in sentences]
-    weights = _weights(q_terms, [r.term_set for r in read])
+    weights = _owner_weighed(_weights(q_terms, [r.term_set for r in read]),
+                             set(terms(company)))
     total = sum(weights.values()) or 1.0
     relevance = [sum(w * (0.5 if t in r.reference_years else 1.0)
                      for t, w in weights.items() if t in r.term_set) / total for r in read]
@@ -316,8 +339,11 @@ def choose_sentences(ranked: Sequence[Scored], sentences: Sequence[Sentence],
     return chosen
 
 
-def extractive_answer(question: str, snippets: Sequence[tuple[int, str]]) -> str:
+def extractive_answer(question: str, snippets: Sequence[tuple[int, str]],
+                      company: str = "") -> str:
     """The chosen sentences, one per line, best first, each followed by its ``[n]``.
+
+    ``company``: whose own filings the snippets are (:func:`rank_sentences`).
 
     Examples
     --------
@@ -327,5 +353,5 @@ def extractive_answer(question: str, snippets: Sequence[tuple[int, str]]) -> str
     Interest expense increased primarily due to higher average debt. [2]
     """
     sentences = passage_sentences(snippets)
-    chosen = choose_sentences(rank_sentences(question, sentences), sentences)
+    chosen = choose_sentences(rank_sentences(question, sentences, company), sentences)
     return "\n".join(f"{s.text} [{s.snippet}]" for s in chosen)

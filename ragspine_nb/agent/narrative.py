@@ -24,7 +24,7 @@ from ragspine_nb.agent.focus import question_focus
 from ragspine_nb.agent.footnotes import ASKS_FOOTNOTE, find_footnote, footnote_marker
 from ragspine_nb.agent.grounding import Grounder, GroundingContext
 from ragspine_nb.agent.intent import ParsedIntent
-from ragspine_nb.agent.providers import LLMProvider
+from ragspine_nb.agent.providers import COMPANY_LINE, LLMProvider
 from ragspine_nb.agent.render import EXCERPT_CHARS
 from ragspine_nb.agent.table_answers import display_label, table_answer
 from ragspine_nb.agent.templates import TEXT
@@ -224,17 +224,23 @@ def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
     note = _row_footnote(question, intent, retriever, grounder, context, lang, trace)
     if note is not None:
         return note
+    companies = workspace_companies(grounder.store, grounder.profile)
     snippets, retrieval = _retrieve(question, intent, retriever, top_k, trace,
-                                    frozenset(workspace_companies(grounder.store,
-                                                                  grounder.profile)))
+                                    frozenset(companies))
     if not snippets:
         return NarrativeOutcome(TEXT["no_hits"][lang], retrieval=retrieval)
+    # the company the question names, when every passage is from its own filings: its
+    # name says whose, not what (the filing calls itself "we")
+    owner = companies.get(intent.entity or "", "") if all(
+        s.entity == intent.entity for s in snippets) else ""
     numbered = "\n".join(f"[{i}] (source: {s.doc_id} · {s.source_locator}) "
                          f"{_one_line(s.text)}" for i, s in enumerate(snippets, start=1))
     messages: list[dict[str, Any]] = [
         {"role": "user" if role == "user" else "assistant", "content": text}
         for role, text in (history or [])]
-    messages.append({"role": "user", "content": f"Question: {question}\n\nSnippets:\n{numbered}"})
+    head = f"{COMPANY_LINE} {owner}\n" if owner else ""
+    messages.append({"role": "user",
+                     "content": f"{head}Question: {question}\n\nSnippets:\n{numbered}"})
     try:
         resp = provider.create_message(system=NARRATIVE_SYSTEM, messages=messages, tools=[])
     except ProviderError:

@@ -19,6 +19,7 @@ from ragspine_nb.agent.extractive import SENTENCE, extractive_answer
 from ragspine_nb.errors import ProviderError
 
 __all__ = [
+    "COMPANY_LINE",
     "LLMProvider",
     "ProviderResponse",
     "ToolCall",
@@ -67,6 +68,8 @@ class LLMProvider(Protocol):
 
 
 # ------------------------------------------------------------------------ mock
+#: The prompt line naming the company whose own filings every snippet comes from.
+COMPANY_LINE = "Company (every snippet is from its own filings):"
 _SNIPPET = re.compile(r"^\[(\d+)\] \(source: ([^)]*)\)\s*(.*)$")
 
 
@@ -114,15 +117,17 @@ class MockProvider:
     @staticmethod
     def _extract(prompt: str) -> str:
         """The snippets' sentences that answer the question (see :mod:`.extractive`)."""
-        question = ""
+        question = company = ""
         snippets: list[tuple[int, str]] = []
         for line in prompt.splitlines():
+            if line.startswith(COMPANY_LINE):
+                company = line[len(COMPANY_LINE):].strip()
             if line.startswith("Question:") or line.startswith("问题："):
                 question = line.split(":", 1)[-1].split("：", 1)[-1].strip()
             m = _SNIPPET.match(line)
             if m:
                 snippets.append((int(m.group(1)), m.group(3)))
-        return extractive_answer(question, snippets)
+        return extractive_answer(question, snippets, company)
 
 
 # ------------------------------------------------------------------- anthropic
