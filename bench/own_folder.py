@@ -4,8 +4,9 @@
 
 3M's 2018 and 2022 10-Ks and Best Buy's FY2023 10-K (``financebench/pdfs``) are copied
 into a temporary folder and ingested exactly as the README shows for "your own folder";
-then the 16 questions of ``review-ux-turn3.md`` (its 14-row table and the two number
-questions typed into the AskWidget) are asked through :class:`~ragspine_nb.Agent`.
+then 18 questions — the 16 of ``review-ux-turn3.md`` (its 14-row table and the two number
+questions typed into the AskWidget) and two added since (a net sales change, why operating
+income fell) — are asked through :class:`~ragspine_nb.Agent`.
 Printed per question: the answer's first lines and the documents it cites. Number
 questions are scored against the filing's figure (the gold string must appear in the
 answer); text and "why" questions are printed to be judged by reading (the closing

@@ -11,7 +11,7 @@ import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -293,7 +293,12 @@ class DomainProfile(CardReprMixin):
         >>> p.contains("REVENUE", "CLOUD"), p.contains("CLOUD", "REVENUE")
         (True, False)
         """
-        return parts_reach({c: m.parts for c, m in self.metrics.items()}, aggregate, part)
+        return parts_reach(self._parts, aggregate, part)
+
+    @cached_property
+    def _parts(self) -> dict[str, tuple[str, ...]]:
+        """Each metric's parts (read once: a profile does not change)."""
+        return {c: tuple(m.parts) for c, m in self.metrics.items()}
 
     # ---------------------------------------------------------------- display
     def _display_card(self) -> Any:

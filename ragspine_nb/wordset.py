@@ -221,7 +221,10 @@ class WordSetIndex:
         ``min_shared`` words in common.
         """
         scored: dict[str, float] = {}
-        for term in self._terms:
+        # a term sharing no word scores nothing: only those sharing one are tried
+        tried = self._having(self._terms, self._postings, words) if min_shared >= 1 \
+            else self._terms
+        for term in tried:
             shared = len(term.words & words)
             share = shared / len(term.words)
             if shared >= min_shared and share >= min_share and \

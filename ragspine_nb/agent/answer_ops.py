@@ -134,7 +134,7 @@ def _label_answer(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
     common = common_of(facts, varying, profile)
     names = [name_of(f, varying, profile) for f in facts]
     if op.kind in ("max", "min"):
-        best = pick_extreme(op.kind, facts)
+        best = pick_extreme(op.kind, facts, op.signed)
         if isinstance(best, NotComputed):
             return best
         word = {"max": ("highest", "最高"), "min": ("lowest", "最低")}[op.kind]
@@ -212,7 +212,7 @@ def _computed(op: Operation, plan: Plan, facts: Sequence[Fact], profile: DomainP
         if isinstance(outcome, NotComputed):
             return outcome
         return outcome, count_label(op, facts, profile, lang)
-    best = pick_extreme(op.kind, facts)
+    best = pick_extreme(op.kind, facts, op.signed)
     if isinstance(best, NotComputed):
         return best
     winner = facts[best]

@@ -46,7 +46,7 @@ from ragspine_nb.agent.intent_terms import (
     without_words,
     word_set,
 )
-from ragspine_nb.agent.operation_cues import without_year_spans
+from ragspine_nb.agent.operation_cues import without_signed_extreme, without_year_spans
 from ragspine_nb.agent.owners_words import named_codes
 from ragspine_nb.agent.period_lists import listed_parts, split_years
 from ragspine_nb.agent.security_gate import SecurityGate
@@ -369,7 +369,7 @@ class RuleIntentParser:
         periods, period_text, unread = self._periods(text, reference_date)
         periods, unread = _parts_read(mask(text, list(rows.hits)), periods, unread,
                                       rows.words | cols.words, cols)
-        unstated = unstated_words(_PERIOD.sub(" ", text), self._known)
+        unstated = unstated_words(_PERIOD.sub(" ", without_signed_extreme(text)), self._known)
         change_from = len(periods) == 1 and has_cue(text, CHANGE_CUES) and \
             _starts_change(text, period_text)
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))

@@ -29,7 +29,8 @@ from ragspine_nb.period_phrases import QUESTION_PERIOD
 from ragspine_nb.units import SCALE_WORDS, scale_pattern
 
 __all__ = ["Threshold", "RatioSplit", "aggregate_cue", "listed_each", "period_range",
-           "years_count", "year_average", "per_quarter", "threshold", "extreme", "ratio_split",
+           "years_count", "year_average", "per_quarter", "threshold", "extreme", "signed_extreme",
+           "without_signed_extreme", "ratio_split",
            "THRESHOLD_SCALES", "operation_asked", "without_year_spans"]
 
 _AVERAGE = re.compile(r"(?<![a-z-])(?:average|averages|mean|avg)(?![a-z-])|平均|均值")
@@ -254,6 +255,63 @@ def extreme(text: str) -> str | None:
     text = re.sub(r"most recent|more or less|at least|at most", " ", text)
     up, down = bool(_MAX.search(text)), bool(_MIN.search(text))
     return "max" if up and not down else "min" if down and not up else None
+
+
+#: A loss's extreme named beside a gain's ("brought in the most (or lost the least)", "the
+#: least negative"): the values are compared signed. ``w``: the loss side's word.
+_LOSS_EXTREME = re.compile(
+    r"(?:\bor\s+)?(?<![a-z])(?:lost|los(?:e|es|ing)|used|us(?:e|es|ing)|spent|spend(?:s|ing)?|"
+    r"burn(?:ed|t|s|ing)?)\s+the\s+(?P<w>least|most)(?![a-z])"
+    r"|(?<![a-z])(?P<n>least|most)\s+negative(?![a-z])")
+
+
+#: The gain side said beside a loss's extreme ("brought in the most (or lost the least)").
+_GAIN_EXTREME = re.compile(r"(?<![a-z])(?:(?:brought|brings?|bringing) in|generat(?:ed|es|e|ing)|"
+                           r"earn(?:ed|s|ing)?|provid(?:ed|es|e|ing))\s+the\s+(?:most|least)"
+                           r"(?![a-z])")
+
+
+def without_signed_extreme(text: str) -> str:
+    """``text`` with the words of a signed extreme blanked (same length), if it asks one.
+
+    They ask the operation and name no figure ("brought in", "lost").
+
+    Examples
+    --------
+    >>> without_signed_extreme("which brought in the most (or lost the least) cash?")
+    'which                     (                 ) cash?'
+    """
+    if signed_extreme(text) is None:
+        return text
+    for pattern in (_LOSS_EXTREME, _GAIN_EXTREME):
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
+def signed_extreme(text: str) -> str | None:
+    """``max`` / ``min`` over signed values, when the question names a loss's extreme.
+
+    "Lost the least" or "the least negative" is the highest value, a loss below any
+    gain; the extreme the rest of the question names, if any, must agree.
+
+    Examples
+    --------
+    >>> signed_extreme("which brought in the most (or lost the least) cash?")
+    'max'
+    >>> signed_extreme("which segment lost the most?"), signed_extreme("the least negative")
+    ('min', 'max')
+    >>> signed_extreme("which brought in the least (or lost the least)?") is None
+    True
+    >>> signed_extreme("which segment had the highest revenue?") is None
+    True
+    """
+    found = _LOSS_EXTREME.search(text)
+    if found is None:
+        return None
+    word = found.group("w") or found.group("n")
+    way = "max" if word == "least" else "min"
+    rest = extreme(text[:found.start()] + text[found.end():])
+    return way if rest in (None, way) else None
 
 
 #: Words that ask for an operation in any phrasing: what the detector did not read is

@@ -34,6 +34,7 @@ from ragspine_nb.agent.operation_cues import (
     per_quarter,
     period_range,
     ratio_split,
+    signed_extreme,
     threshold,
     year_average,
     years_count,
@@ -154,6 +155,9 @@ def _label(kind: QuestionKind, cues: str) -> Operation | None:
     over = "periods" if kind.target == TARGET_PERIOD else "items"
     if test is not None:
         return Operation("count", test=test, answer="label", over=over)
+    direction = signed_extreme(cues)  # "brought in the most (or lost the least)"
+    if direction is not None:
+        return Operation(direction, answer="label", over=over, signed=True)
     direction = extreme(cues)
     if direction is not None:
         return Operation(direction, answer="label", over=over)

@@ -109,6 +109,10 @@ class Operation:
         question also asks to combine them ("the change in total net sales of A and
         B"): each row's change or the change of their total? Several rows then give no
         figure, only their inputs.
+    signed : bool
+        A ``max`` / ``min`` of signed values: the question names a loss's extreme beside
+        ("brought in the most (or lost the least)", "the least negative"), so a loss is
+        below any gain and negative values are compared as they are.
     """
 
     kind: str
@@ -129,6 +133,7 @@ class Operation:
     quarterly: bool = False
     direction: str = ""
     each: bool = False
+    signed: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:

@@ -82,11 +82,13 @@ def passing(operands: Sequence[Fact], test: Threshold) -> list[Fact] | NotComput
     return out
 
 
-def pick_extreme(kind: str, operands: Sequence[Fact]) -> int | NotComputed:
+def pick_extreme(kind: str, operands: Sequence[Fact], signed: bool = False
+                 ) -> int | NotComputed:
     """The index of the highest (``max``) or lowest (``min``) operand.
 
-    A tie is refused, and so are negative values: whether "larger" means the value or
-    its size (a larger loss) is not clear.
+    A tie is refused, and so are negative values unless ``signed`` (the question says
+    a loss is below a gain): whether "larger" means the value or its size (a larger
+    loss) is not clear.
 
     Examples
     --------
@@ -103,7 +105,7 @@ def pick_extreme(kind: str, operands: Sequence[Fact]) -> int | NotComputed:
     if mixed is not None:
         return mixed
     values = [f.value for f in operands]
-    if any(v < 0 for v in values):  # "larger": the value, or its size (a larger loss)?
+    if not signed and any(v < 0 for v in values):  # the value, or its size (a larger loss)?
         return NotComputed("signs", (", ".join(format_value(v) for v in values),))
     best = max(values) if kind == "max" else min(values)
     if values.count(best) > 1:

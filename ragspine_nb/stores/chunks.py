@@ -53,6 +53,10 @@ CREATE TABLE IF NOT EXISTS narrative_chunk (
     UNIQUE (chunk_id, version)
 );
 CREATE INDEX IF NOT EXISTS narrative_chunk_active ON narrative_chunk (active, doc_id, seq);
+-- a search scoped to a company (or a company and year) reads its chunk ids from this
+-- index alone, in their order
+CREATE INDEX IF NOT EXISTS narrative_chunk_entity
+    ON narrative_chunk (entity, active, doc_id, version, seq, period, chunk_id);
 CREATE TABLE IF NOT EXISTS chunk_version (
     doc_id TEXT NOT NULL CHECK (length(trim(doc_id)) > 0),
     version INTEGER NOT NULL CHECK (version >= 1),
