@@ -62,6 +62,8 @@ def test_the_shipped_copies_run_in_a_temporary_folder(tmp_path: Path,
 
     monkeypatch.setattr(notebook_export, "_execute_all", fake_execute)
     monkeypatch.setattr(notebook_export, "_export", lambda *a: "<html></html>")
+    # the renderer is another test's matter: this one needs no build/vendor fetched before it
+    monkeypatch.setattr(notebook_export, "report_assets", lambda vendor=None: tmp_path)
     monkeypatch.chdir(tmp_path)
     pages = notebook_export.build_report(out_dir=tmp_path / "out", progress=False)
     assert [p.name for p in ran] == list(NOTEBOOKS)
