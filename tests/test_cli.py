@@ -65,7 +65,9 @@ def test_ingest_ask_and_eval_end_to_end(tmp_path: Path, capsys: pytest.CaptureFi
     report = json.loads(out_json.read_text(encoding="utf-8"))
     assert report["counts"] == {"ingested": 7, "skipped_unchanged": 0, "failed": 0, "no_text": 0}
     assert report["facts"] == 83 and len(report["skipped"]) == 3
-    capsys.readouterr()
+    # the search index is made and saved with the batch: a first question loads it
+    assert f"search index: {report['chunks']:,} chunks, up to date in" in capsys.readouterr().err
+    assert (ws / "chunks.db.bm25.npz").is_file()
     assert main(["ask", "香港2024年营收是多少？", "--workspace", str(ws), "--json",
                  "--reference-date", "2026-03-31"]) == 0
     answer = json.loads(capsys.readouterr().out)

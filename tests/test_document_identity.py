@@ -117,6 +117,26 @@ def test_a_question_naming_a_company_is_answered_and_cited_from_its_filing_only(
     assert f"{COMPANY_LINE} Orvale Inc.\\nQuestion: Why did Orvale" in spy.prompts[-1]
 
 
+def test_a_search_in_the_companys_own_filings_leaves_its_name_out(
+        two_companies: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # among its own filings the name says whose, not what: a passage naming a segment
+    # "Orvale Health" would outrank the one stating the cause on the name alone
+    agent = Agent.from_workspace(two_companies)
+    retriever = agent.retriever
+    asked: list[str] = []
+    search = retriever.retrieve
+
+    def spy(query, **kw):  # type: ignore[no-untyped-def]
+        asked.append(query)
+        return search(query, **kw)
+
+    monkeypatch.setattr(retriever, "retrieve", spy)
+    why = agent.ask("Why did Orvale's net sales fall in 2023?", REF)
+    assert "store traffic declined" in why.answer
+    assert asked and all("orvale" not in q.lower() for q in asked)
+    assert "Why did 's net sales fall in 2023?" in asked
+
+
 @pytest.mark.parametrize(("question", "expected"), [
     ("What were net sales in 2023?",
      "Which company do you mean? This workspace holds documents of Orvale Inc. and Zentra "

@@ -23,7 +23,6 @@ import re
 from collections.abc import Collection
 from dataclasses import replace
 
-from ragspine_nb.agent.coordination import Distributed, shared_words
 from ragspine_nb.agent.intent_readings import (
     TOTAL_WORDS,
     Hit,
@@ -41,6 +40,7 @@ from ragspine_nb.agent.intent_terms import (
     unsigned_label,
     word_set,
 )
+from ragspine_nb.agent.row_phrases import named_phrases
 from ragspine_nb.agent.typos import TypoIndex
 from ragspine_nb.glossary import fold, metric_vocabulary
 from ragspine_nb.profile import DomainProfile
@@ -56,8 +56,6 @@ START_WORDS = frozenset({"beginning", "begin", "opening", "start", "starting"})
 END_WORDS = frozenset({"end", "ending", "closing", "close"})
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_FLOW_AFTER = re.compile(r"\s+flows?(?![a-z])")
-_MODIFIED_FLOW = re.compile(r"(?<![a-z])[a-z]+\s+flows?(?![a-z])")
 #: Chinese labels that only say "total" (a row named by its place in its table).
 _ZH_TOTALS = frozenset({"合计", "总计", "总额", "小计", "共计", "总数"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
@@ -336,62 +334,10 @@ class RowReader:
     def phrases(self, text: str) -> list[Hit]:
         """Every metric name written out in ``text``, longest first, in text order.
 
-        A list whose items share a head or a lead-in ("operating, investing and
-        financing cash flow") names each item's row with the words shared
-        (:mod:`~ragspine_nb.agent.coordination`) when every item then names one.
+        Read without the clause's words and with lists of shared words written out
+        (:func:`~ragspine_nb.agent.row_phrases.named_phrases`).
         """
-        # a name before "flow" modifies it: "cash flow" is no cash balance
-        hits = [h for h in find_all(text, self.terms) if not _FLOW_AFTER.match(text, h[1])]
-        for group in shared_words(text):
-            found = self._listed(group, hits, text)
-            if found:
-                # an item's own words named alone ("operations", a row of some table)
-                # give way to its name with the words it shares ("operating activities")
-                hits = sorted([*(h for h in hits if not any(
-                    f[0] <= h[0] and h[1] <= f[1] for f in found)), *found])
-        return hits
-
-    def _whole(self, phrase: str) -> Hit | None:
-        """The one metric name that is the whole ``phrase``, as a hit of the phrase."""
-        found = find_all(phrase, self.terms)
-        if len(found) == 1 and found[0][0] == 0 and found[0][1] == len(phrase):
-            return found[0]
-        return None
-
-    def _listed(self, group: list[Distributed], hits: list[Hit], text: str) -> list[Hit]:
-        """Hits of a list's items not named already, if every item names a row.
-
-        Not when the question names another row outside the list (as a phrase or by
-        its words): the list then says which of that row ("underlying rights and other
-        for both finite-lived and indefinite-lived intangible assets"), not what is
-        asked.
-        """
-        if any(not any(h[0] < d.end and d.start < h[1] for d in group) for h in hits):
-            return []
-        out: list[Hit] = []
-        wholes = []
-        for item in group:
-            whole = next((w for lead in item.leads if (w := self._whole(lead))), None)
-            if whole is None:
-                return []
-            wholes.append(whole)
-        beside = _MODIFIED_FLOW.sub(" ", f"{text[:group[0].start]} {text[group[-1].end:]}")
-        outside = content_words(beside) - word_set(wholes[0][3])
-        if self.index.contained(outside):  # a row named by the words around the list
-            return []
-        codes = set()
-        for item, whole in zip(group, wholes, strict=True):
-            inside = [h for h in hits if h[0] < item.end and item.start < h[1]]
-            around = [h for h in inside if h[0] <= item.start and item.end <= h[1] and
-                      h[1] - h[0] > item.end - item.start]
-            if around:  # named with more words than its own ("net cash from operating …")
-                codes.add(around[0][2])
-            elif any(not (item.start <= h[0] and h[1] <= item.end) for h in inside):
-                return []  # another name crosses the item: not this reading
-            else:
-                out.append((item.start, item.end, whole[2], whole[3]))
-                codes.add(whole[2])
-        return out if len(codes) == len(group) else []
+        return named_phrases(text, self.terms, self.index)
 
     def unlisted(self, text: str) -> str:
         """``text`` with every metric name written over: a list is read outside names.

@@ -78,6 +78,18 @@ def _search(retriever: NarrativeRetriever, query: str, filters: dict[str, Any],
     return [Snippet.coerce(s) for s in retriever.retrieve(query, filters=filters, top_k=top_k)]
 
 
+def _without_mention(query: str, mention: str) -> str:
+    """``query`` without the words naming the company (any case), if that leaves words.
+
+    >>> _without_mention("Why did Best Buy's revenue decrease?", "best buy")
+    "Why did 's revenue decrease?"
+    """
+    if not mention.strip():
+        return query
+    rest = re.sub(rf"(?<!\w){re.escape(mention)}(?!\w)", "", query, flags=re.IGNORECASE)
+    return rest if re.search(r"\w{3,}", rest) else query
+
+
 def _scoped(retriever: NarrativeRetriever, query: str, intent: ParsedIntent,
             top_k: int, companies: frozenset[str] = frozenset()) -> list[Snippet]:
     """Passages of the question's company, its named year's filings first.
@@ -85,13 +97,18 @@ def _scoped(retriever: NarrativeRetriever, query: str, intent: ParsedIntent,
     When the question names an entity whose own documents the workspace holds (a
     company of a folder of filings), only its passages are kept — another company's
     filing is never cited — with the passages of the named period's documents first and
-    the company's other documents after. An entity no document belongs to (a segment
+    the company's other documents after; a "why" is searched without the company's name
+    (:func:`_without_mention`). An entity no document belongs to (a segment
     inside the group's reports) searches as before: filtered, else unfiltered.
     """
     period = period_label(*intent.period) if intent.period else None
     filters = {k: v for k, v in (("entity", intent.entity), ("period", period)) if v}
-    first = _search(retriever, query, filters, top_k)
     strict = intent.entity in companies  # a company whose own filings the workspace holds
+    if strict and question_focus(query) == "cause":
+        # a filing states a cause in the first person ("our comparable sales declined"):
+        # among its own filings the name says whose, not why ("Best Buy Health")
+        query = _without_mention(query, intent.mentions.get("entity", ""))
+    first = _search(retriever, query, filters, top_k)
     if not intent.entity or not (strict or any(s.entity == intent.entity for s in first)):
         return first
     own = [s for s in first if s.entity == intent.entity]
