@@ -72,6 +72,10 @@ ALLOW = "allow"
 OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
 
 
+#: How many questions' readings a gate keeps.
+_READ_KEPT = 256
+
+
 @dataclass(frozen=True)
 class GateHit:
     """A competitor alias found in the (decoded) question, with its span there."""
@@ -170,6 +174,9 @@ class SecurityGate:
         self._metric_names = tuple(metric_names)
         self._names = tuple(sorted({n for n in (*metric_names, *entity_names)
                                     if n and is_han(n[0])}, key=len, reverse=True))
+        #: the last questions' readings (a question is screened several times per answer:
+        #: whole, then as the parser reads it); the gate never changes once built
+        self._read: dict[str, tuple[tuple[GateHit, ...], str]] = {}
 
     @classmethod
     def from_profile(cls, profile: DomainProfile) -> SecurityGate:
@@ -203,6 +210,14 @@ class SecurityGate:
 
     def detect(self, question: str) -> tuple[tuple[GateHit, ...], str]:
         """Hits (longest alias first, non-overlapping) and the decoded question, masked."""
+        found = self._read.get(question)
+        if found is None:
+            if len(self._read) >= _READ_KEPT:
+                self._read.clear()
+            found = self._read[question] = self._detect(question)
+        return found
+
+    def _detect(self, question: str) -> tuple[tuple[GateHit, ...], str]:
         scan = _Scan(decode_escapes(question))
         for view in self._views(scan.text):
             self._scan(scan, view)
