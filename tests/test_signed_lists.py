@@ -94,6 +94,9 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     "Which of operating, investing and financing cash flow brought in the most (or lost the "
     "least) for Halvard in FY2023?",
     "Which of operating, investing and financing cash flow was the least negative in FY2023?",
+    # no list: "cash flow activity" names the three (the built-in profile's parts of it)
+    "Which cash flow activity brought in the most (or lost the least) cash flow for Halvard in "
+    "FY2023?",
 ])
 def test_the_signed_highest_of_a_shared_words_list(workspace: Path, question: str) -> None:
     agent = Agent.from_workspace(workspace)

@@ -175,11 +175,12 @@ def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
     varying = varying_slots(tasks)
     if op.over == "items":
         parts = ctx.profile.metrics[tasks[0]["metric"]].parts \
-            if op.kind == "count" and len(tasks) == 1 and \
-            tasks[0]["metric"] in ctx.profile.metrics else ()
-        if parts:  # "how many categories are there under total X": the rows adding up to it
+            if len(tasks) == 1 and tasks[0]["metric"] in ctx.profile.metrics else ()
+        if parts and op.kind == "count":  # "how many categories are there under total X"
             return Plan(op, tuple({**_counted_cell(ctx, tasks[0]), "metric": p}
                                   for p in parts))
+        if parts:  # "which cash flow activity brought in the most": its parts compared
+            return Plan(op, tuple({**tasks[0], "metric": p} for p in parts))
         if len(varying) != 1 or "period" in varying:
             return NotComputed("items")
         return Plan(op, tuple(tasks))
