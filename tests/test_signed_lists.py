@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,6 +36,21 @@ CASH_FLOWS = [
 ]
 
 
+def _page(c: Any, titles: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+    """One PDF page: the titles, then the rows with their cells right-aligned in columns."""
+    c.setFont("Helvetica", 8)
+    y = 800
+    for title in titles:
+        c.drawString(60, y, title)
+        y -= 12
+    for label, *cells in rows:
+        c.drawString(60, y, label)
+        for i, cell in enumerate(cells):
+            c.drawRightString(400 + 80 * i, y, cell)
+        y -= 11
+    c.showPage()
+
+
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from reportlab.lib.pagesizes import A4
@@ -44,41 +60,16 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp / "docs"
     folder.mkdir()
     c = canvas.Canvas(str(folder / "halvard_2023_10k.pdf"), pagesize=A4, invariant=1)
-    c.setFont("Helvetica", 8)
-    y = 800
-    for title in ("Halvard Inc.", "Consolidated Statements of Cash Flows", "($ in millions)"):
-        c.drawString(60, y, title)
-        y -= 12
-    for label, *cells in CASH_FLOWS:
-        c.drawString(60, y, label)
-        for i, cell in enumerate(cells):
-            c.drawRightString(400 + 80 * i, y, cell)
-        y -= 11
-    c.showPage()
+    _page(c, ("Halvard Inc.", "Consolidated Statements of Cash Flows", "($ in millions)"),
+          CASH_FLOWS)
     # another table names a row "Operations": the list's "operations" is no such row
-    y = 800
-    for title in ("Halvard Inc.", "Employees by function", "(number of employees)"):
-        c.drawString(60, y, title)
-        y -= 12
-    for label, *cells in (("Fiscal Year", "2023", "2022"), ("Operations", "1,210", "1,150"),
-                          ("Corporate", "310", "290"), ("Total employees", "1,520", "1,440")):
-        c.drawString(60, y, label)
-        for i, cell in enumerate(cells):
-            c.drawRightString(400 + 80 * i, y, cell)
-        y -= 11
-    c.showPage()
+    _page(c, ("Halvard Inc.", "Employees by function", "(number of employees)"),
+          [("Fiscal Year", "2023", "2022"), ("Operations", "1,210", "1,150"),
+           ("Corporate", "310", "290"), ("Total employees", "1,520", "1,440")])
     # and a row named "Cash": "cash flow" after the list is no such row either
-    y = 800
-    for title in ("Halvard Inc.", "Liquidity", "($ in millions)"):
-        c.drawString(60, y, title)
-        y -= 12
-    for label, *cells in (("Fiscal Year", "2023", "2022"), ("Cash", "1,874", "2,936"),
-                          ("Short-term investments", "50", "40")):
-        c.drawString(60, y, label)
-        for i, cell in enumerate(cells):
-            c.drawRightString(400 + 80 * i, y, cell)
-        y -= 11
-    c.showPage()
+    _page(c, ("Halvard Inc.", "Liquidity", "($ in millions)"),
+          [("Fiscal Year", "2023", "2022"), ("Cash", "1,874", "2,936"),
+           ("Short-term investments", "50", "40")])
     c.save()
     ingest(folder, workspace=tmp / "ws", progress=False,
            metadata={"halvard_2023_10k.pdf": {"company": "Halvard"}})
