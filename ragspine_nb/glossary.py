@@ -47,6 +47,8 @@ _TITLE_SEP = re.compile(r"\s*(?:—|–|-|\||｜|:|：)\s*")
 def fold(text: str) -> str:
     """Canonical form for exact matching: NFKC, casefold, whitespace collapsed, stripped."""
     # str.split() splits on exactly the characters \s matches (str.isspace)
+    if text.isascii():  # NFKC leaves ASCII as it is and casefold is lower() there
+        return " ".join(text.lower().split())
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from ragspine_nb.glossary import fold
 
@@ -88,8 +88,7 @@ def _content_words(text: str, kept: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in words if w not in STOP_WORDS or w in kept)
 
 
-@dataclass(frozen=True)
-class _Term:
+class _Term(NamedTuple):  # a tuple: tens of thousands are built when an agent starts
     words: frozenset[str]
     code: str
 

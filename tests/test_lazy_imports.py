@@ -44,7 +44,22 @@ def test_first_search_loads_what_it_needs_and_ranks() -> None:
             "assert {h.chunk.chunk_id for h in hits.hits} == {'a#0', 'a#2'}, hits")
     loaded = _loaded_after(code)
     assert "scipy" in loaded
-    assert ("numba" in loaded) == compiled.HAVE_NUMBA
+    assert "numba" not in loaded  # a one-shot question never pays for the compiler
+
+
+def test_numba_loads_once_the_queries_served_would_have_paid_for_it() -> None:
+    from ragspine_nb.retrieval.bm25_kernels import COMPILE_AFTER_QUERIES
+    code = ("import os; os.environ.pop('RAGSPINE_NO_NUMBA', None)\n"
+            "from ragspine_nb.retrieval.bm25 import BM25Index\n"
+            "ix = BM25Index.build(['a', 'b'], ['revenue grew', 'costs fell'])\n"
+            f"for _ in range({COMPILE_AFTER_QUERIES} - 1): ix.search_many(['revenue'])\n"
+            "import sys; print('before', 'numba' in sys.modules)\n"
+            "assert ix.search_many(['revenue', 'costs']) == [[('a', ix.search_many(['revenue'])"
+            "[0][0][1])], [('b', ix.search_many(['costs'])[0][0][1])]]\n")
+    out = subprocess.run([sys.executable, "-c", code + "print('after', 'numba' in sys.modules)"],
+                         capture_output=True, text=True, check=True, cwd=_ROOT).stdout
+    assert "before False" in out
+    assert f"after {compiled.HAVE_NUMBA}" in out
 
 
 def test_a_kernel_compiles_on_first_call_with_the_kernels_it_calls() -> None:

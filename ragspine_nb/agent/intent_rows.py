@@ -88,8 +88,8 @@ class RowReader:
         # "long-term" in a name is named by "long term" too (never the other way round:
         # "vested" is not in "non-vested")
         pairs += [(split, code) for t, code in pairs if (split := _HYPHEN.sub(" ", t)) != t]
-        #: names as written (a sign word aside): what may explain another metric's name
-        self.strict = WordSetIndex(pairs)
+        self._strict_pairs = list(pairs)  # names as written: indexed on first use
+        self._strict: WordSetIndex | None = None
         # a name's parenthesised notes, nested ones too, may be left out ("Carrying
         # amount (non-current (liabilities)/assets)"); two rows left alike ask back
         pairs += [(bare, code) for t, code in pairs if (bare := bare_label(t))]
@@ -98,6 +98,17 @@ class RowReader:
         #: every name, those two metrics share too: a list is never read inside one
         self.names = compile_terms({fold(t): "" for t, _ in pairs if fold(t)})
         self._typos: TypoIndex | None = None  # built on the first misspelled question
+
+    @property
+    def strict(self) -> WordSetIndex:
+        """Names as written (a sign word aside): what may explain another metric's name.
+
+        Consulted only when a question names several rows, so it is indexed then (tens
+        of thousands of names on a folder of filings), not when the agent starts.
+        """
+        if self._strict is None:
+            self._strict = WordSetIndex(self._strict_pairs)
+        return self._strict
 
     def _typo_index(self) -> TypoIndex:
         if self._typos is None:

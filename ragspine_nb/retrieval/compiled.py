@@ -5,7 +5,10 @@ writes it once as a plain Python function, wraps it with :func:`njit`, and keeps
 vectorised numpy fallback for machines without numba. Compiled functions are cached
 on disk (``cache=True``), so a new kernel does not wait for the compiler again.
 
-Set ``RAGSPINE_NO_NUMBA=1`` to force the numpy paths (tests use it to check both).
+Set ``RAGSPINE_NO_NUMBA=1`` to force the numpy paths and ``RAGSPINE_NO_NUMBA=0`` to
+force the compiled ones from the first call (tests use both to check both); unset, a
+caller may keep to its numpy path until numba pays for its load (:func:`numba_forced`,
+:func:`kernels_compiled`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["HAVE_NUMBA", "njit", "numba_enabled"]
+__all__ = ["HAVE_NUMBA", "njit", "numba_enabled", "numba_forced", "kernels_compiled"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,6 +41,22 @@ def numba_enabled() -> bool:
     True
     """
     return HAVE_NUMBA and os.environ.get("RAGSPINE_NO_NUMBA", "") in ("", "0")
+
+
+def numba_forced() -> bool:
+    """Whether ``RAGSPINE_NO_NUMBA=0`` asks for the compiled kernels from the first call.
+
+    Examples
+    --------
+    >>> isinstance(numba_forced(), bool)
+    True
+    """
+    return HAVE_NUMBA and os.environ.get("RAGSPINE_NO_NUMBA") == "0"
+
+
+def kernels_compiled() -> bool:
+    """Whether this process has loaded numba and wrapped its kernels (a call compiled them)."""
+    return any(k._compiled is not None for k in _KERNELS)
 
 
 class _Kernel:

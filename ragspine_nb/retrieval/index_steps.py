@@ -23,7 +23,7 @@ from ragspine_nb.retrieval.assemble import fuse, ranked_hits
 from ragspine_nb.retrieval.pg_engine import PgEmbeddingCache, PgVectorStore
 from ragspine_nb.retrieval.rerank import ListwiseJudge
 from ragspine_nb.retrieval.results import SearchResults
-from ragspine_nb.retrieval.rewrite import GlossaryQueryRewriter, QueryRewriter
+from ragspine_nb.retrieval.rewrite import QueryRewriter, shared_rewriter
 from ragspine_nb.retrieval.vectors import (
     EmbeddingBackend,
     EmbeddingCache,
@@ -76,7 +76,7 @@ def resolve_rewriter(rewriter: QueryRewriter | bool | None,
                      profile: DomainProfile | None) -> QueryRewriter | None:
     """``None`` or ``True``: the profile's glossary rewriter (none without a profile)."""
     if rewriter is None or rewriter is True:
-        return GlossaryQueryRewriter(profile) if profile is not None else None
+        return shared_rewriter(profile) if profile is not None else None
     if rewriter is False:
         return None
     return rewriter

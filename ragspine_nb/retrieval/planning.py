@@ -33,7 +33,7 @@ from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval.movement import movement_query, report_wording
 from ragspine_nb.retrieval.rerank import TextProvider
-from ragspine_nb.retrieval.rewrite import GlossaryQueryRewriter
+from ragspine_nb.retrieval.rewrite import shared_rewriter
 
 __all__ = [
     "QueryVariant",
@@ -190,7 +190,7 @@ class RuleQueryPlanner:
         self.profile = profile
         self.provider = provider
         self.max_variants = max_variants
-        self._glossary = GlossaryQueryRewriter(profile) if profile is not None else None
+        self._glossary = shared_rewriter(profile) if profile is not None else None
 
     def _paraphrases(self, question: str, n: int) -> list[str]:
         if self.provider is None or n < 1:

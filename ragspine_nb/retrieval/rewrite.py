@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.vocab_caseless import shared_caseless
 
-__all__ = ["QueryRewriter", "GlossaryQueryRewriter"]
+__all__ = ["QueryRewriter", "GlossaryQueryRewriter", "shared_rewriter"]
 
 class QueryRewriter(Protocol):
     """Expands one query into variants, the original first."""
@@ -123,3 +124,21 @@ class GlossaryQueryRewriter:
             if len(out) == self.max_queries:
                 break
         return out
+
+
+@lru_cache(maxsize=8)
+def shared_rewriter(profile: DomainProfile) -> GlossaryQueryRewriter:
+    """The profile's glossary rewriter, built once and shared (it holds no state per query).
+
+    The index and the query planner of an agent rewrite with the same glossary: on a
+    folder of filings its terms number tens of thousands, sorted and indexed once here.
+
+    Examples
+    --------
+    >>> from ragspine_nb import DomainProfile
+    >>> p = DomainProfile.from_dict({"home": {"company_name": "ACME", "entity_code": "ACME"},
+    ...     "metrics": {"REVENUE": {"unit": "USD_M", "synonyms": ["revenue"]}}})
+    >>> shared_rewriter(p) is shared_rewriter(p)
+    True
+    """
+    return GlossaryQueryRewriter(profile)
