@@ -88,8 +88,15 @@ class BM25Index:
         self._reset()
 
     @classmethod
-    def _empty(cls, tokenizer: Tokenizer) -> BM25Index:
-        return cls([], {}, csr((0, 0), dtype=np.float32), tokenizer)
+    def _empty(cls, tokenizer: Tokenizer, cache_size: int = 4) -> BM25Index:
+        """An index of nothing, made without scipy (a saved index loads with no import)."""
+        index = cls.__new__(cls)
+        index.tokenizer, index._cache_size = tokenizer, cache_size
+        index._store = PostingStore({})
+        index._store.load([], np.zeros(1, np.int64), np.zeros(0, np.int32),
+                          np.zeros(0, np.float32), np.zeros(0, np.int64), None)
+        index._reset()
+        return index
 
     def _reset(self) -> None:
         """Forget everything derived from the postings (after a build or a change)."""
