@@ -28,10 +28,12 @@ __all__ = ["Postings", "QueryBatch", "TopK", "distinct_terms", "doc_norms", "pos
            "top_k_batch", "use_compiled", "COMPILE_AFTER_QUERIES"]
 
 #: queries a process ranks on the numpy loop before it loads numba. Loading numba and its
-#: cached kernels costs about 0.8 s; the compiled loop saves about 3 ms a query on the 29
-#: FinanceBench dev 10-Ks (0.7 vs 4 ms): a one-shot ``ragspine-nb ask`` never pays for
-#: the compiler, a notebook or service switches once its queries would have paid for it.
-COMPILE_AFTER_QUERIES = 256
+#: cached kernels costs about 0.8 s; the compiled loop is 2-5x faster a query (0.6 vs 1.4
+#: ms over the agent's queries on the 29 FinanceBench dev 10-Ks). One question's searches
+#: (about 8 queries: glossary variants, evidence rounds) never reach it, so a one-shot
+#: ``ragspine-nb ask`` does not pay for the compiler; a notebook or a service that keeps
+#: asking loads it within its first questions.
+COMPILE_AFTER_QUERIES = 64
 _served = [0]
 
 
