@@ -106,6 +106,18 @@ def test_cash_flow_is_no_cash_balance(workspace: Path) -> None:
     assert "1,874" not in answer
 
 
+def test_cash_flow_activities_asked_as_a_figure_are_its_three_parts(workspace: Path) -> None:
+    # no table states "cash flow activities": the three flows it groups answer, each cited
+    agent = Agent.from_workspace(workspace)
+    result = agent.ask("What were Halvard's cash flow activities in FY2022?", REF)
+    agent.close()
+    for label, figure in (("operating", "3,252"), ("investing", "-1,372"),
+                          ("financing", "-4,297")):
+        assert f"Net cash from {label} activities, FY2022: {figure} million (source: " \
+            "halvard_2023_10k.pdf · page=1,table=1" in result.answer
+    assert "not in the fact store" not in result.answer
+
+
 def test_a_loss_lost_the_most_is_the_lowest_and_plain_highest_still_asks(
         workspace: Path) -> None:
     agent = Agent.from_workspace(workspace)

@@ -69,6 +69,7 @@ from ragspine_nb.agent.operation_plan import (
     varying_slots,
 )
 from ragspine_nb.agent.operations import Operation
+from ragspine_nb.agent.plan_cells import group_parts
 from ragspine_nb.agent.providers import LLMProvider
 from ragspine_nb.agent.query_tools import execute_query_metric
 from ragspine_nb.agent.question_kind import KIND_LABEL, KIND_TEXT
@@ -257,6 +258,12 @@ def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetri
         derived = builtin_answer(run, tasks[0])  # a margin, FCF, EBITDA no figure states
         if derived is not None:
             return derived
+        # "cash flow activities": a group no table states (no fact of it), its parts answer
+        parts = [] if tasks[0]["metric"] in run.store.metric_codes() else \
+            group_parts(tasks[0], run.profile)
+        found = _lookups(run, parts) if parts else []
+        if any(r.status == "found" for r in found):
+            tasks, results = parts, found
     structured, results = _computed_answer(run, plan, operation, tasks, results)
     if operation is None:  # "…, and why did it fall?" when it rose: said, with the change
         structured, results = with_premise(run, structured, results)

@@ -23,7 +23,8 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
 __all__ = ["Task", "SLOTS", "Plan", "PlanContext", "base_tasks", "ranged", "fiscal_years",
-           "varying_slots", "slot_names", "year_span", "distinct_rows", "reported_year"]
+           "varying_slots", "slot_names", "year_span", "distinct_rows", "reported_year",
+           "group_parts"]
 
 #: One cell to look up: metric, entity, period (a label such as ``FY2019``), channel.
 Task = dict[str, str]
@@ -169,3 +170,22 @@ def _schedule(store: FactStore, profile: DomainProfile, rows: Sequence[tuple[str
             if any(int(y) > year for n in names for y in YEAR.findall(n)):
                 return True
     return False
+
+
+def group_parts(task: Task, profile: DomainProfile) -> list[Task]:
+    """The cells of a group's parts, when the task's metric is a group with ``parts``.
+
+    A group no table states ("cash flow activities": operating, investing, financing)
+    asked as a figure is answered by its parts, each in the group's cell.
+
+    >>> from ragspine_nb.profile import DomainProfile
+    >>> p = DomainProfile.from_dict({"home": {"company_name": "A", "entity_code": "A"},
+    ...     "metrics": {"OCF": {"unit": "USD_M"}, "ICF": {"unit": "USD_M"},
+    ...                 "CFA": {"unit": "", "parts": ["OCF", "ICF"]}}})
+    >>> [t["metric"] for t in group_parts({"metric": "CFA", "period": "FY2023"}, p)]
+    ['OCF', 'ICF']
+    >>> group_parts({"metric": "OCF", "period": "FY2023"}, p)
+    []
+    """
+    spec = profile.metrics.get(task["metric"])
+    return [{**task, "metric": p} for p in spec.parts] if spec is not None else []
