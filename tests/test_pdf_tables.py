@@ -212,3 +212,31 @@ def test_a_contents_list_and_page_footers_give_no_facts(tmp_path: Path) -> None:
     assert not any("FORM" in f.metric_code or "NOTES" in f.metric_code for f in result.facts)
     assert ("DEPRECIATION_AMORTIZATION", "2018") in {
         (f.metric_code, f.period) for f in result.facts}
+
+
+def test_a_raised_footnote_mark_is_no_figure(tmp_path: Path) -> None:
+    # Adobe's 2017 10-K: "Repurchases Under the Plan (1)" with the "(1)" raised in a
+    # smaller font was read as a row "Under the Plan" of -1 (asked: "-1 thousand")
+    path = tmp_path / "adbe_2017_10k.pdf"
+    c = canvas_mod.Canvas(str(path), pagesize=(612, 792), invariant=1)
+    c.setFont("Helvetica", 8)
+    c.drawString(60, 740, "Summary of Stock Repurchases for Fiscal 2017 and 2016")
+    c.drawString(60, 728, "(in thousands)")
+    c.drawString(150, 712, "Under the Plan")
+    c.setFont("Helvetica", 5)
+    c.drawString(207, 716, "(1)")  # raised as Adobe's: its bottom 3 points above the line's
+    c.setFont("Helvetica", 8)
+    for right, year in ((380.0, "2017"), (450.0, "2016")):
+        c.drawRightString(right, 712, year)
+    for y, label, values in ((700, "Structured repurchases", ("4,263", "10,428")),
+                             (688, "Total shares (2)", ("8,186", "(1)"))):
+        c.drawString(60, y, label)
+        for right, v in zip((380.0, 450.0), values, strict=True):
+            c.drawRightString(right + (3 if v.endswith(")") else 0), y, v)
+    c.save()
+    result = read_document(path, "adbe", DomainProfile.builtin())
+    got = {(f.metric_code, f.period): f.value for f in result.facts}
+    assert not [k for k in got if k[0] == "UNDER_THE_PLAN"], got
+    assert got[("STRUCTURED_REPURCHASES", "2017")] == 4263.0
+    # a "(1)" on the baseline is a figure: minus one
+    assert got[("TOTAL_SHARES", "2016")] == -1.0

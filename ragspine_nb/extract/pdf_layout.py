@@ -27,6 +27,10 @@ MIN_GAP = 4.0
 GAP_HEIGHTS = 0.6
 #: A gap this many character heights wide between two characters is a space.
 WORD_GAP = 0.15
+#: A mark whose characters all sit this many character heights above the line's
+#: baseline is raised (a footnote mark), not a cell of its own.
+RAISED_HEIGHTS = 0.5
+_MARK = re.compile(r"[(\[]?(?:\d{1,2}|[a-z]|\*{1,3}|[†‡§])[)\]]?")
 
 _VALUE = re.compile(r"^[(\[]?\s*[-−–]?\s*[$€£¥]?\s*[(]?\s*[-−–]?\d[\d,]*(?:\.\d+)?\s*%?\s*[)\]]?"
                     r"\s*%?$|^[(]?\s*\.\d+\s*%?\s*[)]?$")
@@ -112,14 +116,37 @@ def _run_text(text: str, boxes: Sequence[Box], run: Sequence[int]) -> str:
     return "".join(out)
 
 
+def _raised_mark(text: str, boxes: Sequence[Box], run: Sequence[int], line: Sequence[int]
+                 ) -> bool:
+    """A footnote mark raised above the line ("Under the Plan ⁽¹⁾"): never a figure.
+
+    Its text is a mark ("(1)", "2", "a", "*") and every character's bottom sits above
+    the line's baseline by at least :data:`RAISED_HEIGHTS` of its character height; a
+    figure of a row sits on the baseline.
+    """
+    if not _MARK.fullmatch(_run_text(text, boxes, run)):
+        return False
+    letters = [i for i in line if text[i].isalnum() and i not in run] or list(line)
+    baseline = statistics.median(boxes[i][1] for i in letters)  # leader dots are low
+    height = statistics.median(boxes[i][3] - boxes[i][1] for i in letters)
+    return height > 0 and all(boxes[i][1] >= baseline + RAISED_HEIGHTS * height for i in run)
+
+
 def _cells(text: str, boxes: Sequence[Box], idx: Sequence[int]) -> tuple[Cell, ...]:
-    """The cells of one line from its visible characters' indexes (left to right)."""
+    """The cells of one line from its visible characters' indexes (left to right).
+
+    A raised footnote mark after a cell stays with that cell's text.
+    """
     limit = _gap_limit([boxes[i] for i in idx])
     runs: list[list[int]] = [[idx[0]]]
     for i in idx[1:]:
         if boxes[i][0] - boxes[runs[-1][-1]][2] > limit:
             runs.append([])
         runs[-1].append(i)
+    for k in range(len(runs) - 1, 0, -1):
+        if not is_value(_run_text(text, boxes, runs[k - 1])) and \
+                _raised_mark(text, boxes, runs[k], idx):  # a label's mark, not a figure's
+            runs[k - 1] += runs.pop(k)
     cells = (Cell(_run_text(text, boxes, run), boxes[run[0]][0], boxes[run[-1]][2])
              for run in runs)
     return tuple(c for c in cells if c.text)
