@@ -81,11 +81,18 @@ def _name_words(text: str) -> frozenset[str]:
 
 def _content_words(text: str, kept: frozenset[str]) -> frozenset[str]:
     # a stop word is one as written too ("does" is no content word "doe")
+    folded = fold(text)
     raw = (w.replace("-", "").replace("'", "")
-           for w in _WORD.findall(_DASH.sub("-", fold(text))))
+           for w in _WORD.findall(_DASH.sub("-", folded)))
     words = (_SAME.get(s, s) for w in raw if w not in STOP_WORDS or w in kept
              for s in (singular(w),))
-    return frozenset(w for w in words if w not in STOP_WORDS or w in kept)
+    out = frozenset(w for w in words if w not in STOP_WORDS or w in kept)
+    # a leading "%" names a percentage of what follows ("% of revenues" is no revenue);
+    # a trailing one is a unit ("Gross margin %")
+    return out | _PERCENT if folded.startswith("%") else out
+
+
+_PERCENT = frozenset({"percent"})
 
 
 class _Term(NamedTuple):  # a tuple: tens of thousands are built when an agent starts

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
-from ragspine_nb import Agent, DomainProfile, FactStore
+from ragspine_nb import Agent, DomainProfile, FactStore, ingest
 from ragspine_nb.agent import RuleIntentParser
 from ragspine_nb.core import CHANGE_PCT_CHANNEL, Fact
 from ragspine_nb.glossary import metric_vocabulary
@@ -168,3 +169,23 @@ def test_a_difference_between_two_named_columns_cites_both(table_agent: Agent) -
     r = table_agent.ask("What was the interest expense, net as reported without ASC 606 "
                         "adoption in 2019?", REF)
     assert r.clarification.mode == "ask_first" and r.tool_results == []
+
+
+def test_a_row_named_as_a_percentage_of_revenues_is_no_revenue(tmp_path: Path) -> None:
+    # Nike's 10-K: a row "% of revenues" under "Total selling and administrative expense";
+    # "What was Nike's revenue in FY2018?" was asked back between it and Revenue
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "acme_fy2018_results.csv").write_text(
+        "(Dollars in millions),FY2018,FY2017\n"
+        'Revenues,"36,397","34,350"\n'
+        'Cost of sales,"20,441","19,038"\n'
+        'Total selling and administrative expense,"11,511","10,563"\n'
+        "% of revenues,31.6%,30.8%\n", encoding="utf-8")
+    ingest(docs, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    revenue = agent.ask("What was revenue in FY2018?", REF).answer
+    agent.close()
+    assert "Revenue, FY2018: 36,397 million" in revenue, revenue
+    assert content_words("% of revenues") == {"percent", "revenue"}
+    assert content_words("Gross margin %") == {"gross", "margin"}  # a trailing % is a unit
