@@ -5,7 +5,8 @@
 Times, as CPU seconds of this process (``time.process_time``: other jobs on a shared
 machine move wall time, not this), ``import ragspine_nb``, ``Agent.from_workspace``,
 the first ask and then ``--questions`` distinct questions (FinanceBench's, then the demo
-golden set's), each asked once: p50 and p90 of the warm asks. The 1-minute load average
+golden set's), each asked once: p50 and p90 of the warm asks. ``--first Q`` asks ``Q``
+first (a "why" times the first narrative question of a process). The 1-minute load average
 is printed beside them. ``--baseline <other checkout>`` (e.g. a ``git worktree`` of
 the commit before) times that code and this one, each in a fresh process, one after
 the other on the same workspace, and prints both.
@@ -48,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", type=int, default=40)
     ap.add_argument("--profile", help="write a cProfile of from_workspace + asks here")
     ap.add_argument("--baseline", help="another checkout: time its code too (fresh processes)")
+    ap.add_argument("--first", help="the first question asked (default: the first of the set), "
+                    "e.g. a 'why' to time a process's first narrative question")
     args = ap.parse_args(argv)
     if args.baseline:
         return _compare(args)
@@ -62,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     agent = Agent.from_workspace(args.workspace)
     t_build = time.process_time() - t0
     questions = _questions(args.questions + 1)
+    if args.first:
+        questions[0] = args.first
     t0 = time.process_time()
     agent.ask(questions[0])
     t_first = time.process_time() - t0
@@ -97,8 +102,9 @@ def _compare(args: argparse.Namespace) -> int:
     for name, root in (("baseline", str(Path(args.baseline).resolve())), ("this", here)):
         env = {**os.environ, "PYTHONPATH": root}
         run = subprocess.run([sys.executable, __file__, args.workspace, "--questions",
-                              str(args.questions)], env=env, capture_output=True, text=True,
-                             check=True)
+                              str(args.questions), *(["--first", args.first] if args.first
+                                                     else [])],
+                             env=env, capture_output=True, text=True, check=True)
         out[name] = json.loads(run.stdout)
     print(json.dumps(out, indent=1))
     return 0
