@@ -22,37 +22,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ragspine_nb.retrieval.compiled import kernels_compiled, njit, numba_enabled, numba_forced
+from ragspine_nb.retrieval.compiled import WorkCounter, compiled_now, njit
 
 __all__ = ["Postings", "QueryBatch", "TopK", "distinct_terms", "doc_norms", "posting_weights",
-           "top_k_batch", "use_compiled", "COMPILE_AFTER_QUERIES"]
+           "top_k_batch", "COMPILE_AFTER_QUERIES"]
 
 #: queries a process ranks on the numpy loop before it loads numba. Loading numba and its
 #: cached kernels costs about 0.8 s; the compiled loop is 2-5x faster a query (0.6 vs 1.4
 #: ms over the agent's queries on the 29 FinanceBench dev 10-Ks). One question's searches
-#: (about 8 queries: glossary variants, evidence rounds) never reach it, so a one-shot
-#: ``ragspine-nb ask`` does not pay for the compiler; a notebook or a service that keeps
-#: asking loads it within its first questions.
+#: (about 8 queries) never reach it: a one-shot ``ragspine-nb ask`` does not pay for the
+#: compiler, a session that keeps asking loads it within its first questions. Both loops
+#: give the same bits: switching changes no ranking, only its cost.
 COMPILE_AFTER_QUERIES = 64
-_served = [0]
-
-
-def _compiled_now() -> bool:
-    """The compiled loop runs now: numba is enabled and loaded (or forced)."""
-    return numba_enabled() and (numba_forced() or kernels_compiled())
-
-
-def use_compiled(n_queries: int) -> bool:
-    """Whether a batch of ``n_queries`` runs the compiled loop (and counts it otherwise).
-
-    The numpy loop gives the same bits, so switching changes no ranking, only its cost.
-    """
-    if not numba_enabled():
-        return False
-    if _compiled_now():
-        return True
-    _served[0] += n_queries
-    return _served[0] >= COMPILE_AFTER_QUERIES
+_QUERIES = WorkCounter(COMPILE_AFTER_QUERIES)
 
 
 @dataclass(frozen=True)
@@ -291,7 +273,7 @@ def distinct_terms(lens: np.ndarray, raw: np.ndarray, n_terms: int) -> QueryBatc
     >>> qb.ptr.tolist(), qb.terms.tolist(), qb.counts.tolist()
     ([0, 1, 3], [4, 2, 0], [2.0, 1.0, 1.0])
     """
-    if _compiled_now():
+    if compiled_now():
         return QueryBatch(*_distinct_compiled(lens, raw, n_terms))
     ptr, j = [0], 0
     terms: list[int] = []
@@ -353,7 +335,7 @@ def _select_numpy(acc: np.ndarray, touched: np.ndarray, allowed: np.ndarray,
 
 def posting_weights(seg: Postings, idf: np.ndarray, norm: np.ndarray, k1: float) -> np.ndarray:
     """Every posting's float32 weight, exactly as the query loop computes it."""
-    if _compiled_now():
+    if compiled_now():
         out = np.empty(seg.docs.size, np.float32)
         _weights_compiled(seg.ptr, seg.docs, seg.tf, idf, k1 + 1.0, norm, out)
         return out
@@ -391,7 +373,7 @@ def top_k_batch(queries: QueryBatch, idf: np.ndarray, norm: np.ndarray, k1: floa
     k = min(k, norm.shape[0])
     if k <= 0 or n_q == 0:
         return TopK(np.zeros(n_q + 1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32))
-    if use_compiled(n_q):
+    if _QUERIES.compiled(n_q):
         main = segments[0]
         delta = segments[1] if len(segments) > 1 else Postings(
             np.zeros(len(main.ptr), np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32))

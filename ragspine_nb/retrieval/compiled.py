@@ -20,7 +20,8 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["HAVE_NUMBA", "njit", "numba_enabled", "numba_forced", "kernels_compiled"]
+__all__ = ["HAVE_NUMBA", "njit", "numba_enabled", "numba_forced", "kernels_compiled",
+           "compiled_now", "WorkCounter"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,6 +58,37 @@ def numba_forced() -> bool:
 def kernels_compiled() -> bool:
     """Whether this process has loaded numba and wrapped its kernels (a call compiled them)."""
     return any(k._compiled is not None for k in _KERNELS)
+
+
+def compiled_now() -> bool:
+    """The compiled kernels run now: numba is enabled and loaded (or forced)."""
+    return numba_enabled() and (numba_forced() or kernels_compiled())
+
+
+class WorkCounter:
+    """Work done on a numpy path until loading numba pays: then the compiled path.
+
+    ``compiled(units)`` is True once numba is loaded (or forced), or once this process
+    has done ``after`` units of work on the numpy path (counting ``units`` now).
+
+    Examples
+    --------
+    >>> c = WorkCounter(after=10)
+    >>> c.done
+    0
+    """
+
+    def __init__(self, after: int) -> None:
+        self.after, self.done = after, 0
+
+    def compiled(self, units: int) -> bool:
+        """Whether this piece of work (``units``) runs compiled; counts it otherwise."""
+        if not numba_enabled():
+            return False
+        if compiled_now():
+            return True
+        self.done += units
+        return self.done >= self.after
 
 
 class _Kernel:
