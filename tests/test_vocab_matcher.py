@@ -302,11 +302,15 @@ def test_unknown_entity_spans_as_one_pattern_per_name() -> None:
 
 
 def _old_content_words(text: str) -> frozenset[str]:
-    """wordset.content_words before issue 38 (no word kept)."""
+    """wordset.content_words before issue 38 (no word kept), with issue 36's one change.
+
+    A leading "%" adds the word "percent" ("% of revenues" names a percentage).
+    """
     from ragspine_nb.wordset import _DASH, _SAME, _WORD, STOP_WORDS, singular
     raw = (re.sub(r"[-']", "", w) for w in _WORD.findall(_DASH.sub("-", _old_fold(text))))
     words = (_SAME.get(s, s) for w in raw if w not in STOP_WORDS for s in (singular(w),))
-    return frozenset(w for w in words if w not in STOP_WORDS)
+    out = frozenset(w for w in words if w not in STOP_WORDS)
+    return out | {"percent"} if _old_fold(text).startswith("%") else out
 
 
 def _old_fold(text: str) -> str:
