@@ -64,3 +64,22 @@ def test_a_stored_whole_is_divided_and_an_amount_is_no_share(tmp_path: Path) -> 
     r = agent.ask("What percentage of revenue came from Apple in 2019?", REF)
     assert [(round(f.value, 2), f.operation) for f in r.figures] == [(32.0, "share")]
     assert NOTE not in r.answer
+
+
+def test_as_a_percentage_of_asks_the_share_not_a_percent_column(tmp_path: Path) -> None:
+    # a folder of filings: one table has a column headed "Percent" (a share of its own
+    # total); "cost of goods sold as a percentage of revenue" was read as that column and
+    # asked back between the two rows instead of dividing them (Nike, FinanceBench folder)
+    from tests.tablehelpers import csv_agent
+    agent = csv_agent(tmp_path, {
+        "acme_fy2018_income.csv": "(Dollars in millions),FY2018,FY2017\n"
+                                  'Revenues,"36,397","34,350"\n'
+                                  'Cost of sales,"20,441","19,038"\n',
+        "acme_fy2018_regions.csv": "(Dollars in millions),FY2018,Percent\n"
+                                   'Americas,"14,855",41%\n'
+                                   'Europe,"9,242",25%\n'})
+    answer = agent.ask("What was Acme's cost of goods sold as a percentage of revenue in "
+                       "FY2018?", REF).answer
+    agent.close()
+    assert "20,441 / 36,397 × 100 = 56.16%" in answer, answer
+    assert "Which of these" not in answer

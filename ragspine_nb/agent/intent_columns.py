@@ -82,11 +82,16 @@ def total_pair(rest: str, named: frozenset[str], row_words: frozenset[str],
     return (pair[1], pair[0]) if total.start() < column else pair
 
 
-def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
-    """Whether a column named only "Percent" is named by the percentage change asked.
+#: "X as a percentage of Y": the share of Y asked, both sides named (an operation)
+_AS_SHARE = re.compile(r"(?<![a-z])as an? (?:percentage|percent|per cent|%) of(?![a-z])")
 
-    "The percentage change in net sales" asks an operation; a report's column headed
-    "Percent" (a share of sales) is not what it names.
+
+def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
+    """Whether a column named only "Percent" is named by the operation asked.
+
+    "The percentage change in net sales" and "cost of sales as a percentage of revenue"
+    ask an operation; a report's column headed "Percent" (a share of some total) is not
+    what they name.
 
     Examples
     --------
@@ -96,6 +101,9 @@ def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
     False
     >>> names_the_operation(frozenset({"percent", "sale"}), "the percentage change in sales")
     False
+    >>> names_the_operation(frozenset({"percent"}), "cost of sales as a percentage of revenue")
+    True
     """
-    return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest))
+    return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest)
+                                                or _AS_SHARE.search(rest))
 
