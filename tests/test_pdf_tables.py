@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -163,6 +164,15 @@ def test_financebench_eval_through_the_cli_on_a_filing_of_our_own(tmp_path: Path
     assert main(["eval", "financebench", str(tmp_path / "missing")]) == 2
 
 
+def _rows(c: Any, rows: list[tuple[int, str, tuple[str, ...]]],
+          rights: tuple[float, ...]) -> None:
+    """Labelled rows at their heights, each figure right-aligned on its column's edge."""
+    for y, label, values in rows:
+        c.drawString(60, y, label)
+        for right, v in zip(rights, values, strict=True):
+            c.drawRightString(right + (3 if v.endswith(")") else 0), y, v)
+
+
 def test_period_headers_drawn_column_by_column_are_read_side_by_side(tmp_path: Path) -> None:
     # before: "December 1," / "2017" / "December 2," / "2016" came out as four lines in
     # text order, the title was lost and no column had a period (Adobe's statements)
@@ -174,11 +184,8 @@ def test_period_headers_drawn_column_by_column_are_read_side_by_side(tmp_path: P
     for right, day, year in ((470.0, "December 1,", "2017"), (545.0, "December 2,", "2016")):
         c.drawRightString(right, 712, day)  # one column's header, then the next one's
         c.drawRightString(right - 10, 704, year)
-    for y, label, values in ((690, "Cash and cash equivalents", ("2,306,072", "1,011,315")),
-                             (678, "Total current liabilities", ("2,180,241", "2,811,635"))):
-        c.drawString(60, y, label)
-        for right, v in zip((480.0, 555.0), values, strict=True):
-            c.drawRightString(right, y, v)
+    _rows(c, [(690, "Cash and cash equivalents", ("2,306,072", "1,011,315")),
+              (678, "Total current liabilities", ("2,180,241", "2,811,635"))], (480.0, 555.0))
     c.save()
     result = read_document(path, "adbe", DomainProfile.builtin())
     got = {(f.metric_code, f.period): (f.value, f.unit) for f in result.facts}
@@ -228,11 +235,8 @@ def test_a_raised_footnote_mark_is_no_figure(tmp_path: Path) -> None:
     c.setFont("Helvetica", 8)
     for right, year in ((380.0, "2017"), (450.0, "2016")):
         c.drawRightString(right, 712, year)
-    for y, label, values in ((700, "Structured repurchases", ("4,263", "10,428")),
-                             (688, "Total shares (2)", ("8,186", "(1)"))):
-        c.drawString(60, y, label)
-        for right, v in zip((380.0, 450.0), values, strict=True):
-            c.drawRightString(right + (3 if v.endswith(")") else 0), y, v)
+    _rows(c, [(700, "Structured repurchases", ("4,263", "10,428")),
+              (688, "Total shares (2)", ("8,186", "(1)"))], (380.0, 450.0))
     c.save()
     result = read_document(path, "adbe", DomainProfile.builtin())
     got = {(f.metric_code, f.period): f.value for f in result.facts}

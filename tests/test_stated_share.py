@@ -15,7 +15,7 @@ import pytest
 
 from ragspine_nb import Agent
 from tests.tablehelpers import TATQA_REFERENCE as REF
-from tests.tablehelpers import tatqa_agent
+from tests.tablehelpers import csv_agent, tatqa_agent
 
 CUSTOMERS = [
     ["", "", "Fiscal Year", ""],
@@ -70,7 +70,6 @@ def test_as_a_percentage_of_asks_the_share_not_a_percent_column(tmp_path: Path) 
     # a folder of filings: one table has a column headed "Percent" (a share of its own
     # total); "cost of goods sold as a percentage of revenue" was read as that column and
     # asked back between the two rows instead of dividing them (Nike, FinanceBench folder)
-    from tests.tablehelpers import csv_agent
     agent = csv_agent(tmp_path, {
         "acme_fy2018_income.csv": "(Dollars in millions),FY2018,FY2017\n"
                                   'Revenues,"36,397","34,350"\n'

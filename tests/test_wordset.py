@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from ragspine_nb import Agent, DomainProfile, FactStore, ingest
+from ragspine_nb import Agent, DomainProfile, FactStore
 from ragspine_nb.agent import RuleIntentParser
 from ragspine_nb.core import CHANGE_PCT_CHANNEL, Fact
 from ragspine_nb.glossary import metric_vocabulary
 from ragspine_nb.wordset import WordSetIndex, content_words
+from tests.tablehelpers import csv_agent
 
 REF = date(2020, 1, 1)
 
@@ -174,16 +175,12 @@ def test_a_difference_between_two_named_columns_cites_both(table_agent: Agent) -
 def test_a_row_named_as_a_percentage_of_revenues_is_no_revenue(tmp_path: Path) -> None:
     # Nike's 10-K: a row "% of revenues" under "Total selling and administrative expense";
     # "What was Nike's revenue in FY2018?" was asked back between it and Revenue
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "acme_fy2018_results.csv").write_text(
-        "(Dollars in millions),FY2018,FY2017\n"
-        'Revenues,"36,397","34,350"\n'
-        'Cost of sales,"20,441","19,038"\n'
-        'Total selling and administrative expense,"11,511","10,563"\n'
-        "% of revenues,31.6%,30.8%\n", encoding="utf-8")
-    ingest(docs, workspace=tmp_path / "ws", progress=False)
-    agent = Agent.from_workspace(tmp_path / "ws")
+    agent = csv_agent(tmp_path, {"acme_fy2018_results.csv":
+                                 "(Dollars in millions),FY2018,FY2017\n"
+                                 'Revenues,"36,397","34,350"\n'
+                                 'Cost of sales,"20,441","19,038"\n'
+                                 'Total selling and administrative expense,"11,511","10,563"\n'
+                                 "% of revenues,31.6%,30.8%\n"})
     revenue = agent.ask("What was revenue in FY2018?", REF).answer
     agent.close()
     assert "Revenue, FY2018: 36,397 million" in revenue, revenue

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ragspine_nb.agent.cue_words import PERCENT_CHANGE
 from ragspine_nb.agent.dated_columns import DatedColumns
 from ragspine_nb.agent.intent_terms import without_percent
+from ragspine_nb.agent.ratio_sides import AS_SHARE
 from ragspine_nb.extract.placement import TOTAL_COLUMN
 from ragspine_nb.glossary import function_words_only
 from ragspine_nb.profile import DomainProfile
@@ -82,10 +83,6 @@ def total_pair(rest: str, named: frozenset[str], row_words: frozenset[str],
     return (pair[1], pair[0]) if total.start() < column else pair
 
 
-#: "X as a percentage of Y": the share of Y asked, both sides named (an operation)
-_AS_SHARE = re.compile(r"(?<![a-z])as an? (?:percentage|percent|per cent|%) of(?![a-z])")
-
-
 def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
     """Whether a column named only "Percent" is named by the operation asked.
 
@@ -105,5 +102,5 @@ def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
     True
     """
     return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest)
-                                                or _AS_SHARE.search(rest))
+                                                or AS_SHARE.search(rest))
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ragspine_nb.period_phrases import QUESTION_PERIOD
 
-__all__ = ["RatioSplit", "ratio_split"]
+__all__ = ["RatioSplit", "ratio_split", "AS_SHARE"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,8 @@ class RatioSplit:
 _PCT_WORD = r"(?:percentage|percent|per cent|%)"
 _RATIO_WORD = rf"(?:{_PCT_WORD}|proportion|ratio|fraction|share|portion|multiple)"
 _AS_OF = re.compile(rf"(?<![a-z])as an? {_RATIO_WORD} of(?![a-z])")
+#: "X as a percentage of Y": a share asked with both sides named
+AS_SHARE = re.compile(rf"(?<![a-z])as an? {_PCT_WORD} of(?![a-z])")
 _WHAT_OF = re.compile(rf"(?<![a-z])(?:what|which) (?:{_PCT_WORD}|proportion|"
                       r"fraction|share|portion) of(?![a-z])")
 _VERB = re.compile(r"(?<![a-z])(?:is|was|are|were|does|did|do|comes?|came|has|had)(?![a-z])")

@@ -31,6 +31,8 @@ HAVE_NUMBA: bool = importlib.util.find_spec("numba") is not None
 _LOCK = threading.RLock()
 #: every kernel :func:`njit` wrapped, compiled together on the first call of one
 _KERNELS: list[_Kernel] = []
+#: whether :func:`_compile_all` has run (numba loaded, or found missing)
+_WRAPPED = [False]
 
 
 def numba_enabled() -> bool:
@@ -57,7 +59,7 @@ def numba_forced() -> bool:
 
 def kernels_compiled() -> bool:
     """Whether this process has loaded numba and wrapped its kernels (a call compiled them)."""
-    return any(k._compiled is not None for k in _KERNELS)
+    return _WRAPPED[0]
 
 
 def compiled_now() -> bool:
@@ -85,7 +87,7 @@ class WorkCounter:
         """Whether this piece of work (``units``) runs compiled; counts it otherwise."""
         if not numba_enabled():
             return False
-        if compiled_now():
+        if numba_forced() or kernels_compiled():
             return True
         self.done += units
         return self.done >= self.after
@@ -131,6 +133,7 @@ def _compile_all() -> None:
             if fn.__globals__.get(fn.__name__) is kernel:
                 fn.__globals__[fn.__name__] = compiled
             kernel._compiled = compiled
+        _WRAPPED[0] = True
 
 
 def njit(fn: F) -> F:
