@@ -7,7 +7,7 @@ a build copies them into ``ragspine_nb/notebooks/`` of the built package, where
 source checkout or an editable install reads them in place). ``MANIFEST.in`` puts the same
 files into the sdist, so a wheel built from the sdist has them too.
 
-The stakeholder report's widget renderer and icon font (``ragspine_nb.report_assets``) are
+The stakeholder report's widget renderer and icon font (``ragspine_nb.report.assets``) are
 packed into ``ragspine_nb/report_static/`` of the built package (and of the sdist) from a
 vendor folder: ``$RAGSPINE_VENDOR``, else ``build/vendor``, fetched there with
 ``npm pack`` if incomplete (the only step that needs npm and the registry; run once, on
@@ -41,9 +41,9 @@ def notebook_files() -> dict[str, Path]:
 
 
 def _assets_module() -> ModuleType:
-    """``ragspine_nb/report_assets.py`` (standard library only), without importing the package."""
+    """``ragspine_nb/report/assets.py`` (standard library only), without importing the package."""
     spec = importlib.util.spec_from_file_location("_ragspine_report_assets",
-                                                  HERE / "ragspine_nb" / "report_assets.py")
+                                                  HERE / "ragspine_nb" / "report" / "assets.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

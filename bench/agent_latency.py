@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine_nb import Agent
-from ragspine_nb.cli import build_demo
+from ragspine_nb.cli.commands import build_demo
 
 QUESTIONS = {
     "structured": "What was ACME Hong Kong's revenue in FY2025?",
@@ -55,9 +55,9 @@ def _steps() -> list[tuple[Any, str, str]]:
     """``(owner, attribute, label)`` of the steps the breakdown times (inclusive)."""
     import ragspine_nb.agent.pipeline as pipeline_mod
     import ragspine_nb.agent.run as run_mod
-    from ragspine_nb.agent.grounding import Grounder
-    from ragspine_nb.agent.intent import RuleIntentParser
+    from ragspine_nb.agent.narrative.grounding import Grounder
     from ragspine_nb.agent.providers import MockProvider
+    from ragspine_nb.agent.reading.intent import RuleIntentParser
     from ragspine_nb.retrieval.evidence import TermCoverageJudge
     from ragspine_nb.retrieval.index import NarrativeIndex
     from ragspine_nb.retrieval.planning import RuleQueryPlanner

@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from ragspine_nb import Agent
-from ragspine_nb.cli import build_demo, default_demo_data
+from ragspine_nb.cli.commands import build_demo, default_demo_data
 from ragspine_nb.eval.golden import load_golden
-from ragspine_nb.eval.tatqa import split_half
-from ragspine_nb.eval.tatqa_gold import load_split
-from ragspine_nb.eval.tatqa_run import run_contexts
+from ragspine_nb.eval.tatqa.evaluate import split_half
+from ragspine_nb.eval.tatqa.gold import load_split
+from ragspine_nb.eval.tatqa.run import run_contexts
 
 
 def _tatqa(path: Path, workers: int) -> Iterator[dict[str, Any]]:

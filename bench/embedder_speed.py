@@ -142,7 +142,7 @@ def build_once() -> dict[str, Any]:
 
 def workspace_speed(folder: Path, n: int, repeats: int) -> None:
     """texts/s of the ONNX e5 route on a workspace's own chunks (e.g. the 29 dev 10-Ks)."""
-    from ragspine_nb.workspace import Workspace
+    from ragspine_nb.ingestion.workspace import Workspace
 
     chunks = [c.text for c in Workspace(folder).chunks.iter_chunks()]
     texts = chunks[::max(1, len(chunks) // n)][:n]

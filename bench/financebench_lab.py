@@ -43,11 +43,11 @@ from typing import Any
 import numpy as np
 
 from ragspine_nb.eval.financebench import load_financebench
+from ragspine_nb.ingestion.workspace import Workspace
 from ragspine_nb.retrieval import Judgments, NarrativeIndex
 from ragspine_nb.retrieval.autotune import auto_tune, default_grid
 from ragspine_nb.retrieval.lab import LabSetting, per_query
 from ragspine_nb.retrieval.tuning import TuningEngine
-from ragspine_nb.workspace import Workspace
 
 RESULTS = Path(__file__).parent / "results" / "financebench_lab.json"
 MEASURES = ("R@10", "nDCG@10", "RR", "RR@10")

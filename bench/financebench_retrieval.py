@@ -56,7 +56,7 @@ from ragspine_nb.agent.agent import Agent
 from ragspine_nb.eval.financebench import FinanceBenchQuestion, load_financebench
 from ragspine_nb.extract.beir import data_root
 from ragspine_nb.extract.limits import IngestLimits
-from ragspine_nb.workspace import ingest
+from ragspine_nb.ingestion.workspace import ingest
 
 RESULTS = Path(__file__).parent / "results" / "financebench_retrieval.json"
 DEPTH = 100

@@ -1,7 +1,7 @@
 """Hostile inputs through ``ragspine-nb ingest``, each in its own capped subprocess.
 
 Every case builds its input in a temporary folder, runs the real CLI
-(``python -m ragspine_nb.cli ingest ... --json report.json``) in a child process
+(``python -m ragspine_nb.cli.commands ingest ... --json report.json``) in a child process
 with a memory cap (``RLIMIT_AS``), a file-size cap (``RLIMIT_FSIZE``, so a disk
 bomb is stopped instead of filling the disk) and a wall-clock limit, and records:
 status (exit code, whether the report was written, the per-file statuses), seconds
@@ -132,7 +132,7 @@ def run_case(name: str, mem: int, fsize: int, time_s: float) -> dict[str, object
         inputs = CASES[name](tmp)
         in_bytes = sum(_size(p) if p.is_dir() else p.stat().st_size for p in inputs)
         ws, report = tmp / "ws", tmp / "report.json"
-        cmd = [sys.executable, "-m", "ragspine_nb.cli", "ingest", *map(str, inputs),
+        cmd = [sys.executable, "-m", "ragspine_nb.cli.commands", "ingest", *map(str, inputs),
                "--workspace", str(ws), "--profile", str(PROFILE), "--json", str(report)]
         env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
         started = time.perf_counter()

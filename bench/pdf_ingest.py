@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from ragspine_nb import Agent
-from ragspine_nb.workspace import ingest
+from ragspine_nb.ingestion.workspace import ingest
 
 
 def pypdf_text(path: Path) -> tuple[float, int, int]:

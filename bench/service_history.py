@@ -44,7 +44,7 @@ from typing import Any
 
 import httpx
 
-from ragspine_nb.cli import build_demo
+from ragspine_nb.cli.commands import build_demo
 from ragspine_nb.stores.conversations import ConversationStore
 
 BIG = "big-conversation"

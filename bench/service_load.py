@@ -29,7 +29,7 @@ from typing import Any
 
 import httpx
 
-from ragspine_nb.cli import build_demo
+from ragspine_nb.cli.commands import build_demo
 
 MIX: list[tuple[str, dict[str, Any]]] = [
     ("ask_structured", {"question": "What was ACME Hong Kong's revenue in FY2025?"}),

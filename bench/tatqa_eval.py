@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ragspine_nb.eval.tatqa import summarize, text_span_recall
-from ragspine_nb.eval.tatqa_gold import TatqaContext, load_split, reference_date
-from ragspine_nb.eval.tatqa_run import ContextRun, outcome_of, run_contexts
+from ragspine_nb.eval.tatqa.evaluate import summarize, text_span_recall
+from ragspine_nb.eval.tatqa.gold import TatqaContext, load_split, reference_date
+from ragspine_nb.eval.tatqa.run import ContextRun, outcome_of, run_contexts
 from ragspine_nb.extract.beir import data_root
 
 RESULTS = Path(__file__).parent / "results" / "tatqa_dev.json"

@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--texts", type=int, default=2000)
     args = ap.parse_args(argv)
     re.purge()
-    from ragspine_nb.workspace import Workspace
+    from ragspine_nb.ingestion.workspace import Workspace
     profile = Workspace(args.workspace).effective_profile()
     texts = _texts(args.workspace, args.texts) + [fold(q) for q in _questions(10_000)]
     report: dict[str, object] = {"load_1min": os.getloadavg()[0], "texts": len(texts)}

@@ -34,7 +34,7 @@ NOTEBOOKS: dict[str, list[nbf.NotebookNode]] = {
            "offline `MockProvider`."),
         code(SETUP + '''
 from ragspine_nb import Agent
-from ragspine_nb.cli import build_demo
+from ragspine_nb.cli.commands import build_demo
 
 ws = Path("build/notebooks/ws03")
 build_demo(ws)
@@ -103,7 +103,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import pandas as pd
 from ragspine_nb import Agent
-from ragspine_nb.cli import build_demo
+from ragspine_nb.cli.commands import build_demo
 
 build_demo("build/notebooks/ws04")
 agent = Agent.from_workspace("build/notebooks/ws04")'''),
@@ -150,7 +150,7 @@ pd.DataFrame(acc).groupby("doc").mean().round(3).add_suffix(" (share of cells)")
            "outcome), abstained (ask-back, refusal, nothing found), a figure on a text "
            "question, or the text answer found. Rates are over all questions. Here the first "
            "50 contexts; `ragspine-nb eval tatqa SPLIT.json` runs a whole split."),
-        code('''from ragspine_nb.eval.tatqa import evaluate_tatqa
+        code('''from ragspine_nb.eval.tatqa.evaluate import evaluate_tatqa
 from ragspine_nb.extract.beir import data_root
 
 tatqa_path = data_root() / "tatqa" / "tatqa_dataset_dev.json"

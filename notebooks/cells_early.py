@@ -147,9 +147,9 @@ QUERY = os.environ.get("RAGSPINE_MY_QUERY", "why did bancassurance new sales fal
         code('''import pandas as pd
 from IPython.display import HTML
 from ragspine_nb import NarrativeIndex
-from ragspine_nb.cli import build_demo
+from ragspine_nb.cli.commands import build_demo
 from ragspine_nb.retrieval import CrossEncoderJudge, Judgments, synthetic_queries
-from ragspine_nb.workspace import Workspace
+from ragspine_nb.ingestion.workspace import Workspace
 
 if MY_WORKSPACE is None:
     build_demo("build/notebooks/ws02")   # rebuilt from scratch: no judgments yet

@@ -33,12 +33,12 @@ from ragspine_nb.errors import (
     ReadOnlyStoreError,
 )
 from ragspine_nb.extract.limits import IngestLimits
+from ragspine_nb.ingestion.workspace import Workspace, ingest
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.retrieval import NarrativeIndex, SearchResults
 from ragspine_nb.stores import ChunkStore, FactStore
 from ragspine_nb.stores.conversations import ConversationStore
 from ragspine_nb.stores.limits import ReadLimits
-from ragspine_nb.workspace import Workspace, ingest
 
 __version__ = "0.1.0"
 

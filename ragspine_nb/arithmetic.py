@@ -8,7 +8,7 @@ nodes with the usual precedence. An operator is an operator only where it stands
 (``" - "``, never the hyphen of "non-current"), words ``plus``, ``minus``, ``times``,
 ``divided by`` and ``multiplied by`` included; a parenthesis right after a name belongs
 to the name ("Net income (loss)"). Nothing is computed here: the agent evaluates trees
-over stored facts (:mod:`ragspine_nb.agent.expression`); a profile checks its formulas
+over stored facts (:mod:`ragspine_nb.agent.compute.expression`); a profile checks its formulas
 with the same parser.
 """
 

@@ -13,7 +13,7 @@ separators and punctuation where they are:
 
 Both sides of a comparison are folded the same way, so a word written in a script whose
 letters look Latin (Russian ``секретно``) still equals itself. The security gate has its
-own, stricter fold (``ragspine_nb.agent.normalize``); this one is for the sensitivity
+own, stricter fold (``ragspine_nb.agent.gate.normalize``); this one is for the sensitivity
 classifier, which sits below the agent.
 """
 

@@ -60,7 +60,7 @@ def make_chunk(doc: str = "doc.md", seq: int = 0, text: str | None = None, **ove
 @pytest.fixture(scope="session")
 def demo_ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo corpus ingested once per test session (a workspace folder)."""
-    from ragspine_nb.cli import build_demo
+    from ragspine_nb.cli.commands import build_demo
 
     ws = tmp_path_factory.mktemp("demo") / "ws"
     report = build_demo(ws)

@@ -47,7 +47,7 @@ def csv_agent(root: Path, files: dict[str, str],
 
 def _ingested(folder: Path, root: Path,
               metadata: dict[str, dict[str, Any]] | None = None) -> Agent:
-    from ragspine_nb.workspace import ingest
+    from ragspine_nb.ingestion.workspace import ingest
 
     ingest(folder, workspace=root / "ws", profile=None, metadata=metadata, progress=False)
     return Agent.from_workspace(root / "ws")
@@ -55,7 +55,7 @@ def _ingested(folder: Path, root: Path,
 
 def tatqa_agent(root: Path, rows: list[list[str]], *paragraphs: str) -> Agent:
     """A TAT-QA-shaped context written by the scorer's own writer, ingested; its Agent."""
-    from ragspine_nb.eval.tatqa_gold import TatqaContext, write_context
+    from ragspine_nb.eval.tatqa.gold import TatqaContext, write_context
 
     ctx = TatqaContext("test", tuple(tuple(r) for r in rows), paragraphs, ())
     return _ingested(write_context(ctx, root / "files"), root)

@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 
 from ragspine_nb import DomainProfile, NarrativeIndex
-from ragspine_nb.agent.extractive import (
+from ragspine_nb.agent.narrative.extractive import (
     _ABBREV,
     SENTENCE,
     extractive_answer,
     passage_sentences,
     rank_sentences,
 )
-from ragspine_nb.agent.figures import FigureReader
-from ragspine_nb.agent.intent_terms import compile_terms, find_all, has_cue
+from ragspine_nb.agent.narrative.figures import FigureReader
+from ragspine_nb.agent.reading.intent_terms import compile_terms, find_all, has_cue
 from ragspine_nb.retrieval.coverage import passage_tokens
 from ragspine_nb.retrieval.evidence import TermCoverageJudge, gather_evidence
 from ragspine_nb.retrieval.planning import QueryPlan, RuleQueryPlanner

@@ -9,7 +9,7 @@ from pathlib import Path
 import openpyxl
 
 from ragspine_nb import Agent, FactStore, ingest
-from ragspine_nb.agent.narrative import _with_sources
+from ragspine_nb.agent.narrative.channel import _with_sources
 from ragspine_nb.core import Snippet
 from ragspine_nb.units import unit_label, with_unit
 

@@ -8,7 +8,7 @@ import pytest
 
 from ragspine_nb import FactStore, Workspace, ingest
 from ragspine_nb.errors import StoreError
-from ragspine_nb.ingest_context import BatchContext
+from ragspine_nb.ingestion.context import BatchContext
 from ragspine_nb.units import PLAIN
 
 TABLE = "Item,2019,2018\nRevenue,757336,700123\nOther income,1234,999\n"

@@ -180,7 +180,7 @@ def test_company_codes_never_take_a_profile_entity() -> None:
 
 def test_the_ingest_command_needs_no_profile(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from ragspine_nb.cli import main
+    from ragspine_nb.cli.commands import main
 
     code = main(["ingest", str(_docs(tmp_path)), "--workspace", str(tmp_path / "ws")])
     assert code == 0, capsys.readouterr().err

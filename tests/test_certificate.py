@@ -78,8 +78,8 @@ def test_number_texts_cover_the_scales_a_table_uses() -> None:
 
 def test_an_answers_figures_are_certified_from_the_workspace(tmp_path: Path) -> None:
     from ragspine_nb import Agent
-    from ragspine_nb.agent.certify import certificates
-    from ragspine_nb.cli import DEMO_REFERENCE_DATE, build_demo
+    from ragspine_nb.agent.write.certify import certificates
+    from ragspine_nb.cli.commands import DEMO_REFERENCE_DATE, build_demo
 
     build_demo(tmp_path / "ws")
     agent = Agent.from_workspace(tmp_path / "ws")
@@ -98,7 +98,7 @@ def test_an_answers_figures_are_certified_from_the_workspace(tmp_path: Path) -> 
 
 def test_an_answer_shows_where_its_figures_come_from(tmp_path: Path) -> None:
     from ragspine_nb import Agent
-    from ragspine_nb.cli import DEMO_REFERENCE_DATE, build_demo
+    from ragspine_nb.cli.commands import DEMO_REFERENCE_DATE, build_demo
 
     build_demo(tmp_path / "ws")
     agent = Agent.from_workspace(tmp_path / "ws")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine_nb.cli import DEMO_QUESTIONS, main
+from ragspine_nb.cli.commands import DEMO_QUESTIONS, main
 from tests.conftest import DEMO, ROOT
 
 PROFILE = str(DEMO / "profile.toml")

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from ragspine_nb import Agent, DomainProfile, Fact, FactStore, NarrativeIndex
+from ragspine_nb.agent.compute.query_tools import execute_query_metric
 from ragspine_nb.agent.faq import FaqCache, FaqEntry
-from ragspine_nb.agent.query_tools import execute_query_metric
-from ragspine_nb.cli import build_demo, default_demo_data, main
+from ragspine_nb.cli.commands import build_demo, default_demo_data, main
 from ragspine_nb.core import ConflictResult, FoundResult, NotFoundResult, Source
 from ragspine_nb.errors import ConflictResolutionError
-from ragspine_nb.workspace import Workspace, ingest
+from ragspine_nb.ingestion.workspace import Workspace, ingest
 from tests.test_store_contract import BACKENDS, fresh_database, pg_server  # noqa: F401
 
 REF = date(2026, 3, 31)

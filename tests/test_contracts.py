@@ -20,7 +20,6 @@ import pytest
 
 import ragspine_nb.testing as contracts
 from ragspine_nb import DomainProfile
-from ragspine_nb.agent.intent import RuleIntentParser
 from ragspine_nb.agent.providers import (
     AnthropicProvider,
     MockProvider,
@@ -28,6 +27,7 @@ from ragspine_nb.agent.providers import (
     ProviderResponse,
     RecordingProvider,
 )
+from ragspine_nb.agent.reading.intent import RuleIntentParser
 from ragspine_nb.retrieval import NarrativeIndex, NarrativeIndexRetriever
 from ragspine_nb.retrieval.evidence import TermCoverageJudge
 from ragspine_nb.retrieval.planning import RuleQueryPlanner

@@ -74,7 +74,7 @@ def test_every_rich_object_renders_deterministic_offline_html(demo_ws) -> None: 
     from datetime import date
 
     from ragspine_nb import Agent, NarrativeIndex
-    from ragspine_nb.workspace import Workspace
+    from ragspine_nb.ingestion.workspace import Workspace
 
     ws = Workspace(demo_ws)
     index = NarrativeIndex(ws.chunks, profile=ws.profile)

@@ -8,8 +8,8 @@ import pytest
 
 from ragspine_nb import Agent, DomainProfile, FactStore, NarrativeIndex
 from ragspine_nb.agent.agent import AgentResult
-from ragspine_nb.agent.clarify import ClarificationResult
-from ragspine_nb.cli import main
+from ragspine_nb.agent.scope.clarify import ClarificationResult
+from ragspine_nb.cli.commands import main
 from ragspine_nb.eval import (
     GoldenSetError,
     compare_to_baseline,
@@ -170,9 +170,9 @@ def test_reports_are_values_with_a_table_a_card_and_a_plot(demo_ws: Path) -> Non
     matplotlib.use("Agg")
     from ragspine_nb.eval import evaluate_extraction
     from ragspine_nb.eval.retrieval import BeirReport
-    from ragspine_nb.eval.tatqa import summarize
-    from ragspine_nb.eval.tatqa_run import ContextRun, Outcome
-    from ragspine_nb.eval.tatqa_score import Verdict
+    from ragspine_nb.eval.tatqa.evaluate import summarize
+    from ragspine_nb.eval.tatqa.run import ContextRun, Outcome
+    from ragspine_nb.eval.tatqa.score import Verdict
 
     def asked(category: str, answer_type: str) -> Outcome:
         return Outcome("c", "u", "<b>Q</b>?", answer_type, "table", ("1",), "", "", "",

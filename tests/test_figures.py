@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent, DomainProfile, Fact, FactStore
-from ragspine_nb.agent.answer import render_figures
-from ragspine_nb.agent.operations import NotComputed, Operation, compute
+from ragspine_nb.agent.compute.operations import NotComputed, Operation, compute
+from ragspine_nb.agent.write.answer import render_figures
 from ragspine_nb.core import Figure, Source
 from ragspine_nb.errors import DatabaseNotFoundError, InvalidRecordError
 
@@ -321,7 +321,7 @@ def test_the_cli_and_the_service_build_the_workspace_agent(
 
     from fastapi.testclient import TestClient
 
-    from ragspine_nb.cli import main
+    from ragspine_nb.cli.commands import main
     from ragspine_nb.service.app import create_app_for_workspace
 
     assert main(["ask", "What was the change in ACME Hong Kong revenue between FY2024 and "
@@ -345,7 +345,7 @@ def test_the_result_card_shows_the_figures(agent: Agent) -> None:
 
 def test_from_workspace_reads_the_effective_profile_of_a_folder_without_one(
         tmp_path: Path) -> None:
-    from ragspine_nb.workspace import Workspace, ingest
+    from ragspine_nb.ingestion.workspace import Workspace, ingest
 
     src = tmp_path / "in"
     src.mkdir()
@@ -363,7 +363,7 @@ def test_from_workspace_reads_the_effective_profile_of_a_folder_without_one(
 
 
 def test_a_table_with_no_scale_gives_plain_figures_that_say_so(tmp_path: Path) -> None:
-    from ragspine_nb.workspace import ingest
+    from ragspine_nb.ingestion.workspace import ingest
 
     src = tmp_path / "in"
     src.mkdir()

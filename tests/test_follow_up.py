@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.follow_up import Carried, carry_over
+from ragspine_nb.agent.scope.follow_up import Carried, carry_over
 
 REF = date(2026, 3, 31)
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.expression import Term, Value, evaluate, names_in, parse
-from ragspine_nb.agent.formulas import read_definition
-from ragspine_nb.agent.operations import NotComputed
+from ragspine_nb.agent.compute.expression import Term, Value, evaluate, names_in, parse
+from ragspine_nb.agent.compute.operations import NotComputed
+from ragspine_nb.agent.reading.formulas import read_definition
 from tests.tablehelpers import csv_agent
 
 REF = date(2020, 3, 1)

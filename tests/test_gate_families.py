@@ -13,7 +13,7 @@ import pytest
 
 from ragspine_nb import DomainProfile
 from ragspine_nb.agent import SecurityGate
-from ragspine_nb.agent.transliterate import han_units, phonetic_key
+from ragspine_nb.agent.gate.transliterate import han_units, phonetic_key
 
 FAMILIES: dict[str, tuple[list[str], list[str]]] = {
     # capital I and small l, |, 1, Ⅰ, Greek Ι: one vertical stroke for an i or an l

@@ -18,8 +18,8 @@ import pytest
 
 from ragspine_nb import Agent, DomainProfile, Fact, FactStore, NarrativeIndex
 from ragspine_nb.agent import ProviderResponse
-from ragspine_nb.agent.figures import FigureReader
-from ragspine_nb.agent.grounding import Grounder, GroundingContext, compare
+from ragspine_nb.agent.narrative.figures import FigureReader
+from ragspine_nb.agent.narrative.grounding import Grounder, GroundingContext, compare
 from ragspine_nb.agent.providers import MockProvider
 from ragspine_nb.core import Chunk, FoundResult
 from ragspine_nb.extract.beir import data_root

@@ -27,8 +27,8 @@ import pytest
 
 from ragspine_nb import DomainProfile, FactStore, ingest
 from ragspine_nb.agent import Agent, AnthropicProvider, ProviderResponse
-from ragspine_nb.agent.claims import CHANGE, LEVEL, PCT_CHANGE, ClaimReader
-from ragspine_nb.agent.grounding import Grounder, GroundingContext
+from ragspine_nb.agent.narrative.claims import CHANGE, LEVEL, PCT_CHANGE, ClaimReader
+from ragspine_nb.agent.narrative.grounding import Grounder, GroundingContext
 from ragspine_nb.agent.providers import MockProvider
 
 REF = date(2026, 3, 31)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragspine_nb.agent.figures import FigureReader
-from ragspine_nb.agent.grounding import Grounder, GroundingContext
+from ragspine_nb.agent.narrative.figures import FigureReader
+from ragspine_nb.agent.narrative.grounding import Grounder, GroundingContext
 from tests.tablehelpers import TATQA_REFERENCE as REF
 from tests.tablehelpers import tatqa_agent
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from ragspine_nb.agent.agent import Agent
-from ragspine_nb.agent.narrative import run_narrative
-from ragspine_nb.agent.render import citations
+from ragspine_nb.agent.narrative.channel import run_narrative
+from ragspine_nb.agent.write.render import citations
 from ragspine_nb.core import Citation, NarrativeOutcome, Snippet, ToolOutcome
 
 
@@ -57,7 +57,7 @@ def test_the_narrative_channel_returns_its_passages_and_plan(demo_ws: Path) -> N
 
 
 def test_run_narrative_writes_into_nothing_it_is_given(demo_ws: Path) -> None:
-    from ragspine_nb.agent.grounding import GroundingContext
+    from ragspine_nb.agent.narrative.grounding import GroundingContext
     from ragspine_nb.agent.run import start_run
 
     agent = Agent.from_workspace(demo_ws)

@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 
 from ragspine_nb import ChunkStore, FactStore, ingest
-from ragspine_nb.cli import main
+from ragspine_nb.cli.commands import main
 from ragspine_nb.errors import StoreError
 from ragspine_nb.extract import document
 from ragspine_nb.extract.limits import IngestLimits, doc_id_problem
+from ragspine_nb.ingestion.workspace import Workspace
 from ragspine_nb.stores.chunks import StagedVersion
 from ragspine_nb.stores.reconcile import reconcile
-from ragspine_nb.workspace import Workspace
 from tests import test_store_contract
 from tests.conftest import DEMO, make_chunk
 
@@ -292,7 +292,7 @@ def test_an_activation_lost_after_the_ledger_was_written_is_completed(
 
 def test_a_bug_while_writing_one_file_fails_that_file_only(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ragspine_nb import ingest_steps
+    from ragspine_nb.ingestion import steps as ingest_steps
 
     write = ingest_steps.write_step
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.instructions import read_instructions
+from ragspine_nb.agent.reading.instructions import read_instructions
 from ragspine_nb.core import Fact
 from ragspine_nb.extract.pdf_statements import prefer_statements
 from tests.tablehelpers import csv_agent

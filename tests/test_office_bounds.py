@@ -26,7 +26,7 @@ from ragspine_nb.extract.document import DocumentResult, read_document
 from ragspine_nb.extract.limits import IngestLimits
 from ragspine_nb.extract.office import paragraph_styles, read_docx, table_rows
 from ragspine_nb.extract.zipguard import count_shared_strings
-from ragspine_nb.ingest_worker import ReaderProcess, ReadJob, batch_reader
+from ragspine_nb.ingestion.worker import ReaderProcess, ReadJob, batch_reader
 from tests.conftest import DEMO, ROOT
 from tests.filemakers import make_docx
 from tests.worker_jobs import CrashingJob, HungryJob, SlowJob
@@ -357,9 +357,9 @@ def _as(kind: type[ReadJob]) -> Any:
 def _batch(tmp_path: Path, kind: type[ReadJob], limits: IngestLimits) -> tuple[Any, Path]:
     from ragspine_nb.extract.collect import collect_files
     from ragspine_nb.extract.lineage import profile_fingerprint
-    from ragspine_nb.ingest_batch import run_batch
-    from ragspine_nb.ingest_steps import Settings
-    from ragspine_nb.workspace import Workspace
+    from ragspine_nb.ingestion.batch import run_batch
+    from ragspine_nb.ingestion.steps import Settings
+    from ragspine_nb.ingestion.workspace import Workspace
 
     folder = _folder(tmp_path)
     (folder / "bad.md").write_text("Version one.", encoding="utf-8")

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.intent_columns import names_the_operation
-from ragspine_nb.workspace import ingest
+from ragspine_nb.agent.reading.intent_columns import names_the_operation
+from ragspine_nb.ingestion.workspace import ingest
 
 RESULTS = """\
 (Millions),2022,2021

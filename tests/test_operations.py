@@ -15,24 +15,29 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.answer import render_figures
-from ragspine_nb.agent.answer_ops import cross_refusal
-from ragspine_nb.agent.clarify import ClarificationResult
-from ragspine_nb.agent.intent import RuleIntentParser
-from ragspine_nb.agent.operation_cues import period_range, ratio_split, threshold, years_count
-from ragspine_nb.agent.operation_detect import cue_text, detect_operation
-from ragspine_nb.agent.operation_plan import PlanContext, plan_operation
-from ragspine_nb.agent.operations import (
+from ragspine_nb.agent.compute.operation_plan import PlanContext, plan_operation
+from ragspine_nb.agent.compute.operations import (
     NotComputed,
     Operation,
     aggregate,
     ratio,
 )
-from ragspine_nb.agent.operations_over import count_passing, pick_extreme
+from ragspine_nb.agent.compute.operations_over import count_passing, pick_extreme
+from ragspine_nb.agent.reading.intent import RuleIntentParser
+from ragspine_nb.agent.reading.operation_cues import (
+    period_range,
+    ratio_split,
+    threshold,
+    years_count,
+)
+from ragspine_nb.agent.reading.operation_detect import cue_text, detect_operation
+from ragspine_nb.agent.scope.clarify import ClarificationResult
+from ragspine_nb.agent.write.answer import render_figures
+from ragspine_nb.agent.write.answer_ops import cross_refusal
 from ragspine_nb.core import Fact, Source
 from ragspine_nb.errors import InvalidRecordError
 from ragspine_nb.glossary import fold
-from ragspine_nb.workspace import ingest
+from ragspine_nb.ingestion.workspace import ingest
 
 REF = date(2020, 1, 1)
 TABLE = """\

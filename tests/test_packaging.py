@@ -207,7 +207,7 @@ def test_layers_import_only_to_their_left() -> None:
         folder = pkg / layer
         if not folder.is_dir():
             continue
-        forbidden = order[i + 1:] + ["widgets", "eval", "cli", "workspace"]
+        forbidden = order[i + 1:] + ["widgets", "eval", "cli", "ingestion"]
         for path in folder.rglob("*.py"):
             text = path.read_text(encoding="utf-8")
             for other in forbidden:

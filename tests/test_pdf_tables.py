@@ -11,8 +11,8 @@ import pytest
 from ragspine_nb import Agent
 from ragspine_nb.extract.document import read_document
 from ragspine_nb.extract.pdf import reflow
+from ragspine_nb.ingestion.workspace import ingest
 from ragspine_nb.profile import DomainProfile
-from ragspine_nb.workspace import ingest
 
 pytest.importorskip("pypdfium2")
 canvas_mod = pytest.importorskip("reportlab.pdfgen.canvas")
@@ -134,7 +134,7 @@ def test_financebench_eval_through_the_cli_on_a_filing_of_our_own(tmp_path: Path
     # the FinanceBench layout (questions.jsonl, documents.jsonl, pdfs/) with one filing
     import json
 
-    from ragspine_nb.cli import main
+    from ragspine_nb.cli.commands import main
 
     (tmp_path / "pdfs").mkdir()
     make_filing(tmp_path / "pdfs" / "ACME_2018_10K.pdf")

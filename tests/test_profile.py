@@ -147,7 +147,7 @@ def test_a_metric_formula_is_checked_and_kept() -> None:
 
 
 def test_every_builtin_formula_names_builtin_metrics_and_parses() -> None:
-    from ragspine_nb.agent.expression import parse
+    from ragspine_nb.agent.compute.expression import parse
 
     builtin = DomainProfile.builtin()
     formulas = {c: m.formula for c, m in builtin.metrics.items() if m.formula}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.question_kind import (
+from ragspine_nb.agent.reading.question_kind import (
     KIND_LABEL,
     KIND_NUMBER,
     KIND_TEXT,
@@ -22,7 +22,7 @@ from ragspine_nb.agent.question_kind import (
     QuestionKind,
     question_kind,
 )
-from ragspine_nb.workspace import ingest
+from ragspine_nb.ingestion.workspace import ingest
 
 NUMBER = [
     "What was revenue in 2019?",

@@ -97,7 +97,7 @@ def test_hybrid_on_cmrc_sample_beats_bm25_alone() -> None:
 def test_cli_eval_beir_writes_the_arm_table(tmp_path: Path) -> None:
     import json
 
-    from ragspine_nb.cli import main
+    from ragspine_nb.cli.commands import main
 
     folder = _need("cmrc2018-chunks")
     out = tmp_path / "beir.json"
@@ -116,7 +116,7 @@ def test_tatqa_dev_every_question_through_ingestion(tmp_path: Path) -> None:
     ``bench/tatqa_eval.py``): every question scored from what its answer asserts."""
     import json
 
-    from ragspine_nb.cli import main
+    from ragspine_nb.cli.commands import main
 
     path = data_root() / "tatqa" / "tatqa_dataset_dev.json"
     if not path.is_file():

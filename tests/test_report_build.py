@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from ragspine_nb import notebook_export
-from ragspine_nb.cli import main
-from ragspine_nb.cli_notebooks import copy_notebooks
+from ragspine_nb.cli.commands import main
+from ragspine_nb.cli.notebooks import copy_notebooks
 from ragspine_nb.errors import RagspineError
-from ragspine_nb.notebook_export import NOTEBOOKS, find_notebooks, report_assets
-from ragspine_nb.report_assets import (
+from ragspine_nb.report import export as notebook_export
+from ragspine_nb.report.assets import (
     FONT,
     NOTICE,
     RENDERER,
@@ -24,6 +23,7 @@ from ragspine_nb.report_assets import (
     pack_assets,
     packaged_assets,
 )
+from ragspine_nb.report.export import NOTEBOOKS, find_notebooks, report_assets
 
 
 def test_the_folder_ragspine_nb_notebooks_wrote_is_found_from_inside_it(tmp_path: Path) -> None:

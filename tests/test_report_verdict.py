@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 from ragspine_nb.display.scorecard import render_summary_page
 from ragspine_nb.eval.headlines import MEASURES, headline_scorecard
 from ragspine_nb.eval.qa import GATES, CaseResult, QAReport
-from ragspine_nb.eval.tatqa_report import TatqaReport
+from ragspine_nb.eval.tatqa.report import TatqaReport
 from tests.conftest import ROOT
 
 DEV = json.loads((ROOT / "bench" / "results" / "tatqa_dev.json").read_text(encoding="utf-8"))

@@ -92,9 +92,9 @@ def test_summary_page_is_one_static_page() -> None:
 
 # -------------------------------------------------------------------------- TAT-QA card
 def test_tatqa_card_writes_counts_as_integers_and_marks_missed_targets() -> None:
-    from ragspine_nb.eval.tatqa import summarize
-    from ragspine_nb.eval.tatqa_run import ContextRun, Outcome
-    from ragspine_nb.eval.tatqa_score import Verdict
+    from ragspine_nb.eval.tatqa.evaluate import summarize
+    from ragspine_nb.eval.tatqa.run import ContextRun, Outcome
+    from ragspine_nb.eval.tatqa.score import Verdict
 
     def asked(category: str) -> Outcome:
         return Outcome("c", "u", "Q?", "span", "table", ("1",), "", "", "single_cell",
@@ -131,7 +131,7 @@ def _nb_with(outputs: list[Any], widgets: dict[str, Any] | None = None) -> Any:
 
 
 def test_the_stakeholder_view_leaves_out_raw_values_stderr_and_progress_bars() -> None:
-    from ragspine_nb.notebook_export import stakeholder_view
+    from ragspine_nb.report.export import stakeholder_view
 
     out = nbformat.v4
     view = "application/vnd.jupyter.widget-view+json"
@@ -153,7 +153,7 @@ def test_the_stakeholder_view_leaves_out_raw_values_stderr_and_progress_bars() -
 
 def test_headline_figures_put_each_gate_against_the_baseline() -> None:
     from ragspine_nb.eval.qa import GATES, CaseResult, QAReport
-    from ragspine_nb.notebook_export import headline_figures
+    from ragspine_nb.report.export import headline_figures
 
     case = CaseResult("c1", "structured", {}, {g: True for g in GATES}, True, "42")
     rows = headline_figures({"tool": QAReport("tool", [case])},

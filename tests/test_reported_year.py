@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from ragspine_nb.agent.question_kind import KIND_TEXT, question_kind
+from ragspine_nb.agent.reading.question_kind import KIND_TEXT, question_kind
 from tests.tablehelpers import read_table, tatqa_agent
 
 LATER = date(2026, 3, 31)

@@ -17,17 +17,17 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent, DomainProfile
-from ragspine_nb.agent.clarify import clarify_scope
-from ragspine_nb.agent.intent import ROUTE_NARRATIVE, RuleIntentParser
-from ragspine_nb.agent.intent_terms import (
+from ragspine_nb.agent.reading.intent import ROUTE_NARRATIVE, RuleIntentParser
+from ragspine_nb.agent.reading.intent_terms import (
     bare_label,
     part_of_year,
     unsigned_label,
     without_percent,
 )
-from ragspine_nb.agent.unstated import unresolved_partner, unstated_words
+from ragspine_nb.agent.reading.unstated import unresolved_partner, unstated_words
+from ragspine_nb.agent.scope.clarify import clarify_scope
+from ragspine_nb.ingestion.workspace import ingest
 from ragspine_nb.wordset import content_words
-from ragspine_nb.workspace import ingest
 
 REF = date(2020, 1, 1)
 

@@ -102,7 +102,7 @@ def test_report_counts(gate: SecurityGate, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_the_gate_data_is_really_loaded() -> None:
-    from ragspine_nb.agent.normalize import _skeleton_map, _t2s_map
+    from ragspine_nb.agent.gate.normalize import _skeleton_map, _t2s_map
 
     assert len(_skeleton_map()) > 1000 and _skeleton_map()["а"] == "a"  # Cyrillic a
     assert len(_t2s_map()) > 2000 and _t2s_map()["競"] == "竞"

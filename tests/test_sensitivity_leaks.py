@@ -19,7 +19,7 @@ import pytest
 from ragspine_nb import Agent, ingest
 from ragspine_nb.agent.providers import RecordingProvider
 from ragspine_nb.core import IngestReport
-from ragspine_nb.workspace import Workspace
+from ragspine_nb.ingestion.workspace import Workspace
 from tests.markingcorpus import (
     MORE_VARIANTS,
     NEGATIVES,

@@ -264,7 +264,7 @@ def test_real_uvicorn_server_with_sse_read_by_a_real_client(server: str) -> None
 
 def test_serve_warns_off_loopback(monkeypatch: pytest.MonkeyPatch, demo_ws: Path,
                                   capsys: pytest.CaptureFixture[str]) -> None:
-    from ragspine_nb.cli import main
+    from ragspine_nb.cli.commands import main
 
     ran: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(kw))

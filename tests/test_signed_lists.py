@@ -20,8 +20,8 @@ import pytest
 
 from ragspine_nb import ingest
 from ragspine_nb.agent import Agent
-from ragspine_nb.agent.coordination import shared_words
-from ragspine_nb.agent.operation_cues import signed_extreme
+from ragspine_nb.agent.reading.coordination import shared_words
+from ragspine_nb.agent.reading.operation_cues import signed_extreme
 
 REF = date(2024, 6, 1)
 CASH_FLOWS = [
@@ -188,7 +188,7 @@ def test_the_measure_after_a_list_names_no_row_of_its_own() -> None:
     # cash flow" after the list is what each item measures, not that row
     from dataclasses import replace
 
-    from ragspine_nb.agent.intent_rows import RowReader
+    from ragspine_nb.agent.reading.intent_rows import RowReader
     from ragspine_nb.profile import DomainProfile, MetricSpec
 
     builtin = DomainProfile.builtin()

@@ -14,7 +14,7 @@ from datetime import date
 import pytest
 
 from ragspine_nb import Agent, DomainProfile
-from ragspine_nb.agent.expression import Term, Value, evaluate, parse
+from ragspine_nb.agent.compute.expression import Term, Value, evaluate, parse
 from ragspine_nb.extract.pdf_layout import page_lines
 from ragspine_nb.glossary import normalize_metric
 from tests.tablehelpers import csv_agent

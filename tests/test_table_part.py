@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from ragspine_nb import DomainProfile
-from ragspine_nb.agent.intent import RuleIntentParser
+from ragspine_nb.agent.reading.intent import RuleIntentParser
 from ragspine_nb.extract.table_part import company_part
 from ragspine_nb.extract.tables import TableContext, extract_table
 from ragspine_nb.profile_fields import MetricSpec

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine_nb.agent.intent import RuleIntentParser
+from ragspine_nb.agent.reading.intent import RuleIntentParser
 from ragspine_nb.extract.layout import is_figure
 from ragspine_nb.extract.scale import read_stated
 from ragspine_nb.extract.values import detect_unit, parse_number

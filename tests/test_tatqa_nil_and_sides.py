@@ -28,9 +28,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from ragspine_nb.agent.figures import FigureReader
-from ragspine_nb.agent.grounding import compare
-from ragspine_nb.agent.intent_terms import list_cue
+from ragspine_nb.agent.narrative.figures import FigureReader
+from ragspine_nb.agent.narrative.grounding import compare
+from ragspine_nb.agent.reading.intent_terms import list_cue
 from ragspine_nb.core import Fact
 from ragspine_nb.profile import DomainProfile
 from tests.tablehelpers import TATQA_REFERENCE as REF

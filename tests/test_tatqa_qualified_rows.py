@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragspine_nb.agent.intent import RuleIntentParser
+from ragspine_nb.agent.reading.intent import RuleIntentParser
 from tests.tablehelpers import (
     AWARDS,
     cells_of,

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from ragspine_nb.core import Fact, Figure
-from ragspine_nb.eval.tatqa import evaluate_tatqa, summarize
-from ragspine_nb.eval.tatqa_gold import (
+from ragspine_nb.eval.tatqa.evaluate import evaluate_tatqa, summarize
+from ragspine_nb.eval.tatqa.gold import (
     Amount,
     Gold,
     GoldNumber,
@@ -23,9 +23,9 @@ from ragspine_nb.eval.tatqa_gold import (
     reference_date,
     write_context,
 )
-from ragspine_nb.eval.tatqa_run import ContextRun, Outcome
-from ragspine_nb.eval.tatqa_score import CATEGORIES, Verdict, classify
-from ragspine_nb.eval.tatqa_subsets import CellCheck, check_cells, extraction_summary, subset_of
+from ragspine_nb.eval.tatqa.run import ContextRun, Outcome
+from ragspine_nb.eval.tatqa.score import CATEGORIES, Verdict, classify
+from ragspine_nb.eval.tatqa.subsets import CellCheck, check_cells, extraction_summary, subset_of
 
 
 def fig(value: float, unit: str, operation: str = "lookup", locator: str = "row=1") -> Figure:
@@ -331,7 +331,7 @@ def test_report_plot_draws_the_rates(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------- end to end
 def test_cli_runs_every_question_through_ingestion(split: Path, tmp_path: Path) -> None:
-    from ragspine_nb.cli import main
+    from ragspine_nb.cli.commands import main
 
     out = tmp_path / "out" / "tatqa.json"
     out.parent.mkdir()
@@ -349,7 +349,7 @@ def test_cli_runs_every_question_through_ingestion(split: Path, tmp_path: Path) 
 
 
 def test_the_halves_split_contexts_by_position_and_cover_the_split() -> None:
-    from ragspine_nb.eval.tatqa import split_half
+    from ragspine_nb.eval.tatqa.evaluate import split_half
 
     items = list(range(7))
     tune, check = split_half(items, "tune"), split_half(items, "check")  # type: ignore[arg-type]

@@ -25,7 +25,12 @@ from pathlib import Path
 
 import pytest
 
-from ragspine_nb.agent.question_kind import KIND_LABEL, KIND_TEXT, TARGET_ITEM, question_kind
+from ragspine_nb.agent.reading.question_kind import (
+    KIND_LABEL,
+    KIND_TEXT,
+    TARGET_ITEM,
+    question_kind,
+)
 from ragspine_nb.extract.scale import infer_scale, read_stated
 from tests.tablehelpers import TATQA_REFERENCE as REF
 from tests.tablehelpers import figures_of, tatqa_agent

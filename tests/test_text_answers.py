@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.extractive import extractive_answer, passage_sentences
-from ragspine_nb.agent.figures import FigureReader
-from ragspine_nb.agent.focus import question_focus
-from ragspine_nb.agent.footnotes import find_footnote, footnote_marker
-from ragspine_nb.agent.intent import RuleIntentParser
-from ragspine_nb.agent.table_answers import table_answer, table_question
-from ragspine_nb.workspace import ingest
+from ragspine_nb.agent.narrative.extractive import extractive_answer, passage_sentences
+from ragspine_nb.agent.narrative.figures import FigureReader
+from ragspine_nb.agent.narrative.focus import question_focus
+from ragspine_nb.agent.reading.intent import RuleIntentParser
+from ragspine_nb.agent.write.footnotes import find_footnote, footnote_marker
+from ragspine_nb.agent.write.table_answers import table_answer, table_question
+from ragspine_nb.ingestion.workspace import ingest
 
 REF = date(2020, 1, 1)
 TABLE = """\

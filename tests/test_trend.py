@@ -12,7 +12,7 @@ from datetime import date
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.question_kind import TARGET_DIRECTION, direction_words, question_kind
+from ragspine_nb.agent.reading.question_kind import TARGET_DIRECTION, direction_words, question_kind
 from tests.tablehelpers import csv_agent
 
 REF = date(2024, 3, 1)

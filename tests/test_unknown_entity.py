@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.unknown_entity import unknown_organisation
+from ragspine_nb.agent.scope.unknown_entity import unknown_organisation
 
 REF = date(2026, 3, 31)
 ASKS = ["What was Zentrix revenue in FY2025?", "What was Zentrix's revenue?",

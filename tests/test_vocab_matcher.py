@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragspine_nb.agent.intent_terms import compile_terms, find_all
+from ragspine_nb.agent.reading.intent_terms import compile_terms, find_all
 from ragspine_nb.extract.beir import data_root
 from ragspine_nb.glossary import channel_vocabulary, entity_vocabulary, fold, metric_vocabulary
 from ragspine_nb.profile import DomainProfile
@@ -285,7 +285,7 @@ def _old_spans(question: str, names: list[str]) -> list[tuple[int, int]]:
 
 
 def test_unknown_entity_spans_as_one_pattern_per_name() -> None:
-    from ragspine_nb.agent.unknown_entity import _metric_names, _spans
+    from ragspine_nb.agent.scope.unknown_entity import _metric_names, _spans
     profile = _demo_profile()
     names = [t for m in profile.metrics.values() for t in (m.label, *m.synonyms) if t]
     names += ["Revenue", "cost of sales", "(loss)", "non-vested", "vested", "Net-Sales"]
@@ -331,7 +331,7 @@ def test_fold_and_content_words_as_before(text: str) -> None:
 
 
 def test_dated_only_shortcut_as_before() -> None:
-    from ragspine_nb.agent.intent_rows import _YEAR, _dated_only
+    from ragspine_nb.agent.reading.intent_rows import _YEAR, _dated_only
     from ragspine_nb.wordset import content_words
     for term in ["2019", "FY 2019", "2019 and 2020", "revenue 2019", "１９２０", "Ⅱ 2019",
                  "the 1999", "19", "x20", "", "year 2018"]:

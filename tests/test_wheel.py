@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine_nb.cli import main
+from ragspine_nb.cli.commands import main
 from ragspine_nb.demo_files import (
     NOTEBOOK_EXTRA_FILES,
     NOTEBOOK_MARKER,
@@ -130,7 +130,7 @@ class Installed:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    from ragspine_nb.report_assets import VendorError, fetch_vendor
+    from ragspine_nb.report.assets import VendorError, fetch_vendor
 
     vendor = ROOT / "build" / "vendor"
     try:  # what the package build packs: the widget renderer, fetched once

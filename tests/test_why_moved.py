@@ -13,10 +13,10 @@ from __future__ import annotations
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.extractive import terms
+from ragspine_nb.agent.narrative.extractive import terms
+from ragspine_nb.ingestion.workspace import ingest
 from ragspine_nb.retrieval.movement import direction, movement_query, report_wording
 from ragspine_nb.retrieval.planning import RuleQueryPlanner
-from ragspine_nb.workspace import ingest
 
 # what a 10-K's MD&A says, and the passages that merely share the question's words
 MDNA = """\

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 
 from ragspine_nb.extract.document import DocumentResult
-from ragspine_nb.ingest_worker import ReadJob
+from ragspine_nb.ingestion.worker import ReadJob
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,15 @@
 """The agent layer: security gate, intent, clarification, query tool, providers, orchestrator."""
 
 from ragspine_nb.agent.agent import Agent, AgentResult, NarrativeRetriever, answer_question
-from ragspine_nb.agent.answer import StructuredAnswer, render_figures, structured_answer
-from ragspine_nb.agent.clarify import ClarificationResult, clarify_scope
+from ragspine_nb.agent.compute.operations import Computed, NotComputed, Operation, compute
+from ragspine_nb.agent.compute.query_tools import (
+    build_query_metric_tool_anthropic,
+    build_query_metric_tool_openai,
+    execute_query_metric,
+)
 from ragspine_nb.agent.conversation import Conversation
 from ragspine_nb.agent.faq import FaqCache, FaqEntry
-from ragspine_nb.agent.intent import IntentParser, ParsedIntent, RuleIntentParser
-from ragspine_nb.agent.operations import Computed, NotComputed, Operation, compute
+from ragspine_nb.agent.gate.security_gate import SecurityGate, SecurityVerdict
 from ragspine_nb.agent.providers import (
     AnthropicProvider,
     LLMProvider,
@@ -15,12 +18,9 @@ from ragspine_nb.agent.providers import (
     ProviderResponse,
     ToolCall,
 )
-from ragspine_nb.agent.query_tools import (
-    build_query_metric_tool_anthropic,
-    build_query_metric_tool_openai,
-    execute_query_metric,
-)
-from ragspine_nb.agent.security_gate import SecurityGate, SecurityVerdict
+from ragspine_nb.agent.reading.intent import IntentParser, ParsedIntent, RuleIntentParser
+from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
+from ragspine_nb.agent.write.answer import StructuredAnswer, render_figures, structured_answer
 
 __all__ = [
     "Agent", "AgentResult", "answer_question", "Conversation", "NarrativeRetriever",

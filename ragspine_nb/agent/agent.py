@@ -13,16 +13,16 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from ragspine_nb.agent.compute.query_tools import TOOL_NAME
 from ragspine_nb.agent.conversation import Conversation
 from ragspine_nb.agent.faq import FaqCache
-from ragspine_nb.agent.follow_up import Carried
-from ragspine_nb.agent.intent import RuleIntentParser
-from ragspine_nb.agent.narrative import NarrativeRetriever
+from ragspine_nb.agent.narrative.channel import NarrativeRetriever
 from ragspine_nb.agent.pipeline import MAX_TOOL_ITERATIONS, answer_question
 from ragspine_nb.agent.providers import LLMProvider, MockProvider
-from ragspine_nb.agent.query_tools import TOOL_NAME
-from ragspine_nb.agent.render import EXCERPT_CHARS
+from ragspine_nb.agent.reading.intent import RuleIntentParser
 from ragspine_nb.agent.result import AgentResult
+from ragspine_nb.agent.scope.follow_up import Carried
+from ragspine_nb.agent.write.render import EXCERPT_CHARS
 from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.views import make_view
 from ragspine_nb.errors import DatabaseNotFoundError, ProfileError
@@ -36,7 +36,7 @@ __all__ = ["Agent", "AgentResult", "answer_question", "NarrativeRetriever",
            "MAX_TOOL_ITERATIONS", "EXCERPT_CHARS"]
 
 # ------------------------------------------------------------------------ Agent
-#: The files of a workspace folder (as :mod:`ragspine_nb.workspace` writes them).
+#: The files of a workspace folder (as :mod:`ragspine_nb.ingestion.workspace` writes them).
 FACTS_DB, CHUNKS_DB = "facts.db", "chunks.db"
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ragspine_nb.agent.follow_up import Carried
+from ragspine_nb.agent.scope.follow_up import Carried
 from ragspine_nb.display.mixin import CardReprMixin
 from ragspine_nb.display.render import Message as Shown
 from ragspine_nb.display.render import render_transcript

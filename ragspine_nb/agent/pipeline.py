@@ -7,15 +7,16 @@ tool (or calls it for something else); a fact documents state differently is
 answered as a conflict (every value with its source, no single number, no change
 computed from it); narrative answers keep only sentences whose numbers appear in the
 cited snippets and that contradict neither the fact store nor the answer's own
-structured line (:mod:`ragspine_nb.agent.grounding`), and always end with their sources.
+structured line (:mod:`ragspine_nb.agent.narrative.grounding`), and always end with their sources.
 
 What the question asks decides what may be a headline figure
-(:mod:`ragspine_nb.agent.question_kind`): a question asking for text (a reason, a
+(:mod:`ragspine_nb.agent.reading.question_kind`): a question asking for text (a reason, a
 method, a definition, a list of components) goes to the narrative channel and asserts
 no figure — the figures it names are shown as context; a which-year / which-item
 question names its answer as text with the compared values as inputs; a number question
 gets a level, or the operation it asks for computed over cited cells
-(:mod:`ragspine_nb.agent.operation_detect`, :mod:`~ragspine_nb.agent.operation_plan`),
+(:mod:`ragspine_nb.agent.reading.operation_detect`,
+:mod:`~ragspine_nb.agent.compute.operation_plan`),
 or a refusal listing the inputs found — never one operand, never a cross product of
 several rows and periods.
 """
@@ -26,62 +27,66 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from ragspine_nb.agent.answer import (
-    StructuredAnswer,
-    cited,
-    input_lines,
-    structured_answer,
-)
-from ragspine_nb.agent.answer_ops import cross_refusal, plan_answer, refusal_answer
-from ragspine_nb.agent.clarify import (
-    CLARIFY_ASK_FIRST,
-    CLARIFY_OUT_OF_SCOPE_ENTITY,
-    READING_SLOTS,
-    assumption_note,
-    clarify_scope,
-)
-from ragspine_nb.agent.company_scope import ask_which_company, workspace_companies
-from ragspine_nb.agent.derived import (
+from ragspine_nb.agent.compute.derived import (
     Derivation,
     derived_operands,
     expanded_answer,
     formula_gaps,
 )
-from ragspine_nb.agent.faq import FaqCache
-from ragspine_nb.agent.follow_up import Carried
-from ragspine_nb.agent.formula_answer import builtin_answer, defined_answer
-from ragspine_nb.agent.intent import (
-    ROUTE_COMPOSITE,
-    ROUTE_NARRATIVE,
-    IntentParser,
-    ParsedIntent,
-)
-from ragspine_nb.agent.introduced import qualified_in_prose, read_as_introduced
-from ragspine_nb.agent.mentions import mentioning_passages, mentions_text
-from ragspine_nb.agent.narrative import NarrativeRetriever, run_narrative
-from ragspine_nb.agent.operation_cues import operation_asked
-from ragspine_nb.agent.operation_detect import cue_text, detect_operation
-from ragspine_nb.agent.operation_plan import (
+from ragspine_nb.agent.compute.formula_answer import builtin_answer, defined_answer
+from ragspine_nb.agent.compute.introduced import qualified_in_prose, read_as_introduced
+from ragspine_nb.agent.compute.operation_plan import (
     Plan,
     base_tasks,
     plan_operation,
     ranged,
     varying_slots,
 )
-from ragspine_nb.agent.operations import Operation
-from ragspine_nb.agent.plan_cells import group_parts
+from ragspine_nb.agent.compute.operations import Operation
+from ragspine_nb.agent.compute.plan_cells import group_parts
+from ragspine_nb.agent.compute.query_tools import execute_query_metric
+from ragspine_nb.agent.compute.stated_change import stated_change
+from ragspine_nb.agent.compute.stated_share import read_stated_shares
+from ragspine_nb.agent.compute.tool_loop import (
+    MAX_TOOL_ITERATIONS,
+    STRUCTURED_SYSTEM,
+    run_tool_loop,
+)
+from ragspine_nb.agent.faq import FaqCache
+from ragspine_nb.agent.narrative.channel import NarrativeRetriever, run_narrative
 from ragspine_nb.agent.providers import LLMProvider
-from ragspine_nb.agent.query_tools import execute_query_metric
-from ragspine_nb.agent.question_kind import KIND_LABEL, KIND_TEXT
-from ragspine_nb.agent.render import sql_of
+from ragspine_nb.agent.reading.intent import (
+    ROUTE_COMPOSITE,
+    ROUTE_NARRATIVE,
+    IntentParser,
+    ParsedIntent,
+)
+from ragspine_nb.agent.reading.operation_cues import operation_asked
+from ragspine_nb.agent.reading.operation_detect import cue_text, detect_operation
+from ragspine_nb.agent.reading.question_kind import KIND_LABEL, KIND_TEXT
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run, start_run
-from ragspine_nb.agent.stated_change import stated_change
-from ragspine_nb.agent.stated_share import read_stated_shares
-from ragspine_nb.agent.templates import TEXT
-from ragspine_nb.agent.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM, run_tool_loop
-from ragspine_nb.agent.two_ask_answer import read_as_figure_ask, with_premise
-from ragspine_nb.agent.unknown_entity import ask_unknown_entity, mentioned_in
+from ragspine_nb.agent.scope.clarify import (
+    CLARIFY_ASK_FIRST,
+    CLARIFY_OUT_OF_SCOPE_ENTITY,
+    READING_SLOTS,
+    assumption_note,
+    clarify_scope,
+)
+from ragspine_nb.agent.scope.company_scope import ask_which_company, workspace_companies
+from ragspine_nb.agent.scope.follow_up import Carried
+from ragspine_nb.agent.scope.unknown_entity import ask_unknown_entity, mentioned_in
+from ragspine_nb.agent.write.answer import (
+    StructuredAnswer,
+    cited,
+    input_lines,
+    structured_answer,
+)
+from ragspine_nb.agent.write.answer_ops import cross_refusal, plan_answer, refusal_answer
+from ragspine_nb.agent.write.mentions import mentioning_passages, mentions_text
+from ragspine_nb.agent.write.render import sql_of
+from ragspine_nb.agent.write.templates import TEXT
+from ragspine_nb.agent.write.two_ask_answer import read_as_figure_ask, with_premise
 from ragspine_nb.core import (
     ConflictResult,
     FoundResult,

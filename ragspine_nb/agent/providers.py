@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ragspine_nb._optional import import_optional
-from ragspine_nb.agent.extractive import SENTENCE, extractive_answer
+from ragspine_nb.agent.narrative.extractive import SENTENCE, extractive_answer
 from ragspine_nb.errors import ProviderError
 
 __all__ = [
@@ -90,7 +90,7 @@ class MockProvider:
     * Without tools (narrative synthesis) it is **extractive**: it answers with the
       snippet sentences that answer the question — its terms, weighted by rarity, and
       what it asks for (a cause, a definition, a list …) — cited as ``[n]``
-      (:func:`~ragspine_nb.agent.extractive.extractive_answer`); it never echoes the
+      (:func:`~ragspine_nb.agent.narrative.extractive.extractive_answer`); it never echoes the
       prompt.
     """
 

@@ -6,8 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ragspine_nb.agent.clarify import ClarificationResult
-from ragspine_nb.agent.templates import format_value
+from ragspine_nb.agent.scope.clarify import ClarificationResult
+from ragspine_nb.agent.write.templates import format_value
 from ragspine_nb.core import CitationDict, Figure
 from ragspine_nb.display.mixin import CardReprMixin
 
@@ -43,7 +43,7 @@ class AgentResult(CardReprMixin):
     #: follow-up question in a conversation may carry over; empty after a refusal
     slots: dict[str, Any] = field(default_factory=dict)
     #: the fact store the answer came from: the HTML view shows each figure's source cell
-    #: from the files its ledger names (:mod:`ragspine_nb.agent.certify`)
+    #: from the files its ledger names (:mod:`ragspine_nb.agent.write.certify`)
     source_store: Any = field(default=None, repr=False, compare=False)
 
     @property
@@ -93,7 +93,7 @@ class AgentResult(CardReprMixin):
         card = render_html(self._display_card())
         if not self.figures or self.source_store is None:
             return card
-        from ragspine_nb.agent.certify import certificates
+        from ragspine_nb.agent.write.certify import certificates
 
         certs = certificates(self, self.source_store)
         if not certs.shown and not certs.not_shown:

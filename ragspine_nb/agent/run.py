@@ -1,7 +1,7 @@
 """One question on its way through the answer loop: what was read, and how it finishes.
 
 :func:`start_run` checks the input, screens the history, reads the question apart from
-the instructions written around it (:mod:`ragspine_nb.agent.instructions` — only when
+the instructions written around it (:mod:`ragspine_nb.agent.reading.instructions` — only when
 the security gate finds nothing in the *whole* question, so an instruction naming a
 competitor still refuses), parses the intent and clarifies its scope. :class:`Run`
 carries that state through :mod:`ragspine_nb.agent.pipeline` and builds the result.
@@ -15,23 +15,23 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from ragspine_nb.agent.clarify import ClarificationResult, clarify_scope
-from ragspine_nb.agent.follow_up import Carried, carried_slots, carried_text, carry_over
-from ragspine_nb.agent.grounding import Grounder, GroundingContext, question_context
-from ragspine_nb.agent.instructions import Instructions, read_instructions
-from ragspine_nb.agent.intent import IntentParser, ParsedIntent, RuleIntentParser
-from ragspine_nb.agent.operation_plan import PlanContext
-from ragspine_nb.agent.operations import Operation
-from ragspine_nb.agent.plan_cells import reported_year
+from ragspine_nb.agent.compute.operation_plan import PlanContext
+from ragspine_nb.agent.compute.operations import Operation
+from ragspine_nb.agent.compute.plan_cells import reported_year
+from ragspine_nb.agent.gate.security_gate import SecurityGate
+from ragspine_nb.agent.narrative.grounding import Grounder, GroundingContext, question_context
 from ragspine_nb.agent.providers import LLMProvider, MockProvider
-from ragspine_nb.agent.question_kind import KIND_NUMBER, QuestionKind, question_kind
-from ragspine_nb.agent.render import citations
+from ragspine_nb.agent.reading.instructions import Instructions, read_instructions
+from ragspine_nb.agent.reading.intent import IntentParser, ParsedIntent, RuleIntentParser
+from ragspine_nb.agent.reading.question_kind import KIND_NUMBER, QuestionKind, question_kind
+from ragspine_nb.agent.reading.two_asks import TwoAsks
 from ragspine_nb.agent.result import AgentResult
-from ragspine_nb.agent.security_gate import SecurityGate
-from ragspine_nb.agent.stored_readings import narrow_to_store
-from ragspine_nb.agent.templates import STATEMENT_NAMES, TEXT
+from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
+from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
+from ragspine_nb.agent.scope.stored_readings import narrow_to_store
 from ragspine_nb.agent.trace import Trace
-from ragspine_nb.agent.two_asks import TwoAsks
+from ragspine_nb.agent.write.render import citations
+from ragspine_nb.agent.write.templates import STATEMENT_NAMES, TEXT
 from ragspine_nb.core import NarrativeOutcome, ToolOutcome
 from ragspine_nb.errors import ProfileError
 from ragspine_nb.glossary import period_label
@@ -70,7 +70,7 @@ class Run:
     #: the latest complete one (a question naming no period is about it)
     reported: int | None = None
     #: a question asking for a figure and why it moved, read as its figure ask
-    #: (:mod:`ragspine_nb.agent.two_asks`)
+    #: (:mod:`ragspine_nb.agent.reading.two_asks`)
     asks: TwoAsks | None = None
 
     @property
@@ -171,7 +171,7 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     """Check the input, screen the history, parse the intent and clarify its scope.
 
     ``follow_up``: the previous answer's resolved slots; they fill the slots the
-    question leaves empty (:mod:`ragspine_nb.agent.follow_up`), after the gate read it.
+    question leaves empty (:mod:`ragspine_nb.agent.scope.follow_up`), after the gate read it.
     """
     if profile is None:
         raise ProfileError("answer_question needs profile= (a DomainProfile)")

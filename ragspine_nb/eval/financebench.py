@@ -9,7 +9,7 @@ an answer cites another company's filing. Questions are asked as written — ins
 included — with the reference date January 1 after the filing's period.
 
 Answers are scored from the figures they assert with the TAT-QA scorer
-(:func:`~ragspine_nb.eval.tatqa_score.classify`): a gold written as one number
+(:func:`~ragspine_nb.eval.tatqa.score.classify`): a gold written as one number
 ("$1577.00", "0.66", "65.4%") is numeric, in the scale the question asks for ("in USD
 millions", "USD billions"; a "$" amount with none named is in millions, as the filings
 state them); any other gold is text (its long sentences are not matched; only whether a
@@ -31,9 +31,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ragspine_nb.eval.tatqa_gold import Gold, GoldNumber, is_year, parse_amount
-from ragspine_nb.eval.tatqa_run import abstain_kind
-from ragspine_nb.eval.tatqa_score import CATEGORIES, classify
+from ragspine_nb.eval.tatqa.gold import Gold, GoldNumber, is_year, parse_amount
+from ragspine_nb.eval.tatqa.run import abstain_kind
+from ragspine_nb.eval.tatqa.score import CATEGORIES, classify
 
 __all__ = ["FinanceBenchQuestion", "load_financebench", "gold_of_answer",
            "evaluate_financebench", "report_lines"]
@@ -107,7 +107,7 @@ def _pages(result: Any) -> set[int]:
 
 def _answer_doc(pdf: Path, questions: Sequence[FinanceBenchQuestion]) -> list[dict[str, Any]]:
     from ragspine_nb.agent.agent import Agent
-    from ragspine_nb.workspace import ingest
+    from ragspine_nb.ingestion.workspace import ingest
 
     with tempfile.TemporaryDirectory() as tmp:
         docs = Path(tmp) / "docs"
@@ -129,7 +129,7 @@ def _answer_shared(folder: Path, docs: Sequence[str],
                    by_doc: dict[str, list[FinanceBenchQuestion]]) -> list[dict[str, Any]]:
     """Every filing in one workspace, no metadata; every question asked of it."""
     from ragspine_nb.agent.agent import Agent
-    from ragspine_nb.workspace import ingest
+    from ragspine_nb.ingestion.workspace import ingest
 
     company_of = {d: by_doc[d][0].company for d in docs}
     with tempfile.TemporaryDirectory() as tmp:

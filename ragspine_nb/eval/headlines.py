@@ -91,7 +91,7 @@ def headline_figures(qa: Mapping[str, Any], baseline: Mapping[str, Any], *, tatq
         Rows with ``dataset`` and ``nDCG@10``, compared with :data:`BM25_ANCHORS`.
     """
     from ragspine_nb.eval.qa import GATES
-    from ragspine_nb.eval.tatqa_report import TatqaReport
+    from ragspine_nb.eval.tatqa.report import TatqaReport
 
     rows = []
     for mode, report in qa.items():

@@ -4,7 +4,7 @@ One hostile file must not fill the disk, exhaust memory or run for hours: every
 document is bounded in bytes, the uncompressed size of its Office (zip) parts, shared
 strings, chunks, title length, table cells read, facts and skipped cells listed in the
 report, and its reading in time and memory (a worker process,
-:mod:`ragspine_nb.ingest_worker`). A limit that is reached is never silent: the reader
+:mod:`ragspine_nb.ingestion.worker`). A limit that is reached is never silent: the reader
 records a :class:`LimitHit` (which limit, its value, the locator where reading stopped,
 what was kept) and the ingest report shows it.
 """

@@ -23,7 +23,7 @@ Notes
 -----
 Left out on purpose: the conflict workflow (``conflicts``, ``resolved_conflicts``,
 ``resolve_conflict``, ``iter_statements``), used only by
-:class:`~ragspine_nb.workspace.Workspace` and the ``conflicts`` command, which open a
+:class:`~ragspine_nb.ingestion.workspace.Workspace` and the ``conflicts`` command, which open a
 concrete ``FactStore`` themselves; and the connection a SQL-engine narrative index
 shares with its chunk store, which is no Protocol's business. ``read_only`` is left out
 too: reading it opens the database, which ``isinstance`` against a runtime-checkable

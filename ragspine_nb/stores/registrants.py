@@ -5,7 +5,7 @@ Incorporated", its 10-K for 2022 "Adobe Inc.", and every one of them "Commission
 Number: 0-15175". The number a document states is kept beside its identity row (a table of
 its own, so a workspace made before it gains the table when next opened for writing); the
 ingest files a document whose registrant another document already names under that
-document's entity (:mod:`ragspine_nb.ingest_registrant`).
+document's entity (:mod:`ragspine_nb.ingestion.registrant`).
 """
 
 from __future__ import annotations

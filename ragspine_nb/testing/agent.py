@@ -22,15 +22,15 @@ from typing import Any
 
 import pytest
 
-from ragspine_nb.agent.intent import (
+from ragspine_nb.agent.narrative.channel import NarrativeRetriever
+from ragspine_nb.agent.providers import SLOTS_MARKER, LLMProvider, ProviderResponse, ToolCall
+from ragspine_nb.agent.reading.intent import (
     ROUTE_COMPOSITE,
     ROUTE_NARRATIVE,
     ROUTE_STRUCTURED,
     IntentParser,
     ParsedIntent,
 )
-from ragspine_nb.agent.narrative import NarrativeRetriever
-from ragspine_nb.agent.providers import SLOTS_MARKER, LLMProvider, ProviderResponse, ToolCall
 from ragspine_nb.core import Snippet
 from ragspine_nb.testing.corpus import CANARY, NARRATIVE_CORPUS, ContractPassage, open_passages
 
@@ -164,7 +164,7 @@ _LEAK_QUERIES = ("Why did mainland China revenue fall? bancassurance commissions
 
 
 class NarrativeRetrieverContract:
-    """The behavioural contract of :class:`~ragspine_nb.agent.narrative.NarrativeRetriever`.
+    """The behavioural contract of :class:`~ragspine_nb.agent.narrative.channel.NarrativeRetriever`.
 
     Notes
     -----
@@ -241,7 +241,7 @@ ROUTES = (ROUTE_STRUCTURED, ROUTE_NARRATIVE, ROUTE_COMPOSITE)
 
 
 class IntentParserContract:
-    """The behavioural contract of :class:`~ragspine_nb.agent.intent.IntentParser`.
+    """The behavioural contract of :class:`~ragspine_nb.agent.reading.intent.IntentParser`.
 
     Notes
     -----

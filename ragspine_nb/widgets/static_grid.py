@@ -5,7 +5,7 @@ a function of the sliders, they can be computed beforehand: :func:`precompute_gr
 evaluates the panel's engine at every position of its k1 and b sliders (coarsening the
 slider steps until the grid fits ``max_points``) with the other controls as they are, and
 :func:`live_in_report` displays the grid as an output of :data:`GRID_MIME`. The report's
-exporter (``ragspine_nb.notebook_export``) embeds it with a small script that, when a
+exporter (``ragspine_nb.report.export``) embeds it with a small script that, when a
 slider's readout changes, shows the precomputed figures of that position. The controls
 that are not part of the grid (channel, top_k, RRF k) are disabled in the saved state, and
 the "queries that moved most" list is marked as a snapshot.

@@ -30,9 +30,9 @@ while not (root / "pyproject.toml").exists() and root != root.parent:
     root = root.parent
 os.chdir(root)
 from ragspine_nb import NarrativeIndex
-from ragspine_nb.cli import build_demo
+from ragspine_nb.cli.commands import build_demo
 from ragspine_nb.retrieval import synthetic_queries
-from ragspine_nb.workspace import Workspace
+from ragspine_nb.ingestion.workspace import Workspace
 
 build_demo("build/browser_judging/ws")
 ws = Workspace("build/browser_judging/ws")

@@ -30,8 +30,8 @@ while not (root / "pyproject.toml").exists() and root != root.parent:
     root = root.parent
 os.chdir(root)
 from ragspine_nb import Agent, NarrativeIndex
-from ragspine_nb.cli import build_demo
-from ragspine_nb.workspace import Workspace
+from ragspine_nb.cli.commands import build_demo
+from ragspine_nb.ingestion.workspace import Workspace
 
 ws = Path("build/browser_widgets/ws")
 build_demo(ws)

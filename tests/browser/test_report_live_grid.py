@@ -43,7 +43,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import subprocess
 
     from ragspine_nb.errors import RagspineError
-    from ragspine_nb.notebook_export import build_report, ensure_vendor
+    from ragspine_nb.report.export import build_report, ensure_vendor
 
     vendor = ROOT / "build" / "vendor"
     try:

@@ -21,7 +21,7 @@ RAW_VALUES = ("([], [])", "('ask_first'", "[(1, 'passage'")  # what the report u
 def report(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """``make report``'s pages, built once: the summary page, then the four notebooks."""
     from ragspine_nb.errors import RagspineError
-    from ragspine_nb.notebook_export import build_report, ensure_vendor
+    from ragspine_nb.report.export import build_report, ensure_vendor
 
     vendor = ROOT / "build" / "vendor"
     try:  # the only thing that may legitimately be missing here: the vendored renderer

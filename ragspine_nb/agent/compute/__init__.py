@@ -1,0 +1,1 @@
+"""Planning and computing over the fact store: the cells a question needs and the operation."""

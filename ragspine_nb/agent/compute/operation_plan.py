@@ -1,0 +1,395 @@
+"""The operands of a question: which stored cells to look up, and in which roles.
+
+:func:`base_tasks` is what a question names: its rows × entities × periods × columns
+(with the gateway's assumptions). An operation then decides its operands
+(:func:`plan_operation`):
+
+* an ``average`` / ``sum`` runs over what varies among the named cells — periods
+  (a range "from 2017 to 2019" is every fiscal year in it; "the 3 years" the row's
+  latest three; "the average X" naming no period, every period the row is reported for,
+  named in the figure's label) or listed rows / columns / entities; one varying slot
+  only: several rows *and* several periods with nothing combining them are not answered
+  (``cross``);
+* a ``count``, ``max`` or ``min`` runs over the periods the question names (two or
+  more), else every period the row is reported for, or over listed items;
+* a ``change_of_change`` runs over two consecutive fiscal years named and the year
+  before them (the later change minus the earlier one); a ``trend`` over the periods
+  named, the year named and the one before, or the row's latest two;
+* a ``ratio`` / ``share`` has a numerator (one or more cells, summed) and one
+  denominator, each read from its own part of the question ("A as a percentage of B"):
+  a part that names no row, period or column takes it from the rest of the question.
+
+Nothing is computed here and nothing is answered: a plan, ``None`` (no operation after
+all: a bare "total" naming one cell asks for that level) or why not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ragspine_nb.agent.compute.operations import NotComputed, Operation
+from ragspine_nb.agent.compute.plan_cells import (
+    SLOTS,
+    Plan,
+    PlanContext,
+    Task,
+    base_tasks,
+    distinct_rows,
+    fiscal_years,
+    ranged,
+    slot_names,
+    varying_slots,
+    year_span,
+)
+from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.agent.write.render import metric_label
+from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.wordset import content_words
+
+__all__ = ["Task", "Plan", "PlanContext", "base_tasks", "plan_operation", "varying_slots",
+           "ranged", "SLOTS"]
+
+def _crossed(rows: Sequence[Task], ctx: PlanContext) -> NotComputed:
+    """Several rows where one is wanted (named in words), or none at all."""
+    if not rows:
+        return NotComputed("operands", ("0",))
+    return NotComputed("cross", (slot_names(rows, varying_slots(rows), ctx.profile),))
+
+
+def _row_periods(ctx: PlanContext, task: Task, period_type: str) -> list[str]:
+    """The periods (latest first) one row is reported for, of one period type."""
+    facts = ctx.store.iter_facts(metric_code=task["metric"], entity=task["entity"],
+                                 channel=task["channel"], period_type=period_type)
+    return sorted({f.period for f in facts}, reverse=True)
+
+
+def _period_type(ctx: PlanContext, task: Task) -> str:
+    """The named periods' type, else fiscal years, else the row's only type."""
+    if ctx.intent.periods:
+        return ctx.intent.periods[0][0]
+    kinds = {f.period_type for f in ctx.store.iter_facts(
+        metric_code=task["metric"], entity=task["entity"], channel=task["channel"])}
+    return "FY" if "FY" in kinds or len(kinds) != 1 else next(iter(kinds))
+
+
+def _over_periods(ctx: PlanContext, task: Task, periods: Sequence[str]) -> list[Task]:
+    return [{**task, "period": p} for p in periods]
+
+
+def _counted_cell(ctx: PlanContext, task: Task) -> Task:
+    """The total's cell whose parts are counted: its row's latest (or named) period.
+
+    The count is of rows, so any column the total is reported in serves; the task's own
+    column first.
+    """
+    facts = list(ctx.store.iter_facts(metric_code=task["metric"], entity=task["entity"]))
+    same = [f for f in facts if f.channel == task["channel"]] or \
+        sorted(facts, key=lambda f: f.channel)
+    if ctx.intent.periods:
+        same = [f for f in same if period_label(f.period_type, f.period) == task["period"]]
+    if not same:
+        return task
+    best = max(same, key=lambda f: (f.period_type == "FY", f.period))
+    return {**task, "channel": best.channel,
+            "period": period_label(best.period_type, best.period)}
+
+
+def _quarters_of_year(ctx: PlanContext, task: Task) -> list[Task] | NotComputed:
+    """"The average quarterly low price in 2018": the named year's four quarters."""
+    year = ctx.intent.periods[0][1]
+    quarters = sorted(p for p in _row_periods(ctx, task, "QUARTER") if p.startswith(year))
+    if len(quarters) != 4:
+        return NotComputed("no_periods", ("average",))
+    return _over_periods(ctx, task, [period_label("QUARTER", p) for p in quarters])
+
+
+def _fiscal_range(ctx: PlanContext) -> list[str] | None:
+    """Every fiscal year from the first to the last named ("from 2017 to 2019")."""
+    named = ctx.intent.periods
+    if len(named) < 2 or any(p[0] != "FY" for p in named):
+        return None
+    years = [int(p[1]) for p in named]
+    return fiscal_years(max(years), min(years))
+
+
+def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
+    tasks = base_tasks(ctx.intent, ctx.clar, ctx.profile)
+    if not tasks:
+        return NotComputed("operands", ("0",))
+    spread = _fiscal_range(ctx) if op.over_range else None
+    if spread is not None:
+        tasks = [{**t, "period": p} for t in distinct_rows(tasks) for p in spread]
+    elif not ctx.intent.periods and len(varying_slots(tasks)) == 0:
+        if op.implicit and not op.years:
+            return None
+        if op.kind == "sum" and not op.years:
+            return NotComputed("no_periods", (op.kind,))
+        kind = _period_type(ctx, tasks[0])
+        reported = _row_periods(ctx, tasks[0], kind)
+        latest = reported[: op.years] if op.years else reported
+        if len(latest) < max(op.years, 2):
+            return NotComputed("no_periods", (op.kind,))
+        tasks = _over_periods(ctx, tasks[0], [period_label(kind, p) for p in latest])
+    elif op.quarterly and len(tasks) == 1 and [p[0] for p in ctx.intent.periods] == ["FY"]:
+        quarters = _quarters_of_year(ctx, tasks[0])
+        if isinstance(quarters, NotComputed):
+            return quarters
+        tasks = quarters
+    elif op.opening and len(tasks) == 1 and [p[0] for p in ctx.intent.periods] == ["FY"]:
+        year = int(ctx.intent.periods[0][1])  # the year's closing and opening balances
+        tasks = _over_periods(ctx, tasks[0], fiscal_years(year, year - 1))
+    varying = varying_slots(tasks)
+    if not varying:
+        return None if op.implicit else NotComputed("operands", ("1",))
+    if len(varying) > 1:
+        return NotComputed("cross", (slot_names(tasks, varying, ctx.profile),))
+    return Plan(op, tuple(tasks))
+
+
+def _gap_of_averages(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
+    """Two rows over the same periods: those named, else every period both report."""
+    rows = distinct_rows(base_tasks(ctx.intent, ctx.clar, ctx.profile))
+    if len(rows) != 2 or varying_slots(rows) != ["metric"]:
+        return _crossed(rows, ctx)
+    spread = _fiscal_range(ctx) if op.over_range else None
+    if spread is None and len(ctx.intent.periods) >= 2:
+        spread = [period_label(*p) for p in ctx.intent.periods]
+    if spread is None and ctx.intent.periods:
+        return NotComputed("operands", ("1",))  # one period: no average
+    if spread is None:
+        kind = _period_type(ctx, rows[0])
+        both = set(_row_periods(ctx, rows[0], kind)) & set(_row_periods(ctx, rows[1], kind))
+        spread = [period_label(kind, p) for p in sorted(both, reverse=True)]
+    if len(spread) < 2:
+        return NotComputed("no_periods", (op.kind,))
+    return Plan(op, tuple(t for row in rows for t in _over_periods(ctx, row, spread)))
+
+
+def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
+    """A count, max or min: over the named / reported periods, or over listed items."""
+    tasks = base_tasks(ctx.intent, ctx.clar, ctx.profile)
+    if not tasks:
+        return NotComputed("items")
+    varying = varying_slots(tasks)
+    if op.over == "items":
+        parts = ctx.profile.metrics[tasks[0]["metric"]].parts \
+            if len(tasks) == 1 and tasks[0]["metric"] in ctx.profile.metrics else ()
+        if parts and op.kind == "count":  # "how many categories are there under total X"
+            return Plan(op, tuple({**_counted_cell(ctx, tasks[0]), "metric": p}
+                                  for p in parts))
+        if parts:  # "which cash flow activity brought in the most": its parts compared
+            return Plan(op, tuple({**tasks[0], "metric": p} for p in parts))
+        if len(varying) != 1 or "period" in varying:
+            return NotComputed("items")
+        return Plan(op, tuple(tasks))
+    if len(ctx.intent.periods) >= 2 and varying == ["period"]:
+        spread = _fiscal_range(ctx) if op.over_range else None
+        return Plan(op, tuple(_over_periods(ctx, tasks[0], spread)) if spread else tuple(tasks))
+    rows = distinct_rows(tasks)
+    if len(rows) != 1:
+        return _crossed(rows, ctx)
+    kind = _period_type(ctx, rows[0])
+    periods = [period_label(kind, p) for p in _row_periods(ctx, rows[0], kind)]
+    if op.years:
+        periods = periods[: op.years]
+    if not periods:
+        return NotComputed("operands", ("0",))
+    return Plan(op, tuple(_over_periods(ctx, rows[0], periods)))
+
+
+# ------------------------------------------------------------------ ratios
+def _one(values: Sequence[str], *fallbacks: Sequence[str]) -> list[str]:
+    """A side's own values, else the first fallback that has some."""
+    for candidate in (values, *fallbacks):
+        if candidate:
+            return list(dict.fromkeys(candidate))
+    return []
+
+
+def _side_tasks(side: ParsedIntent, other: ParsedIntent, rest: ParsedIntent,
+                ctx: PlanContext, year: str = "") -> list[Task]:
+    """The cells one side of a ratio names, completed from the rest of the question."""
+    intent, profile = ctx.intent, ctx.profile
+    metrics = _one(side.metrics, rest.metrics,
+                   other.metrics if len(other.metrics) == 1 else (),
+                   intent.metrics if len(intent.metrics) == 1 else ())
+    periods = [year] if year else _one([period_label(*p) for p in side.periods],
+                   [period_label(*p) for p in rest.periods],
+                   [period_label(*p) for p in other.periods],
+                   [period_label(*p) for p in intent.periods][:1],
+                   [ctx.clar.assumed_slots.get("period", "")])
+    entities = _one(side.entities, rest.entities, intent.entities[:1],
+                    [profile.home_entity_code])
+    channels = _one(side.channels, rest.channels, [profile.default_channel])
+    if len(periods) != 1 or len(entities) != 1 or not metrics or not periods[0]:
+        return []
+    if len(metrics) > 1 and len(channels) > 1:
+        return []
+    return [{"metric": m, "entity": entities[0], "period": periods[0], "channel": c}
+            for m in metrics for c in channels]
+
+
+def _whole_named_once(num: ParsedIntent,
+                      den: ParsedIntent) -> tuple[ParsedIntent, ParsedIntent]:
+    """The sides without the whole one of them names beside its own row.
+
+    "Net sales from total electronic components as a percentage of total net sales":
+    the numerator names the denominator's one row as the group its row belongs to —
+    the numerator is the other row. "Operating leases of more than 5 years in the total
+    operating leases": the denominator names the numerator's one row beside a "Total"
+    row — it is that row (in its total column).
+    """
+    def without(side: ParsedIntent, whole: str) -> ParsedIntent:
+        return replace(side, metrics=tuple(m for m in side.metrics if m != whole))
+
+    def only(side: ParsedIntent, row: str) -> ParsedIntent:
+        return replace(side, metrics=(row,))
+
+    if len(den.metrics) == 1 and len(num.metrics) == 2 and den.metrics[0] in num.metrics:
+        return without(num, den.metrics[0]), den
+    if len(num.metrics) == 1 and len(den.metrics) > 1 and num.metrics[0] in den.metrics:
+        return num, only(den, num.metrics[0])
+    return num, den
+
+
+def _apart(profile: DomainProfile, codes: Sequence[str]) -> bool:
+    """Whether the rows' names share no word ("Total" aside): no name runs into another."""
+    seen: set[str] = set()
+    for code in codes:
+        words = content_words(metric_label(profile, code)) - {"total"}
+        if words & seen:
+            return False
+        seen |= words
+    return True
+
+
+def _sides_clear(top: Sequence[Task], bottom: Sequence[Task],
+                 parts: tuple[ParsedIntent, ParsedIntent, ParsedIntent],
+                 profile: DomainProfile) -> bool:
+    """Whether the two sides name their cells clearly enough to divide them."""
+    num, den, rest = parts
+    # a total or its part? named unclearly — unless the total is the other side and the
+    # names run into each other nowhere ("revenue from services as a percentage of total
+    # revenue"; not "prepaid expenses and other current assets" beside "Total prepaid
+    # expenses and other")
+    whole = set(num.read_as_part[:-1]) <= {t["metric"] for t in bottom} and \
+        _apart(profile, num.read_as_part)
+    if den.read_as_part or (num.read_as_part and not whole):
+        return False
+    if not top or len(bottom) != 1 or bottom[0] in top:
+        return False
+    if not den.channels and not rest.channels and bottom[0]["metric"] not in \
+            {t["metric"] for t in top} and \
+            any(t["channel"] != profile.default_channel for t in top):
+        # "A due in less than one year as a percentage of the total": the total in that
+        # column too, or the whole total? Never pick
+        return False
+    return len(top) == 1 or num.list_cue
+
+
+def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
+    split = op.split
+    if split is None:
+        return NotComputed("sides", ("",))
+    text = fold(ctx.intent.raw_question)
+    (a, b), (c, d) = split.numerator, split.denominator
+    outside = "".join(" " if a <= i < b or c <= i < d else ch for i, ch in enumerate(text))
+    num, den = _whole_named_once(ctx.parse(text[a:b]), ctx.parse(text[c:d]))
+    rest = ctx.parse(outside) if outside.strip() else replace(num, metrics=(), periods=(),
+                                                              channels=(), entities=())
+    said = f"{text[a:b]!r} / {text[c:d]!r}"
+    years = _yearly(ctx.intent, num, den, rest) or [""]
+    if op.over_range and len(years) == 2:  # "from FY2016 to FY2018": every year in it
+        years = year_span(ctx.intent) or years
+    if op.then and len(years) < 2 or op.then == "change" and len(years) != 2:
+        # an average of one year's share; a change of shares over other than two years
+        return NotComputed("operands", (str(len(years) if years != [""] else 1),))
+    tasks: list[Task] = []
+    for year in years:  # one numerator / denominator run per year asked, same rows
+        top = _side_tasks(num, den, rest, ctx, year)
+        bottom = _side_tasks(den, num, rest, ctx, year)
+        if not _sides_clear(top, bottom, (num, den, rest), ctx.profile):
+            return NotComputed("sides", (said,))
+        tasks += [*top, *bottom]
+    return Plan(op, tuple(tasks), numerators=len(tasks) // len(years) - 1, groups=len(years))
+
+
+def _yearly(intent: ParsedIntent, *parts: ParsedIntent) -> list[str]:
+    """The fiscal years a ratio is asked for, one result each ("… in 2018 and 2019").
+
+    Two or more fiscal years named, and every part of the question naming either none
+    of them or all of them; else none (the sides name their own periods).
+    """
+    named = [period_label(*p) for p in intent.periods]
+    if len(set(named)) < 2 or any(p[0] != "FY" for p in intent.periods):
+        return []
+    every = set(named)
+    if any(part.periods and {period_label(*p) for p in part.periods} != every
+           for part in parts):
+        return []
+    return list(dict.fromkeys(named))
+
+
+def _one_row(ctx: PlanContext) -> list[Task] | NotComputed:
+    """The distinct rows (every slot but the period) the question names; one, or why not."""
+    tasks = base_tasks(ctx.intent, ctx.clar, ctx.profile)
+    rows = distinct_rows(tasks)
+    if len(rows) == 1:
+        return rows
+    return _crossed(rows, ctx)
+
+
+def _change_of_change(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
+    """Two consecutive fiscal years named: the later one, the earlier one, the year before."""
+    rows = _one_row(ctx)
+    if isinstance(rows, NotComputed):
+        return rows
+    years = sorted({int(p[1]) for p in ctx.intent.periods if p[0] == "FY"})
+    if len(years) != 2 or years[1] - years[0] != 1 or len(ctx.intent.periods) != 2:
+        return NotComputed("change_periods")
+    periods = [period_label("FY", str(y)) for y in (years[1], years[0], years[0] - 1)]
+    return Plan(op, tuple(_over_periods(ctx, rows[0], periods)))
+
+
+def _trend(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
+    """One row, earliest first: the periods named, else the year named and the one before."""
+    rows = _one_row(ctx)
+    if isinstance(rows, NotComputed):
+        return rows
+    named = sorted(set(ctx.intent.periods), key=lambda p: p[1])
+    if len(named) == 1 and named[0][0] == "FY":
+        periods = fiscal_years(int(named[0][1]) - 1, int(named[0][1]))
+    elif named:
+        periods = [period_label(*p) for p in named]
+    else:
+        kind = _period_type(ctx, rows[0])
+        periods = [period_label(kind, p) for p in _row_periods(ctx, rows[0], kind)[:2]][::-1]
+    if len(periods) < 2:
+        return NotComputed("no_periods", (op.kind,))
+    return Plan(op, tuple(_over_periods(ctx, rows[0], periods)))
+
+
+def plan_operation(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
+    """The operands of ``op`` (see the module docstring); ``None``: not an operation.
+
+    ``difference`` / ``percent_change`` are planned by the caller (two periods of one
+    row, or two named cells: :mod:`ragspine_nb.agent.write.answer`); they return ``None``.
+    """
+    if op.nested:
+        return NotComputed("nested", (op.kind, op.nested))
+    if op.kind == "average" and op.between:
+        return _gap_of_averages(op, ctx)
+    if op.kind in ("average", "sum"):
+        return _aggregate(op, ctx)
+    if op.kind in ("count", "max", "min"):
+        return _over(op, ctx)
+    if op.kind in ("ratio", "share"):
+        return _ratio(op, ctx)
+    if op.kind == "change_of_change":
+        return _change_of_change(op, ctx)
+    if op.kind == "trend":
+        return _trend(op, ctx)
+    return None
+

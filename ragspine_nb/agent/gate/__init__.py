@@ -1,0 +1,1 @@
+"""The security gate: competitor names screened on the raw question, before anything runs."""

@@ -1,0 +1,1 @@
+"""The narrative channel: passages retrieved, sentences extracted, prose grounded in the store."""

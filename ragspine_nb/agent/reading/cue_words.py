@@ -1,0 +1,47 @@
+"""Words that cue what a question asks: a reason, a number, a change, a percentage, a share.
+
+Read by :mod:`ragspine_nb.agent.reading.intent` (and importable from there under these names).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["NARRATIVE_CUES", "CHANGE_CUES", "PERCENT_CUES", "SHARE_CUES", "NUMERIC_CUES",
+           "PERCENT_CHANGE"]
+
+NARRATIVE_CUES: tuple[str, ...] = (
+    "为什么", "为何", "原因", "怎么", "如何", "解释", "说明", "影响", "发生了什么", "背景",
+    "驱动", "导致", "因素", "why", "how come", "reason", "explain", "what happened", "driver",
+    "drivers", "impact", "cause", "caused", "because", "describe", "summarise", "summarize",
+    "what drove", "outlook",
+)
+#: Words asking for a change between periods rather than a level.
+CHANGE_CUES: tuple[str, ...] = ("percentage change", "change in", "changes in", "increase in",
+                                "decrease in", "percentage increase", "percentage decrease",
+                                "increased by", "decreased by", "grew by", "fell by",
+                                "change", "changed", "increase", "decrease", "increased",
+                                "decreased", "growth", "difference between",
+                                "variance", "growth rate", "增长率", "增幅", "降幅", "变化", "同比")
+#: Words asking for a change as a percentage (a stated "% change" answers these first).
+PERCENT_CUES: tuple[str, ...] = ("percentage", "percent", "per cent", "%", "growth rate",
+                                 "增长率", "增幅", "降幅", "百分比")
+#: Words asking for a share of something (a percentage column), not a change.
+SHARE_CUES: tuple[str, ...] = ("percentage of", "percent of", "% of", "share of",
+                               "proportion of", "占比")
+NUMERIC_CUES: tuple[str, ...] = (
+    "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
+    "amount", "figure", "number", "total",
+)
+#: A change asked as a percentage: the percentage qualifies the change itself.
+PERCENT_CHANGE = re.compile(
+    r"(?:percentage|percent|per cent|%) (?:change|changes|increase|decrease|growth|decline|"
+    r"rise|fall|drop|movement|reduction)|growth rate|rate of (?:change|growth|increase|"
+    r"decrease)|(?:by|in) (?:what|which) (?:percentage|percent)|(?:change|increase|decrease|"
+    r"growth|decline) (?:in|as a) (?:percentage|percent)(?! of)|(?:change|increase|decrease|"
+    r"growth|decline) \(%\)|what (?:percentage|percent) (?:did|has|have|had|was|were|is|does)"
+    r"\b[^?%]{0,80}?(?:increase|decrease|change|grow|grew|rise|rose|fall|fell|decline|drop)"
+    r"|\((?:in (?:units of )?(?:percents?|percentages?|%)|as an? (?:%|percent(?:age)?))"
+    r"|\bin (?:units of )?(?:percents?|percentages?|%)(?: terms)?\s*[?.]?\s*$"
+    r"|增长率|增幅|降幅|变动率|"
+    r"变化率|百分比变化|变动百分比")

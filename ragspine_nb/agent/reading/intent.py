@@ -1,0 +1,400 @@
+"""Rule-based intent parsing (zero LLM, driven by the profile).
+
+Slots are read from the gate-masked question: metric, entity, period, channel, the
+multi-value lists ``metrics`` / ``entities`` / ``periods`` in question order, and the
+route: a recognised metric plus a narrative cue → ``composite``; a metric or a
+numeric cue → ``structured``; otherwise ``narrative``. Rows are read by
+:class:`~ragspine_nb.agent.reading.intent_rows.RowReader` (whole names first, never a guess);
+a question qualifying its figure with words no row, column or entity states
+(:mod:`ragspine_nb.agent.reading.unstated`) goes to the narrative channel, never to the
+nearest row.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Protocol, runtime_checkable
+
+from ragspine_nb.agent.compute.bucket_window import read_window
+from ragspine_nb.agent.gate.security_gate import SecurityGate
+from ragspine_nb.agent.reading.change_base import names_start
+from ragspine_nb.agent.reading.cue_words import (
+    CHANGE_CUES,
+    NARRATIVE_CUES,
+    NUMERIC_CUES,
+    PERCENT_CUES,
+    SHARE_CUES,
+)
+from ragspine_nb.agent.reading.dated_columns import dated_columns
+from ragspine_nb.agent.reading.intent_columns import TOTAL_COLUMN, names_the_operation, total_pair
+from ragspine_nb.agent.reading.intent_columns import Columns as _Columns
+from ragspine_nb.agent.reading.intent_columns import channel_terms as _channel_terms
+from ragspine_nb.agent.reading.intent_rows import Hit, RowReader, Rows
+from ragspine_nb.agent.reading.intent_terms import (
+    LIST_CUES,
+    compile_terms,
+    find_all,
+    has_cue,
+    list_cue,
+    mask,
+    numbered_columns,
+    part_of_year,
+    parts_of_year,
+    without_phrases,
+    without_words,
+    word_set,
+)
+from ragspine_nb.agent.reading.operation_cues import without_signed_extreme, without_year_spans
+from ragspine_nb.agent.reading.owners_words import named_codes
+from ragspine_nb.agent.reading.period_lists import listed_parts, split_years
+from ragspine_nb.agent.reading.unstated import (
+    qualifies_beyond,
+    unresolved_partner,
+    unstated_words,
+    vocabulary_words,
+)
+from ragspine_nb.glossary import (
+    entity_vocabulary,
+    fold,
+    normalize_periods,
+    text_channel_vocabulary,
+)
+from ragspine_nb.lang import detect_language
+from ragspine_nb.period_phrases import QUESTION_PERIOD, phrase_periods
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.wordset import WordSetIndex, content_words
+
+__all__ = [
+    "ParsedIntent",
+    "IntentParser",
+    "RuleIntentParser",
+    "ROUTE_STRUCTURED",
+    "ROUTE_NARRATIVE",
+    "ROUTE_COMPOSITE",
+    "NARRATIVE_CUES",
+    "NUMERIC_CUES",
+    "LIST_CUES",
+    "CHANGE_CUES",
+    "PERCENT_CUES",
+    "SHARE_CUES",
+]
+
+ROUTE_STRUCTURED = "structured"
+ROUTE_NARRATIVE = "narrative"
+ROUTE_COMPOSITE = "composite"
+_PERIOD = QUESTION_PERIOD
+# kept importable under their earlier names (agent.figures reads figures with them)
+_compile, _find_all = compile_terms, find_all
+#: "percentage of" names a share, not a percentage change
+_SHARE_OF = re.compile(r"(?:percentage|percent|per cent|%) of\b")
+#: Period types that are parts of a year.
+_PARTS = ("QUARTER", "HY")
+#: The prefix of a stated-change column's code (``CHANGE``, ``CHANGE_PCT``, ``CHANGE_PCT_X``).
+_CHANGE = "CHANGE"
+
+
+@dataclass(frozen=True)
+class ParsedIntent:
+    """Slots of one question. ``raw_question`` is always the user's exact text."""
+
+    raw_question: str
+    route: str
+    language: str
+    metric: str | None = None
+    entity: str | None = None
+    period: tuple[str, str] | None = None
+    channel: str | None = None
+    #: several channels (columns) named as a list: one sub-task each
+    channels: tuple[str, ...] = ()
+    metrics: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    periods: tuple[tuple[str, str], ...] = ()
+    external_entity: str | None = None
+    numeric_cue: bool = False
+    narrative_cue: bool = False
+    list_cue: bool = False
+    change_cue: bool = False
+    #: the one period named is where a change starts ("from FY2024", "since 2024", "较2024年")
+    change_from: bool = False
+    percent_cue: bool = False
+    #: fuzzy candidates (some words shared) when no metric matched: options to ask back
+    metric_candidates: tuple[str, ...] = ()
+    #: several channels (e.g. table columns) named at once: options to ask back
+    channel_options: tuple[str, ...] = ()
+    #: the row read as the closing balance ("... end of the year") of a balance named bare
+    read_as_closing: str | None = None
+    #: a total and its part were both named: ``(*totals, part)``, the part is answered
+    read_as_part: tuple[str, ...] = ()
+    #: metrics without figures qualified by a row: ``(*unfilled, row)``, the row answered
+    read_as_row: tuple[str, ...] = ()
+    #: ``(balance, movement)``: a roll-forward's balance named with its movement
+    read_as_movement: tuple[str, ...] = ()
+    #: a period phrase that names no period of ours ("the quarter ended July 27, 2019",
+    #: "nine months ended ..."): never read as the year in it; the gateway asks back
+    unread_period: str = ""
+    #: words qualifying the figure that no row, column or entity states (two or more
+    #: send the question to the narrative channel, never to the nearest row)
+    unstated: tuple[str, ...] = ()
+    mentions: dict[str, str] = field(default_factory=dict)  # slot → the text that matched
+
+
+@runtime_checkable
+class IntentParser(Protocol):
+    """Parses a question; implementations must fill ``raw_question`` with the input."""
+
+    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
+        """Return the intent."""
+        ...
+
+
+def _is_change(code: str) -> bool:
+    return code.startswith(_CHANGE)
+
+
+def _starts_change(text: str, period_text: str) -> bool:
+    """Whether the first period phrase is a change's starting point (``change_base``)."""
+    split = split_years(text)
+    first = next((m for m in _PERIOD.finditer(split) if m.group(0) == period_text), None)
+    return first is not None and names_start(split, first.start(), first.end())
+
+
+def _parts_read(outside: str, periods: list[tuple[str, str]], unread: str,
+                named: frozenset[str], cols: _Columns) -> tuple[list[tuple[str, str]], str]:
+    """The periods after reading dated columns and parts of a year named without one.
+
+    ``outside`` is the folded question outside the rows' names; ``named`` the words of
+    the rows and columns named.
+    """
+    if cols.dated is not None:  # "the quarter ended July 27, 2019": a column's date
+        unread, periods = "", periods or [("FY", y) for y in cols.dated.years]
+    if unread or any(p[0] in _PARTS for p in periods):
+        return periods, unread
+    # "between the second and first quarter": a part of a year named without its year
+    # (and naming no row or column) is no period of ours, never a year
+    unread = part_of_year(outside, named)
+    if unread and len(periods) == 1 and periods[0][0] == "FY":
+        # "in 2019, ... between the third quarter and fourth quarter": its parts
+        parts = parts_of_year(outside, periods[0][1])
+        return (parts, "") if parts else (periods, unread)
+    return periods, unread
+
+
+class RuleIntentParser:
+    """Profile-driven, zero-LLM intent parser.
+
+    Parameters
+    ----------
+    profile : DomainProfile
+        Vocabulary and competitor aliases (the gate masks competitor names first).
+    live_metrics : collection of str, optional
+        The metrics that have stored figures (:meth:`FactStore.metric_codes`): one
+        without figures never makes a question naming one with figures ambiguous.
+    """
+
+    def __init__(self, profile: DomainProfile, *,
+                 live_metrics: Collection[str] | None = None) -> None:
+        self.profile = profile
+        self.gate = SecurityGate.from_profile(profile)
+        self.rows = RowReader(profile, live_metrics)  # compiled once, not per question
+        self._entities = compile_terms(entity_vocabulary(profile))
+        self._channels = compile_terms(text_channel_vocabulary(profile))
+        self._channel_words = WordSetIndex(_channel_terms(profile))
+        self._column_names = {c.code: c.synonyms for c in profile.channels.values()
+                              if c.code != profile.default_channel}
+        self._known = vocabulary_words(profile)
+        self._names_of: dict[str, frozenset[str]] = {}  # per column code (profile-only)
+
+    def _first_mention(self, code: str, text: str) -> int:
+        """Where a channel is first named in ``text`` (its code, a synonym, or a word)."""
+        spec = self.profile.channels.get(code)
+        terms = [code, *(spec.synonyms if spec else ())]
+        hits = [m.start() for t in terms for w in [fold(t), *content_words(t)]
+                for m in [re.search(rf"(?<![a-z0-9]){re.escape(w)}", text)] if m]
+        return min(hits, default=len(text))
+
+    def _names_words(self, code: str) -> frozenset[str]:
+        """Every content word of a column's names ("%" is the word "percent"), kept per code."""
+        if code not in self._names_of:
+            spec = self.profile.channels.get(code)
+            names = [code.replace("_", " "), *(spec.synonyms if spec else ())]
+            self._names_of[code] = frozenset().union(
+                *(content_words(n.replace("%", " percent ")) for n in names))
+        return self._names_of[code]
+
+    def _is_share(self, code: str) -> bool:
+        """Whether a channel is a percentage column ("% of Total")."""
+        spec = self.profile.channels.get(code)
+        return any("percent" in content_words(t) for t in (spec.synonyms if spec else ()))
+
+    def _is_percent_change(self, code: str) -> bool:
+        """Whether a stated-change column states a percentage (``CHANGE_PCT``, "% change")."""
+        return code.startswith(f"{_CHANGE}_PCT") or self._is_share(code)
+
+    def _rows(self, text: str, hits: list[Hit], words: frozenset[str], listed: bool) -> Rows:
+        """The rows named; a phrase inside a column's name is the column, not a row."""
+        row_words = words
+        column_words = frozenset().union(*(self._channel_words.words_of(c, words)
+                                           for c in self._channel_words.contained(words)))
+        if len({h[2] for h in hits}) > 1:
+            # a phrase that is part of a column's name ("Total" in "% of Total") is the
+            # column, not a second row, as long as another row is named
+            kept = [h for h in hits if not word_set(h[3]) <= column_words or not word_set(h[3])]
+            if kept and len(kept) < len(hits):
+                hits, row_words = kept, words - column_words
+        return self.rows.read(hits, row_words, listed, text, column_words)
+
+    def _columns(self, rest: str, words: frozenset[str], row_words: frozenset[str],
+                 percent_asked: bool) -> _Columns:
+        """The columns named outside the rows' names (never a pick between two)."""
+        written, rest = rest, without_year_spans(rest)
+        phrased = [c for c in find_all(rest, self._channels)
+                   if c[2] != self.profile.default_channel]
+        rest_words = content_words(_PERIOD.sub(" ", rest)) - row_words
+        # a column may share words with the row ("number of shares granted" → "Number of
+        # Shares"), but at least one of its words must lie outside the row's name
+        picked = tuple(c for c in self._channel_words.contained(words)
+                       if self._channel_words.words_of(c, words) & rest_words)
+        # a phrase hit explained by a longer column name ("denominated" in "non-USD
+        # denominated") is that column, not a second one
+        unexplained = [c for c in phrased if not any(
+            word_set(c[3]) < self._channel_words.words_of(p, words) for p in picked)]
+        named = [c for c in dict.fromkeys([*(c[2] for c in unexplained), *picked])
+                 # a stated change of the other kind is not the one asked ("change" for a
+                 # percentage change), nor a column "Percent" the percentage change names
+                 if not (_is_change(c) and self._is_percent_change(c) != percent_asked)
+                 and not names_the_operation(self._channel_words.words_of(c, words), rest)]
+        said = content_words(rest.replace("%", " percent "))
+        used = frozenset().union(*(self._names_words(c) & said for c in named))
+        if not named and (dated := dated_columns(written, self._column_names)).codes:
+            return _Columns(dated.codes, dated=dated)  # named by their headers' dates
+        window = read_window(rest, self._column_names) if not named else None
+        if window is not None and (window.codes or window.options):
+            # "due within 5 years": the buckets covering it, else ask which (never the total)
+            return _Columns(window.codes, options=window.options)
+        if not named:
+            # a column named in part ("net additions" of "Net additions (losses)", "due
+            # within 5 years" of "3 to 5 years"): ask
+            return _Columns(options=self._channel_words.closest(rest_words, min_shared=2)
+                            or numbered_columns(_PERIOD.sub(" ", rest), self._column_names))
+        if len(named) == 1:
+            if unresolved_partner(rest, self._names_words(named[0]), self._known):
+                # "the domestic and European rates": one of two columns named is none
+                # of ours; half an answer is not given as the whole, ask
+                return _Columns(options=(named[0],))
+            both = total_pair(rest, self._names_words(named[0]), row_words,
+                              (named[0], self.profile.default_channel),
+                              TOTAL_COLUMN in self.profile.channels)
+            return _Columns(both or (named[0],), words=used)
+        if list_cue(rest):  # "the domestic and international rates": both, in order
+            return _Columns(tuple(sorted(named, key=lambda c: self._first_mention(c, rest))),
+                            words=used)
+        shares = [c for c in named if self._is_share(c)]
+        if len(shares) == 1 and has_cue(rest, SHARE_CUES):
+            # "the percentage of sales from APAC to total net sales": the share column;
+            # the other column named is what the share is taken of
+            return _Columns((shares[0],), words=used)
+        return _Columns(options=tuple(named))  # two columns named without a list: ask
+
+    def _periods(self, text: str, reference_date: date | None
+                 ) -> tuple[list[tuple[str, str]], str, str]:
+        """The periods named in order, the first phrase naming one, an unread phrase."""
+        period_text = unread = ""
+        matches = []
+        for m in _PERIOD.finditer(text := split_years(text)):  # "2018/19": one fiscal year
+            found = normalize_periods(self.profile, m.group(0), reference_date)
+            if None in (phrase_periods(m.group(0)) or ()):  # one of its dates is no period
+                unread = unread or m.group(0)
+            matches.append((m.start(), m.end(), found))
+            period_text = period_text or (m.group(0) if found else "")
+        return list(dict.fromkeys(listed_parts(text, matches))), period_text, unread
+
+    def _cues(self, rest: str, rows: Rows, words: frozenset[str]
+              ) -> tuple[_Columns, bool, bool]:
+        """The columns named, and whether a change and a percentage are asked.
+
+        Cues are read outside the rows' names ("Net increase in cash" is a level) and
+        the columns' names ("the actual and constant percentage change" names two
+        stated-change columns, no change between them); one stated-change column keeps
+        its cue (the report's own change answers it). "The change in the percentage of
+        sales" asks a difference, not a percentage.
+        """
+        cue_text = rest
+        for w in rows.words:
+            cue_text = re.sub(rf"(?<![a-z0-9]){re.escape(w)}s?(?![a-z0-9])", " ", cue_text)
+        percent = has_cue(_SHARE_OF.sub(" ", cue_text), PERCENT_CUES)
+        cols = self._columns(rest, words, rows.words, percent)
+        if cols.codes and not (len(cols.codes) == 1 and _is_change(cols.codes[0])):
+            cue_text = without_words(cue_text, cols.words)
+            percent = has_cue(_SHARE_OF.sub(" ", cue_text), PERCENT_CUES)
+        return cols, has_cue(cue_text, CHANGE_CUES), percent
+
+    def _route(self, text: str, rows: Rows, codes: tuple[str, ...], periods: bool,
+               unstated: tuple[str, ...]) -> str:
+        """Narrative when the figure is qualified beyond any row; else by the cues."""
+        if qualifies_beyond(unstated) and not rows.misspelled:
+            return ROUTE_NARRATIVE  # the text states it, not the nearest row
+        if codes and has_cue(text, NARRATIVE_CUES):
+            return ROUTE_COMPOSITE
+        if codes or has_cue(text, NUMERIC_CUES) or (rows.candidates and
+                                                      (periods or rows.misspelled)):
+            # a near-miss row with a period, or a misspelled metric: ask back, not search
+            return ROUTE_STRUCTURED
+        return ROUTE_NARRATIVE
+
+    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
+        """Parse ``question`` (relative periods resolve against ``reference_date``)."""
+        found, masked = self.gate.detect(question)
+        text = fold(masked)
+        entities = find_all(text, self._entities)
+        # a comma or "and" inside a row's whole name is no list ("Selling, general and
+        # administrative expense")
+        listed = list_cue(self.rows.unlisted(text))
+        # rows are named outside period phrases and the entities' names ("Best Buy" the
+        # company, not the segment row "Best Buy" of its own filing)
+        named = without_phrases(mask(text, entities))
+        words = content_words(named)
+        rows = self._rows(named, self.rows.phrases(named), words, listed)
+        # a ratio named with its items asks for the ratio; "… attributable to 3M": the owners'
+        codes = named_codes(self.profile, text, entities, rows)
+        # a channel is read from what the metric did not use (no "total" of "total debt")
+        cols, change, percent = self._cues(mask(text, list(rows.hits)), rows, words)
+        read_as_part = rows.read_as_part
+        if rows.part is not None and not read_as_part and len(cols.codes) > 1:
+            # the list is of columns ("1-90 and 91-180 days past due in low risk country")
+            read_as_part = (*(c for c in codes if c != rows.part), rows.part)
+            codes = (rows.part,)
+        periods, period_text, unread = self._periods(text, reference_date)
+        periods, unread = _parts_read(mask(text, list(rows.hits)), periods, unread,
+                                      rows.words | cols.words, cols)
+        unstated = unstated_words(_PERIOD.sub(" ", without_signed_extreme(text)), self._known)
+        change_from = len(periods) == 1 and has_cue(text, CHANGE_CUES) and \
+            _starts_change(text, period_text)
+        entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
+        mentions = {}
+        if rows.hits and codes and rows.hits[0][2] == codes[0]:
+            mentions["metric"] = rows.hits[0][3]
+        elif codes:
+            mentions["metric"] = " ".join(sorted(rows.words))
+        if entities:
+            mentions["entity"] = entities[0][3]
+        if period_text:
+            mentions["period"] = period_text
+        return ParsedIntent(
+            raw_question=question, language=detect_language(question),
+            route=self._route(text, rows, codes, bool(periods), unstated),
+            metric=codes[0] if codes else None,
+            entity=entity_codes[0] if entity_codes else None,
+            period=periods[0] if periods else None,
+            channel=cols.codes[0] if cols.codes else None, channels=cols.codes,
+            metrics=codes, entities=entity_codes, periods=tuple(periods),
+            external_entity=found[0].display_name if found else None,
+            numeric_cue=has_cue(text, NUMERIC_CUES), narrative_cue=has_cue(text, NARRATIVE_CUES),
+            mentions=mentions, list_cue=listed, change_cue=change, percent_cue=percent,
+            change_from=change_from, metric_candidates=rows.candidates,
+            channel_options=cols.options, read_as_part=read_as_part,
+            read_as_closing=rows.read_as_closing, read_as_row=rows.read_as_row,
+            read_as_movement=rows.read_as_movement, unread_period=unread, unstated=unstated,
+        )

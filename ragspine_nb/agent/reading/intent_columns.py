@@ -1,0 +1,106 @@
+"""Columns a question names: the terms naming them, and the row's total beside one.
+
+:func:`channel_terms` lists every column's names (a percent column also without its
+"%"); :func:`total_pair` reads "the difference between total net receivables and current
+net receivables" over a table with a "Total" column as that column against the one named.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragspine_nb.agent.reading.cue_words import PERCENT_CHANGE
+from ragspine_nb.agent.reading.dated_columns import DatedColumns
+from ragspine_nb.agent.reading.intent_terms import without_percent
+from ragspine_nb.agent.reading.ratio_sides import AS_SHARE
+from ragspine_nb.extract.placement import TOTAL_COLUMN
+from ragspine_nb.glossary import function_words_only
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.wordset import content_words
+
+__all__ = ["Columns", "channel_terms", "total_pair", "TOTAL_COLUMN", "names_the_operation"]
+_BETWEEN = re.compile(r"(?<![a-z])between(?![a-z]).*(?<![a-z])and(?![a-z])")
+_TOTAL = re.compile(r"(?<![a-z])total(?![a-z])")
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The columns a question names, or the options to ask back with."""
+
+    codes: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    #: the content words the named columns use
+    words: frozenset[str] = frozenset()
+    #: the columns were named by their headers' dates ("the quarter ended July 27, 2019")
+    dated: DatedColumns | None = None
+
+
+def channel_terms(profile: DomainProfile) -> list[tuple[str, str]]:
+    """Column names as ``(term, code)``; a percent column is named without its "%" too.
+
+    "External valuation %" is named by "external valuation" — when no other column has
+    those words and two words at least remain ("% of Total" is not named by "total").
+    """
+    pairs = [(t, c.code) for c in profile.channels.values()
+             if c.code != profile.default_channel for t in c.synonyms if not function_words_only(t)]
+    rows = {content_words(t) for m in profile.metrics.values() for t in (m.label, *m.synonyms)}
+    owners: dict[frozenset[str], set[str]] = {}
+    for term, code in pairs:
+        owners.setdefault(content_words(term), set()).add(code)
+    extra = []
+    for term, code in pairs:
+        bare = without_percent(term)
+        words = content_words(bare)
+        others = [w for w, codes in owners.items() if codes != {code}]
+        if len(words) >= 2 and not any(words <= w for w in others) and words not in rows:
+            extra.append((bare, code))
+    return pairs + extra
+
+
+def total_pair(rest: str, named: frozenset[str], row_words: frozenset[str],
+               pair: tuple[str, str], total_column: bool) -> tuple[str, ...]:
+    """The named column and the row's total, in the order written; ``()`` if not asked.
+
+    ``rest`` is the folded question outside the rows' names, ``named`` the named column's
+    words, ``pair`` that column's code and the plain (total) channel. Only "between ...
+    and ..." with "total" outside the row's and the column's names, over a workspace
+    with a column headed "Total" (``total_column``: :data:`TOTAL_COLUMN` is a channel).
+
+    >>> total_pair("the difference between total x and current x", frozenset({"current"}),
+    ...            frozenset({"x"}), ("C_CURRENT", "TOTAL"), True)
+    ('TOTAL', 'C_CURRENT')
+    >>> total_pair("the difference in x between the current and the total",
+    ...            frozenset({"current"}), frozenset({"x"}), ("C_CURRENT", "TOTAL"), True)
+    ('C_CURRENT', 'TOTAL')
+    """
+    total = _TOTAL.search(rest)
+    if not total_column or total is None or not _BETWEEN.search(rest) \
+            or "total" in named | row_words:
+        return ()
+    column = min((m.start() for w in named
+                  if (m := re.search(rf"(?<![a-z0-9]){re.escape(w)}", rest))), default=-1)
+    return (pair[1], pair[0]) if total.start() < column else pair
+
+
+def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
+    """Whether a column named only "Percent" is named by the operation asked.
+
+    "The percentage change in net sales" and "cost of sales as a percentage of revenue"
+    ask an operation; a report's column headed "Percent" (a share of some total) is not
+    what they name.
+
+    Examples
+    --------
+    >>> names_the_operation(frozenset({"percent"}), "what was the percentage change in sales")
+    True
+    >>> names_the_operation(frozenset({"percent"}), "what percent of sales was apac")
+    False
+    >>> names_the_operation(frozenset({"percent", "sale"}), "the percentage change in sales")
+    False
+    >>> names_the_operation(frozenset({"percent"}), "cost of sales as a percentage of revenue")
+    True
+    """
+    return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest)
+                                                or AS_SHARE.search(rest))
+

@@ -1,0 +1,331 @@
+"""Which operation a parsed question asks for (read from its words, outside its names).
+
+The cue words are read in the folded question with the names of the rows and columns
+it resolved blanked out, so "Weighted average shares" or "Total revenue" never ask for
+an average or a sum. In order:
+
+* a text question asks for no operation (it goes to the narrative channel);
+* a label question (which year / which item) asks for the ``max`` / ``min`` (named as
+  text), for which way a row moved (``trend``: "Has the quick ratio improved or
+  declined …?"), for the periods passing a test ("In which year was X less than 100 million?":
+  ``count`` answered as a label), or for the periods a row is reported for;
+* a number question: the difference *between* named figures; a ratio or share
+  ("A as a percentage of B"; "the change … as a percentage of" the base year is a
+  percentage change); a count ("how many years did X exceed N"); an average or a sum
+  (a bare "total" only when several operands are named); a change (a percentage change
+  only when the percentage qualifies the change: "percentage change", not "the change
+  in the percentage of …"); a comparison. An aggregate of changes, or a change of
+  aggregates, is named and refused (``nested``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ragspine_nb.agent.compute.bucket_window import window_asked
+from ragspine_nb.agent.compute.operations import Operation
+from ragspine_nb.agent.reading.cue_words import PERCENT_CHANGE
+from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ParsedIntent
+from ragspine_nb.agent.reading.operation_cues import (
+    aggregate_cue,
+    extreme,
+    listed_each,
+    per_quarter,
+    period_range,
+    ratio_split,
+    signed_extreme,
+    threshold,
+    year_average,
+    years_count,
+)
+from ragspine_nb.agent.reading.question_kind import (
+    KIND_LABEL,
+    KIND_TEXT,
+    TARGET_DIRECTION,
+    TARGET_PERIOD,
+    QuestionKind,
+    direction_words,
+    question_kind,
+)
+from ragspine_nb.glossary import fold
+from ragspine_nb.profile import DomainProfile
+
+__all__ = ["detect_operation", "cue_text", "COMPARE_CUES", "DIFFERENCE_CUES",
+           "PERCENT_CHANGE", "REPORTED"]
+
+#: Words asking to compare two figures: both levels are answered, with their difference.
+COMPARE_CUES: tuple[str, ...] = ("对比", "比较", "compare", "comparison", "versus", "vs")
+#: Words asking for the difference *between* two named figures (not a change over time).
+DIFFERENCE_CUES: tuple[str, ...] = ("difference", "differences", "differ", "gap", "差额", "差异",
+                                    "相差", "差距")
+#: "How much more did A earn than B": the difference between the figures named.
+_HOW_MUCH_MORE = re.compile(r"(?<![a-z])how much (?:more|less|higher|lower|greater|larger|"
+                            r"bigger|smaller)(?![a-z])")
+#: A difference asked as a percentage of the second figure.
+RELATIVE_DIFFERENCE_CUES: tuple[str, ...] = ("percentage difference", "percent difference",
+                                             "% difference", "差异率")
+#: A change asked in percentage points: "the absolute percentage change", "the
+#: percentage-point change" (over two percentages, their difference)
+_POINTS = re.compile(r"absolute (?:percentage|percent|%) (?:change|increase|decrease)|"
+                     r"percentage[- ]points?|百分点")
+#: Words saying which periods a row is reported for ("In which years was X reported?").
+REPORTED = re.compile(r"(?<![a-z])(?:calculated|reported|provided|presented|shown|disclosed|"
+                      r"recorded|included|available|given|listed|information|stated|"
+                      r"measured|recogni[sz]ed)(?![a-z])|列示|披露|提供")
+_CHANGE = re.compile(r"(?<![a-z])(?:change|changes|changed|increase|increased|decrease|"
+                     r"decreased|growth|grew|decline|declined|difference|variance|movement)"
+                     r"(?![a-z])|变动|变化|增长|下降|增加|减少|差额")
+_HOW_MANY = re.compile(r"(?<![a-z])how many (?P<noun>[a-z-]+)|(?P<zh>多少年|几年|多少个年度)")
+_PERIOD_NOUNS = frozenset({"year", "years", "period", "periods", "quarter", "quarters",
+                           "month", "months", "time", "times", "fiscal"})
+#: A change of a change: "the change in the percentage change", "difference between the
+#: changes", "变动率的变化".
+_CHANGE_OF_CHANGE = re.compile(
+    r"(?<![a-z])(?:change|difference|increase|decrease)s? (?:in|of|between) (?:the )?"
+    r"(?P<inner>(?:(?:percentage|percent|%) )?(?:changes?|growth rates?|growth|increases?|"
+    r"decreases?|differences?))(?![a-z])|(?P<zh>(?:增长率|变动率|增幅|变动)的(?:变化|变动|差额))")
+#: "How many <unit>" asks for an amount in that unit, not for a count.
+_NOT_COUNTED = frozenset({"percent", "percentage", "percentages", "per", "basis", "points",
+                          "dollars", "million", "millions", "thousand", "thousands",
+                          "billion", "billions"})
+_SUPERLATIVE = re.compile(r"(?<![a-z])(?:highest|largest|greatest|biggest|maximum|lowest|"
+                          r"smallest|least|minimum)(?![a-z])|最高|最大|最低|最小")
+#: What a blanked-out name is written as (a letter, so the words around it stay words).
+_BLANK = "x"
+#: Cue words that name no operation when they are words of a row the question named.
+_CUE_WORDS = frozenset({"average", "mean", "total", "sum", "combined", "ratio", "percentage",
+                        "percent", "proportion", "share", "change", "increase", "decrease",
+                        "highest", "lowest", "largest", "smallest", "maximum", "minimum",
+                        "growth", "net", "aggregate", "margin", "margins"})
+
+
+def _has_cue(text: str, cues: Sequence[str]) -> bool:
+    return any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", text) if c.isascii()
+               else c in text for c in cues)
+
+
+@lru_cache(maxsize=4096)
+def _names_of(profile: DomainProfile, codes: tuple[str, ...]) -> tuple[str, ...]:
+    """The folded names (label, synonyms, code) of metrics and channels, longest first."""
+    terms: set[str] = set()
+    for code in codes:
+        spec = profile.metrics.get(code) or profile.channels.get(code)
+        if spec is not None:
+            terms |= {fold(t) for t in (spec.code, getattr(spec, "label", ""), *spec.synonyms)}
+    return tuple(sorted((t for t in terms if len(t) > 1), key=len, reverse=True))
+
+
+def cue_text(intent: ParsedIntent, profile: DomainProfile) -> str:
+    """The folded question with the rows and columns it names blanked out (same length).
+
+    Names are blanked as phrases (written as ``x``); when a named row's name appears in
+    no phrase of its own (named in other words), the cue words ("average", "total" …)
+    of its name are blanked instead (not a column's: "change" may name the stated-change
+    column and still ask for a change).
+    """
+    text = fold(intent.raw_question)
+    rows = set(intent.metrics)
+    for code in dict.fromkeys((*intent.metrics, *intent.channels)):
+        names = _names_of(profile, (code,))
+        blanked = text
+        for name in names:
+            body = re.escape(name)
+            pattern = rf"(?<![a-z0-9]){body}(?![a-z0-9])" if name.isascii() else body
+            blanked = re.sub(pattern, lambda m: _BLANK * len(m.group(0)), blanked)
+        if blanked == text and code in rows:  # a row named in other words: its cue
+            # words are no cue (a column's are: "change" names a stated-change column)
+            words = {w for n in names for w in re.findall(r"[a-z]+", n)} & _CUE_WORDS
+            for word in words:
+                blanked = re.sub(rf"(?<![a-z]){word}(?![a-z])", _BLANK * len(word), blanked)
+        text = blanked
+    return text
+
+
+def _label(kind: QuestionKind, cues: str) -> Operation | None:
+    """A which-period / which-item question: the winner, the periods passing, or reported.
+
+    A question about which way a row moved is a ``trend`` over its periods.
+    """
+    if kind.target == TARGET_DIRECTION:
+        return Operation("trend", answer="label", over="periods",
+                         direction=direction_words(cues))
+    test = threshold(cues)
+    over = "periods" if kind.target == TARGET_PERIOD else "items"
+    if test is not None:
+        return Operation("count", test=test, answer="label", over=over)
+    direction = signed_extreme(cues)  # "brought in the most (or lost the least)"
+    if direction is not None:
+        return Operation(direction, answer="label", over=over, signed=True)
+    direction = extreme(cues)
+    if direction is not None:
+        return Operation(direction, answer="label", over=over)
+    if over == "periods" and REPORTED.search(cues):
+        return Operation("count", answer="label", over=over)
+    return None
+
+
+def _percent_column(profile: DomainProfile, code: str) -> bool:
+    """Whether a column states percentages itself ("% of total", "Percent of sales")."""
+    spec = profile.channels.get(code)
+    names = [code, *(spec.synonyms if spec else ())]
+    return any(re.search(r"%|(?<![a-z])(?:percent|percentage|pct)(?![a-z])", fold(n))
+               for n in names)
+
+
+#: "the average proportion …", "the total percentage …": an aggregate of yearly shares
+_OF_SHARES = re.compile(r"\b(average|total|sum)\s+(?:of\s+(?:the\s+)?)?(?:proportions?|"
+                        r"percentages?|ratios?|shares?)\b")
+#: "the three year average of A as a % of B": the mean of the yearly shares too
+_AVERAGE_OF = re.compile(r"\baverage of\b")
+
+
+def _ratio(intent: ParsedIntent, text: str, cues: str,
+           profile: DomainProfile) -> Operation | None:
+    """A ratio or share, or a change taken as a percentage of its base.
+
+    A share the tables state in a column of their own ("% of total", named by the
+    question) is looked up, not computed.
+    """
+    split = ratio_split(cues)
+    if split is None or any(_percent_column(profile, c) for c in intent.channels):
+        return None
+    numerator = text[slice(*split.numerator)]  # a stated-change column may name "change"
+    first = min(split.numerator[0], split.denominator[0])
+    change = _CHANGE.search(text)
+    if change and _CHANGE.search(numerator) and split.numerator[0] < split.denominator[0]:
+        return Operation("percent_change")  # "the change … as a percentage of" its base
+    if change and change.start() < first:
+        # "the change in the percentage of sales represented by gross profit": the
+        # change of a share between two years (in points); a relative one is not read
+        relative = re.search(r"(?:percentage|percent|%|relative) (?:change|increase|decrease|"
+                             r"growth)|growth rate", text[:first])
+        return None if relative or change.group(0).startswith("grow") else Operation(
+            split.kind, split=split, then="change")
+    before = text[:split.denominator[0]]  # "the average proportion of …", "average of …"
+    over = _OF_SHARES.search(before)
+    if over and over.group(1) != "average":
+        return Operation("sum", nested=split.kind)  # a sum of shares: not computed
+    mean = bool(over) or bool(_AVERAGE_OF.search(before))
+    return Operation(split.kind, split=split, then="average" if mean else "",
+                     over_range=period_range(text))
+
+
+def _names_the_row(noun: str, intent: ParsedIntent, profile: DomainProfile) -> bool:
+    """Whether "how many <noun>" counts what a named row states (its own words)."""
+    words = {w for n in _names_of(profile, intent.metrics) for w in re.findall(r"[a-z]+", n)}
+    stem = noun.rstrip("s")[:5]
+    return any(w.startswith(stem) for w in words | {"number", "count", "shares"})
+
+
+def _count(intent: ParsedIntent, cues: str, profile: DomainProfile) -> Operation | None:
+    """"How many years did X exceed N" (periods), "how many <items> …" (items).
+
+    "How many <noun>" with no test asks for a row's level only when the noun is a word of
+    the row ("how many shares were repurchased": *shares* purchased); otherwise it counts
+    items ("how many services are included in the audit fees"), which only a list names.
+    """
+    m = _HOW_MANY.search(fold(intent.raw_question))
+    if m is None:
+        return None
+    test = threshold(cues)
+    if m.group("noun") in _NOT_COUNTED:  # "how many percent did X change by": a change
+        return None
+    if m.group("zh") or m.group("noun") in _PERIOD_NOUNS:
+        # "how many years did X exceed N" / "in how many years was X reported" count
+        # periods; "how many years is the lifespan" asks a duration no period count gives
+        counted = test is not None or bool(REPORTED.search(cues)) or bool(m.group("zh"))
+        return Operation("count", test=test, over="periods" if counted else "items")
+    if test is not None or not _names_the_row(m.group("noun"), intent, profile):
+        return Operation("count", test=test, over="items")
+    return None
+
+
+def _aggregate(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
+    """An average or sum (a bare "total" sums only several operands)."""
+    cue = aggregate_cue(cues)
+    if cue is None and window_asked(text) is not None and len(intent.channels) > 1:
+        cue = "total"  # "due within 5 years": the buckets covering the window, summed
+    if cue is None or listed_each(cues):
+        return None
+    kind = "average" if cue == "average" else "sum"
+    changed = _CHANGE.search(cues)
+    if changed and cue != "total":
+        return Operation(kind, nested="change")
+    if changed:
+        return None  # "the change in total …": a change
+    return Operation(kind, over_range=period_range(text), years=years_count(cues) or 0,
+                     implicit=cue == "total",
+                     opening=kind == "average" and year_average(text),
+                     quarterly=kind == "average" and per_quarter(text))
+
+
+def _change_of_change(text: str) -> Operation | None:
+    """"The change in the percentage change": the later change minus the earlier one."""
+    m = _CHANGE_OF_CHANGE.search(text)
+    if m is None:
+        return None
+    said = m.group("inner") or m.group("zh")
+    percent = bool(re.search(r"%|percent|growth|率|幅", said))
+    return Operation("change_of_change", inner="percent_change" if percent else "difference")
+
+
+def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
+    """A difference between named figures, a change over time, or a comparison."""
+    points = bool(_POINTS.search(text))
+    # several rows' changes, one each, unless the question asks to combine them ("the
+    # change in total net sales of A and B"): then none (which is meant is not clear)
+    each = listed_each(cues) or aggregate_cue(text) is None
+    if _has_cue(cues, DIFFERENCE_CUES) or _HOW_MUCH_MORE.search(cues):
+        # a subtraction, unless asked as a percentage
+        relative = _has_cue(cues, RELATIVE_DIFFERENCE_CUES)
+        return Operation("percent_change" if relative else "difference", between=True,
+                         points=relative and points, each=each)
+    if intent.change_cue:
+        if points or PERCENT_CHANGE.search(text):
+            return Operation("percent_change", points=points, each=each)
+        return Operation("difference", each=each)
+    if _has_cue(cues, COMPARE_CUES):
+        return Operation("difference", with_levels=True)
+    return None
+
+
+def detect_operation(intent: ParsedIntent, profile: DomainProfile,
+                     kind: QuestionKind | None = None) -> Operation | None:
+    """The operation a parsed question asks for, if any (see the module docstring).
+
+    A "why" question (composite) keeps its level as the structured anchor unless it
+    names the two periods or columns to compare.
+    """
+    kind = kind or question_kind(intent.raw_question)
+    if kind.kind == KIND_TEXT:
+        return None
+    cues = cue_text(intent, profile)
+    if kind.kind == KIND_LABEL:
+        return _label(kind, cues)
+    if intent.route == ROUTE_COMPOSITE and len(intent.periods) < 2 and len(intent.channels) < 2:
+        return None
+    text = fold(intent.raw_question)
+    nested = _change_of_change(text)
+    if nested is not None:
+        return nested
+    cue = aggregate_cue(cues)
+    if cue in ("average", "sum") and _has_cue(cues, DIFFERENCE_CUES):
+        if cue == "average" and len(intent.metrics) == 2:
+            # "the average difference between A and B", "the difference between the
+            # average A and the average B": one number, the gap of their averages
+            return Operation("average", between=True, over_range=period_range(text))
+        return Operation(cue, nested="difference")  # a sum of differences: not computed
+    if not _has_cue(cues, DIFFERENCE_CUES):
+        found = _ratio(intent, text, cues, profile) or _count(intent, cues, profile)
+        if found is not None:
+            return found
+        found = _aggregate(intent, text, cues)
+        if found is not None:
+            return found
+        if _SUPERLATIVE.search(cues) and not intent.change_cue:
+            direction = extreme(cues)
+            if direction is not None:
+                return Operation(direction, over="periods")
+    return _change(intent, text, cues)

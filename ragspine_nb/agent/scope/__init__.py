@@ -1,0 +1,1 @@
+"""Who and when a question is about: ask back, assume and say so, or refuse."""

@@ -1,0 +1,103 @@
+"""Readings of a question the store cannot serve for the company it names are dropped.
+
+A workspace holding many filings has a vocabulary pooled from all of them: a row label
+of one company's table ("Year End"), a column of another's 10-Q ("Quarter Jun 3"). For a
+question naming a company, a metric or column that has no stored fact *of that company*
+is not a reading of the question — asking back "which of these do you mean" with it
+offers an option that cannot be answered. Only a line item or column a *document*
+brought (its vocabulary) is ever dropped, never one of the profile's own: "income
+before income tax" stays a reading beside "income tax" even when only the latter is
+stored (dropping it would answer the wrong line). The rule, checked against the store:
+
+* several metrics read and no list asked ("… and …"): those with a fact of the named
+  companies stay when at least one does (never all dropped: the rest says not found);
+* column / channel options to ask about: those stored for the named companies and the
+  metrics kept stay; one left is the column read, none left is no column asked.
+
+A question naming no company, or naming one with no facts, is left as it is. Nothing is
+guessed: a reading is only ever removed, never added.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.stores.protocols import FactReader
+from ragspine_nb.vocabulary import Vocabulary
+
+__all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes"]
+
+
+@dataclass(frozen=True)
+class Narrowed:
+    """What the store kept of a question's readings, and what it dropped."""
+
+    metrics: tuple[str, ...]
+    channel_options: tuple[str, ...]
+    dropped: tuple[str, ...] = ()
+
+
+def narrowed(metrics: tuple[str, ...], options: tuple[str, ...], listed: bool,
+             held: frozenset[tuple[str, str]], brought: frozenset[str]) -> Narrowed:
+    """The readings ``held`` (stored ``(metric, channel)`` pairs) can serve.
+
+    Only codes in ``brought`` (those documents brought, not the profile's) are dropped.
+
+    >>> held = frozenset({("INVENTORIES", "TOTAL"), ("INCOME_TAX", "TOTAL")})
+    >>> docs = frozenset({"YEAR_END", "C_QUARTER_JUN_3", "C_QUARTER_MAR_3"})
+    >>> narrowed(("YEAR_END", "INVENTORIES"), (), False, held, docs)
+    Narrowed(metrics=('INVENTORIES',), channel_options=(), dropped=('YEAR_END',))
+    >>> narrowed(("INCOME_TAX", "PRETAX_INCOME"), (), False, held, docs).dropped  # profile's
+    ()
+    >>> narrowed(("YEAR_END", "NET_INCOME"), (), True, held, docs).dropped  # a list: both asked
+    ()
+    >>> narrowed(("CAPEX",), ("C_QUARTER_JUN_3", "C_QUARTER_MAR_3"), False, held, docs).dropped
+    ('C_QUARTER_JUN_3', 'C_QUARTER_MAR_3')
+    """
+    if not held:
+        return Narrowed(metrics, options)
+    stored = {m for m, _ in held} | (set(metrics) - brought)
+    kept = metrics
+    if len(metrics) > 1 and not listed:
+        kept = tuple(m for m in metrics if m in stored) or metrics
+    opts = tuple(c for c in options if c not in brought
+                 or any(m == k and ch == c for m, ch in held for k in kept))
+    dropped = tuple(m for m in metrics if m not in kept) + tuple(c for c in options
+                                                                  if c not in opts)
+    return Narrowed(kept, opts, dropped)
+
+
+#: The codes of the vocabularies last read, kept with them (the store reads them again only
+#: after a write; the codes are gathered again only when they are other objects).
+_BROUGHT: list[tuple[tuple[Vocabulary, ...], frozenset[str]]] = []
+
+
+def brought_codes(store: FactReader) -> frozenset[str]:
+    """The metric and column codes the workspace's documents brought beside the profile."""
+    vocabularies = tuple(store.vocabularies().values())
+    for held, codes in _BROUGHT:
+        if len(held) == len(vocabularies) and all(a is b for a, b in zip(held, vocabularies,
+                                                                          strict=True)):
+            return codes
+    codes = frozenset([m.code for v in vocabularies for m in v.metrics]
+                      + [c.code for v in vocabularies for c in v.channels])
+    _BROUGHT[:] = [(vocabularies, codes)]
+    return codes
+
+
+def narrow_to_store(intent: ParsedIntent, store: FactReader) -> tuple[ParsedIntent, Narrowed]:
+    """The intent with the readings the named companies' facts cannot serve dropped."""
+    if not intent.entities or not (len(intent.metrics) > 1 or intent.channel_options):
+        return intent, Narrowed(intent.metrics, intent.channel_options)
+    held = frozenset().union(*(store.metric_channels(e) for e in intent.entities))
+    result = narrowed(intent.metrics, intent.channel_options, intent.list_cue, held,
+                      brought_codes(store))
+    if not result.dropped:
+        return intent, result
+    out = replace(intent, metrics=result.metrics, metric=result.metrics[0] if result.metrics
+                  else intent.metric, channel_options=result.channel_options)
+    if len(result.channel_options) == 1 and len(intent.channel_options) > 1:
+        out = replace(out, channel=result.channel_options[0],
+                      channels=result.channel_options, channel_options=())
+    return out, result

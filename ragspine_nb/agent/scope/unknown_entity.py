@@ -1,0 +1,167 @@
+"""A company the question names that the workspace does not know: ask, never assume home.
+
+A question that names no entity is about the home company, and the answer says it
+assumed so. But "What was Zentrix revenue in FY2025?" does name one — just not one the
+profile knows — and answering with the home company's figure would put a number under a
+name it does not belong to. :func:`unknown_organisation` finds such a name by its
+position, narrowly (English questions only):
+
+* directly before a metric name, as its owner: "Zentrix revenue", "Zentrix's revenue";
+* or right after it with "of": "revenue of Zentrix".
+
+The name is one to three capitalised words, not the question's first word, not after a
+determiner ("the Total revenue" is a line item), with no digit, and each of its words is
+one the workspace does not know (:func:`~ragspine_nb.agent.reading.unstated.unstated_words`:
+no metric, column or entity name and no general word of questions about figures) and
+no month or weekday. The question must not be written in title case (there capitals
+say nothing). Last, :func:`ask_unknown_entity` asks only when no passage of the
+workspace mentions the name either: a report's own company or segment ("Autodesk's
+goodwill" over Autodesk's filing) is answered as before.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable
+
+from ragspine_nb.agent.narrative.channel import NarrativeRetriever
+from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.agent.scope.clarify import (
+    CLARIFY_ANSWER_WITH_ASSUMPTIONS,
+    CLARIFY_ASK_FIRST,
+    CLARIFY_NONE,
+    ClarificationResult,
+)
+from ragspine_nb.core import Snippet
+from ragspine_nb.glossary import fold
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.vocab_matcher import VocabMatcher, shared_matcher
+from ragspine_nb.wordset import content_words
+
+__all__ = ["unknown_organisation", "ask_unknown_entity", "mentioned_in"]
+
+_NAME = r"[A-Z][A-Za-z&\-]*(?:\.(?=\s))?"
+_BEFORE = re.compile(rf"(?:^|(\S+)\s+)((?:{_NAME}\s+){{0,2}}{_NAME})(?:['\u2019]s?)?\s+$")
+_AFTER = re.compile(rf"^\s+of\s+((?:{_NAME}\s+){{0,2}}{_NAME})(?![A-Za-z0-9])")
+_DETERMINERS = frozenset("the a an its their our his her this that these those each every "
+                         "any all total per".split())
+_CALENDAR = frozenset("january february march april may june july august september october "
+                      "november december monday tuesday wednesday thursday friday saturday "
+                      "sunday".split())
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _title_case(question: str, name: str) -> bool:
+    """Whether the question's other words are mostly capitalised (no signal in capitals).
+
+    Words of four letters or more after the first, the name's own words left out.
+    """
+    mine = set(_WORD.findall(name))
+    words = [w for w in _WORD.findall(question)[1:] if len(w) >= 4 and w not in mine]
+    return bool(words) and 2 * sum(w[0].isupper() for w in words) >= len(words)
+
+
+def _unknown(name: str, unstated: frozenset[str]) -> bool:
+    words = [w for w in re.split(r"[\s\-]+", name) if w]
+    if any(w.casefold().strip(".") in _CALENDAR for w in words):
+        return False
+    folded = content_words(fold(name))
+    return bool(folded) and folded <= unstated
+
+
+#: Profiles whose metric names' matcher is kept (:func:`_metric_names`).
+_PROFILES = 8
+_NAMES: dict[int, tuple[DomainProfile, VocabMatcher]] = {}
+_NAMES_LOCK = threading.Lock()
+
+
+def _name_matcher(names: Iterable[str]) -> VocabMatcher:
+    """The ASCII names, case folded, each matched between ``[a-z0-9]`` edges."""
+    return shared_matcher({n.casefold(): "" for n in names if n and n.isascii()},
+                          hyphen_words=False)
+
+
+def _metric_names(profile: DomainProfile) -> VocabMatcher:
+    """The profile's metric labels and synonyms, matched (built once per profile object)."""
+    with _NAMES_LOCK:
+        kept = _NAMES.get(id(profile))
+        if kept is not None and kept[0] is profile:
+            return kept[1]
+    matcher = _name_matcher(t for m in profile.metrics.values() for t in (m.label, *m.synonyms))
+    with _NAMES_LOCK:
+        if len(_NAMES) >= _PROFILES:
+            _NAMES.pop(next(iter(_NAMES)))
+        _NAMES[id(profile)] = (profile, matcher)
+    return matcher
+
+
+def _spans(question: str, names: Iterable[str] | VocabMatcher) -> list[tuple[int, int]]:
+    """Where each name is written in ``question`` as a word (every name's own matches)."""
+    matcher = names if isinstance(names, VocabMatcher) else _name_matcher(names)
+    return [(start, end) for start, end, _, _ in matcher.each_match(question.casefold())]
+
+
+def unknown_organisation(question: str, metric_names: Iterable[str] | VocabMatcher,
+                         unstated: Iterable[str]) -> str:
+    """The unknown company named as the owner of a metric in ``question``, or ``""``.
+
+    ``metric_names``: the profile's metric labels and synonyms (or their matcher, as
+    :func:`_metric_names` builds it); ``unstated``: the question's words the workspace
+    does not know (``ParsedIntent.unstated``).
+
+    Examples
+    --------
+    >>> unknown_organisation("What was Zentrix revenue in FY2025?", ["revenue"], ["zentrix"])
+    'Zentrix'
+    >>> unknown_organisation("What was the revenue of Zentrix Corp?", ["revenue"],
+    ...                      ["zentrix", "corp"])
+    'Zentrix Corp'
+    >>> unknown_organisation("What was the Total revenue in 2019?", ["revenue"], ["total"])
+    ''
+    >>> unknown_organisation("What was March revenue?", ["revenue"], ["march"])
+    ''
+    """
+    if not question.isascii():
+        return ""
+    unknown = frozenset(unstated)
+    for start, end in sorted(_spans(question, metric_names)):
+        before = _BEFORE.search(question[:start])
+        after = _AFTER.match(question[end:])
+        names = [after.group(1)] if after else []
+        if before and before.group(1) is not None and \
+                before.group(1).casefold() not in _DETERMINERS:
+            names.insert(0, before.group(2))
+        for name in names:
+            if _unknown(name, unknown) and not _title_case(question, name):
+                return name
+    return ""
+
+
+def mentioned_in(retriever: NarrativeRetriever | None, name: str) -> bool:
+    """Whether a passage the retriever finds for ``name`` writes it as a word."""
+    if retriever is None:
+        return False
+    word = re.compile(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", re.IGNORECASE)
+    return any(word.search(Snippet.coerce(s).text) for s in retriever.retrieve(name, top_k=5))
+
+
+def ask_unknown_entity(intent: ParsedIntent, profile: DomainProfile,
+                       clar: ClarificationResult, mentioned: Callable[[str], bool]
+                       ) -> ClarificationResult | None:
+    """Ask which company is meant, where the answer would otherwise take the home one.
+
+    Only for a question that names no known entity and would be answered (no other
+    ask-back, no refusal), and only for a name that ``mentioned`` (the workspace's
+    passages) does not know either.
+    """
+    if intent.entities or clar.mode not in (CLARIFY_NONE, CLARIFY_ANSWER_WITH_ASSUMPTIONS):
+        return None
+    name = unknown_organisation(intent.raw_question, _metric_names(profile), intent.unstated)
+    if not name or mentioned(name):
+        return None
+    known = tuple(e.label for e in profile.entities.values())
+    return ClarificationResult(
+        CLARIFY_ASK_FIRST, narrowing_options=known,
+        question=f"Which company do you mean? I do not know “{name}”. I know: "
+                 f"{', '.join(known)}.")

@@ -1,0 +1,1 @@
+"""Answers as text: headline figures, derivations, citations, templates."""

@@ -1,0 +1,1 @@
+"""The ragspine-nb command line (:mod:`ragspine_nb.cli.commands`)."""

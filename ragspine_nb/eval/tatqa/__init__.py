@@ -1,0 +1,1 @@
+"""TAT-QA through the product's own path: contexts written as files, ingested, asked, scored."""

@@ -1,0 +1,1 @@
+"""The shareable report: notebooks executed into self-contained offline HTML."""
