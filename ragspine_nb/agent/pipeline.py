@@ -1,4 +1,10 @@
-"""The answer loop: gate → intent → kind → clarification → FAQ → route → tools → answer.
+"""The answer loop as data: :data:`STEPS`, in order; the first step that answers decides.
+
+Each :class:`Step` has a name, what it decides when it fires (a refusal, an ask-back, an
+answer, the narrative, or a reading of the question for the steps after it), one line
+saying when, and a small function; the README's table is :func:`catalogue` and the trace's
+``step`` names the step that decided. The answers themselves are built in
+:mod:`ragspine_nb.agent.answering`.
 
 Anti-fabrication lives here, in control flow: a structured answer is always rebuilt
 from the stored fact (model prose is discarded); a miss is an honest refusal; the
@@ -23,328 +29,232 @@ several rows and periods.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 
-from ragspine_nb.agent.compute.derived import (
-    Derivation,
-    derived_operands,
-    expanded_answer,
-    formula_gaps,
+from ragspine_nb.agent.answering import (
+    change_of_levels,
+    faq_answer,
+    roles_resolve,
+    stated_answer,
+    structured,
+    text_answer,
 )
-from ragspine_nb.agent.compute.formula_answer import builtin_answer, defined_answer
+from ragspine_nb.agent.compute.formula_answer import defined_answer
 from ragspine_nb.agent.compute.introduced import qualified_in_prose, read_as_introduced
-from ragspine_nb.agent.compute.operation_plan import (
-    Plan,
-    base_tasks,
-    plan_operation,
-    ranged,
-    varying_slots,
-)
 from ragspine_nb.agent.compute.operations import Operation
-from ragspine_nb.agent.compute.plan_cells import group_parts
-from ragspine_nb.agent.compute.query_tools import execute_query_metric
 from ragspine_nb.agent.compute.stated_change import stated_change
 from ragspine_nb.agent.compute.stated_share import read_stated_shares
-from ragspine_nb.agent.compute.tool_loop import (
-    MAX_TOOL_ITERATIONS,
-    STRUCTURED_SYSTEM,
-    run_tool_loop,
-)
+from ragspine_nb.agent.compute.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM
 from ragspine_nb.agent.faq import FaqCache
-from ragspine_nb.agent.narrative.channel import NarrativeRetriever, run_narrative
+from ragspine_nb.agent.narrative.channel import NarrativeRetriever
 from ragspine_nb.agent.providers import LLMProvider
-from ragspine_nb.agent.reading.intent import (
-    ROUTE_COMPOSITE,
-    ROUTE_NARRATIVE,
-    IntentParser,
-    ParsedIntent,
-)
-from ragspine_nb.agent.reading.operation_cues import operation_asked
-from ragspine_nb.agent.reading.operation_detect import cue_text, detect_operation
+from ragspine_nb.agent.reading.intent import ROUTE_NARRATIVE, IntentParser
+from ragspine_nb.agent.reading.operation_detect import detect_operation
 from ragspine_nb.agent.reading.question_kind import KIND_LABEL, KIND_TEXT
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run, start_run
 from ragspine_nb.agent.scope.clarify import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
-    READING_SLOTS,
-    assumption_note,
     clarify_scope,
 )
 from ragspine_nb.agent.scope.company_scope import ask_which_company, workspace_companies
 from ragspine_nb.agent.scope.follow_up import Carried
 from ragspine_nb.agent.scope.unknown_entity import ask_unknown_entity, mentioned_in
-from ragspine_nb.agent.write.answer import (
-    StructuredAnswer,
-    cited,
-    input_lines,
-    structured_answer,
-)
-from ragspine_nb.agent.write.answer_ops import cross_refusal, plan_answer, refusal_answer
-from ragspine_nb.agent.write.mentions import mentioning_passages, mentions_text
-from ragspine_nb.agent.write.render import sql_of
-from ragspine_nb.agent.write.templates import TEXT
-from ragspine_nb.agent.write.two_ask_answer import read_as_figure_ask, with_premise
-from ragspine_nb.core import (
-    ConflictResult,
-    FoundResult,
-    NarrativeOutcome,
-    QueryResult,
-    ToolOutcome,
-)
-from ragspine_nb.errors import ProviderError
+from ragspine_nb.agent.write.two_ask_answer import read_as_figure_ask
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
-__all__ = ["answer_question", "MAX_TOOL_ITERATIONS", "STRUCTURED_SYSTEM"]
-
-#: Operations whose operands are planned apart (the others: two cells of the question).
-_PLANNED = frozenset({"average", "sum", "ratio", "share", "count", "max", "min",
-                      "change_of_change", "trend"})
+__all__ = ["answer_question", "catalogue", "STEPS", "Step", "Turn", "DECISIONS",
+           "MAX_TOOL_ITERATIONS", "STRUCTURED_SYSTEM"]
 
 
-# --------------------------------------------------------------------- the loop
-def _faq_answer(run: Run, faq: FaqCache) -> AgentResult | None:
-    """A curated answer, unless the fact store contradicts it."""
-    entry = faq.lookup(run.question, run.ref)
-    clash = run.grounder.first_clash(entry.answer, run.context) if entry is not None else None
-    if clash is not None:  # a curated answer the fact store contradicts is not served
-        run.trace.record(faq_bypassed=clash.reason, faq_clash=clash.to_trace())
+# --------------------------------------------------------------------- the steps
+@dataclass
+class Turn:
+    """One question on its way through :data:`STEPS`: the run, and the operation read."""
+
+    run: Run
+    retriever: NarrativeRetriever | None
+    top_k: int
+    faq: FaqCache | None
+    operation: Operation | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the answer loop: its name, what it decides when it fires, and how.
+
+    ``decides`` is one of :data:`DECISIONS`; a ``reading`` step never finishes the answer:
+    it reads the question again (a figure ask, an introduced qualifier, the operation) for
+    the steps after it. Every other step returns the answer when its condition holds and
+    ``None`` otherwise.
+    """
+
+    name: str
+    decides: str
+    says: str
+    apply: Callable[[Turn], AgentResult | None]
+
+
+#: What a step may decide, in the order the README lists them.
+DECISIONS: tuple[str, ...] = ("refusal", "ask back", "answer", "narrative", "reading")
+
+
+def _out_of_scope(t: Turn) -> AgentResult | None:
+    if t.run.clar.mode != CLARIFY_OUT_OF_SCOPE_ENTITY:
         return None
-    if entry is None:
+    return t.run.finish(t.run.clar.question, t.run.intent.route)
+
+
+def _unknown_entity(t: Turn) -> AgentResult | None:
+    unknown = ask_unknown_entity(t.run.intent, t.run.profile, t.run.clar,
+                                 lambda name: mentioned_in(t.retriever, name))
+    if unknown is None:
         return None
-    run.trace.record(faq_hit=True)
-    src = entry.source.to_dict()
-    note = f"\n{TEXT['sources'][run.lang]} {src['doc']} · {src['locator']}"
-    return run.finish(entry.answer + note, "faq", sources=[src], plain=entry.answer)
+    t.run.clar = unknown
+    return t.run.finish(unknown.question, t.run.intent.route)
 
 
-def _stated_answer(run: Run, stated: FoundResult | ConflictResult) -> AgentResult:
-    """A change the report states: its own figure (or its conflict), not computed."""
-    change = structured_answer([{}], [stated], None, run.profile, run.lang, "stated_change")
-    note = TEXT["stated_change"][run.lang]
-    run.trace.record(stated_change=True, tool_status={stated.status: 1}, llm_calls=0,
-                     figures=len(change.figures))
-    text = f"{note} {change.text}" if run.lang == "en" else note + change.text
-    return run.finish(text, run.intent.route, sources=change.sources, tool=ToolOutcome(
-        (stated,), tuple(sql_of(run.store, [stated])), tuple(change.figures)))
+def _which_company(t: Turn) -> AgentResult | None:
+    which = ask_which_company(t.run.intent, t.run.clar,
+                              workspace_companies(t.run.store, t.run.profile))
+    if which is None:
+        return None
+    t.run.clar = which
+    return t.run.finish(which.question, t.run.intent.route)
 
 
-def _narrative(run: Run, retriever: NarrativeRetriever | None, top_k: int,
-               anchors: Sequence[QueryResult] = ()) -> NarrativeOutcome:
-    """Retrieved passages, grounded (against the structured results, when there are some)."""
-    context = replace(run.context, anchors=tuple(anchors)) if anchors else run.context
-    return run_narrative(run.search_text, run.intent, run.provider, retriever, run.history,
-                         run.trace, run.lang, top_k, run.grounder, context)
+def _faq(t: Turn) -> AgentResult | None:
+    intent = t.run.intent
+    if t.faq is None or intent.metrics or intent.entities or intent.periods:
+        return None
+    return faq_answer(t.run, t.faq)
 
 
-def _lookups(run: Run, tasks: Sequence[dict[str, str]]) -> list[QueryResult]:
-    """Each planned sub-task's result: several run deterministically, one through the tool."""
-    if len(tasks) > 1:  # explicit multi-value question: deterministic sub-tasks, no LLM
-        run.trace.record(subtasks=len(tasks), llm_calls=0)
-        return [execute_query_metric(run.store, t["metric"], t["entity"], t["period"],
-                                     t["channel"], profile=run.profile, reference_date=run.ref)
-                for t in tasks]
-    return run_tool_loop(run.question, list(tasks), run.store, run.provider, run.profile,
-                         run.ref, run.trace)
+def _defined(t: Turn) -> AgentResult | None:
+    return defined_answer(t.run)
 
 
-def _text_answer(run: Run, retriever: NarrativeRetriever | None, top_k: int) -> AgentResult:
-    """A question asking for text (or a label we cannot name): the narrative, no figure.
+def _two_readings(t: Turn) -> AgentResult | None:
+    read_as_figure_ask(t.run)  # "what was X, and why did it fall?": the figure, then the why
+    read_as_introduced(t.run, t.retriever)  # the qualifier introduces the table?
+    return None
 
-    A "why" question naming a row (composite) still looks its cells up: they anchor the
-    narrative's grounding and are shown as context, never as the answer's figure.
+
+def _text_question(t: Turn) -> AgentResult | None:
+    run = t.run
+    if run.kind.kind == KIND_TEXT and run.intent.route != ROUTE_NARRATIVE or \
+            qualified_in_prose(run, t.retriever):
+        return text_answer(run, t.retriever, t.top_k)
+    return None
+
+
+def _operation(t: Turn) -> AgentResult | None:
+    run = t.run
+    operation = detect_operation(run.intent, run.profile, run.kind) if run.intent.metrics \
+        else None
+    t.operation = operation = read_stated_shares(run, operation)  # stated shares?
+    intent = run.intent
+    run.trace.record(operation=operation.kind if operation else None)
+    if operation is not None and operation.between and len(intent.periods) < 2 \
+            and intent.change_cue:  # "the difference between A and B": one period, not two
+        run.clar = clarify_scope(replace(intent, change_cue=False), run.ref,
+                                 profile=run.profile, reported=run.reported)
+    return None
+
+
+def _unnamed_label(t: Turn) -> AgentResult | None:
+    run, operation = t.run, t.operation
+    if run.kind.kind == KIND_LABEL and (operation is None or (
+            run.clar.mode == CLARIFY_ASK_FIRST and not roles_resolve(run, operation))):
+        return text_answer(run, t.retriever, t.top_k)
+    return None
+
+
+def _stated_change(t: Turn) -> AgentResult | None:
+    run = t.run
+    stated = stated_change(run.intent, run.clar, run.store, run.profile, run.ref, t.operation) \
+        if run.clar.mode != CLARIFY_ASK_FIRST or run.intent.metrics else None
+    if stated is not None:
+        return stated_answer(run, stated)
+    if change_of_levels(run.intent, t.operation):  # no stated change for these years: levels
+        run.intent = replace(run.intent, channel=None, channels=())
+    return None
+
+
+def _ask_first(t: Turn) -> AgentResult | None:
+    run = t.run
+    if run.clar.mode == CLARIFY_ASK_FIRST and not roles_resolve(run, t.operation):
+        return run.finish(run.clar.question, run.intent.route)
+    return None
+
+
+def _narrative_route(t: Turn) -> AgentResult | None:
+    if t.run.intent.route == ROUTE_NARRATIVE:
+        return text_answer(t.run, t.retriever, t.top_k)
+    return None
+
+
+def _fact_channel(t: Turn) -> AgentResult | None:
+    return structured(t.run, t.operation, t.retriever, t.top_k)
+
+
+#: The answer loop, in order: the first step that returns an answer decides it.
+STEPS: tuple[Step, ...] = (
+    Step("out_of_scope_entity", "refusal",
+         "a competitor named (the gate read the raw question first): refused before any tool, "
+         "retrieval or model", _out_of_scope),
+    Step("unknown_entity", "ask back",
+         "a company the workspace does not know: asked which, never the home company's figure",
+         _unknown_entity),
+    Step("which_company", "ask back",
+         "several companies' filings and none named: asked which, never one picked",
+         _which_company),
+    Step("faq", "answer",
+         "a curated answer matched exactly (no row, company or period named), unless a stored "
+         "fact contradicts it", _faq),
+    Step("defined_formula", "answer",
+         "a formula the question defines (\"X is defined as A / B\"): computed over stored "
+         "cells, or why not", _defined),
+    Step("two_asks", "reading",
+         "\"what was X, and why did it fall?\" read as the figure then the why; a qualifier "
+         "the prose uses to introduce a table read as that table's figure", _two_readings),
+    Step("text_question", "narrative",
+         "a reason, a method, a definition, a list asked for (or a qualifier only prose "
+         "states): the narrative, its figures as context", _text_question),
+    Step("operation", "reading",
+         "the operation asked (change, average, ratio, share, count…) and the shares tables "
+         "state; \"the difference between A and B\" with one period asks which", _operation),
+    Step("unnamed_label", "narrative",
+         "a which-year / which-item question no operation names: the narrative",
+         _unnamed_label),
+    Step("stated_change", "answer",
+         "a change the report states itself: its own figure, nothing computed (else the "
+         "change is computed from the levels)", _stated_change),
+    Step("ask_first", "ask back",
+         "a row, column, company or period the question leaves open and the store cannot "
+         "settle: asked back with the options", _ask_first),
+    Step("narrative_route", "narrative", "a question for prose: the narrative channel",
+         _narrative_route),
+    Step("fact_channel", "answer",
+         "the cells named, or the operation computed over cited cells with its derivation; a "
+         "missing cell, an operation not read or rows × periods: an honest refusal",
+         _fact_channel),
+)
+
+
+def catalogue() -> str:
+    """The steps as the README lists them: number, name, what each decides and when.
+
+    >>> print(catalogue().splitlines()[0])
+    | # | step | decides | when |
     """
-    results: list[QueryResult] = []
-    tasks: list[dict[str, str]] = []
-    if run.intent.route == ROUTE_COMPOSITE and run.clar.mode != CLARIFY_ASK_FIRST:
-        tasks = base_tasks(run.intent, run.clar, run.profile)
-        if len(varying_slots(tasks)) <= 1:
-            try:
-                results = _lookups(run, tasks)
-            except ProviderError:
-                run.trace.record(provider_error=True)
-    told = _narrative(run, retriever, top_k, anchors=results)
-    context = structured_answer(tasks, results, None, run.profile, run.lang) if results \
-        else None  # the cells named (a conflict as the conflict), never the answer's figure
-    text = told.text if context is None else "\n".join(
-        [TEXT["context_figures"][run.lang], context.text, "", TEXT["attribution"][run.lang],
-         told.text])
-    sources = told.merged_sources(context.sources if context is not None else [])
-    statuses = [r.status for r in results]
-    run.trace.record(figures=0, text_question=run.kind.cue or run.kind.kind,
-                     tool_status={s: statuses.count(s) for s in set(statuses)})
-    route = run.intent.route if results else ROUTE_NARRATIVE
-    return run.finish(text, route, sources=sources, narrative=told,
-                      tool=ToolOutcome(tuple(results), tuple(sql_of(run.store, results))))
-
-
-def _stated_change_columns(intent: ParsedIntent) -> bool:
-    """Whether the question names columns, each a stated-change one (``CHANGE*``)."""
-    return bool(intent.channels) and all(c.startswith("CHANGE") for c in intent.channels)
-
-
-def _change_of_levels(intent: ParsedIntent, operation: Operation | None) -> bool:
-    """A change between two years named, its only column a stated-change one.
-
-    "The change in service revenue between 2017 and 2018" names the "Change" column
-    by its word; when the report states no change for those years, the change is
-    computed from the two years' levels, never looked up in the change column.
-    """
-    return operation is not None and operation.kind in ("difference", "percent_change") \
-        and len(set(intent.periods)) >= 2 and _stated_change_columns(intent)
-
-
-def _planned(run: Run, operation: Operation, retriever: NarrativeRetriever | None,
-             top_k: int) -> AgentResult | Plan | None:
-    """An operation with its own operands: its plan, a refusal, or ``None`` (a level)."""
-    plan = plan_operation(operation, run.plan_context())
-    if plan is None or isinstance(plan, Plan):
-        return plan
-    run.trace.record(operation=operation.kind, operation_refused=plan.reason, figures=0)
-    if operation.answer == "label":  # which item, when no list of items is named: prose
-        return _text_answer(run, retriever, top_k)
-    refused = refusal_answer(operation.kind, plan, (), run.profile, run.lang)
-    return run.finish(refused.text, run.intent.route)
-
-
-def _computed_answer(run: Run, plan: Plan | None, operation: Operation | None,
-                     tasks: Sequence[dict[str, str]], results: Sequence[QueryResult]) -> \
-        tuple[StructuredAnswer, list[QueryResult]]:
-    """The operation's (or the named cells') answer, and the results it used.
-
-    An operand or a named cell no row states but the profile has a formula for (a ratio,
-    a margin) is computed for its cell; the answer then cites the cells and formula of each.
-    """
-    derived = derived_operands(Derivation(run.store, run.profile, run.ref), tasks, results)
-    used = derived.results
-    answer = plan_answer(plan, used, run.profile, run.lang) if plan is not None \
-        else structured_answer(tasks, used, operation, run.profile, run.lang)
-    if derived.missing and not answer.figures:  # what formulas lack named, cells found cited
-        gaps, found = formula_gaps(run.profile, tasks, derived.missing)
-        lines = [*(f"  {g}" for g in gaps), *input_lines(found, run.profile, run.lang)]
-        answer = replace(answer, text="\n".join([answer.text, *lines]), sources=[
-            *answer.sources, *(c for c in cited(found) if c not in answer.sources)])
-    return expanded_answer(answer, derived.stand_ins, run.lang, run.profile), used
-
-
-def _structured(run: Run, operation: Operation | None, retriever: NarrativeRetriever | None,
-                top_k: int) -> AgentResult:
-    """The fact channel: the operation's operands (or the named cells) and their figures.
-
-    An operation the question asks for is computed over the found cells or refused.
-    """
-    tasks = base_tasks(run.intent, run.clar, run.profile)
-    plan: Plan | None = None
-    if operation is not None and operation.kind in _PLANNED:
-        planned = _planned(run, operation, retriever, top_k)
-        if isinstance(planned, AgentResult):
-            return planned
-        plan, operation = planned, operation if planned is not None else None
-        tasks = list(plan.tasks) if plan is not None else tasks
-    tasks = ranged(tasks, run.intent) if operation is None else tasks  # "2019 to 2017"
-    # an operation asked in words we did not read (a stated-change column answers it)
-    missed = operation_asked(cue_text(run.intent, run.profile)) \
-        if operation is None and not _stated_change_columns(run.intent) else ""
-    if missed:  # an operation asked in words we did not read: its inputs, never a level
-        return _not_read(run, missed, tasks)
-    if operation is None and len(varying_slots(tasks)) > 1:
-        refused = cross_refusal(tasks, run.lang, run.profile)  # rows × periods: no figure
-        run.trace.record(cross_product=len(tasks), figures=0)
-        return run.finish(refused.text, run.intent.route)
-    try:
-        results = _lookups(run, tasks)
-    except ProviderError:
-        run.trace.record(provider_error=True)
-        return run.finish(TEXT["provider_error"][run.lang], run.intent.route)
-    if plan is None and operation is None and len(results) == 1 and results[0].status != "found":
-        derived = builtin_answer(run, tasks[0])  # a margin, FCF, EBITDA no figure states
-        if derived is not None:
-            return derived
-        # "cash flow activities": a group no table states (no fact of it), its parts answer
-        parts = [] if tasks[0]["metric"] in run.store.metric_codes() else \
-            group_parts(tasks[0], run.profile)
-        found = _lookups(run, parts) if parts else []
-        if any(r.status == "found" for r in found):
-            tasks, results = parts, found
-    structured, results = _computed_answer(run, plan, operation, tasks, results)
-    if operation is None:  # "…, and why did it fall?" when it rose: said, with the change
-        structured, results = with_premise(run, structured, results)
-    body, sources = structured.text, structured.sources
-    note = run.clar.assumption_note
-    if plan is not None and "period" in varying_slots(plan.tasks):
-        # the operation chose its periods: the assumed ones are not used; how the
-        # question's rows were read is still said
-        kept = {k: v for k, v in run.clar.assumed_slots.items() if k in READING_SLOTS}
-        note = assumption_note(run.intent, kept, run.profile) if kept else ""
-    if note:
-        body = f"{note} {body}" if run.lang == "en" else note + body
-    statuses = [r.status for r in results]
-    run.trace.record(operation=operation.kind if operation else None,
-                     figures=len(structured.figures),
-                     tool_status={s: statuses.count(s) for s in set(statuses)},
-                     fabrication_guard_triggered=bool(results) and "found" not in statuses)
-    body, sources = _pointed(run, retriever, results, body, sources)
-    told: NarrativeOutcome | None = None
-    unnamed = operation is not None and operation.answer == "label" and \
-        any(s != "found" for s in statuses)  # a label some cell is missing for
-    if run.intent.route == ROUTE_COMPOSITE or unnamed:
-        # the narrative may not contradict the line above; a label no cell names: the text
-        told = _narrative(run, retriever, top_k, anchors=results)
-        body = f"{body}\n\n{TEXT['attribution'][run.lang]}\n{told.text}"
-        sources = told.merged_sources(sources)
-    return run.finish(body, run.intent.route, sources=sources, narrative=told, tool=ToolOutcome(
-        tuple(results), tuple(sql_of(run.store, results)), tuple(structured.figures)))
-
-
-def _pointed(run: Run, retriever: NarrativeRetriever | None, results: Sequence[QueryResult],
-             body: str, sources: list[dict[str, str]]) -> tuple[str, list[dict[str, str]]]:
-    """A miss: the passages that name what was looked for, cited as sources to read."""
-    mentioned = mentioning_passages(retriever, run.profile, results, companies=frozenset(
-        workspace_companies(run.store, run.profile))) if run.intent.route != ROUTE_COMPOSITE \
-        else []
-    if not mentioned:
-        return body, sources
-    return f"{body}\n{mentions_text(mentioned, run.lang)}", [
-        *sources, *({"doc": s.doc_id, "locator": s.source_locator} for s in mentioned)]
-
-
-def _not_read(run: Run, kind: str, tasks: Sequence[dict[str, str]]) -> AgentResult:
-    """An operation asked that was not read: no figure, the cells found listed as inputs."""
-    try:
-        results = _lookups(run, tasks) if len(varying_slots(tasks)) <= 1 else []
-    except ProviderError:
-        results = []
-    refused = refusal_answer(kind, TEXT["operation_not_read"][run.lang], results, run.profile,
-                             run.lang)
-    run.trace.record(operation_not_read=kind, figures=0)
-    return run.finish(refused.text, run.intent.route, sources=refused.sources)
-
-
-def _roles_resolve(run: Run, operation: Operation | None) -> bool:
-    """Whether an ask-back about several rows / columns is answered by the operation.
-
-    A ratio names its numerator and denominator; a which-item question ("Which was
-    higher, A or B?") compares every item it names.
-    """
-    if operation is None or run.clar.mode != CLARIFY_ASK_FIRST or not run.intent.metrics:
-        return False
-    if operation.kind not in ("ratio", "share") and operation.over != "items":
-        return False
-    asked = set(run.clar.narrowing_options)
-    if not asked or not asked <= {*run.intent.metrics, *run.intent.channel_options}:
-        return False
-    plain = replace(run.intent, metrics=run.intent.metrics[:1], channel_options=(),
-                    metric=run.intent.metrics[0], list_cue=True)
-    clar = clarify_scope(plain, run.ref, profile=run.profile, reported=run.reported)
-    if clar.mode == CLARIFY_ASK_FIRST:
-        return False
-    run.clar = clar
-    if operation.over == "items" and run.intent.channel_options and not run.intent.channels:
-        run.intent = replace(run.intent, channels=run.intent.channel_options)
-    return True
+    rows = ["| # | step | decides | when |", "|---|---|---|---|"]
+    rows += [f"| {i} | `{s.name}` | {s.decides} | {s.says} |" for i, s in enumerate(STEPS, 1)]
+    return "\n".join(rows)
 
 
 def answer_question(
@@ -367,53 +277,16 @@ def answer_question(
     only: it is never fed to intent parsing or retrieval. Turns naming a competitor are
     dropped first (the trace counts them); the question is judged on its own text.
     ``follow_up`` (in a conversation, the previous answer's resolved slots) fills the
-    slots the question leaves empty, and the answer says so.
+    slots the question leaves empty, and the answer says so. The steps of :data:`STEPS`
+    run in order; the trace's ``step`` names the one that decided.
     """
     run = start_run(question, store, provider, reference_date, intent_parser, profile, history,
                     follow_up)
-    intent = run.intent
-    if run.clar.mode == CLARIFY_OUT_OF_SCOPE_ENTITY:  # before any tool, retrieval or model
-        return run.finish(run.clar.question, intent.route)
-    unknown = ask_unknown_entity(intent, run.profile, run.clar,
-                                 lambda name: mentioned_in(narrative_retriever, name))
-    if unknown is not None:  # a company we do not know: never the home company's figure
-        run.clar = unknown
-        return run.finish(unknown.question, intent.route)
-    which = ask_which_company(intent, run.clar, workspace_companies(store, run.profile))
-    if which is not None:  # several companies' filings and none named: never pick one
-        run.clar = which
-        return run.finish(which.question, intent.route)
-    if faq is not None and not (intent.metrics or intent.entities or intent.periods):
-        served = _faq_answer(run, faq)
-        if served is not None:
-            return served
-    defined = defined_answer(run)  # a formula the question defines: computed, or why not
-    if defined is not None:
-        return defined
-    read_as_figure_ask(run)  # "what was X, and why did it fall?": the figure, then the why
-    read_as_introduced(run, narrative_retriever)  # the qualifier introduces the table?
-    if run.kind.kind == KIND_TEXT and run.intent.route != ROUTE_NARRATIVE or \
-            qualified_in_prose(run, narrative_retriever):
-        return _text_answer(run, narrative_retriever, top_k)
-    operation = detect_operation(run.intent, run.profile, run.kind) if run.intent.metrics \
-        else None
-    operation, intent = read_stated_shares(run, operation), run.intent  # stated shares?
-    run.trace.record(operation=operation.kind if operation else None)
-    if operation is not None and operation.between and len(intent.periods) < 2 \
-            and intent.change_cue:  # "the difference between A and B": one period, not two
-        run.clar = clarify_scope(replace(intent, change_cue=False), run.ref,
-                                 profile=run.profile, reported=run.reported)
-    if run.kind.kind == KIND_LABEL and (operation is None or (
-            run.clar.mode == CLARIFY_ASK_FIRST and not _roles_resolve(run, operation))):
-        return _text_answer(run, narrative_retriever, top_k)  # a label we cannot name: prose
-    stated = stated_change(intent, run.clar, store, run.profile, run.ref, operation) \
-        if run.clar.mode != CLARIFY_ASK_FIRST or intent.metrics else None
-    if stated is not None:  # the report states this change: no second period needed
-        return _stated_answer(run, stated)
-    if _change_of_levels(intent, operation):  # no stated change for these years: levels
-        run.intent = intent = replace(intent, channel=None, channels=())
-    if run.clar.mode == CLARIFY_ASK_FIRST and not _roles_resolve(run, operation):
-        return run.finish(run.clar.question, intent.route)
-    if intent.route == ROUTE_NARRATIVE:
-        return _text_answer(run, narrative_retriever, top_k)
-    return _structured(run, operation, narrative_retriever, top_k)
+    turn = Turn(run, narrative_retriever, top_k, faq)
+    for step in STEPS[:-1]:
+        run.trace.record(step=step.name)
+        decided = step.apply(turn)
+        if decided is not None:
+            return decided
+    run.trace.record(step=STEPS[-1].name)
+    return structured(run, turn.operation, narrative_retriever, top_k)
