@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import re
 
+from ragspine_nb.lexicon import MONTH, MONTH_STEMS
+
 __all__ = ["PHRASE", "QUESTION_PERIOD", "MONTH", "ORDINALS", "phrase_periods", "ended_period"]
 
 Period = tuple[str, str]
 
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-#: A month written in a folded text ("jul", "july", "sept."); its first three letters name it.
-MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _Y4 = r"(?:19|20)\d\d"
 _YEAR = rf"(?:{_Y4}|'?\d\d)(?![\d%])"
 _FISCAL = r"(?:fiscal(?: year)?|fy)"
@@ -81,7 +80,7 @@ def _date(text: str) -> tuple[int, int, int]:
     words = re.findall(r"[a-z]+|\d+", text)
     month = next(w for w in words if w.isalpha())
     day, year = (w for w in words if w.isdigit())
-    return int(year), _MONTHS.index(month[:3]) + 1, int(day)
+    return int(year), MONTH_STEMS.index(month[:3]) + 1, int(day)
 
 
 def ended_period(months: int, date: tuple[int, int, int]) -> Period | None:

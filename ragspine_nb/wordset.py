@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ragspine_nb.glossary import fold
+from ragspine_nb.lexicon import MONTHS
 
 __all__ = ["singular", "content_words", "WordSetIndex", "STOP_WORDS"]
 
@@ -35,10 +36,9 @@ STOP_WORDS = frozenset(
 _YEAR_WORD = re.compile(r"(?:19|20)\d\d")
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # "non-current" stays one word; "%" is a unit
 _DASH = re.compile(r"(?<=[a-z0-9])[\u2010\u2011\u2012\u2013\u2014](?=[a-z0-9])")
-_SAME = {"percentage": "percent", "pct": "percent", "%": "percent", "january": "jan",
-         "february": "feb", "march": "mar", "april": "apr", "june": "jun", "july": "jul",
-         "august": "aug", "september": "sep", "sept": "sep", "october": "oct",
-         "november": "nov", "december": "dec"}
+_SAME = {"percentage": "percent", "pct": "percent", "%": "percent", "sept": "sep",
+         # a month's whole name is its stem ("july" → "jul"; "may" is both)
+         **{m: m[:3] for m in MONTHS if m != "may"}}
 
 
 def singular(word: str) -> str:

@@ -144,3 +144,20 @@ def test_typo_index() -> None:
     assert TypoIndex(["prices", "prizes"]).near("prixes") is None  # two as near: no guess
     assert idx.near("profit") is None  # a known word is no misspelling
     assert edit_distance("interst", "interest") == 1 and edit_distance("abc", "xyz", 1) == 2
+
+
+def test_every_month_pattern_is_built_from_the_one_table() -> None:
+    """Issue 37: months are data (ragspine_nb.lexicon); no reader writes the twelve out again."""
+    import re
+    from pathlib import Path
+
+    from ragspine_nb.lexicon import MONTHS, month_number
+
+    pkg = Path(__file__).resolve().parents[1] / "ragspine_nb"
+    written = re.compile(r"jan\|feb\|mar|january\|february|\"january\", \"february\"")
+    offenders = [str(p.relative_to(pkg)) for p in pkg.rglob("*.py")
+                 if p.name != "lexicon.py" and written.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
+    assert [month_number(w) for w in ("Jan.", "sept", "SEPTEMBER", "dec", "mayor", "ju")] == \
+        [1, 9, 9, 12, None, None]
+    assert len(MONTHS) == 12

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from ragspine_nb.lexicon import MONTH_CAPTURED, MONTH_STEMS
+
 __all__ = ["Period", "cell_period", "unspaced_year", "header_date", "duration", "duration_words",
            "dated_period", "MULTI",
            "RANGE", "YEAR", "YEAR_RANGE"]
@@ -129,9 +131,7 @@ def cell_period(text: str) -> Period | str | None:
     return None
 
 
-_MONTHS = {m: i for i, m in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
-_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_MONTH = MONTH_CAPTURED
 _DATES = (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}),?\s+((?:19|20)\d\d)\b"),   # June 30, 2019
           re.compile(rf"\b(\d{{1,2}})\s+{_MONTH},?\s+((?:19|20)\d\d)\b"))   # 30 June 2019
 
@@ -148,7 +148,7 @@ def header_date(text: str) -> tuple[int, int, int] | None:
     for i, pattern in enumerate(_DATES):
         if m := pattern.search(folded):
             month, day = (m.group(1), m.group(2)) if i == 0 else (m.group(2), m.group(1))
-            return int(m.group(3)), _MONTHS[month[:3]], int(day)
+            return int(m.group(3)), MONTH_STEMS.index(month[:3]) + 1, int(day)
     return None
 
 

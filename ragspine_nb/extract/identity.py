@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from ragspine_nb.lexicon import MONTH_NAMES, MONTHS
+
 __all__ = ["DocumentIdentity", "read_identity", "display_name", "FORM_TYPES",
            "IDENTITY_VERSION"]
 
@@ -30,9 +32,7 @@ IDENTITY_VERSION = "identity@2"
 #: Document types named on a cover page or in a file name (canonical spelling).
 FORM_TYPES: tuple[str, ...] = ("10-K", "10-Q", "8-K", "20-F", "40-F", "6-K", "S-1",
                                "annual report", "interim report", "earnings release")
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december")
-_DATE = (r"(?P<month>" + "|".join(_MONTHS) + r")\s*(?P<day>\d{1,2})\s*,?\s*(?P<year>(?:19|20)\d\d)")
+_DATE = (r"(?P<month>" + MONTH_NAMES + r")\s*(?P<day>\d{1,2})\s*,?\s*(?P<year>(?:19|20)\d\d)")
 _YEAR_ENDED = re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended\s*:?\s*" + _DATE, re.I)
 _QUARTER_ENDED = re.compile(r"for\s+the\s+(?:quarterly\s+period|quarter)\s+ended\s*:?\s*" + _DATE,
                             re.I)
@@ -148,7 +148,7 @@ def display_name(name: str) -> str:
 
 
 def _date(m: re.Match[str]) -> str:
-    month = _MONTHS.index(m.group("month").lower()) + 1
+    month = MONTHS.index(m.group("month").lower()) + 1
     try:
         return date(int(m.group("year")), month, int(m.group("day"))).isoformat()
     except ValueError:

@@ -33,6 +33,7 @@ from ragspine_nb.extract.header_periods import (
     unspaced_year,
 )
 from ragspine_nb.extract.values import parse_number
+from ragspine_nb.lexicon import MONTH_CAPTURED, MONTH_NAMES, MONTH_STEMS, MONTHS
 from ragspine_nb.period_phrases import ORDINALS
 
 __all__ = ["Column", "header_rows", "read_columns", "group_owner", "is_figure",
@@ -45,10 +46,11 @@ _CHANGE = re.compile(r"chang|varian|variation|differen|increase|decrease|\bvs\.?
 #: Words of a change column that do not name it ("% change", "2019 vs 2018").
 CHANGE_WORDS = frozenset({"change", "changes", "percent", "variance", "increase", "decrease",
                           "vs", "over", "difference", "growth", "yoy", "inc", "dec"})
+#: Month stems that are no whole month name ("may" is one)
+_ABBREVIATIONS = "|".join(s for s in MONTH_STEMS if s not in MONTHS)
 #: Header words that carry no column meaning (dates, fiscal words, units and scales).
 _NOISE = re.compile(
-    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|fiscal|years?|ended|ending|"
+    rf"\b(?:{MONTH_NAMES}|{_ABBREVIATIONS}|sept|fiscal|years?|ended|ending|"
     r"end|as(?=\s+(?:of|at)\b)|of|at|for|the|in|weeks?|months?|period|millions?|thousands?|"
     r"billions?|"
     r"except|percentages|amounts?|data|usd|rmb|us|m|bn|k|note|three|six|nine|twelve)\b"
@@ -61,8 +63,7 @@ _PERIOD_WORDS = re.compile(
     r"|\b(?:first|second|third|fourth) (?:quarter|half)(?: of)?(?: fiscal)?(?: year)?\s*'?\d{2,4}"
     r"|(?<!\d)(?:19|20)\d\d\s*[qh][1-4]\b", re.I)
 _CURRENCY_WORDS = re.compile(r"\b(?:nt|hk|dollars?)\b", re.I)
-_MONTH_DAY = re.compile(
-    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*(\d{1,2})\b", re.I)
+_MONTH_DAY = re.compile(rf"\b{MONTH_CAPTURED}\s*(\d{{1,2}})\b", re.I)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragspine_nb.lexicon import MONTHS
+
 __all__ = ["Box", "Cell", "Line", "page_lines", "merge_period_lines", "is_value",
            "is_period_cell", "MIN_GAP", "SAME_BASELINE"]
 
@@ -36,10 +38,11 @@ _VALUE = re.compile(r"^[(\[]?\s*[-−–]?\s*[$€£¥]?\s*[(]?\s*[-−–]?\d[\
                     r"\s*%?$|^[(]?\s*\.\d+\s*%?\s*[)]?$")
 _DASH = re.compile(r"^[$€£¥]?\s*[—–−-]+\s*%?$")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+#: December first: the order the alternation was written in (a fiscal year ends there most)
+_MONTHS_DECEMBER_FIRST = "|".join(MONTHS[-1:] + MONTHS[:-1])
 _PERIOD_WORDS = re.compile(
     r"(?i)\b(?:fiscal|fy|year|years|quarter|quarters|months|weeks|ended|ending|as of|"
-    r"december|january|february|march|april|may|june|july|august|september|october|"
-    r"november|q[1-4]|h[12])\b")
+    rf"{_MONTHS_DECEMBER_FIRST}|q[1-4]|h[12])\b")
 
 
 @dataclass(frozen=True)

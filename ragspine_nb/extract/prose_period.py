@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragspine_nb.extract.header_periods import YEAR, Period, duration
+from ragspine_nb.lexicon import MONTH
 
 __all__ = ["PeriodInference", "infer_period", "introducing_sentences"]
 
@@ -32,7 +33,7 @@ _INTRO = re.compile(
 #: cut: a full stop ends a sentence only before a capital letter, a digit or a bracket.
 #: A colon ends an introducing sentence only at the end of its paragraph.
 _SPLIT = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][”\"’)]))\s+(?=[A-Z0-9(\"“])|(?<=。)\s*|\n+")
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_MONTH = MONTH
 _CN_DATE = re.compile(r"((?:19|20)\d\d)年(?:\d{1,2}月(?:\d{1,2}日)?)?")
 _DATE = rf"(?:{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d|\d{{1,2}}\s+{_MONTH},?\s+(?:19|20)\d\d)"
 #: The date a table is stated at ("as of December 31, 2019"), with the years listed after

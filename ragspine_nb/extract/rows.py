@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from ragspine_nb.extract.header_periods import Period
+from ragspine_nb.lexicon import MONTH
 from ragspine_nb.profile import MetricSpec
 from ragspine_nb.vocabulary import code_from_label
 from ragspine_nb.wordset import singular
@@ -42,7 +43,7 @@ def norm_label(label: str) -> str:
     return " ".join(text.lower().split())
 
 
-_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?")
+_MONTH = MONTH
 _DATE_WORDS = re.compile(
     rf"(?:\b(?:at|as of|as at|on|ended|ending|for|of|in)\s+)?(?:the\s+)?"
     rf"(?:{_MONTH}\s+\d{{1,2}},?\s+|\d{{1,2}}\s+{_MONTH},?\s+|{_MONTH},?\s+)?"

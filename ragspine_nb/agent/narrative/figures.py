@@ -24,6 +24,7 @@ from ragspine_nb.glossary import (
     normalize_period,
     text_channel_vocabulary,
 )
+from ragspine_nb.lexicon import MONTH, MONTH_WORD
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import SCALES, UnitParts, unit_parts
 from ragspine_nb.wordset import STOP_WORDS, content_words
@@ -48,9 +49,9 @@ _LETTER_SCALE = {"m": "million", "mn": "million", "bn": "billion", "b": "billion
                  "k": "thousand"}
 #: Dates and bare years are not figures: "March 31" (a day), "in 2019 and 2018." (years)
 _DATE_PARTS = re.compile(
-    r"(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
+    rf"(?<![a-z]){MONTH}\s+\d{{1,2}}"
     r"(?:st|nd|rd|th)?(?![\d,.]\d)|(?<![\d.,])\d{1,2}(?:st|nd|rd|th)?\s+"
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*(?![a-z])"
+    rf"{MONTH_WORD}(?![a-z])"
     r"|(?<![\d.,$€£¥])(?:19|20)\d\d(?![\d%]|[.,]\d|\s*(?:million|billion|thousand|"
     r"mn|bn|m|k|b|百万|亿|万|元)(?![a-z]))")
 #: Words after which a clause's numbers are a cause's or a part's, not the metric's level.

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from ragspine_nb.lexicon import MONTH
+
 __all__ = ["FOCI", "question_focus", "answers_focus", "introduces_table", "is_anaphoric"]
 
 #: The kinds of answer a text question can ask for.
@@ -98,7 +100,7 @@ _ANSWERS: dict[str, re.Pattern[str]] = {
                             r"(?:years?|quarters?|months?|weeks?|days?)|(?:once|twice)\s+a\s+"
                             r"(?:year|quarter|month)|per\s+(?:year|annum|quarter|month))\b|"
                             r"每年|每季|每月|每周", _I),
-    "time": re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+"
+    "time": re.compile(rf"\b{MONTH}\s+"
                        r"\d{1,2}\b|\b(?:19|20)\d\d\b|\b(?:during|since|until|in)\s+"
                        r"(?:fiscal\s+)?(?:19|20)\d\d\b|\d{4}年", _I),
     "table": re.compile(r"\bas\s+follows\b|\bfollowing\s+(?:table|tables|schedule|summary)\b|"

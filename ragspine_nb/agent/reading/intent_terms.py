@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragspine_nb.lexicon import MONTH
 from ragspine_nb.period_phrases import ORDINALS, PHRASE, QUESTION_PERIOD
 from ragspine_nb.vocab_matcher import VocabMatcher, shared_matcher
 from ragspine_nb.wordset import content_words
@@ -25,7 +26,7 @@ LIST_CUES: tuple[str, ...] = ("和", "与", "及", "以及", "、", "对比", "�
 #: A vocabulary compiled for :func:`find_all`.
 Terms = VocabMatcher
 
-_DATE_COMMA = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*"
+_DATE_COMMA = re.compile(rf"\b{MONTH}\s*"
                          r"\d{1,2}\s*,")
 #: A comma before a clause saying how a figure is measured, not before another item.
 _CLAUSE_COMMA = re.compile(r",\s*(?=(?:based on|according to|in terms of|as reported|"

@@ -35,6 +35,7 @@ from ragspine_nb.agent.scope.clarify import (
 )
 from ragspine_nb.core import Snippet
 from ragspine_nb.glossary import fold
+from ragspine_nb.lexicon import MONTHS
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.vocab_matcher import VocabMatcher, shared_matcher
 from ragspine_nb.wordset import content_words
@@ -46,9 +47,8 @@ _BEFORE = re.compile(rf"(?:^|(\S+)\s+)((?:{_NAME}\s+){{0,2}}{_NAME})(?:['\u2019]
 _AFTER = re.compile(rf"^\s+of\s+((?:{_NAME}\s+){{0,2}}{_NAME})(?![A-Za-z0-9])")
 _DETERMINERS = frozenset("the a an its their our his her this that these those each every "
                          "any all total per".split())
-_CALENDAR = frozenset("january february march april may june july august september october "
-                      "november december monday tuesday wednesday thursday friday saturday "
-                      "sunday".split())
+_CALENDAR = frozenset(MONTHS) | frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday".split())
 _WORD = re.compile(r"[A-Za-z]+")
 
 
