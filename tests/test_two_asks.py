@@ -77,6 +77,25 @@ def test_figure_and_why_zh_answers_the_figure_and_says_the_premise_is_false(agen
     assert r.citations and HK_2024_CELL in r.sources
 
 
+@pytest.mark.parametrize(("question", "said", "not_said"), [
+    # the why of Hong Kong's figure: never the sentence about Mainland China's revenue, nor
+    # the paragraph that goes on about it without naming it again
+    ("香港2025年营业收入是多少，为什么下降了？",
+     "香港代理人渠道表现强劲，内地访客恢复带动新单销售增长。",
+     ("ACME中国内地营业收入", "银保渠道新单保费同比下降约两成")),
+    ("What was ACME Hong Kong revenue in FY2025, and why did it fall?",
+     "led by Hong Kong, where agency new sales rose to US$835m", ("Mainland China revenue fell",)),
+    # and the other way round: Mainland China's why keeps its own sentences
+    ("Why did Mainland China revenue fall in FY2025?",
+     "Mainland China revenue fell to US$1,530m: bancassurance new sales dropped 17%", ()),
+])
+def test_the_why_of_one_segment_is_never_a_sibling_segments_sentence(
+        agent: Agent, question: str, said: str, not_said: tuple[str, ...]) -> None:
+    why = agent.ask(question, REF).answer.split("归因分析：")[-1].split("Attribution:")[-1]
+    assert said in why
+    assert not [s for s in not_said if s in why]
+
+
 def test_a_premise_false_the_other_way_is_said_too(agent: Agent) -> None:
     """Mainland China revenue fell (1,580 → 1,530): "why did it rise" does not hold."""
     r = agent.ask("How much was ACME Mainland China revenue in FY2025? Why did it increase?",

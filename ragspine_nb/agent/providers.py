@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ragspine_nb._optional import import_optional
-from ragspine_nb.agent.narrative.extractive import SENTENCE, extractive_answer
+from ragspine_nb.agent.narrative.extractive import SENTENCE, Subject, extractive_answer
 from ragspine_nb.errors import ProviderError
 
 __all__ = [
     "COMPANY_LINE",
+    "SUBJECT_LINE",
+    "OTHERS_LINE",
     "LLMProvider",
     "ProviderResponse",
     "ToolCall",
@@ -70,6 +72,10 @@ class LLMProvider(Protocol):
 # ------------------------------------------------------------------------ mock
 #: The prompt line naming the company whose own filings every snippet comes from.
 COMPANY_LINE = "Company (every snippet is from its own filings):"
+#: The prompt lines naming what the question is about and its siblings (segments, regions
+#: of the same report): a sentence naming only a sibling is about that sibling.
+SUBJECT_LINE = "The question is about:"
+OTHERS_LINE = "Not about (a sentence naming only these is about them):"
 _SNIPPET = re.compile(r"^\[(\d+)\] \(source: ([^)]*)\)\s*(.*)$")
 
 
@@ -119,15 +125,21 @@ class MockProvider:
         """The snippets' sentences that answer the question (see :mod:`.extractive`)."""
         question = company = ""
         snippets: list[tuple[int, str]] = []
+        named: dict[str, tuple[str, ...]] = {SUBJECT_LINE: (), OTHERS_LINE: ()}
         for line in prompt.splitlines():
             if line.startswith(COMPANY_LINE):
                 company = line[len(COMPANY_LINE):].strip()
+            for head in named:
+                if line.startswith(head):
+                    named[head] = tuple(n.strip() for n in line[len(head):].split(" / ")
+                                        if n.strip())
             if line.startswith("Question:") or line.startswith("问题："):
                 question = line.split(":", 1)[-1].split("：", 1)[-1].strip()
             m = _SNIPPET.match(line)
             if m:
                 snippets.append((int(m.group(1)), m.group(3)))
-        return extractive_answer(question, snippets, company)
+        return extractive_answer(question, snippets, company,
+                                 about=Subject(named[SUBJECT_LINE], named[OTHERS_LINE]))
 
 
 # ------------------------------------------------------------------- anthropic

@@ -21,7 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 from ragspine_nb.agent.narrative.extractive import unwrap_lines
 from ragspine_nb.agent.narrative.focus import question_focus
 from ragspine_nb.agent.narrative.grounding import Grounder, GroundingContext
-from ragspine_nb.agent.providers import COMPANY_LINE, LLMProvider
+from ragspine_nb.agent.providers import COMPANY_LINE, OTHERS_LINE, SUBJECT_LINE, LLMProvider
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.scope.company_scope import workspace_companies
 from ragspine_nb.agent.trace import Trace
@@ -32,6 +32,7 @@ from ragspine_nb.agent.write.templates import TEXT
 from ragspine_nb.core import Citation, NarrativeOutcome, Snippet
 from ragspine_nb.errors import ProviderError
 from ragspine_nb.glossary import period_label
+from ragspine_nb.profile import DomainProfile
 
 __all__ = ["NarrativeRetriever", "NarrativeOutcome", "NarrativeAnswer", "run_narrative",
            "NARRATIVE_SYSTEM"]
@@ -222,6 +223,28 @@ def _row_footnote(question: str, intent: ParsedIntent, retriever: NarrativeRetri
     return None
 
 
+def subject_names(intent: ParsedIntent, profile: DomainProfile
+                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names of the one segment or region a question asks about, and of its siblings.
+
+    Only when the question names exactly one entity other than the home entity (the
+    group contains its segments: a group sentence may explain one); a sibling's name
+    found inside one of the subject's names is not a sibling's ("China" in "Hong Kong,
+    China" would be).
+    """
+    named = set(intent.entities)
+    code = next(iter(named)) if len(named) == 1 else ""
+    spec = profile.entities.get(code)
+    if spec is None or code == profile.home_entity_code:
+        return (), ()
+    names = tuple(dict.fromkeys((spec.label, *spec.synonyms)))
+    inside = " | ".join(names).casefold()
+    others = tuple(dict.fromkeys(
+        n for c, e in profile.entities.items() if c not in (code, profile.home_entity_code)
+        for n in (e.label, *e.synonyms) if n.casefold() not in inside))
+    return names, others
+
+
 def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
                   retriever: NarrativeRetriever | None,
                   history: Sequence[tuple[str, str]] | None, trace: Trace, lang: str,
@@ -256,6 +279,9 @@ def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
         {"role": "user" if role == "user" else "assistant", "content": text}
         for role, text in (history or [])]
     head = f"{COMPANY_LINE} {owner}\n" if owner else ""
+    names, others = subject_names(intent, grounder.profile)
+    if names and others:  # "Hong Kong" asked: a sentence naming only "Mainland China" is not it
+        head += f"{SUBJECT_LINE} {' / '.join(names)}\n{OTHERS_LINE} {' / '.join(others)}\n"
     messages.append({"role": "user",
                      "content": f"{head}Question: {question}\n\nSnippets:\n{numbered}"})
     try:

@@ -43,9 +43,9 @@ from ragspine_nb.agent.narrative.focus import (
 from ragspine_nb.retrieval.movement import direction
 from ragspine_nb.retrieval.tokenize import tokenize
 
-__all__ = ["SENTENCE", "Sentence", "Scored", "passage_sentences", "rank_sentences",
-           "choose_sentences", "extractive_answer", "terms", "unwrap_lines", "MAX_SENTENCES",
-           "MAX_CHARS"]
+__all__ = ["SENTENCE", "Sentence", "Scored", "Subject", "about_another", "passage_sentences",
+           "rank_sentences", "choose_sentences", "extractive_answer", "terms", "unwrap_lines",
+           "MAX_SENTENCES", "MAX_CHARS"]
 
 MAX_SENTENCES = 3
 MAX_CHARS = 700
@@ -282,13 +282,72 @@ def _reference_years(sentence: str) -> set[str]:
     return {y for y in reference if named.count(y) == reference.count(y)}
 
 
-def rank_sentences(question: str, sentences: Sequence[Sentence], company: str = ""
-                   ) -> list[Scored]:
+@dataclass(frozen=True)
+class Subject:
+    """What a question is about (its one segment or region, by every name) and its siblings.
+
+    A sentence naming a sibling and not the subject is about the sibling: "Mainland China
+    revenue fell" answers no question about Hong Kong.
+    """
+
+    names: tuple[str, ...] = ()
+    others: tuple[str, ...] = ()
+
+
+def _names_any(text: str, names: Sequence[str]) -> bool:
+    """Whether ``text`` names one of ``names`` (a Latin name as whole words, any case)."""
+    folded = text.casefold()
+    return any(re.search(rf"(?<![^\W\d_]){re.escape(n.casefold())}(?![^\W\d_])", folded)
+               if n.isascii() else n.casefold() in folded for n in names)
+
+
+def about_another(text: str, about: Subject) -> bool:
+    """Whether a sentence names only the subject's siblings, never the subject.
+
+    Examples
+    --------
+    >>> hk = Subject(("Hong Kong", "香港"), ("Mainland China", "内地", "China"))
+    >>> about_another("2025年第一季度，ACME中国内地营业收入有所下降。", hk)
+    True
+    >>> about_another("香港代理人渠道表现强劲，内地访客恢复带动新单销售增长。", hk)
+    False
+    >>> about_another("Revenue rose on higher margins.", hk), about_another("Chinatown", hk)
+    (False, False)
+    """
+    return bool(about.names) and _names_any(text, about.others) and \
+        not _names_any(text, about.names)
+
+
+def _about_others(sentences: Sequence[Sentence], about: Subject | None) -> list[bool]:
+    """Per sentence: about a sibling, by its names or, naming nobody, by the one before.
+
+    A passage keeps its topic until a sentence names another: "ACME Mainland China
+    revenue fell. Bancassurance sales dropped 20% …" — the second sentence is Mainland
+    China's too.
+    """
+    if about is None or not about.names:
+        return [False] * len(sentences)
+    other, topic, snippet = [], False, None
+    for s in sentences:
+        if s.snippet != snippet:
+            topic, snippet = False, s.snippet
+        if _names_any(s.text, about.names):
+            topic = False
+        elif _names_any(s.text, about.others):
+            topic = True
+        other.append(topic)
+    return other
+
+
+def rank_sentences(question: str, sentences: Sequence[Sentence], company: str = "",
+                   about: Subject | None = None) -> list[Scored]:
     """Every sentence scored for the question (see the module docstring), best first.
 
     ``company`` names the company whose own filings every sentence comes from: the words
     of its name in the question say more whose than what (its filings call it "we"), so
-    together they weigh as much as the question's lightest other term.
+    together they weigh as much as the question's lightest other term. A sentence
+    :func:`about_another` subject than the question's is left out, and so are the sentences
+    after it in its passage that name nobody (they keep its topic).
     """
     focus = question_focus(question)
     q_terms = [t for t in terms(question) if t not in _FOCUS_WORDS] or terms(question)
@@ -303,7 +362,10 @@ def rank_sentences(question: str, sentences: Sequence[Sentence], company: str = 
         if i and read[i].anaphoric and sentences[i - 1].snippet == s.snippet:
             relevance[i] = max(relevance[i], 0.8 * relevance[i - 1])
     out = []
-    for s, rel, r in zip(sentences, relevance, read, strict=True):
+    other = _about_others(sentences, about)
+    for s, rel, r, skip in zip(sentences, relevance, read, other, strict=True):
+        if skip:
+            continue
         answers = _answers(s.text, focus)
         score = rel * (1.0 + 0.3 * _phrase_share(q_pairs, r.pairs))
         score *= (2.0 if focus in _STRONG_FOCI else 1.5) if answers else 1.0
@@ -345,10 +407,11 @@ def choose_sentences(ranked: Sequence[Scored], sentences: Sequence[Sentence],
 
 
 def extractive_answer(question: str, snippets: Sequence[tuple[int, str]],
-                      company: str = "") -> str:
+                      company: str = "", about: Subject | None = None) -> str:
     """The chosen sentences, one per line, best first, each followed by its ``[n]``.
 
-    ``company``: whose own filings the snippets are (:func:`rank_sentences`).
+    ``company``: whose own filings the snippets are; ``about``: the question's subject and
+    its siblings (:func:`rank_sentences`).
 
     Examples
     --------
@@ -358,5 +421,5 @@ def extractive_answer(question: str, snippets: Sequence[tuple[int, str]],
     Interest expense increased primarily due to higher average debt. [2]
     """
     sentences = passage_sentences(snippets)
-    chosen = choose_sentences(rank_sentences(question, sentences, company), sentences)
+    chosen = choose_sentences(rank_sentences(question, sentences, company, about), sentences)
     return "\n".join(f"{s.text} [{s.snippet}]" for s in chosen)
