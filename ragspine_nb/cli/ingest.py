@@ -91,7 +91,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         report = ingest(args.paths, workspace=ws_path, profile=args.profile,
                         dry_run=args.dry_run,
                         metadata=args.metadata, progress=sys.stderr.isatty(),
-                        limits=_limits(args))
+                        limits=_limits(args), workers=args.workers)
     except (FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -115,6 +115,9 @@ def add_ingest_parser(sub: Any) -> None:
     p.add_argument("--metadata", help="per-document metadata (TOML/JSON/YAML)")
     p.add_argument("--dry-run", action="store_true", help="read and report, write nothing")
     p.add_argument("--json", metavar="OUT", help="also write the report as JSON to OUT")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="worker processes reading files at once (default: one per core, at "
+                        "most 4, for a folder of 2 MB or more; else one)")
     for opt, field in LIMIT_OPTIONS.items():
         p.add_argument(f"--{opt.replace('_', '-')}", type=int, metavar="N",
                        help=f"limit per document (default {getattr(DEFAULT_LIMITS, field):,})")

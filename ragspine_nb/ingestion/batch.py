@@ -2,8 +2,9 @@
 
 One bad file never stops the batch (its line says why); a full disk or a read-only
 store does (the later files are not attempted). Files are read in one worker process
-(:func:`~ragspine_nb.ingestion.worker.batch_reader`), each within the per-file deadline and
-memory cap; a worker stopped at a limit is replaced for the next file. A document whose
+(:func:`~ragspine_nb.ingestion.worker.batch_reader`), or several reading ahead of the file
+being written (:mod:`ragspine_nb.ingestion.read_ahead`), each within the per-file deadline
+and memory cap; a worker stopped at a limit is replaced for the next file. A document whose
 table amounts state no scale, whose tables name no period, or with a bare total row, is
 written after the other files were read, with the period
 (:mod:`ragspine_nb.ingestion.period`), the scale (:mod:`ragspine_nb.ingestion.scale`) and the
@@ -14,7 +15,7 @@ keeps its place in the report, and its ledger fingerprint covers the files of it
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -23,10 +24,18 @@ from ragspine_nb.errors import StoreError
 from ragspine_nb.extract.collect import SourceFile
 from ragspine_nb.ingestion.context import BatchContext, with_siblings
 from ragspine_nb.ingestion.period import period_step
+from ragspine_nb.ingestion.read_ahead import ReadAhead, read_workers
 from ragspine_nb.ingestion.scale import scale_step
-from ragspine_nb.ingestion.steps import Read, Settings, finish_step, read_step, store_failure
+from ragspine_nb.ingestion.steps import (
+    Read,
+    Settings,
+    finish_step,
+    plan_read,
+    read_step,
+    store_failure,
+)
 from ragspine_nb.ingestion.total import bare_total, total_step
-from ragspine_nb.ingestion.worker import batch_reader
+from ragspine_nb.ingestion.worker import Reader, ReadJob, batch_reader
 from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore
 
@@ -50,13 +59,64 @@ def run_batch(files: list[SourceFile], facts: FactStore | None, chunks: ChunkSto
     """Every file in order: its report line, its skipped cells, and why the batch stopped.
 
     ``facts`` and ``chunks`` are the workspace's stores (``None``: a dry run without a
-    workspace); ``error`` non-empty means nothing is attempted.
+    workspace); ``error`` non-empty means nothing is attempted. Several workers read the
+    files ahead when ``s.workers`` says so (:mod:`ragspine_nb.ingestion.read_ahead`).
     """
-    reading = batch_reader() if s.worker and not error else contextlib.nullcontext(s.reader)
-    with reading as reader:
-        return _run(files, (facts, chunks),
-                    replace(s, batch=BatchContext.of(files), reader=reader),
-                    meta_by_doc, show, error)
+    s = replace(s, batch=BatchContext.of(files))
+    n = read_workers(s.workers, _sizes(files)) if s.worker and not error else 1
+    with _reader(n, s, error) as reader:
+        if isinstance(reader, ReadAhead):
+            reader.plan(_planned_jobs(files, facts, s, meta_by_doc))
+        return _run(files, (facts, chunks), replace(s, reader=reader), meta_by_doc, show,
+                    error)
+
+
+def _sizes(files: list[SourceFile]) -> list[int]:
+    """The sizes of the files a batch may read (refused ones left out)."""
+    out = []
+    for item in files:
+        with contextlib.suppress(OSError):
+            if not item.refused:
+                out.append(item.path.stat().st_size)
+    return out
+
+
+@contextlib.contextmanager
+def _reader(n: int, s: Settings, error: str) -> Iterator[Reader]:
+    """The batch's reader: ``n`` workers reading ahead, one worker, or this process."""
+    if n > 1:
+        ahead = ReadAhead(n)
+        try:
+            yield ahead
+        finally:
+            ahead.close()
+    elif s.worker and not error:
+        with batch_reader() as one:
+            yield one
+    else:
+        yield s.reader
+
+
+def _planned_jobs(files: list[SourceFile], facts: FactStore | None, s: Settings,
+                  meta_by_doc: Mapping[str, Mapping[str, Any]]) -> list[ReadJob]:
+    """The reads the batch will ask for, in its order.
+
+    What it skips or fails is left out; an error here is met again, and reported, when the
+    batch reaches that file.
+    """
+    jobs, seen = [], set()
+    for item in files:
+        if item.refused or item.doc_id in seen:
+            continue
+        seen.add(item.doc_id)
+        try:
+            planned = plan_read(item.path, item.doc_id, facts, meta_by_doc.get(item.doc_id, {}),
+                                s)
+        except Exception:  # noqa: S112 - the batch reports it at this file's turn
+            continue
+        if not isinstance(planned, FileReport):
+            jobs.append(planned[0])
+    return jobs
 
 
 def _run(files: list[SourceFile], stores: tuple[FactStore | None, ChunkStore | None],

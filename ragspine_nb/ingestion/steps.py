@@ -1,8 +1,9 @@
 """The steps of ingesting one file: read it within limits, write it without half-writes.
 
 :func:`read_step` checks the file against the limits, hashes it, skips it when the
-ledger records the same ingestion, and reads it (with the batch's reader: a worker
-process bounded in time and memory, :mod:`ragspine_nb.ingestion.worker`); every reading
+ledger records the same ingestion (:func:`plan_read`), and reads it (with the batch's
+reader: a worker process bounded in time and memory, :mod:`ragspine_nb.ingestion.worker`,
+or several reading ahead, :mod:`ragspine_nb.ingestion.read_ahead`); every reading
 problem becomes a ``failed`` :class:`~ragspine_nb.core.FileReport` with its reason
 (memory and the per-file deadline included).
 :func:`write_step` writes what was read in the order that keeps the two databases in
@@ -43,9 +44,9 @@ from ragspine_nb.stores.chunks import ChunkStore
 from ragspine_nb.stores.facts import FactStore, utc_now
 from ragspine_nb.stores.statements import same_value
 
-__all__ = ["Settings", "Read", "read_step", "write_step", "store_failure", "fingerprint",
-           "statements_step", "finish_step", "ingest_file", "FATAL_ERRORS", "CONFLICT",
-           "listed_cells"]
+__all__ = ["Settings", "Read", "plan_read", "read_step", "write_step", "store_failure",
+           "fingerprint", "statements_step", "finish_step", "ingest_file", "FATAL_ERRORS",
+           "CONFLICT", "listed_cells"]
 
 #: Store errors after which no later file of the batch can be written either.
 FATAL_ERRORS: tuple[type[StoreError], ...] = (DiskFullError, ReadOnlyStoreError)
@@ -69,6 +70,9 @@ class Settings:
     #: and ``max_memory_bytes`` (False: in this process with neither bound, for debugging
     #: and tests that patch a reader)
     worker: bool = True
+    #: how many workers read a batch's files at once (``None``: chosen by the files' size,
+    #: :func:`~ragspine_nb.ingestion.read_ahead.read_workers`)
+    workers: int | None = None
     #: what reads one file (a batch sets its worker's; :func:`ingest_file` alone reads here)
     reader: Reader = read_in_process
 
@@ -116,6 +120,26 @@ def _unchanged(path: Path, doc_id: str, previous: Mapping[str, Any], file_hash: 
                       sensitivity=previous["sensitivity"], file_hash=file_hash)
 
 
+def plan_read(path: Path, doc_id: str, facts: FactStore | None, meta: Mapping[str, Any],
+              s: Settings) -> tuple[ReadJob, str] | FileReport:
+    """What reading one file takes (its job and ledger fingerprint), or why it needs none.
+
+    A file over a size limit fails; one the ledger records with the same fingerprint is
+    ``skipped_unchanged``. Store and OS errors propagate (:func:`read_step` reports them).
+    """
+    hit = file_size_hit(path.stat().st_size, s.limits)
+    if hit is not None:
+        return _failed(path, doc_id, hit.describe())
+    file_hash = file_sha256(path)
+    key = fingerprint(file_hash, path.suffix.lower(), s.mapping, meta, s.max_chars,
+                      s.overlap_chars, s.limits, policy_fingerprint(s.profile))
+    previous = facts.source_document(doc_id) if facts is not None else None
+    if previous is not None and _same_ingestion(previous["fingerprint"], key, path, s):
+        return _unchanged(path, doc_id, previous, file_hash)
+    return ReadJob(path, doc_id, s.profile, dict(meta), file_hash, s.mapping, s.max_chars,
+                   s.overlap_chars, s.limits), key
+
+
 def read_step(path: Path, doc_id: str, facts: FactStore | None, meta: Mapping[str, Any],
               s: Settings) -> Read | FileReport:
     """Read one file, or the report that says why it is not read (or needs no reading).
@@ -124,17 +148,11 @@ def read_step(path: Path, doc_id: str, facts: FactStore | None, meta: Mapping[st
     """
     out_of_memory = False
     try:
-        hit = file_size_hit(path.stat().st_size, s.limits)
-        if hit is not None:
-            return _failed(path, doc_id, hit.describe())
-        file_hash = file_sha256(path)
-        key = fingerprint(file_hash, path.suffix.lower(), s.mapping, meta, s.max_chars,
-                          s.overlap_chars, s.limits, policy_fingerprint(s.profile))
-        previous = facts.source_document(doc_id) if facts is not None else None
-        if previous is not None and _same_ingestion(previous["fingerprint"], key, path, s):
-            return _unchanged(path, doc_id, previous, file_hash)
-        result = s.reader(ReadJob(path, doc_id, s.profile, dict(meta), file_hash, s.mapping,
-                                  s.max_chars, s.overlap_chars, s.limits))
+        planned = plan_read(path, doc_id, facts, meta, s)
+        if isinstance(planned, FileReport):
+            return planned
+        job, key = planned
+        result = s.reader(job)
     except StoreError:
         raise
     except (ExtractionError, OSError) as exc:
@@ -147,7 +165,7 @@ def read_step(path: Path, doc_id: str, facts: FactStore | None, meta: Mapping[st
     if out_of_memory:
         return _failed(path, doc_id, "out of memory while reading this file; nothing was "
                        "written (lower the limits or split the file)")
-    return Read(result, file_hash, key)
+    return Read(result, job.file_hash, key)
 
 
 def _same_ingestion(stored: str, key: str, path: Path, s: Settings) -> bool:

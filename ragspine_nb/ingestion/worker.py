@@ -30,7 +30,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -43,7 +43,7 @@ from ragspine_nb.ingestion.memory import MemoryCap
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["ReadJob", "Reader", "read_in_process", "ReaderProcess", "batch_reader",
-           "START_SECONDS"]
+           "borrow_workers", "give_back", "START_SECONDS"]
 
 #: Seconds a new worker may take to start (its imports), not counted in any file's deadline.
 START_SECONDS = 120.0
@@ -340,18 +340,30 @@ _IDLE: list[ReaderProcess] = []
 _TIMER: list[threading.Timer] = []
 
 
+def borrow_workers(n: int) -> list[ReaderProcess]:
+    """``n`` workers: this process's idle ones first, then new ones (started on first read)."""
+    with _LOCK:
+        taken = [_IDLE.pop() for _ in range(min(n, len(_IDLE)))]
+    return taken + [ReaderProcess() for _ in range(n - len(taken))]
+
+
+def give_back(workers: Iterable[ReaderProcess]) -> None:
+    """Keep the running ones idle for the next batch (closed after :data:`IDLE_SECONDS`)."""
+    with _LOCK:
+        alive = [w for w in workers if w.alive]
+        if alive:
+            _IDLE.extend(alive)
+            _close_later()
+
+
 @contextlib.contextmanager
 def batch_reader() -> Iterator[Reader]:
     """A worker for one batch (an idle one of this process, else a new one on first read)."""
-    with _LOCK:
-        worker = _IDLE.pop() if _IDLE else ReaderProcess()
+    worker, = borrow_workers(1)
     try:
         yield worker.read
     finally:
-        with _LOCK:
-            if worker.alive:
-                _IDLE.append(worker)
-                _close_later()
+        give_back([worker])
 
 
 def _close_later() -> None:

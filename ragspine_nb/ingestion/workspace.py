@@ -12,7 +12,6 @@ import contextlib
 import json
 import shutil
 import time
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,12 +19,13 @@ from typing import Any
 
 from ragspine_nb.core import FileReport, IngestReport, SkippedItem
 from ragspine_nb.display import Card, CardReprMixin, Table
-from ragspine_nb.errors import DatabaseNotFoundError, RagspineError, StoreError
+from ragspine_nb.errors import DatabaseNotFoundError, StoreError
 from ragspine_nb.extract.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
 from ragspine_nb.extract.collect import SourceFile, collect_files
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits
 from ragspine_nb.extract.lineage import profile_fingerprint
 from ragspine_nb.ingestion.batch import run_batch
+from ragspine_nb.ingestion.metadata import load_metadata
 from ragspine_nb.ingestion.steps import Settings
 from ragspine_nb.profile import PROFILE_FORMATS, DomainProfile, find_profile
 from ragspine_nb.stores.chunks import ChunkStore
@@ -190,38 +190,13 @@ class Workspace(CardReprMixin):
                            f"{self.chunks.count():,}"), ("companies", str(len(self.companies())))))
 
 
-def load_metadata(source: Mapping[str, Mapping[str, Any]] | str | Path | None
-                  ) -> dict[str, dict[str, Any]]:
-    """Per-document metadata from a mapping or a TOML/JSON/YAML file ``{doc_id: {...}}``."""
-    if source is None:
-        return {}
-    if isinstance(source, Mapping):
-        data: Any = source
-    else:
-        path = Path(source)
-        text = path.read_text(encoding="utf-8")
-        suffix = path.suffix.lower()
-        if suffix == ".toml":
-            data = tomllib.loads(text)
-        elif suffix == ".json":
-            data = json.loads(text)
-        elif suffix in (".yaml", ".yml"):
-            import yaml
-
-            data = yaml.safe_load(text)
-        else:
-            raise RagspineError(f"metadata file {path.name!r}: use .toml, .json, .yaml or .yml")
-    if not isinstance(data, Mapping) or not all(isinstance(v, Mapping) for v in data.values()):
-        raise RagspineError("metadata must map each document id to a table of fields")
-    return {str(k): dict(v) for k, v in data.items()}
-
-
 def ingest(paths: str | Path | Iterable[str | Path], workspace: str | Path = "ws",
            profile: DomainProfile | str | Path | None = None, *, dry_run: bool = False,
            metadata: Mapping[str, Mapping[str, Any]] | str | Path | None = None,
            progress: bool = True, max_chars: int = DEFAULT_CHUNK_CHARS,
            overlap_chars: int = DEFAULT_OVERLAP_CHARS,
-           limits: IngestLimits | None = None, worker: bool = True) -> IngestReport:
+           limits: IngestLimits | None = None, worker: bool = True,
+           workers: int | None = None) -> IngestReport:
     """Ingest report files and folders into a workspace.
 
     One bad file never aborts the batch: each file ends ``ingested``,
@@ -270,6 +245,10 @@ def ingest(paths: str | Path | Iterable[str | Path], workspace: str | Path = "ws
         Read each file in a worker process (within the deadline and memory cap of
         ``limits``). ``False`` reads in this process with neither bound: for debugging
         a reader, never for files from elsewhere.
+    workers : int, optional
+        Worker processes reading files at once, ahead of the one being written (the
+        report, facts and chunks are the same). Default: one per core, at most 4, when
+        the files weigh 2 MB or more (a folder of filings), else one.
 
     Returns
     -------
@@ -283,7 +262,7 @@ def ingest(paths: str | Path | Iterable[str | Path], workspace: str | Path = "ws
     ...                 profile="ragspine_nb/demo/profile.toml")  # doctest: +SKIP
     """
     return _run_ingest(_IngestArgs(paths, workspace, profile, dry_run, metadata, progress,
-                                   max_chars, overlap_chars, limits, worker))
+                                   max_chars, overlap_chars, limits, worker, workers))
 
 
 @dataclass(frozen=True)
@@ -300,6 +279,7 @@ class _IngestArgs:
     overlap_chars: int
     limits: IngestLimits | None
     worker: bool = True
+    workers: int | None = None
 
 
 @dataclass(frozen=True)
@@ -351,7 +331,8 @@ def _plan_ingest(args: _IngestArgs) -> _IngestPlan:
     prof = _resolve_profile(args.profile, ws_path)
     meta_by_doc = load_metadata(args.metadata)
     settings = Settings(prof, profile_fingerprint(prof), args.dry_run, args.max_chars,
-                        args.overlap_chars, args.limits or DEFAULT_LIMITS, worker=args.worker)
+                        args.overlap_chars, args.limits or DEFAULT_LIMITS, worker=args.worker,
+                        workers=args.workers)
     return _IngestPlan(items, ws_path, prof, meta_by_doc, settings, collect_files(items))
 
 
