@@ -278,10 +278,10 @@ def run_narrative(question: str, intent: ParsedIntent, provider: LLMProvider,
     messages: list[dict[str, Any]] = [
         {"role": "user" if role == "user" else "assistant", "content": text}
         for role, text in (history or [])]
-    head = f"{COMPANY_LINE} {owner}\n" if owner else ""
     names, others = subject_names(intent, grounder.profile)
-    if names and others:  # "Hong Kong" asked: a sentence naming only "Mainland China" is not it
-        head += f"{SUBJECT_LINE} {' / '.join(names)}\n{OTHERS_LINE} {' / '.join(others)}\n"
+    head = f"{SUBJECT_LINE} {' / '.join(names)}\n{OTHERS_LINE} {' / '.join(others)}\n" \
+        if names and others else ""  # "Hong Kong" asked: "Mainland China …" is not about it
+    head += f"{COMPANY_LINE} {owner}\n" if owner else ""
     messages.append({"role": "user",
                      "content": f"{head}Question: {question}\n\nSnippets:\n{numbered}"})
     try:
