@@ -82,3 +82,21 @@ def test_as_a_percentage_of_asks_the_share_not_a_percent_column(tmp_path: Path) 
     agent.close()
     assert "20,441 / 36,397 × 100 = 56.16%" in answer, answer
     assert "Which of these" not in answer
+
+
+@pytest.mark.parametrize("asked", ["as a % of revenues", "as a percentage of revenues"])
+def test_as_a_percent_sign_of_asks_the_share_not_a_row_named_percent_of(
+        tmp_path: Path, asked: str) -> None:
+    # Nike's 10-K: a row "% of revenues" under selling and administrative expense; "cost of
+    # sales as a % of revenues" named that row with its "%" and asked back between it and
+    # cost of sales, while "as a percentage of" divided (FinanceBench folder)
+    agent = csv_agent(tmp_path, {"acme_fy2018_results.csv":
+                                 "(Dollars in millions),FY2018,FY2017\n"
+                                 'Revenues,"36,397","34,350"\n'
+                                 'Cost of sales,"20,441","19,038"\n'
+                                 'Total selling and administrative expense,"11,511","10,563"\n'
+                                 "% of revenues,31.6%,30.8%\n"})
+    answer = agent.ask(f"What was Acme's cost of sales {asked} in FY2018?", REF).answer
+    agent.close()
+    assert "20,441 / 36,397 × 100 = 56.16%" in answer, answer
+    assert "Which of these" not in answer

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ragspine_nb.period_phrases import QUESTION_PERIOD
 
-__all__ = ["RatioSplit", "ratio_split", "AS_SHARE"]
+__all__ = ["RatioSplit", "ratio_split", "AS_SHARE", "share_words"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,23 @@ _RATIO_WORD = rf"(?:{_PCT_WORD}|proportion|ratio|fraction|share|portion|multiple
 _AS_OF = re.compile(rf"(?<![a-z])as an? {_RATIO_WORD} of(?![a-z])")
 #: "X as a percentage of Y": a share asked with both sides named
 AS_SHARE = re.compile(rf"(?<![a-z])as an? {_PCT_WORD} of(?![a-z])")
+_PCT_AT = re.compile(_PCT_WORD)
+
+
+def share_words(text: str) -> list[tuple[int, int]]:
+    """Spans of the percent words of "X as a percentage of Y" (the operation, not a name).
+
+    A row named "% of revenues" is not what "cost of sales as a % of revenues" names: its
+    "%" is the question's "as a % of".
+
+    >>> text = "cost of sales as a % of revenues"
+    >>> [text[a:b] for a, b in share_words(text)]
+    ['%']
+    """
+    return [(m.start() + p.start(), m.start() + p.end()) for m in AS_SHARE.finditer(text)
+            for p in [_PCT_AT.search(m.group(0))] if p is not None]
+
+
 _WHAT_OF = re.compile(rf"(?<![a-z])(?:what|which) (?:{_PCT_WORD}|proportion|"
                       r"fraction|share|portion) of(?![a-z])")
 _VERB = re.compile(r"(?<![a-z])(?:is|was|are|were|does|did|do|comes?|came|has|had)(?![a-z])")
