@@ -231,3 +231,26 @@ def test_a_new_process_reads_the_saved_headers_not_each_document(
     second = NarrativeIndex(ChunkStore(path), rewriter=False)
     monkeypatch.setattr(second.store, "iter_chunks", no_document_read)
     assert [second.passage_text(h.chunk) for h in second.search("margins costs").hits] == made
+
+
+def test_a_store_unchanged_since_the_save_is_not_scanned(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # the saved index carries the store's change-log position and a digest of its active
+    # rows: a new process that finds both equal searches without reading every row id
+    path = tmp_path / "chunks.db"
+    store = ChunkStore(path)
+    for i in range(12):
+        store.replace_doc_chunks(f"d{i}.md", _chunks(f"d{i}.md", [f"revenue w{i}"]))
+    expected = _hits(NarrativeIndex(store, rewriter=False), ["revenue w3"])
+
+    def no_scan(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an unchanged store was scanned")
+
+    monkeypatch.setattr(ChunkStore, "active_rowids", no_scan)
+    assert _hits(NarrativeIndex(ChunkStore(path), rewriter=False), ["revenue w3"]) == expected
+    monkeypatch.undo()
+    # one change since: the store is compared again, and the change is searched
+    store.replace_doc_chunks("d3.md", [])
+    got = _hits(NarrativeIndex(ChunkStore(path), rewriter=False), ["revenue w3"])
+    assert "d3.md#0" not in {c for c, _ in got[0]}
+    assert got == _hits(_fresh(path), ["revenue w3"])

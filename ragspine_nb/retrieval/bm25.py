@@ -101,9 +101,13 @@ class BM25Index:
     def _reset(self) -> None:
         """Forget everything derived from the postings (after a build or a change)."""
         st = self._store
-        if len(set(st.slot_ids)) != len(st.slot_ids):
+        position = dict(zip(st.slot_ids, range(len(st.slot_ids)), strict=True))
+        if len(position) != len(st.slot_ids):
             raise ValueError("doc_ids must be unique")
-        self._position = {d: i for i, d in enumerate(st.slot_ids) if st.alive[i]}
+        if not st.alive.all():  # slots of removed documents are not positions
+            for i in np.flatnonzero(~st.alive).tolist():
+                del position[st.slot_ids[i]]
+        self._position = position
         self._changed()
 
     def _changed(self) -> None:
@@ -216,7 +220,7 @@ class BM25Index:
                    keys: np.ndarray) -> BM25Index:
         """Rebuild an index from :meth:`parts` (no tokenizing, no counting)."""
         index = cls._empty(tokenizer)
-        index._store.vocab.update((t, i) for i, t in enumerate(vocab))
+        index._store.vocab.update(zip(vocab, range(len(vocab)), strict=True))
         if len(ids) != lens.size or ptr.size != len(vocab) + 1:
             raise ValueError("index parts disagree on the number of documents or terms")
         index._store.load(list(ids), ptr, docs, tf, lens, checked_keys(keys, len(ids)))

@@ -102,14 +102,27 @@ class HeaderBook:
 
     def __init__(self, store: ChunkStore | None = None) -> None:
         self._store = store
-        self._headers: dict[str, str] = {}
+        self._headers: dict[str, str | None] = {}
+        #: headers of a saved index, kept as read until one is asked for
+        self._pending: tuple[Sequence[str], Sequence[str | None]] | None = None
         self._lock = threading.Lock()
+
+    def _settled(self) -> dict[str, str | None]:
+        """The headers, with a saved index's put in first (once)."""
+        if self._pending is not None:
+            with self._lock:
+                if self._pending is not None:
+                    ids, headers = self._pending
+                    self._headers = {**dict(zip(ids, headers, strict=True)), **self._headers}
+                    self._pending = None
+        return self._headers
 
     def add(self, chunks: Iterable[Chunk]) -> Mapping[str, str]:
         """Make and keep the headers of ``chunks`` (whole documents); return them."""
         made = headers_by_doc(chunks)
+        book = self._settled()
         with self._lock:
-            self._headers.update(made)
+            book.update(made)
         return made
 
     def add_documents(self, doc_ids: Iterable[str]) -> None:
@@ -121,27 +134,37 @@ class HeaderBook:
 
     def known(self, chunk_ids: Iterable[str]) -> list[str | None]:
         """The headers made so far of these chunks (``None`` where none is made yet)."""
-        return [self._headers.get(cid) for cid in chunk_ids]
+        book = self._settled()
+        return [book.get(cid) for cid in chunk_ids]
 
-    def preset(self, headers: Mapping[str, str]) -> None:
-        """Keep headers made in another process (a saved index); the store is not read."""
+    def preset(self, chunk_ids: Sequence[str], headers: Sequence[str | None]) -> None:
+        """Keep headers made in another process (a saved index); the store is not read.
+
+        ``headers[i]`` is ``chunk_ids[i]``'s (``None``: not made there). They are put in
+        when one is first asked for: a search that indexes nothing new never needs them.
+        """
+        if len(chunk_ids) != len(headers):
+            raise ValueError(f"{len(chunk_ids)} chunk ids but {len(headers)} headers")
+        self._settled()
         with self._lock:
-            self._headers.update(headers)
+            self._pending = (chunk_ids, headers)
 
     def drop(self, chunk_ids: Iterable[str]) -> None:
         """Forget chunks that left the index."""
+        book = self._settled()
         with self._lock:
             for cid in chunk_ids:
-                self._headers.pop(cid, None)
+                book.pop(cid, None)
 
     def clear(self) -> None:
         """Forget every header (the index is built again)."""
         with self._lock:
             self._headers.clear()
+            self._pending = None
 
     def get(self, chunk: StoredChunk | Chunk) -> str:
         """The chunk's header (its document's chunks are read once when unknown)."""
-        found = self._headers.get(chunk.chunk_id)
+        found = self._settled().get(chunk.chunk_id)
         if found is not None:
             return found
         members: list[Chunk] = []

@@ -19,7 +19,7 @@ import inspect
 import json
 import logging
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,7 @@ from ragspine_nb.stores.chunks import ChunkStore
 __all__ = ["LiveBM25", "ChunkTable", "index_file_for", "indexed_text"]
 
 log = logging.getLogger(__name__)
-FORMAT = 1
+FORMAT = 2  # 2: string lists packed apart from the JSON meta, the store's stamp
 SAVE_AFTER_CHANGES = 1000  # rows applied on top of a loaded file before it is saved again
 
 
@@ -59,6 +59,36 @@ def indexed_text(chunk: StoredChunk, with_title: bool, header: str = "") -> str:
     The header (:mod:`~ragspine_nb.retrieval.headers`) names its company, year and section.
     """
     return _with_header(chunk, with_title, header)
+
+
+_SEP = "\x1f"  # the unit separator: in no chunk id, path or token
+
+
+def pack_strings(strings: Sequence[str | None]) -> np.ndarray:
+    """A list of strings as bytes: their count, then the strings with a unit separator between.
+
+    A list holding ``None`` or the separator itself is written as JSON instead.
+
+    >>> [unpack_strings(pack_strings(x)) for x in (["a", ""], [], [""], ["x", None])]
+    [['a', ''], [], [''], ['x', None]]
+    """
+    if all(s is not None and _SEP not in s for s in strings):
+        text = f"L{len(strings)}:" + _SEP.join(s for s in strings if s is not None)
+    else:
+        text = "J" + json.dumps(list(strings))
+    return np.frombuffer(text.encode(), np.uint8)
+
+
+def unpack_strings(packed: np.ndarray) -> list[Any]:
+    """The list :func:`pack_strings` wrote."""
+    text = packed.tobytes().decode()
+    if text[:1] == "J":
+        return list(json.loads(text[1:]))
+    count, _, body = text[1:].partition(":")
+    out = body.split(_SEP) if int(count) else []
+    if len(out) != int(count):
+        raise ValueError(f"a packed list of {count} strings holds {len(out)}")
+    return out
 
 
 def index_file_for(store: ChunkStore) -> Path | None:
@@ -134,8 +164,9 @@ class LiveBM25:
         self.store, self.tokenizer, self.index_titles = store, tokenizer, index_titles
         self.bm25: BM25Index | None = None
         self.by_id = ChunkTable(store)
-        self._rows: dict[int, tuple[str, str]] = {}  # row id → (doc_id, chunk_id)
-        self._by_doc: dict[str, set[int]] = {}
+        self._row_map: dict[int, tuple[str, str]] | None = {}  # row id → (doc_id, chunk_id)
+        self._saved_rows: tuple[list[int], list[str], list[str]] = ([], [], [])
+        self._docs: dict[str, set[int]] | None = {}  # doc_id → row ids (None: make it)
         self._ids: list[str] | None = None
         self._token: Any = None
         self._log: int | None = None  # position in the store's change log
@@ -196,27 +227,68 @@ class LiveBM25:
             self.by_id.keep(rows)
             self._save()
             return
-        self.bm25, saved = loaded
-        self._track(saved)
-        self._apply_diff(set(self.store.active_rowids()), None)
+        self.bm25, (keys, docs, ids), stamp = loaded
+        self._row_map, self._saved_rows = None, (keys, docs, ids)  # mapped when first needed
+        self.by_id.rowid_of = dict(zip(ids, keys, strict=True))
+        self._docs, self._ids = None, None  # grouped by document when first needed
+        if self._log is None or stamp != self._stamp(self._log, store=True):
+            self._apply_diff(set(self.store.active_rowids()), None)  # the store moved on
         if self._unsaved >= SAVE_AFTER_CHANGES:
             self._save()
 
+    def _stamp(self, log: int | None, store: bool = False) -> list[int] | None:
+        """The change-log position and (count, sum, max) of the active row ids.
+
+        Of the store's rows (``store=True``, one SQL aggregate) or of the indexed ones; a
+        saved index whose stamp equals the store's needs no diff (a store rebuilt from
+        scratch to the same log position has other rows).
+        """
+        if log is None:
+            return None
+        if store:
+            return [log, *self.store.active_rowid_digest()]
+        rows = self._rows
+        return [log, len(rows), sum(rows), max(rows, default=0)]
+
     def _track(self, rows: Iterable[tuple[int, str, str]]) -> None:
-        for r, doc, cid in rows:
-            self._rows[r] = (doc, cid)
-            self._by_doc.setdefault(doc, set()).add(r)
-            self.by_id.rowid_of[cid] = r
+        triples = list(rows)
+        self._rows.update((r, (doc, cid)) for r, doc, cid in triples)
+        self.by_id.rowid_of.update((cid, r) for r, _, cid in triples)
+        if self._docs is not None and len(triples) > 1000:
+            self._docs = None  # many rows (a saved index): grouped when first needed
+        elif self._docs is not None:
+            for r, doc, _ in triples:
+                self._docs.setdefault(doc, set()).add(r)
         self._ids = None
+
+    @property
+    def _rows(self) -> dict[int, tuple[str, str]]:
+        """Row id → (doc_id, chunk_id), mapped from a saved index's lists when first needed."""
+        if self._row_map is None:
+            keys, docs, ids = self._saved_rows
+            self._row_map = dict(zip(keys, zip(docs, ids, strict=True), strict=True))
+            self._saved_rows = ([], [], [])
+        return self._row_map
+
+    @property
+    def _by_doc(self) -> dict[str, set[int]]:
+        """Row ids by document, grouped from the row map when first needed."""
+        if self._docs is None:
+            docs: dict[str, set[int]] = {}
+            for r, (doc, _) in self._rows.items():
+                docs.setdefault(doc, set()).add(r)
+            self._docs = docs
+        return self._docs
 
     def _untrack(self, rowids: Iterable[int]) -> list[str]:
         gone = []
+        by_doc, by_row = self._by_doc, self._rows  # grouped before any row leaves
         for r in rowids:
-            doc, cid = self._rows.pop(r)
-            rows = self._by_doc[doc]
+            doc, cid = by_row.pop(r)
+            rows = by_doc[doc]
             rows.discard(r)
             if not rows:
-                del self._by_doc[doc]
+                del by_doc[doc]
             if self.by_id.rowid_of.get(cid) == r:
                 self.by_id.drop(cid)
             gone.append(cid)
@@ -265,19 +337,22 @@ class LiveBM25:
         docs = [self._rows[r][0] for r in parts["keys"].tolist()]
         # the headers go with it: a new process reads them instead of every document's
         # chunks (a section path needs the whole document)
-        meta = dict(self._meta(), ids=ids, docs=docs, vocab=parts.pop("vocab"),
-                    section_headers=self.headers.known(ids))
+        lists = {"ids": ids, "doc_ids": docs, "vocab": parts.pop("vocab"),
+                 "section_headers": self.headers.known(ids)}
+        meta = dict(self._meta(), stamp=self._stamp(self._log))
         tmp = path.with_name(path.name + ".tmp.npz")
         try:
-            np.savez(tmp, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), **parts)
+            arrays: dict[str, Any] = {**parts, **{
+                f"list_{k}": pack_strings(v) for k, v in lists.items()}}
+            np.savez(tmp, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), **arrays)
             os.replace(tmp, path)
             self._unsaved = 0
         except OSError as exc:  # a read-only folder or a full disk: searching still works
             log.info("BM25 index not saved to %s: %s", path, exc)
             tmp.unlink(missing_ok=True)
 
-    def _load(self) -> tuple[BM25Index, list[tuple[int, str, str]]] | None:
-        """The saved index and its (row id, doc_id, chunk_id) rows, or None (absent, bad)."""
+    def _load(self) -> tuple[BM25Index, tuple[list[int], list[str], list[str]], Any] | None:
+        """The saved index, its row ids, doc_ids and chunk ids, and its stamp; or None."""
         path = self._file()
         if path is None or not path.exists():
             return None
@@ -287,11 +362,14 @@ class LiveBM25:
                 if {k: meta.get(k) for k in self._meta()} != self._meta():
                     return None
                 arrays = {k: z[k] for k in ("ptr", "docs", "tf", "lens", "keys")}
-            index = BM25Index.from_parts(meta["ids"], meta["vocab"], self.tokenizer, **arrays)
-            headers = meta.get("section_headers") or []  # absent in a file of an older release
-            self.headers.preset({cid: h for cid, h in zip(meta["ids"], headers, strict=True)
-                                 if isinstance(h, str)})
+                ids, docs, vocab, headers = (unpack_strings(z[f"list_{k}"]) for k in (
+                    "ids", "doc_ids", "vocab", "section_headers"))
+            index = BM25Index.from_parts(ids, vocab, self.tokenizer, **arrays)
+            self.headers.preset(ids, headers)
+            keys = arrays["keys"].tolist()
+            if len(docs) != len(keys):
+                raise ValueError(f"{len(keys)} rows but {len(docs)} doc_ids")
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.info("BM25 index at %s not used (%s): building it again", path, exc)
             return None
-        return index, list(zip(arrays["keys"].tolist(), meta["docs"], meta["ids"], strict=True))
+        return index, (keys, docs, ids), meta.get("stamp")
