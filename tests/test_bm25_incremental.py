@@ -243,14 +243,23 @@ def test_a_store_unchanged_since_the_save_is_not_scanned(tmp_path: Path,
         store.replace_doc_chunks(f"d{i}.md", _chunks(f"d{i}.md", [f"revenue w{i}"]))
     expected = _hits(NarrativeIndex(store, rewriter=False), ["revenue w3"])
 
-    def no_scan(*args: object, **kwargs: object) -> None:
-        raise AssertionError("an unchanged store was scanned")
+    scanned: list[object] = []
+    rowids = ChunkStore.active_rowids
 
-    monkeypatch.setattr(ChunkStore, "active_rowids", no_scan)
+    def no_full_scan(self: ChunkStore, doc_ids: object = None) -> list[int]:
+        scanned.append(doc_ids)
+        if doc_ids is None:
+            raise AssertionError("every row id of the store was read")
+        return rowids(self, doc_ids)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ChunkStore, "active_rowids", no_full_scan)
     assert _hits(NarrativeIndex(ChunkStore(path), rewriter=False), ["revenue w3"]) == expected
-    monkeypatch.undo()
-    # one change since: the store is compared again, and the change is searched
+    assert scanned == []
+    # changes since the save: only the documents the change log names are compared
     store.replace_doc_chunks("d3.md", [])
+    store.replace_doc_chunks("new.md", _chunks("new.md", ["revenue w3 w3"]))
     got = _hits(NarrativeIndex(ChunkStore(path), rewriter=False), ["revenue w3"])
-    assert "d3.md#0" not in {c for c, _ in got[0]}
+    assert scanned == [["d3.md", "new.md"]]
+    monkeypatch.undo()
+    assert "d3.md#0" not in {c for c, _ in got[0]} and got[0][0][0] == "new.md#0"
     assert got == _hits(_fresh(path), ["revenue w3"])

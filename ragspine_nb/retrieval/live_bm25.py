@@ -231,24 +231,35 @@ class LiveBM25:
         self._row_map, self._saved_rows = None, (keys, docs, ids)  # mapped when first needed
         self.by_id.rowid_of = dict(zip(ids, keys, strict=True))
         self._docs, self._ids = None, None  # grouped by document when first needed
-        if self._log is None or stamp != self._stamp(self._log, store=True):
-            self._apply_diff(set(self.store.active_rowids()), None)  # the store moved on
+        if not self._caught_up(stamp):
+            self._apply_diff(set(self.store.active_rowids()), None)  # every row compared
         if self._unsaved >= SAVE_AFTER_CHANGES:
             self._save()
 
-    def _stamp(self, log: int | None, store: bool = False) -> list[int] | None:
-        """The change-log position and (count, sum, max) of the active row ids.
+    def _caught_up(self, stamp: Any) -> bool:
+        """Apply the documents the change log names since the save; True when then in step.
 
-        Of the store's rows (``store=True``, one SQL aggregate) or of the indexed ones; a
-        saved index whose stamp equals the store's needs no diff (a store rebuilt from
-        scratch to the same log position has other rows).
+        ``stamp`` is the saved ``[log position, count, sum]`` of the indexed row ids. In
+        step means the indexed rows' count and sum equal the store's active ones (one SQL
+        aggregate): a store replaced by another, or a log that was cleared, is not, and the
+        caller compares every row.
         """
-        if log is None:
+        if self._log is None or not isinstance(stamp, list) or len(stamp) != 3 \
+                or not all(isinstance(v, int) for v in stamp) or stamp[0] > self._log:
+            return False
+        count, total = stamp[1], stamp[2]
+        if stamp[0] < self._log:
+            _, docs = self.store.docs_changed_since(stamp[0])
+            removed, added = self._apply_diff(set(self.store.active_rowids(docs)), docs)
+            count += len(added) - len(removed)
+            total += sum(added) - sum(removed)
+        return [count, total] == list(self.store.active_rowid_digest())
+
+    def _stamp(self) -> list[int] | None:
+        """The change-log position the index is in step with, and its rows' count and sum."""
+        if self._log is None:
             return None
-        if store:
-            return [log, *self.store.active_rowid_digest()]
-        rows = self._rows
-        return [log, len(rows), sum(rows), max(rows, default=0)]
+        return [self._log, len(self._rows), sum(self._rows)]
 
     def _track(self, rows: Iterable[tuple[int, str, str]]) -> None:
         triples = list(rows)
@@ -270,24 +281,30 @@ class LiveBM25:
             self._saved_rows = ([], [], [])
         return self._row_map
 
-    @property
-    def _by_doc(self) -> dict[str, set[int]]:
-        """Row ids by document, grouped from the row map when first needed."""
+    def _rows_of(self, docs: set[str]) -> set[int]:
+        """The indexed row ids of these documents.
+
+        Right after a saved index is read, its lists are scanned (a new process catching up
+        with a few documents groups nothing); later, the rows are grouped by document once.
+        """
+        if self._docs is None and self._row_map is None:
+            keys, doc_ids, _ = self._saved_rows
+            return {k for k, d in zip(keys, doc_ids, strict=True) if d in docs}
         if self._docs is None:
-            docs: dict[str, set[int]] = {}
+            grouped: dict[str, set[int]] = {}
             for r, (doc, _) in self._rows.items():
-                docs.setdefault(doc, set()).add(r)
-            self._docs = docs
-        return self._docs
+                grouped.setdefault(doc, set()).add(r)
+            self._docs = grouped
+        return {r for d in docs for r in self._docs.get(d, ())}
 
     def _untrack(self, rowids: Iterable[int]) -> list[str]:
         gone = []
-        by_doc, by_row = self._by_doc, self._rows  # grouped before any row leaves
+        by_doc, by_row = self._docs, self._rows  # not grouped yet: grouped later, without them
         for r in rowids:
             doc, cid = by_row.pop(r)
-            rows = by_doc[doc]
+            rows = by_doc[doc] if by_doc is not None else set()
             rows.discard(r)
-            if not rows:
+            if by_doc is not None and not rows:
                 del by_doc[doc]
             if self.by_id.rowid_of.get(cid) == r:
                 self.by_id.drop(cid)
@@ -295,14 +312,15 @@ class LiveBM25:
         self._ids = None
         return gone
 
-    def _apply_diff(self, now: set[int], docs: Iterable[str] | None) -> None:
+    def _apply_diff(self, now: set[int], docs: Iterable[str] | None
+                    ) -> tuple[list[int], list[int]]:
         """Remove tracked rows missing from ``now`` (active row ids), add rows new in it.
 
-        ``docs`` limits the comparison to those documents (``None``: every row).
+        ``docs`` limits the comparison to those documents (``None``: every row). Returns
+        the row ids removed and added.
         """
         assert self.bm25 is not None  # noqa: S101 - internal: called after a build
-        ours = (set(self._rows) if docs is None
-                else {r for d in docs for r in self._by_doc.get(d, ())})
+        ours = set(self._rows) if docs is None else self._rows_of(set(docs))
         removed = sorted(ours - now)
         if removed:
             gone = self._untrack(removed)
@@ -317,6 +335,7 @@ class LiveBM25:
             self._track([(r, c.doc_id, c.chunk_id) for r, c in rows])
             self.by_id.keep(rows)
         self._unsaved += len(removed) + len(added)
+        return removed, added
 
     # ------------------------------------------------------------------ on disk
     def _meta(self) -> dict[str, Any]:
@@ -339,7 +358,7 @@ class LiveBM25:
         # chunks (a section path needs the whole document)
         lists = {"ids": ids, "doc_ids": docs, "vocab": parts.pop("vocab"),
                  "section_headers": self.headers.known(ids)}
-        meta = dict(self._meta(), stamp=self._stamp(self._log))
+        meta = dict(self._meta(), stamp=self._stamp())
         tmp = path.with_name(path.name + ".tmp.npz")
         try:
             arrays: dict[str, Any] = {**parts, **{

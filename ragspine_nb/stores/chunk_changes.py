@@ -85,11 +85,11 @@ class ChunkChanges:
             out += [int(r[0]) for r in rows]
         return out
 
-    def active_rowid_digest(self) -> tuple[int, int, int]:
-        """(count, sum, max) of the active chunks' row ids: one aggregate, no rows read."""
-        row = self._db.fetchall("SELECT COUNT(*), COALESCE(SUM(rowid), 0), "
-                                "COALESCE(MAX(rowid), 0) FROM narrative_chunk WHERE active = 1")
-        return int(row[0][0]), int(row[0][1]), int(row[0][2])
+    def active_rowid_digest(self) -> tuple[int, int]:
+        """(count, sum) of the active chunks' row ids: one aggregate, no rows read."""
+        row = self._db.fetchall("SELECT COUNT(*), COALESCE(SUM(rowid), 0) FROM narrative_chunk "
+                                "WHERE active = 1")
+        return int(row[0][0]), int(row[0][1])
 
     def chunks_by_rowid(self, rowids: Sequence[int] | None = None
                         ) -> list[tuple[int, StoredChunk]]:
