@@ -294,11 +294,22 @@ class Subject:
     others: tuple[str, ...] = ()
 
 
+@lru_cache(maxsize=64)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern for all ``names``: a Latin name as whole words, any other anywhere."""
+    latin = sorted({re.escape(n.casefold()) for n in names if n.isascii() and n}, key=len,
+                   reverse=True)
+    other = sorted({re.escape(n.casefold()) for n in names if not n.isascii()}, key=len,
+                   reverse=True)
+    parts = [rf"(?<![^\W\d_])(?:{'|'.join(latin)})(?![^\W\d_])"] if latin else []
+    parts += other
+    return re.compile("|".join(parts)) if parts else None
+
+
 def _names_any(text: str, names: Sequence[str]) -> bool:
     """Whether ``text`` names one of ``names`` (a Latin name as whole words, any case)."""
-    folded = text.casefold()
-    return any(re.search(rf"(?<![^\W\d_]){re.escape(n.casefold())}(?![^\W\d_])", folded)
-               if n.isascii() else n.casefold() in folded for n in names)
+    pattern = _names_pattern(tuple(names))
+    return pattern is not None and pattern.search(text.casefold()) is not None
 
 
 def about_another(text: str, about: Subject) -> bool:
