@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ragspine_nb._optional import import_optional
-from ragspine_nb.agent.narrative.extractive import SENTENCE, Subject, extractive_answer
+from ragspine_nb.agent.narrative.extractive import SENTENCE, extractive_answer
+from ragspine_nb.agent.narrative.subject import Subject
 from ragspine_nb.errors import ProviderError
 
 __all__ = [

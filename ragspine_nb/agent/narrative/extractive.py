@@ -40,10 +40,11 @@ from ragspine_nb.agent.narrative.focus import (
     is_anaphoric,
     question_focus,
 )
+from ragspine_nb.agent.narrative.subject import Subject, about_others
 from ragspine_nb.retrieval.movement import direction
 from ragspine_nb.retrieval.tokenize import tokenize
 
-__all__ = ["SENTENCE", "Sentence", "Scored", "Subject", "about_another", "passage_sentences",
+__all__ = ["SENTENCE", "Sentence", "Scored", "passage_sentences",
            "rank_sentences", "choose_sentences", "extractive_answer", "terms", "unwrap_lines",
            "MAX_SENTENCES", "MAX_CHARS"]
 
@@ -282,74 +283,6 @@ def _reference_years(sentence: str) -> set[str]:
     return {y for y in reference if named.count(y) == reference.count(y)}
 
 
-@dataclass(frozen=True)
-class Subject:
-    """What a question is about (its one segment or region, by every name) and its siblings.
-
-    A sentence naming a sibling and not the subject is about the sibling: "Mainland China
-    revenue fell" answers no question about Hong Kong.
-    """
-
-    names: tuple[str, ...] = ()
-    others: tuple[str, ...] = ()
-
-
-@lru_cache(maxsize=64)
-def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One pattern for all ``names``: a Latin name as whole words, any other anywhere."""
-    latin = sorted({re.escape(n.casefold()) for n in names if n.isascii() and n}, key=len,
-                   reverse=True)
-    other = sorted({re.escape(n.casefold()) for n in names if not n.isascii()}, key=len,
-                   reverse=True)
-    parts = [rf"(?<![^\W\d_])(?:{'|'.join(latin)})(?![^\W\d_])"] if latin else []
-    parts += other
-    return re.compile("|".join(parts)) if parts else None
-
-
-def _names_any(text: str, names: Sequence[str]) -> bool:
-    """Whether ``text`` names one of ``names`` (a Latin name as whole words, any case)."""
-    pattern = _names_pattern(tuple(names))
-    return pattern is not None and pattern.search(text.casefold()) is not None
-
-
-def about_another(text: str, about: Subject) -> bool:
-    """Whether a sentence names only the subject's siblings, never the subject.
-
-    Examples
-    --------
-    >>> hk = Subject(("Hong Kong", "香港"), ("Mainland China", "内地", "China"))
-    >>> about_another("2025年第一季度，ACME中国内地营业收入有所下降。", hk)
-    True
-    >>> about_another("香港代理人渠道表现强劲，内地访客恢复带动新单销售增长。", hk)
-    False
-    >>> about_another("Revenue rose on higher margins.", hk), about_another("Chinatown", hk)
-    (False, False)
-    """
-    return bool(about.names) and _names_any(text, about.others) and \
-        not _names_any(text, about.names)
-
-
-def _about_others(sentences: Sequence[Sentence], about: Subject | None) -> list[bool]:
-    """Per sentence: about a sibling, by its names or, naming nobody, by the one before.
-
-    A passage keeps its topic until a sentence names another: "ACME Mainland China
-    revenue fell. Bancassurance sales dropped 20% …" — the second sentence is Mainland
-    China's too.
-    """
-    if about is None or not about.names:
-        return [False] * len(sentences)
-    other, topic, snippet = [], False, None
-    for s in sentences:
-        if s.snippet != snippet:
-            topic, snippet = False, s.snippet
-        if _names_any(s.text, about.names):
-            topic = False
-        elif _names_any(s.text, about.others):
-            topic = True
-        other.append(topic)
-    return other
-
-
 def rank_sentences(question: str, sentences: Sequence[Sentence], company: str = "",
                    about: Subject | None = None) -> list[Scored]:
     """Every sentence scored for the question (see the module docstring), best first.
@@ -373,7 +306,7 @@ def rank_sentences(question: str, sentences: Sequence[Sentence], company: str = 
         if i and read[i].anaphoric and sentences[i - 1].snippet == s.snippet:
             relevance[i] = max(relevance[i], 0.8 * relevance[i - 1])
     out = []
-    other = _about_others(sentences, about)
+    other = about_others([(s.snippet, s.text) for s in sentences], about)
     for s, rel, r, skip in zip(sentences, relevance, read, other, strict=True):
         if skip:
             continue

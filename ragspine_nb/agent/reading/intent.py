@@ -50,7 +50,6 @@ from ragspine_nb.agent.reading.intent_terms import (
 from ragspine_nb.agent.reading.operation_cues import without_signed_extreme, without_year_spans
 from ragspine_nb.agent.reading.owners_words import named_codes
 from ragspine_nb.agent.reading.period_lists import listed_parts, split_years
-from ragspine_nb.agent.reading.ratio_sides import share_words
 from ragspine_nb.agent.reading.unstated import (
     qualifies_beyond,
     unresolved_partner,
@@ -357,10 +356,7 @@ class RuleIntentParser:
         # company, not the segment row "Best Buy" of its own filing)
         named = without_phrases(mask(text, entities))
         words = content_words(named)
-        # "as a % of revenues" asks a share: its "%" starts no row's name ("% of revenues")
-        share = share_words(named)
-        rows = self._rows(named, [h for h in self.rows.phrases(named)
-                                  if not any(a <= h[0] < b for a, b in share)], words, listed)
+        rows = self._rows(named, self.rows.phrases(named), words, listed)
         # a ratio named with its items asks for the ratio; "… attributable to 3M": the owners'
         codes = named_codes(self.profile, text, entities, rows)
         # a channel is read from what the metric did not use (no "total" of "total debt")

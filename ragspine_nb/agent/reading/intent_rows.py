@@ -40,6 +40,7 @@ from ragspine_nb.agent.reading.intent_terms import (
     unsigned_label,
     word_set,
 )
+from ragspine_nb.agent.reading.ratio_sides import share_words
 from ragspine_nb.agent.reading.row_phrases import named_phrases
 from ragspine_nb.agent.reading.typos import TypoIndex
 from ragspine_nb.glossary import fold, metric_vocabulary
@@ -346,9 +347,12 @@ class RowReader:
         """Every metric name written out in ``text``, longest first, in text order.
 
         Read without the clause's words and with lists of shared words written out
-        (:func:`~ragspine_nb.agent.reading.row_phrases.named_phrases`).
+        (:func:`~ragspine_nb.agent.reading.row_phrases.named_phrases`); the "%" of "as a %
+        of revenues" asks a share and starts no row's name ("% of revenues").
         """
-        return named_phrases(text, self.terms, self.index)
+        share = share_words(text)
+        return [h for h in named_phrases(text, self.terms, self.index)
+                if not any(a <= h[0] < b for a, b in share)]
 
     def unlisted(self, text: str) -> str:
         """``text`` with every metric name written over: a list is read outside names.
