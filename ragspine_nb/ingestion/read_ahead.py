@@ -67,7 +67,8 @@ class ReadAhead:
         self._pool: ThreadPoolExecutor | None = None
         self._planned: list[ReadJob] = []
         self._submitted = 0
-        self._futures: dict[_Key, Future[DocumentResult]] = {}
+        #: a planned read's position in the plan, and its result to come
+        self._futures: dict[_Key, tuple[int, Future[DocumentResult]]] = {}
 
     def __repr__(self) -> str:
         return (f"ReadAhead(workers={self.workers}, planned={len(self._planned)}, "
@@ -82,22 +83,21 @@ class ReadAhead:
     def __call__(self, job: ReadJob) -> DocumentResult:
         """``job``'s result: read ahead when it was planned, else read now."""
         key = _key(job)
-        future = self._futures.pop(key, None) if key is not None else None
-        if future is None:
+        planned = self._futures.pop(key, None) if key is not None else None
+        if planned is None:
             return self._read(job)
-        done = next((i for i, j in enumerate(self._planned[: self._submitted])
-                     if _key(j) == key), self._submitted - 1)
-        self._fill(done + 1)
+        at, future = planned
+        self._fill(at + 1)
         return future.result()
 
     def _fill(self, consumed: int) -> None:
         """Submit planned jobs until ``workers + 1`` are ahead of the ``consumed`` ones."""
         while self._submitted < min(len(self._planned), consumed + self.workers + 1):
-            job = self._planned[self._submitted]
+            at, job = self._submitted, self._planned[self._submitted]
             self._submitted += 1
             key = _key(job)
             if key is not None and key not in self._futures:
-                self._futures[key] = self._executor().submit(self._read, job)
+                self._futures[key] = (at, self._executor().submit(self._read, job))
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:
@@ -118,9 +118,10 @@ class ReadAhead:
 
     def close(self) -> None:
         """Stop reading ahead: reads not started are dropped, running ones are stopped."""
-        for future in self._futures.values():
+        futures = [f for _, f in self._futures.values()]
+        for future in futures:
             future.cancel()
-        running = [f for f in self._futures.values() if not f.done()]
+        running = [f for f in futures if not f.done()]
         self._futures.clear()
         if running:  # a batch stopped early: its workers' current reads are not wanted
             for proc in self._procs:

@@ -166,7 +166,7 @@ class LiveBM25:
         self.by_id = ChunkTable(store)
         self._row_map: dict[int, tuple[str, str]] | None = {}  # row id → (doc_id, chunk_id)
         self._saved_rows: tuple[list[int], list[str], list[str]] = ([], [], [])
-        self._docs: dict[str, set[int]] | None = {}  # doc_id → row ids (None: make it)
+        self._docs: dict[str, set[int]] | None = None  # doc_id → row ids, grouped on demand
         self._ids: list[str] | None = None
         self._token: Any = None
         self._log: int | None = None  # position in the store's change log
@@ -265,9 +265,7 @@ class LiveBM25:
         triples = list(rows)
         self._rows.update((r, (doc, cid)) for r, doc, cid in triples)
         self.by_id.rowid_of.update((cid, r) for r, _, cid in triples)
-        if self._docs is not None and len(triples) > 1000:
-            self._docs = None  # many rows (a saved index): grouped when first needed
-        elif self._docs is not None:
+        if self._docs is not None:  # grouped already: kept in step
             for r, doc, _ in triples:
                 self._docs.setdefault(doc, set()).add(r)
         self._ids = None

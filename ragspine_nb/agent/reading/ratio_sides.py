@@ -33,10 +33,7 @@ _PCT_WORD = r"(?:percentage|percent|per cent|%)"
 _RATIO_WORD = rf"(?:{_PCT_WORD}|proportion|ratio|fraction|share|portion|multiple)"
 _AS_OF = re.compile(rf"(?<![a-z])as an? {_RATIO_WORD} of(?![a-z])")
 #: "X as a percentage of Y": a share asked with both sides named
-AS_SHARE = re.compile(rf"(?<![a-z])as an? {_PCT_WORD} of(?![a-z])")
-_PCT_AT = re.compile(_PCT_WORD)
-
-
+AS_SHARE = re.compile(rf"(?<![a-z])as an? (?P<pct>{_PCT_WORD}) of(?![a-z])")
 def share_words(text: str) -> list[tuple[int, int]]:
     """Spans of the percent words of "X as a percentage of Y" (the operation, not a name).
 
@@ -47,8 +44,7 @@ def share_words(text: str) -> list[tuple[int, int]]:
     >>> [text[a:b] for a, b in share_words(text)]
     ['%']
     """
-    return [(m.start() + p.start(), m.start() + p.end()) for m in AS_SHARE.finditer(text)
-            for p in [_PCT_AT.search(m.group(0))] if p is not None]
+    return [m.span("pct") for m in AS_SHARE.finditer(text)]
 
 
 _WHAT_OF = re.compile(rf"(?<![a-z])(?:what|which) (?:{_PCT_WORD}|proportion|"
