@@ -39,13 +39,13 @@ reads like an alias character stands for it (``竸`` for ``竞``; never the comm
 from __future__ import annotations
 
 import html
-import json
 import re
 import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
-from importlib import resources
 from urllib.parse import unquote
+
+from ragspine_nb.textfold import skeleton_map, t2s_map
 
 __all__ = ["decode_escapes", "fold_for_gate", "leet_overrides", "lookalike_overrides",
            "han_overrides", "BOUNDARY", "STROKE"]
@@ -129,49 +129,8 @@ def decode_escapes(text: str, rounds: int | None = None) -> str:
     return text
 
 
-@lru_cache(maxsize=1)
-def _skeleton_map() -> dict[str, str]:
-    """Non-ASCII character → the lower-case ASCII letter or digit it is confusable with.
-
-    One step, as in UTS #39's skeleton (no transitive closure, which would merge
-    unrelated letters); a character is also looked up by its upper and lower case,
-    so a lower-case look-alike of a capital (Cyrillic ``м`` for ``M``) is caught.
-    ASCII itself is never changed.
-    """
-    # a core dependency: a missing package must fail loudly, never weaken the gate
-    raw = (resources.files("confusable_homoglyphs") / "confusables.json").read_text("utf-8")
-    data = json.loads(raw)
-
-    def ascii_target(ch: str) -> str | None:
-        for variant in (ch, ch.upper(), ch.lower()):
-            for entry in data.get(variant, ()):
-                t = str(entry.get("c", ""))
-                if len(t) == 1 and t.isascii() and t.isalnum():
-                    return t.lower()
-        return None
-
-    out: dict[str, str] = {}
-    for char in data:
-        for variant in {char, char.lower(), char.upper()}:
-            if len(variant) == 1 and not variant.isascii():
-                target = ascii_target(variant)
-                if target is not None:
-                    out.setdefault(variant, target)
-    return out
-
-
-@lru_cache(maxsize=1)
-def _t2s_map() -> dict[str, str]:
-    """Traditional → simplified characters (first candidate of OpenCC's TSCharacters)."""
-    text = (resources.files("opencc") / "dictionary" / "TSCharacters.txt").read_text("utf-8")
-    out: dict[str, str] = {}
-    for line in text.splitlines():
-        parts = line.split("\t")
-        if len(parts) == 2 and len(parts[0]) == 1:
-            target = parts[1].split(" ")[0]
-            if len(target) == 1:
-                out[parts[0]] = target
-    return out
+# one table of each for the gate and the marking classifier (ragspine_nb.textfold)
+_skeleton_map, _t2s_map = skeleton_map, t2s_map
 
 
 @lru_cache(maxsize=65536)
