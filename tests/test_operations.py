@@ -23,6 +23,7 @@ from ragspine_nb.agent.compute.operations import (
     ratio,
 )
 from ragspine_nb.agent.compute.operations_over import count_passing, pick_extreme
+from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.reading.intent import RuleIntentParser
 from ragspine_nb.agent.reading.operation_cues import (
     period_range,
@@ -380,7 +381,7 @@ def test_several_rows_and_periods_with_nothing_combining_them_are_not_answered(
     plan = plan_operation(op, PlanContext(intent, clar, agent.profile, agent.store,
                                           lambda t: parser.parse(t, REF)))
     assert isinstance(plan, NotComputed) and plan.reason == "cross"
-    tasks = [{"metric": m, "entity": "COMPANY", "period": p, "channel": "TOTAL"}
+    tasks = [Task(m, "COMPANY", p, "TOTAL")
              for m in ("REVENUE", "GROSS_PROFIT") for p in ("FY2018", "FY2019")]
     refused = cross_refusal(tasks, "en")
     assert refused.figures == ()

@@ -30,6 +30,7 @@ from ragspine_nb.agent.compute.operation_plan import (
 from ragspine_nb.agent.compute.operations import Operation
 from ragspine_nb.agent.compute.plan_cells import group_parts
 from ragspine_nb.agent.compute.query_tools import execute_query_metric
+from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.compute.tool_loop import run_tool_loop
 from ragspine_nb.agent.faq import FaqCache
 from ragspine_nb.agent.narrative.channel import NarrativeRetriever, run_narrative
@@ -53,6 +54,7 @@ from ragspine_nb.agent.write.templates import TEXT
 from ragspine_nb.agent.write.two_ask_answer import with_premise
 from ragspine_nb.core import ConflictResult, FoundResult, NarrativeOutcome, QueryResult, ToolOutcome
 from ragspine_nb.errors import ProviderError
+from ragspine_nb.glossary import period_label
 
 __all__ = ["faq_answer", "stated_answer", "text_answer", "structured",
            "stated_change_columns", "change_of_levels", "roles_resolve"]
@@ -79,7 +81,10 @@ def faq_answer(run: Run, faq: FaqCache) -> AgentResult | None:
 
 def stated_answer(run: Run, stated: FoundResult | ConflictResult) -> AgentResult:
     """A change the report states: its own figure (or its conflict), not computed."""
-    change = structured_answer([{}], [stated], None, run.profile, run.lang, "stated_change")
+    cell = stated.fact if isinstance(stated, FoundResult) else stated
+    task = Task(cell.metric_code, cell.entity, period_label(cell.period_type, cell.period),
+                cell.channel)
+    change = structured_answer([task], [stated], None, run.profile, run.lang, "stated_change")
     note = TEXT["stated_change"][run.lang]
     run.trace.record(stated_change=True, tool_status={stated.status: 1}, llm_calls=0,
                      figures=len(change.figures))
@@ -96,12 +101,12 @@ def _narrative(run: Run, retriever: NarrativeRetriever | None, top_k: int,
                          run.trace, run.lang, top_k, run.grounder, context)
 
 
-def _lookups(run: Run, tasks: Sequence[dict[str, str]]) -> list[QueryResult]:
+def _lookups(run: Run, tasks: Sequence[Task]) -> list[QueryResult]:
     """Each planned sub-task's result: several run deterministically, one through the tool."""
     if len(tasks) > 1:  # explicit multi-value question: deterministic sub-tasks, no LLM
         run.trace.record(subtasks=len(tasks), llm_calls=0)
-        return [execute_query_metric(run.store, t["metric"], t["entity"], t["period"],
-                                     t["channel"], profile=run.profile, reference_date=run.ref)
+        return [execute_query_metric(run.store, t.metric, t.entity, t.period,
+                                     t.channel, profile=run.profile, reference_date=run.ref)
                 for t in tasks]
     return run_tool_loop(run.question, list(tasks), run.store, run.provider, run.profile,
                          run.ref, run.trace)
@@ -114,7 +119,7 @@ def text_answer(run: Run, retriever: NarrativeRetriever | None, top_k: int) -> A
     narrative's grounding and are shown as context, never as the answer's figure.
     """
     results: list[QueryResult] = []
-    tasks: list[dict[str, str]] = []
+    tasks: list[Task] = []
     if run.intent.route == ROUTE_COMPOSITE and run.clar.mode != CLARIFY_ASK_FIRST:
         tasks = base_tasks(run.intent, run.clar, run.profile)
         if len(varying_slots(tasks)) <= 1:
@@ -167,7 +172,7 @@ def _planned(run: Run, operation: Operation, retriever: NarrativeRetriever | Non
 
 
 def _computed_answer(run: Run, plan: Plan | None, operation: Operation | None,
-                     tasks: Sequence[dict[str, str]], results: Sequence[QueryResult]) -> \
+                     tasks: Sequence[Task], results: Sequence[QueryResult]) -> \
         tuple[StructuredAnswer, list[QueryResult]]:
     """The operation's (or the named cells') answer, and the results it used.
 
@@ -220,7 +225,7 @@ def structured(run: Run, operation: Operation | None, retriever: NarrativeRetrie
         if derived is not None:
             return derived
         # "cash flow activities": a group no table states (no fact of it), its parts answer
-        parts = [] if tasks[0]["metric"] in run.store.metric_codes() else \
+        parts = [] if tasks[0].metric in run.store.metric_codes() else \
             group_parts(tasks[0], run.profile)
         found = _lookups(run, parts) if parts else []
         if any(r.status == "found" for r in found):
@@ -267,7 +272,7 @@ def _pointed(run: Run, retriever: NarrativeRetriever | None, results: Sequence[Q
         *sources, *({"doc": s.doc_id, "locator": s.source_locator} for s in mentioned)]
 
 
-def _not_read(run: Run, kind: str, tasks: Sequence[dict[str, str]]) -> AgentResult:
+def _not_read(run: Run, kind: str, tasks: Sequence[Task]) -> AgentResult:
     """An operation asked that was not read: no figure, the cells found listed as inputs."""
     try:
         results = _lookups(run, tasks) if len(varying_slots(tasks)) <= 1 else []

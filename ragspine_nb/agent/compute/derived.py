@@ -33,6 +33,7 @@ from ragspine_nb.agent.compute.expression import (
 )
 from ragspine_nb.agent.compute.operations import NotComputed
 from ragspine_nb.agent.compute.query_tools import execute_query_metric
+from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.write.answer import StructuredAnswer, cited, figure_text, layout
 from ragspine_nb.agent.write.render import entity_label, metric_label
 from ragspine_nb.agent.write.templates import format_value
@@ -60,14 +61,14 @@ class Derivation:
     reference_date: date | None = None
 
 
-#: One cell: ``metric``, ``entity``, ``period`` (a label such as ``FY2019``), ``channel``.
-Cell = Mapping[str, str]
+#: One cell whose metric a formula computes (see :class:`~ragspine_nb.agent.compute.task.Task`).
+Cell = Task
 
 
 def _term(where: Derivation, cell: Cell, code: str, depth: int) -> Term | str:
     """One code of a formula: its stored figure, or its own formula's value, or why not."""
-    found = execute_query_metric(where.store, code, cell["entity"], cell["period"],
-                                 cell["channel"], profile=where.profile,
+    found = execute_query_metric(where.store, code, cell.entity, cell.period,
+                                 cell.channel, profile=where.profile,
                                  reference_date=where.reference_date)
     name = metric_label(where.profile, code)
     if isinstance(found, FoundResult):
@@ -81,7 +82,7 @@ def _term(where: Derivation, cell: Cell, code: str, depth: int) -> Term | str:
                         f"({value.numbers})", stated=False)
         if isinstance(value, Missing):  # what its own formula lacks
             return "; ".join(value.reasons)
-    return f"{name} ({code}, {cell['period']}) is not in the fact store"
+    return f"{name} ({code}, {cell.period}) is not in the fact store"
 
 
 def _value(where: Derivation, cell: Cell, code: str,
@@ -103,15 +104,15 @@ def formula_figure(name: str, label: str, value: Value) -> Figure:
 
 def derive(where: Derivation, cell: Cell) -> Figure | Missing | NotComputed | None:
     """The cell's metric computed by its formula (``None``: the metric has no formula)."""
-    spec = where.profile.metrics.get(cell["metric"])
+    spec = where.profile.metrics.get(cell.metric)
     if spec is None or not spec.formula:
         return None
-    value = _value(where, cell, cell["metric"], 0)
+    value = _value(where, cell, cell.metric, 0)
     if not isinstance(value, Value):
         return value
-    name = metric_label(where.profile, cell["metric"])
-    return formula_figure(name, f"{entity_label(where.profile, cell['entity'])} {name}, "
-                                f"{cell['period']}", value)
+    name = metric_label(where.profile, cell.metric)
+    return formula_figure(name, f"{entity_label(where.profile, cell.entity)} {name}, "
+                                f"{cell.period}", value)
 
 
 def as_operand(figure: Figure, code: str) -> Fact:
@@ -174,7 +175,7 @@ def derived_operands(where: Derivation, tasks: Sequence[Cell],
             continue
         figure = derive(where, task)
         if isinstance(figure, Figure) and figure.operands:
-            fact = as_operand(figure, task["metric"])
+            fact = as_operand(figure, task.metric)
             out[i], derived[fact] = FoundResult(fact), figure
         elif isinstance(figure, Missing):
             missing[i] = figure
@@ -188,7 +189,7 @@ def formula_gaps(profile: DomainProfile, tasks: Sequence[Cell],
     The lines name the operands each formula lacks; the cells are the operands it found
     (cited as inputs).
     """
-    out = [f"{metric_label(profile, tasks[i]['metric'])}, {tasks[i]['period']}: "
+    out = [f"{metric_label(profile, tasks[i].metric)}, {tasks[i].period}: "
            f"{'; '.join(m.reasons)}" for i, m in sorted(missing.items())]
     found = [f for _, m in sorted(missing.items()) for f in m.found]
     return list(dict.fromkeys(out)), list(dict.fromkeys(found))

@@ -33,6 +33,7 @@ from ragspine_nb.agent.compute.expression import (
 from ragspine_nb.agent.compute.operations import NotComputed
 from ragspine_nb.agent.compute.owners_line import plain_line
 from ragspine_nb.agent.compute.query_tools import execute_query_metric
+from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.reading.formulas import Definition, asked_definition, read_definition
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.reading.operation_cues import aggregate_cue
@@ -173,7 +174,7 @@ def formula_words(profile: DomainProfile, formula: str) -> str:
         else formula
 
 
-def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
+def builtin_answer(run: Run, task: Task) -> AgentResult | None:
     """A metric no figure states, computed by its profile formula from stored operands.
 
     A margin, free cash flow, EBITDA or a ratio for the cell asked; when an operand is
@@ -184,11 +185,11 @@ def builtin_answer(run: Run, task: dict[str, str]) -> AgentResult | None:
     derived = derive(Derivation(run.store, run.profile, run.ref), task)
     if derived is None:
         return plain_line(run, task)
-    name = metric_label(run.profile, task["metric"])
+    name = metric_label(run.profile, task.metric)
     if isinstance(derived, Missing):
         run.trace.record(formula_missing=list(derived.reasons))
-        formula = run.profile.metrics[task["metric"]].formula
-        return _missing_answer(run, f"{name} ({task['period']}) is stated by no table and not "
+        formula = run.profile.metrics[task.metric].formula
+        return _missing_answer(run, f"{name} ({task.period}) is stated by no table and not "
                                f"computed: {'; '.join(derived.reasons)}; no estimate is given "
                                f"(formula: {name} = {formula_words(run.profile, formula)}).",
                                derived)

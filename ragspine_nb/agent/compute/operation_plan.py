@@ -60,8 +60,8 @@ def _crossed(rows: Sequence[Task], ctx: PlanContext) -> NotComputed:
 
 def _row_periods(ctx: PlanContext, task: Task, period_type: str) -> list[str]:
     """The periods (latest first) one row is reported for, of one period type."""
-    facts = ctx.store.iter_facts(metric_code=task["metric"], entity=task["entity"],
-                                 channel=task["channel"], period_type=period_type)
+    facts = ctx.store.iter_facts(metric_code=task.metric, entity=task.entity,
+                                 channel=task.channel, period_type=period_type)
     return sorted({f.period for f in facts}, reverse=True)
 
 
@@ -70,12 +70,12 @@ def _period_type(ctx: PlanContext, task: Task) -> str:
     if ctx.intent.periods:
         return ctx.intent.periods[0][0]
     kinds = {f.period_type for f in ctx.store.iter_facts(
-        metric_code=task["metric"], entity=task["entity"], channel=task["channel"])}
+        metric_code=task.metric, entity=task.entity, channel=task.channel)}
     return "FY" if "FY" in kinds or len(kinds) != 1 else next(iter(kinds))
 
 
 def _over_periods(ctx: PlanContext, task: Task, periods: Sequence[str]) -> list[Task]:
-    return [{**task, "period": p} for p in periods]
+    return [task.but(period=p) for p in periods]
 
 
 def _counted_cell(ctx: PlanContext, task: Task) -> Task:
@@ -84,16 +84,15 @@ def _counted_cell(ctx: PlanContext, task: Task) -> Task:
     The count is of rows, so any column the total is reported in serves; the task's own
     column first.
     """
-    facts = list(ctx.store.iter_facts(metric_code=task["metric"], entity=task["entity"]))
-    same = [f for f in facts if f.channel == task["channel"]] or \
+    facts = list(ctx.store.iter_facts(metric_code=task.metric, entity=task.entity))
+    same = [f for f in facts if f.channel == task.channel] or \
         sorted(facts, key=lambda f: f.channel)
     if ctx.intent.periods:
-        same = [f for f in same if period_label(f.period_type, f.period) == task["period"]]
+        same = [f for f in same if period_label(f.period_type, f.period) == task.period]
     if not same:
         return task
     best = max(same, key=lambda f: (f.period_type == "FY", f.period))
-    return {**task, "channel": best.channel,
-            "period": period_label(best.period_type, best.period)}
+    return task.but(channel=best.channel, period=period_label(best.period_type, best.period))
 
 
 def _quarters_of_year(ctx: PlanContext, task: Task) -> list[Task] | NotComputed:
@@ -120,7 +119,7 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         return NotComputed("operands", ("0",))
     spread = _fiscal_range(ctx) if op.over_range else None
     if spread is not None:
-        tasks = [{**t, "period": p} for t in distinct_rows(tasks) for p in spread]
+        tasks = [t.but(period=p) for t in distinct_rows(tasks) for p in spread]
     elif not ctx.intent.periods and len(varying_slots(tasks)) == 0:
         if op.implicit and not op.years:
             return None
@@ -174,13 +173,13 @@ def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         return NotComputed("items")
     varying = varying_slots(tasks)
     if op.over == "items":
-        parts = ctx.profile.metrics[tasks[0]["metric"]].parts \
-            if len(tasks) == 1 and tasks[0]["metric"] in ctx.profile.metrics else ()
+        parts = ctx.profile.metrics[tasks[0].metric].parts \
+            if len(tasks) == 1 and tasks[0].metric in ctx.profile.metrics else ()
         if parts and op.kind == "count":  # "how many categories are there under total X"
-            return Plan(op, tuple({**_counted_cell(ctx, tasks[0]), "metric": p}
+            return Plan(op, tuple(_counted_cell(ctx, tasks[0]).but(metric=p)
                                   for p in parts))
         if parts:  # "which cash flow activity brought in the most": its parts compared
-            return Plan(op, tuple({**tasks[0], "metric": p} for p in parts))
+            return Plan(op, tuple(tasks[0].but(metric=p) for p in parts))
         if len(varying) != 1 or "period" in varying:
             return NotComputed("items")
         return Plan(op, tuple(tasks))
@@ -227,8 +226,7 @@ def _side_tasks(side: ParsedIntent, other: ParsedIntent, rest: ParsedIntent,
         return []
     if len(metrics) > 1 and len(channels) > 1:
         return []
-    return [{"metric": m, "entity": entities[0], "period": periods[0], "channel": c}
-            for m in metrics for c in channels]
+    return [Task(m, entities[0], periods[0], c) for m in metrics for c in channels]
 
 
 def _whole_named_once(num: ParsedIntent,
@@ -274,15 +272,15 @@ def _sides_clear(top: Sequence[Task], bottom: Sequence[Task],
     # names run into each other nowhere ("revenue from services as a percentage of total
     # revenue"; not "prepaid expenses and other current assets" beside "Total prepaid
     # expenses and other")
-    whole = set(num.read_as_part[:-1]) <= {t["metric"] for t in bottom} and \
+    whole = set(num.read_as_part[:-1]) <= {t.metric for t in bottom} and \
         _apart(profile, num.read_as_part)
     if den.read_as_part or (num.read_as_part and not whole):
         return False
     if not top or len(bottom) != 1 or bottom[0] in top:
         return False
-    if not den.channels and not rest.channels and bottom[0]["metric"] not in \
-            {t["metric"] for t in top} and \
-            any(t["channel"] != profile.default_channel for t in top):
+    if not den.channels and not rest.channels and bottom[0].metric not in \
+            {t.metric for t in top} and \
+            any(t.channel != profile.default_channel for t in top):
         # "A due in less than one year as a percentage of the total": the total in that
         # column too, or the whole total? Never pick
         return False

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ragspine_nb.agent.compute.query_tools import execute_query_metric
+from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
 from ragspine_nb.agent.write.answer import cited, figure_label, figure_text
@@ -46,16 +47,16 @@ def _minority_named(run: Run, found: FoundResult) -> bool:
                for f in facts)
 
 
-def plain_line(run: Run, task: dict[str, str]) -> AgentResult | None:
+def plain_line(run: Run, task: Task) -> AgentResult | None:
     """The owners' metric from the plain line, said so; ``None`` when it does not apply."""
-    plain = plain_of(run.profile, task["metric"])
+    plain = plain_of(run.profile, task.metric)
     if plain is None:
         return None
-    found = execute_query_metric(run.store, plain, task["entity"], task["period"],
-                                 task["channel"], profile=run.profile, reference_date=run.ref)
+    found = execute_query_metric(run.store, plain, task.entity, task.period,
+                                 task.channel, profile=run.profile, reference_date=run.ref)
     if not isinstance(found, FoundResult) or _minority_named(run, found):
         return None
-    asked, used = metric_label(run.profile, task["metric"]), metric_label(run.profile, plain)
+    asked, used = metric_label(run.profile, task.metric), metric_label(run.profile, plain)
     zh = run.lang == "zh"
     note = (f"（未单列{asked}，且未列示少数股东权益：取{used}）" if zh else
             f"(No separate line states {asked}, and no noncontrolling interest is stated: "
@@ -64,6 +65,6 @@ def plain_line(run: Run, task: dict[str, str]) -> AgentResult | None:
     figure = Figure(fact.value, unit_text(fact.unit), figure_label(fact, run.profile, run.lang),
                     "lookup", (fact,), (fact.source, *found.also_stated_by))
     body = figure_text(figure, run.lang, profile=run.profile)
-    run.trace.record(read_as=f"{task['metric']} from {plain}")
+    run.trace.record(read_as=f"{task.metric} from {plain}")
     return run.finish(f"{note}{body}" if zh else f"{note} {body}", run.intent.route,
                       sources=cited((fact,)), tool=ToolOutcome(figures=(figure,)))

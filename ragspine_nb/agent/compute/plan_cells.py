@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ragspine_nb.agent.compute.operations import Operation
+from ragspine_nb.agent.compute.task import SLOTS, Slot, Task
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.reading.operation_cues import period_range
 from ragspine_nb.agent.scope.clarify import ClarificationResult
@@ -26,9 +27,6 @@ __all__ = ["Task", "SLOTS", "Plan", "PlanContext", "base_tasks", "ranged", "fisc
            "varying_slots", "slot_names", "year_span", "distinct_rows", "reported_year",
            "group_parts"]
 
-#: One cell to look up: metric, entity, period (a label such as ``FY2019``), channel.
-Task = dict[str, str]
-SLOTS: tuple[str, ...] = ("metric", "entity", "period", "channel")
 
 
 @dataclass(frozen=True)
@@ -66,7 +64,7 @@ def base_tasks(intent: ParsedIntent, clar: ClarificationResult,
         periods = [period_label(*p) for p in intent.periods] or \
             [clar.assumed_slots.get("period", "")]
     channels = list(intent.channels) or [intent.channel or profile.default_channel]
-    return [{"metric": m, "entity": e, "period": p, "channel": c}
+    return [Task(m, e, p, c)
             for m in intent.metrics for e in entities for p in periods for c in channels]
 
 
@@ -79,19 +77,19 @@ def ranged(tasks: Sequence[Task], intent: ParsedIntent) -> list[Task]:
     >>> i = ParsedIntent(raw_question="net income for fiscal years 2019 to 2017?",
     ...                  route="structured", language="en",
     ...                  periods=(("FY", "2019"), ("FY", "2017")))
-    >>> [t["period"] for t in ranged([{"metric": "NI", "period": "FY2019"},
-    ...                               {"metric": "NI", "period": "FY2017"}], i)]
+    >>> [t.period for t in ranged([Task("NI", "CO", "FY2019", "TOTAL"),
+    ...                            Task("NI", "CO", "FY2017", "TOTAL")], i)]
     ['FY2019', 'FY2018', 'FY2017']
     """
     years = year_span(intent) if period_range(fold(intent.raw_question)) else None
     if years is None:
         return list(tasks)
-    return [{**t, "period": y} for t in distinct_rows(tasks) for y in years]
+    return [t.but(period=y) for t in distinct_rows(tasks) for y in years]
 
 
 def distinct_rows(tasks: Sequence[Task]) -> list[Task]:
     """One task per row (every slot but the period), the first of each, in order."""
-    return list({tuple((k, t[k]) for k in t if k != "period"): t for t in tasks}.values())
+    return list({t.row(): t for t in tasks}.values())
 
 
 def year_span(intent: ParsedIntent) -> list[str] | None:
@@ -111,12 +109,12 @@ def fiscal_years(first: int, last: int) -> list[str]:
     return [period_label("FY", str(y)) for y in range(first, last + step, step)]
 
 
-def varying_slots(tasks: Sequence[Task]) -> list[str]:
+def varying_slots(tasks: Sequence[Task]) -> list[Slot]:
     """The slots whose value differs between the tasks."""
-    return [s for s in SLOTS if len({t[s] for t in tasks}) > 1]
+    return [s for s in SLOTS if len({t.slot(s) for t in tasks}) > 1]
 
 
-def slot_names(tasks: Sequence[Task], slots: Sequence[str],
+def slot_names(tasks: Sequence[Task], slots: Sequence[Slot],
                profile: DomainProfile | None = None) -> str:
     """The values of ``slots`` over the tasks, for a message ("Revenue and COGS; FY2019").
 
@@ -125,7 +123,7 @@ def slot_names(tasks: Sequence[Task], slots: Sequence[str],
     def said(slot: str, value: str) -> str:
         return value if profile is None else slot_label(profile, slot, value)
 
-    return "; ".join(" and ".join(dict.fromkeys(said(s, t[s]) for t in tasks)) for s in slots)
+    return "; ".join(" and ".join(dict.fromkeys(said(s, t.slot(s)) for t in tasks)) for s in slots)
 
 
 def reported_year(intent: ParsedIntent, store: FactStore, profile: DomainProfile,
@@ -182,10 +180,10 @@ def group_parts(task: Task, profile: DomainProfile) -> list[Task]:
     >>> p = DomainProfile.from_dict({"home": {"company_name": "A", "entity_code": "A"},
     ...     "metrics": {"OCF": {"unit": "USD_M"}, "ICF": {"unit": "USD_M"},
     ...                 "CFA": {"unit": "", "parts": ["OCF", "ICF"]}}})
-    >>> [t["metric"] for t in group_parts({"metric": "CFA", "period": "FY2023"}, p)]
+    >>> [t.metric for t in group_parts(Task("CFA", "A", "FY2023", "TOTAL"), p)]
     ['OCF', 'ICF']
-    >>> group_parts({"metric": "OCF", "period": "FY2023"}, p)
+    >>> group_parts(Task("OCF", "A", "FY2023", "TOTAL"), p)
     []
     """
-    spec = profile.metrics.get(task["metric"])
-    return [{**task, "metric": p} for p in spec.parts] if spec is not None else []
+    spec = profile.metrics.get(task.metric)
+    return [task.but(metric=p) for p in spec.parts] if spec is not None else []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -18,6 +19,7 @@ from ragspine_nb.agent.compute.query_tools import (
     build_query_metric_tool_anthropic,
     execute_query_metric,
 )
+from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.providers import SLOTS_MARKER, LLMProvider
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.core import ConflictResult, FoundResult, NotFoundResult, QueryResult
@@ -33,7 +35,7 @@ STRUCTURED_SYSTEM = (
     "sub-task listed in the user message. Never state a number that the tool did not return.")
 
 
-def _same_task(result: QueryResult, task: dict[str, str]) -> bool:
+def _same_task(result: QueryResult, task: Task) -> bool:
     """Whether a model-requested result answers a planned sub-task."""
     if isinstance(result, FoundResult):
         f = result.fact
@@ -43,16 +45,17 @@ def _same_task(result: QueryResult, task: dict[str, str]) -> bool:
                period_label(result.period_type, result.period), result.channel)
     else:
         return False
-    return key == (task["metric"], task["entity"], task["period"], task["channel"])
+    return key == (task.metric, task.entity, task.period, task.channel)
 
 
-def run_tool_loop(question: str, tasks: list[dict[str, str]], store: FactStore,
+def run_tool_loop(question: str, tasks: Sequence[Task], store: FactStore,
                   provider: LLMProvider, profile: DomainProfile, ref: date,
                   trace: Trace) -> list[QueryResult]:
     """Each planned sub-task's result, the model's where it called the tool for it."""
     tools = [build_query_metric_tool_anthropic(profile)]
-    messages: list[dict[str, Any]] = [{"role": "user", "content":
-                                       f"{question}\n\n{SLOTS_MARKER} {json.dumps(tasks)}"}]
+    slots = json.dumps([t.to_dict() for t in tasks])
+    messages: list[dict[str, Any]] = [{"role": "user",
+                                       "content": f"{question}\n\n{SLOTS_MARKER} {slots}"}]
     model_results: list[QueryResult] = []
     iterations = 0
     t0 = time.perf_counter()
@@ -85,8 +88,8 @@ def run_tool_loop(question: str, tasks: list[dict[str, str]], store: FactStore,
     for task in tasks:  # the plan decides what is answered; missing calls run deterministically
         match = next((r for r in model_results if _same_task(r, task)), None)
         if match is None:
-            match = execute_query_metric(store, task["metric"], task["entity"], task["period"],
-                                         task["channel"], profile=profile, reference_date=ref)
+            match = execute_query_metric(store, task.metric, task.entity, task.period,
+                                         task.channel, profile=profile, reference_date=ref)
             trace.record(deterministic_fallback=True)
         final.append(match)
     return final

@@ -22,6 +22,7 @@ from ragspine_nb.agent.compute.operations import (
     in_points,
     shown_decimals,
 )
+from ragspine_nb.agent.compute.task import Slot, Task
 from ragspine_nb.agent.write.answer_labels import SLOT_FIELDS, slots_of
 from ragspine_nb.agent.write.render import (
     column_label,
@@ -232,22 +233,22 @@ def _level(result: QueryResult, profile: DomainProfile, lang: str,
     return _Block(miss_line(result, lang, lambda r: miss_label(r, profile, lang)))
 
 
-_SLOTS = ("period", "channel", "metric", "entity")
+_SLOTS: tuple[Slot, ...] = ("period", "channel", "metric", "entity")
 
 
-def _axis(tasks: Sequence[dict[str, str]]) -> tuple[str, tuple[str, ...]]:
+def _axis(tasks: Sequence[Task]) -> tuple[Slot, tuple[Slot, ...]]:
     """What varies between an operation's operands and the task keys that must agree.
 
     Two periods first (a change over time), else two columns, two rows, two entities
     (a difference between named figures, in the question's order).
     """
     for axis in _SLOTS:
-        if len({t[axis] for t in tasks}) > 1:
+        if len({t.slot(axis) for t in tasks}) > 1:
             return axis, tuple(k for k in _SLOTS if k != axis)
     return "period", _SLOTS
 
 
-def _groups(tasks: Sequence[dict[str, str]], profile: DomainProfile
+def _groups(tasks: Sequence[Task], profile: DomainProfile
             ) -> tuple[str, list[list[int]]]:
     """The operands of each operation (task indices).
 
@@ -257,28 +258,28 @@ def _groups(tasks: Sequence[dict[str, str]], profile: DomainProfile
     axis, keys = _axis(tasks)
     groups: dict[tuple[str, ...], list[int]] = {}
     for i, t in enumerate(tasks):
-        groups.setdefault(tuple(t[k] for k in keys), []).append(i)
+        groups.setdefault(tuple(t.slot(k) for k in keys), []).append(i)
     if axis == "period":
         def later(i: int) -> tuple[str, str]:
-            return normalize_period(profile, tasks[i]["period"]) or ("", tasks[i]["period"])
+            return normalize_period(profile, tasks[i].period) or ("", tasks[i].period)
         return axis, [sorted(g, key=later, reverse=True) for g in groups.values()]
     return axis, list(groups.values())
 
 
-def _ambiguous(tasks: Sequence[dict[str, str]], operation: Operation,
+def _ambiguous(tasks: Sequence[Task], operation: Operation,
                profile: DomainProfile, lang: str) -> str | None:
     """Whether a difference *between* named figures over two periods is unclear.
 
     "The difference between revenue and operating profit in FY2025" names two rows and,
     once a second period is assumed, also reads as each row's change: never pick.
     """
-    if not operation.between or len({t["period"] for t in tasks}) < 2:
+    if not operation.between or len({t.period for t in tasks}) < 2:
         return None
     named = [_what(profile, m, e, profile.default_channel)
-             for m, e in dict.fromkeys((t["metric"], t["entity"]) for t in tasks)]
+             for m, e in dict.fromkeys((t.metric, t.entity) for t in tasks)]
     if len(named) < 2:
         return None
-    periods = sorted({t["period"] for t in tasks},
+    periods = sorted({t.period for t in tasks},
                      key=lambda p: normalize_period(profile, p) or ("", p))
     names = ("、" if lang == "zh" else " and ").join(named)
     why = NotComputed("ambiguous", (names, periods[0], periods[-1])).text(lang)
@@ -327,7 +328,7 @@ def _operation(rs: Sequence[QueryResult], operation: Operation, axis: str,
     return [_Block("\n".join(lines))]
 
 
-def _crossed(tasks: Sequence[dict[str, str]], results: Sequence[QueryResult],
+def _crossed(tasks: Sequence[Task], results: Sequence[QueryResult],
              operation: Operation, profile: DomainProfile, lang: str) -> _Block:
     """Several rows' changes where their total is named too: none computed, inputs listed.
 
@@ -335,7 +336,7 @@ def _crossed(tasks: Sequence[dict[str, str]], results: Sequence[QueryResult],
     each row's change or the change of their total: the question does not say which.
     """
     named = [_what(profile, m, e, c, lang).strip()
-             for m, e, c in dict.fromkeys((t["metric"], t["entity"], t["channel"]) for t in tasks)]
+             for m, e, c in dict.fromkeys((t.metric, t.entity, t.channel) for t in tasks)]
     why = NotComputed("cross", (("、" if lang == "zh" else "; ").join(named),)).text(lang)
     lines = [not_computed_line("change", why, lang)]
     lines += [f"  {TEXT['input_found'][lang]}{_level(r, profile, lang).text}"
@@ -343,7 +344,7 @@ def _crossed(tasks: Sequence[dict[str, str]], results: Sequence[QueryResult],
     return _Block("\n".join(lines))
 
 
-def structured_answer(tasks: Sequence[dict[str, str]], results: Sequence[QueryResult],
+def structured_answer(tasks: Sequence[Task], results: Sequence[QueryResult],
                       operation: Operation | None, profile: DomainProfile, lang: str,
                       level_operation: str = "lookup") -> StructuredAnswer:
     """The figures and text of the fact channel's results (``results[i]`` answers ``tasks[i]``).

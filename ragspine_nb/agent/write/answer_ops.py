@@ -35,6 +35,7 @@ from ragspine_nb.agent.compute.operations_over import (
     trend,
 )
 from ragspine_nb.agent.compute.plan_cells import slot_names
+from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.write.answer import (
     StructuredAnswer,
     fact_line,
@@ -303,7 +304,7 @@ def _over_years(op: Operation, figures: Sequence[Figure], facts: Sequence[Fact],
                   tuple(dict.fromkeys(s for f in figures for s in f.sources)), derivation)
 
 
-def cross_refusal(tasks: Sequence[dict[str, str]], lang: str,
+def cross_refusal(tasks: Sequence[Task], lang: str,
                   profile: DomainProfile | None = None) -> StructuredAnswer:
     """Several rows and several periods named with nothing that combines them: no figure."""
     names = slot_names(tasks, varying_slots(tasks), profile)

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from ragspine_nb.agent.compute.operations import Operation
 from ragspine_nb.agent.compute.query_tools import execute_query_metric
+from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.narrative.grounding import question_context
 from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE
 from ragspine_nb.agent.reading.question_kind import question_kind
@@ -83,8 +84,8 @@ def with_premise(run: Run, answer: StructuredAnswer, results: Sequence[QueryResu
     check = check_premise(asks.premise, fact.value, prior.fact.value)
     if check is None or check.holds:
         return answer, list(results)
-    tasks = [{"metric": f.metric_code, "entity": f.entity, "channel": f.channel,
-              "period": period_label(f.period_type, f.period)} for f in (fact, prior.fact)]
+    tasks = [Task(f.metric_code, f.entity, period_label(f.period_type, f.period), f.channel)
+             for f in (fact, prior.fact)]
     points = unit_parts(fact.unit).percent  # a rate moves in percentage points
     change = structured_answer(tasks, [results[0], prior],
                                Operation("percent_change", points=points), run.profile, run.lang)
