@@ -12,12 +12,12 @@ import random
 import sqlite3
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from ragspine_nb.core import Chunk
 from ragspine_nb.retrieval import BM25Index, NarrativeIndex, bm25_postings, compiled
 from ragspine_nb.retrieval import bm25 as bm25_module
+from ragspine_nb.retrieval.array_file import load_arrays
 from ragspine_nb.retrieval.live_bm25 import index_file_for
 from ragspine_nb.stores.chunks import ChunkStore
 
@@ -188,7 +188,49 @@ def test_a_damaged_saved_index_is_rebuilt_not_trusted(tmp_path: Path) -> None:
     saved.write_bytes(b"not an index")
     hits = NarrativeIndex(ChunkStore(path)).search("revenue").hits
     assert [h.chunk.chunk_id for h in hits] == ["a.md#0"]
-    assert np.load(saved)["keys"].size == 1  # saved again, whole
+    assert load_arrays(saved)[1]["keys"].size == 1  # saved again, whole
+
+
+def test_a_truncated_saved_index_is_rebuilt_and_an_old_format_file_removed(
+        tmp_path: Path) -> None:
+    path = tmp_path / "chunks.db"
+    store = ChunkStore(path)
+    store.replace_doc_chunks("a.md", _chunks("a.md", ["hong kong revenue", "mainland"]))
+    NarrativeIndex(store).search("revenue")
+    saved = index_file_for(store)
+    assert saved is not None
+    whole = saved.read_bytes()
+    saved.write_bytes(whole[:len(whole) - 70])  # the last array cut short
+    legacy = saved.with_name(saved.name + ".npz")
+    legacy.write_bytes(b"format 2")
+    hits = NarrativeIndex(ChunkStore(path)).search("mainland").hits
+    assert [h.chunk.chunk_id for h in hits] == ["a.md#1"]
+    assert saved.read_bytes() == whole and not legacy.exists()
+
+
+def test_a_new_process_shows_hits_with_their_saved_headers_without_reading_documents(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "chunks.db"
+    index = NarrativeIndex(path)
+    for i in range(3):
+        lines = ["Liquidity and Capital Resources",
+                 f"Cash and cash equivalents were lower at the end of year {i} than at its start.",
+                 f"Dividends paid rose in year {i} because the board raised the payout again."]
+        index.add_document(f"d{i}.md", "\n".join(lines), entity="ACME_HK",
+                           period=f"FY202{i}", max_chars=120, overlap_chars=0)
+    built = {h.chunk.chunk_id: index.headers.get(h.chunk)
+             for h in index.search("dividends paid", top_k=3).hits}
+    assert sorted(built.values()) == [f"ACME HK · FY202{i} 202{i} · Liquidity and Capital "
+                                      f"Resources" for i in range(3)]
+    store = ChunkStore(path)
+
+    def no_document_read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a saved header was read from the documents again")
+
+    monkeypatch.setattr(store, "iter_chunks", no_document_read)
+    again = NarrativeIndex(store, rewriter=False)
+    hits = again.search("dividends paid", top_k=3).hits
+    assert {h.chunk.chunk_id: again.headers.get(h.chunk) for h in hits} == built
 
 
 def test_a_steady_search_does_not_read_the_chunk_table(tmp_path: Path,

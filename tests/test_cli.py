@@ -67,7 +67,7 @@ def test_ingest_ask_and_eval_end_to_end(tmp_path: Path, capsys: pytest.CaptureFi
     assert report["facts"] == 83 and len(report["skipped"]) == 3
     # the search index is made and saved with the batch: a first question loads it
     assert f"search index: {report['chunks']:,} chunks, up to date in" in capsys.readouterr().err
-    assert (ws / "chunks.db.bm25.npz").is_file()
+    assert (ws / "chunks.db.bm25").is_file()
     assert main(["ask", "香港2024年营收是多少？", "--workspace", str(ws), "--json",
                  "--reference-date", "2026-03-31"]) == 0
     answer = json.loads(capsys.readouterr().out)

@@ -13,7 +13,7 @@ bm25s' "lucene" method ranks identically; its scores lack the constant factor ``
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, pairwise, repeat
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +36,7 @@ from ragspine_nb.retrieval.bm25_kernels import (
     top_k_batch,
 )
 from ragspine_nb.retrieval.bm25_postings import PostingStore, csr
+from ragspine_nb.retrieval.packed import SavedTerms
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ class BM25Index:
         self._cache_size = cache_size
         self._store = PostingStore(vocab)
         self._store.load_matrix(list(doc_ids), tf, checked_keys(order_keys, len(doc_ids)))
-        self._reset()
+        self._changed()
 
     @classmethod
     def _empty(cls, tokenizer: Tokenizer, cache_size: int = 4) -> BM25Index:
@@ -95,20 +96,8 @@ class BM25Index:
         index._store = PostingStore({})
         index._store.load([], np.zeros(1, np.int64), np.zeros(0, np.int32),
                           np.zeros(0, np.float32), np.zeros(0, np.int64), None)
-        index._reset()
+        index._changed()
         return index
-
-    def _reset(self) -> None:
-        """Forget everything derived from the postings (after a build or a change)."""
-        st = self._store
-        position = dict(zip(st.slot_ids, range(len(st.slot_ids)), strict=True))
-        if len(position) != len(st.slot_ids):
-            raise ValueError("doc_ids must be unique")
-        if not st.alive.all():  # slots of removed documents are not positions
-            for i in np.flatnonzero(~st.alive).tolist():
-                del position[st.slot_ids[i]]
-        self._position = position
-        self._changed()
 
     def _changed(self) -> None:
         st = self._store
@@ -125,7 +114,7 @@ class BM25Index:
 
     # -------------------------------------------------------------- structure
     @property
-    def vocab(self) -> dict[str, int]:
+    def vocab(self) -> Mapping[str, int]:
         """Term → term id (ids of removed documents' terms stay)."""
         return self._store.vocab
 
@@ -137,7 +126,7 @@ class BM25Index:
     def _clean(self) -> PostingStore:
         if not self._store.clean:
             self._store.compact()
-            self._reset()
+            self._changed()
         return self._store
 
     @property
@@ -181,7 +170,7 @@ class BM25Index:
         >>> idx.position_of("b"), idx.position_of("zz")
         (1, None)
         """
-        return self._position.get(doc_id)
+        return self._store.positions().get(doc_id)
 
     # -------------------------------------------------------------- building
     @classmethod
@@ -195,7 +184,8 @@ class BM25Index:
         """
         index = cls._empty(tokenizer)
         index._store.build(list(doc_ids), tokens, checked_keys(order_keys, len(doc_ids)))
-        index._reset()
+        index._changed()
+        index._store.positions()  # doc_ids are checked unique when built
         return index
 
     @classmethod
@@ -210,21 +200,27 @@ class BM25Index:
     def parts(self) -> dict[str, Any]:
         """The index as plain arrays and lists (compacted first), for :meth:`from_parts`."""
         st = self._clean()
-        terms = sorted(st.vocab, key=st.vocab.__getitem__)
+        terms = st.vocab.terms() if isinstance(st.vocab, SavedTerms) else \
+            sorted(st.vocab, key=st.vocab.__getitem__)
         return {"ids": list(st.slot_ids), "vocab": terms, "ptr": st.main.ptr,
                 "docs": st.main.docs, "tf": st.main.tf, "lens": st.slot_len, "keys": st.tie}
 
     @classmethod
-    def from_parts(cls, ids: Sequence[str], vocab: Sequence[str], tokenizer: Tokenizer,
+    def from_parts(cls, ids: Sequence[str], vocab: Sequence[str] | SavedTerms,
+                   tokenizer: Tokenizer,
                    *, ptr: np.ndarray, docs: np.ndarray, tf: np.ndarray, lens: np.ndarray,
                    keys: np.ndarray) -> BM25Index:
-        """Rebuild an index from :meth:`parts` (no tokenizing, no counting)."""
+        """Rebuild an index from :meth:`parts` (no tokenizing, no counting).
+
+        ``vocab`` is the terms in id order, or a saved table of them (read as it is).
+        """
         index = cls._empty(tokenizer)
-        index._store.vocab.update(zip(vocab, range(len(vocab)), strict=True))
+        index._store.vocab = vocab if isinstance(vocab, SavedTerms) else \
+            dict(zip(vocab, range(len(vocab)), strict=True))
         if len(ids) != lens.size or ptr.size != len(vocab) + 1:
             raise ValueError("index parts disagree on the number of documents or terms")
         index._store.load(list(ids), ptr, docs, tf, lens, checked_keys(keys, len(ids)))
-        index._reset()
+        index._changed()
         return index
 
     # -------------------------------------------------------------- changes
@@ -234,7 +230,7 @@ class BM25Index:
 
         ``order_keys`` place them among the others for ties (default: after all).
         """
-        clash = sorted(set(doc_ids) & self._position.keys()) or \
+        clash = sorted(self._store.slots_of(set(doc_ids))) or \
             sorted(d for d, n in Counter(doc_ids).items() if n > 1)
         if clash:
             raise ValueError(f"already indexed or repeated: {clash[:5]} (remove them first)")
@@ -245,16 +241,14 @@ class BM25Index:
         keys = list(order_keys) if order_keys is not None else \
             list(range(start, start + len(doc_ids)))
         toks = [self.tokenizer(t) if isinstance(t, str) else t for t in tokens]
-        first = len(st.slot_ids)
         if st.add_tokens(list(doc_ids), toks, keys):
-            self._reset()  # compacted: every position moved
+            self._changed()  # compacted: every position moved
             return
-        self._position.update({d: first + i for i, d in enumerate(doc_ids)})
         self._changed()
 
     def remove(self, doc_ids: Iterable[str]) -> int:
         """Remove documents (unknown ids are ignored); return how many were removed."""
-        slots = [self._position.pop(d) for d in set(doc_ids) if d in self._position]
+        slots = list(self._store.slots_of(set(doc_ids)).values())
         if slots:
             self._store.remove_slots(np.asarray(slots, np.int64))
             self._changed()
@@ -302,7 +296,8 @@ class BM25Index:
         Valid for :meth:`search_many` until the index next changes.
         """
         mask = np.zeros(len(self._store.slot_ids), dtype=bool)
-        idx = [self._position[d] for d in doc_ids if d in self._position]
+        where = self._store.positions()
+        idx = [where[d] for d in doc_ids if d in where]
         mask[idx] = True
         return mask
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ragspine_nb.retrieval.bm25_kernels import Postings
+from ragspine_nb.retrieval.packed import SavedTerms
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -93,13 +94,15 @@ class PostingStore:
 
     Parameters
     ----------
-    vocab : dict
+    vocab : dict or SavedTerms
         Term → id (extended in place by :meth:`add_tokens`).
     """
 
-    def __init__(self, vocab: dict[str, int]) -> None:
+    def __init__(self, vocab: dict[str, int] | SavedTerms) -> None:
         self.vocab = vocab
         self.slot_ids: list[str] = []
+        self._positions: dict[str, int] | None = None
+        self._scanned = False
         self.alive = np.zeros(0, bool)
         self.slot_len = np.zeros(0, np.float64)
         self.tie = np.zeros(0, np.int64)
@@ -170,6 +173,7 @@ class PostingStore:
 
     def _set_slots(self, ids: list[str], lens: np.ndarray, tie: np.ndarray | None) -> None:
         self.slot_ids = ids
+        self._positions, self._scanned = None, False  # document id → slot, made on demand
         self.alive = np.ones(len(ids), bool)
         self.slot_len = lens.astype(np.float64)
         self.tie = (np.arange(len(ids), dtype=np.int64) if tie is None
@@ -181,8 +185,11 @@ class PostingStore:
     def add_tokens(self, ids: Sequence[str], tokens: Sequence[Sequence[str]],
                    tie: Sequence[int]) -> bool:
         """Append documents as new slots in the delta segment; True when that compacted."""
-        blocks, lens = self._count(tokens, len(self.slot_ids))
+        first = len(self.slot_ids)
+        blocks, lens = self._count(tokens, first)
         self.slot_ids.extend(ids)
+        if self._positions is not None:
+            self._positions.update(zip(ids, range(first, first + len(ids)), strict=True))
         self.alive = np.concatenate([self.alive, np.ones(len(ids), bool)])
         self.slot_len = np.concatenate([self.slot_len, lens.astype(np.float64)])
         self.tie = np.concatenate([self.tie, np.asarray(tie, np.int64)])
@@ -204,6 +211,9 @@ class PostingStore:
         if not slots.size:
             return
         self.alive[slots] = False
+        if self._positions is not None:
+            for i in slots.tolist():
+                del self._positions[self.slot_ids[i]]
         for seg in (self.main, self.delta):
             if seg is None or not seg.docs.size:
                 continue
@@ -230,6 +240,26 @@ class PostingStore:
         return remap
 
     # ------------------------------------------------------------------ reading
+    def positions(self) -> dict[str, int]:
+        """Document id → slot of the live documents (made when first needed, kept in step)."""
+        if self._positions is None:
+            where = dict(zip(self.slot_ids, range(len(self.slot_ids)), strict=True))
+            if len(where) != len(self.slot_ids):
+                raise ValueError("doc_ids must be unique")
+            for i in np.flatnonzero(~self.alive).tolist():  # removed: no position
+                del where[self.slot_ids[i]]
+            self._positions = where
+        return self._positions
+
+    def slots_of(self, ids: set[str]) -> dict[str, int]:
+        """The live slots of these ids: the first time by a scan, then from the map."""
+        if self._positions is None and not self._scanned:
+            self._scanned = True  # a new process's first change: no map made for it
+            alive = self.alive.tolist()
+            return {d: i for i, d in enumerate(self.slot_ids) if d in ids and alive[i]}
+        where = self.positions()
+        return {d: where[d] for d in ids if d in where}
+
     def segments(self) -> list[Postings]:
         """The main segment, then the delta segment when there is one."""
         return [self.main] if self.delta is None else [self.main, self.delta]

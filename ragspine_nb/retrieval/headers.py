@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ragspine_nb.core import Chunk, StoredChunk
 from ragspine_nb.extract.headings import section_paths
@@ -105,6 +105,8 @@ class HeaderBook:
         self._headers: dict[str, str | None] = {}
         #: headers of a saved index, kept as read until one is asked for
         self._pending: tuple[Sequence[str], Sequence[str | None]] | None = None
+        #: where a chunk id sits in the pending lists (read without making a dict of them)
+        self._slot_of: Callable[[str], int | None] | None = None
         self._lock = threading.Lock()
 
     def _settled(self) -> dict[str, str | None]:
@@ -120,9 +122,8 @@ class HeaderBook:
     def add(self, chunks: Iterable[Chunk]) -> Mapping[str, str]:
         """Make and keep the headers of ``chunks`` (whole documents); return them."""
         made = headers_by_doc(chunks)
-        book = self._settled()
-        with self._lock:
-            book.update(made)
+        with self._lock:  # over any pending (saved) header: see _settled
+            self._headers.update(made)
         return made
 
     def add_documents(self, doc_ids: Iterable[str]) -> None:
@@ -137,24 +138,29 @@ class HeaderBook:
         book = self._settled()
         return [book.get(cid) for cid in chunk_ids]
 
-    def preset(self, chunk_ids: Sequence[str], headers: Sequence[str | None]) -> None:
+    def preset(self, chunk_ids: Sequence[str], headers: Sequence[str | None],
+               slot_of: Callable[[str], int | None] | None = None) -> None:
         """Keep headers made in another process (a saved index); the store is not read.
 
         ``headers[i]`` is ``chunk_ids[i]``'s (``None``: not made there). They are put in
         when one is first asked for: a search that indexes nothing new never needs them.
+        ``slot_of`` (a chunk id's ``i``, if known) lets :meth:`get` read one without
+        putting them all in: a search's hits need ten headers, not a dict of them all.
         """
         if len(chunk_ids) != len(headers):
             raise ValueError(f"{len(chunk_ids)} chunk ids but {len(headers)} headers")
         self._settled()
         with self._lock:
-            self._pending = (chunk_ids, headers)
+            self._pending, self._slot_of = (chunk_ids, headers), slot_of
 
     def drop(self, chunk_ids: Iterable[str]) -> None:
-        """Forget chunks that left the index."""
-        book = self._settled()
+        """Forget chunks that left the index (over pending headers: ``None`` stands in)."""
         with self._lock:
             for cid in chunk_ids:
-                book.pop(cid, None)
+                if self._pending is None:
+                    self._headers.pop(cid, None)
+                else:
+                    self._headers[cid] = None
 
     def clear(self) -> None:
         """Forget every header (the index is built again)."""
@@ -162,9 +168,21 @@ class HeaderBook:
             self._headers.clear()
             self._pending = None
 
+    def _known(self, chunk_id: str) -> str | None:
+        """The header made so far of one chunk (a pending one read by its slot)."""
+        pending, slot_of = self._pending, self._slot_of
+        if chunk_id in self._headers:  # made here, or dropped, after a preset: it wins
+            return self._headers[chunk_id]
+        if pending is None or slot_of is None:
+            return self._settled().get(chunk_id)
+        i = slot_of(chunk_id)
+        if i is not None and 0 <= i < len(pending[0]) and pending[0][i] == chunk_id:
+            return pending[1][i]
+        return self._settled().get(chunk_id)
+
     def get(self, chunk: StoredChunk | Chunk) -> str:
         """The chunk's header (its document's chunks are read once when unknown)."""
-        found = self._settled().get(chunk.chunk_id)
+        found = self._known(chunk.chunk_id)
         if found is not None:
             return found
         members: list[Chunk] = []

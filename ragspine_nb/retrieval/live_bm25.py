@@ -7,7 +7,7 @@ once written, only its ``active`` flag — and only the difference is applied: r
 chunks leave the index, new ones are tokenized and added. Ties rank by row id, the
 order of a fresh build, so rankings equal a full rebuild's.
 
-The index is saved beside the database (``chunks.db.bm25.npz``) after a full build, so
+The index is saved beside the database (``chunks.db.bm25``) after a full build, so
 a new process reads it instead of tokenizing everything again, then applies whatever
 changed since it was saved.
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import json
 import logging
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -27,16 +26,21 @@ from typing import Any
 import numpy as np
 
 from ragspine_nb.core import StoredChunk
+from ragspine_nb.retrieval.array_file import load_arrays, save_arrays
 from ragspine_nb.retrieval.bm25 import BM25Index
 from ragspine_nb.retrieval.headers import HEADER_VERSION, HeaderBook
 from ragspine_nb.retrieval.headers import indexed_text as _with_header
+from ragspine_nb.retrieval.packed import SavedTerms, byte_order, pack_strings, unpack_strings
+from ragspine_nb.retrieval.row_book import RowBook, doc_codes
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
 from ragspine_nb.stores.chunks import ChunkStore
 
 __all__ = ["LiveBM25", "ChunkTable", "index_file_for", "indexed_text"]
 
 log = logging.getLogger(__name__)
-FORMAT = 2  # 2: string lists packed apart from the JSON meta, the store's stamp
+FORMAT = 3  # 2: string lists packed apart from the JSON meta, the store's stamp;
+# 3: one mapped array file; the vocabulary's byte order (binary search, no dict); each
+# row's document as a number into the list of names
 SAVE_AFTER_CHANGES = 1000  # rows applied on top of a loaded file before it is saved again
 
 
@@ -61,42 +65,12 @@ def indexed_text(chunk: StoredChunk, with_title: bool, header: str = "") -> str:
     return _with_header(chunk, with_title, header)
 
 
-_SEP = "\x1f"  # the unit separator: in no chunk id, path or token
-
-
-def pack_strings(strings: Sequence[str | None]) -> np.ndarray:
-    """A list of strings as bytes: their count, then the strings with a unit separator between.
-
-    A list holding ``None`` or the separator itself is written as JSON instead.
-
-    >>> [unpack_strings(pack_strings(x)) for x in (["a", ""], [], [""], ["x", None])]
-    [['a', ''], [], [''], ['x', None]]
-    """
-    if all(s is not None and _SEP not in s for s in strings):
-        text = f"L{len(strings)}:" + _SEP.join(s for s in strings if s is not None)
-    else:
-        text = "J" + json.dumps(list(strings))
-    return np.frombuffer(text.encode(), np.uint8)
-
-
-def unpack_strings(packed: np.ndarray) -> list[Any]:
-    """The list :func:`pack_strings` wrote."""
-    text = packed.tobytes().decode()
-    if text[:1] == "J":
-        return list(json.loads(text[1:]))
-    count, _, body = text[1:].partition(":")
-    out = body.split(_SEP) if int(count) else []
-    if len(out) != int(count):
-        raise ValueError(f"a packed list of {count} strings holds {len(out)}")
-    return out
-
-
 def index_file_for(store: ChunkStore) -> Path | None:
     """Where a file-backed store's BM25 index is saved (``None`` in memory)."""
     if store.path == ":memory:":
         return None
     path = Path(store.path)
-    return path.with_name(path.name + ".bm25.npz")
+    return path.with_name(path.name + ".bm25")
 
 
 class ChunkTable(Mapping[str, StoredChunk]):
@@ -164,9 +138,7 @@ class LiveBM25:
         self.store, self.tokenizer, self.index_titles = store, tokenizer, index_titles
         self.bm25: BM25Index | None = None
         self.by_id = ChunkTable(store)
-        self._row_map: dict[int, tuple[str, str]] | None = {}  # row id → (doc_id, chunk_id)
-        self._saved_rows: tuple[list[int], list[str], list[str]] = ([], [], [])
-        self._docs: dict[str, set[int]] | None = None  # doc_id → row ids, grouped on demand
+        self.rows = RowBook()  # row id → (doc_id, chunk_id) of the indexed rows
         self._ids: list[str] | None = None
         self._token: Any = None
         self._log: int | None = None  # position in the store's change log
@@ -223,14 +195,16 @@ class LiveBM25:
             self.bm25 = BM25Index.build([c.chunk_id for _, c in rows],
                                         self._texts(rows), self.tokenizer,
                                         order_keys=[r for r, _ in rows])
-            self._track([(r, c.doc_id, c.chunk_id) for r, c in rows])
+            keys, ids = [r for r, _ in rows], [c.chunk_id for _, c in rows]
+            self.rows.load(keys, *doc_codes([c.doc_id for _, c in rows]), ids)
+            self.by_id.rowid_of = dict(zip(ids, keys, strict=True))
             self.by_id.keep(rows)
             self._save()
             return
-        self.bm25, (keys, docs, ids), stamp = loaded
-        self._row_map, self._saved_rows = None, (keys, docs, ids)  # mapped when first needed
+        self.bm25, (keys, (names, codes), ids), stamp = loaded
+        self.rows.load(keys, names, codes, ids)
         self.by_id.rowid_of = dict(zip(ids, keys, strict=True))
-        self._docs, self._ids = None, None  # grouped by document when first needed
+        self._ids = None
         if not self._caught_up(stamp):
             self._apply_diff(set(self.store.active_rowids()), None)  # every row compared
         if self._unsaved >= SAVE_AFTER_CHANGES:
@@ -259,51 +233,22 @@ class LiveBM25:
         """The change-log position the index is in step with, and its rows' count and sum."""
         if self._log is None:
             return None
-        return [self._log, len(self._rows), sum(self._rows)]
+        return [self._log, *self.rows.digest()]
 
     def _track(self, rows: Iterable[tuple[int, str, str]]) -> None:
         triples = list(rows)
-        self._rows.update((r, (doc, cid)) for r, doc, cid in triples)
+        self.rows.track(triples)
         self.by_id.rowid_of.update((cid, r) for r, _, cid in triples)
-        if self._docs is not None:  # grouped already: kept in step
-            for r, doc, _ in triples:
-                self._docs.setdefault(doc, set()).add(r)
         self._ids = None
 
-    @property
-    def _rows(self) -> dict[int, tuple[str, str]]:
-        """Row id → (doc_id, chunk_id), mapped from a saved index's lists when first needed."""
-        if self._row_map is None:
-            keys, docs, ids = self._saved_rows
-            self._row_map = dict(zip(keys, zip(docs, ids, strict=True), strict=True))
-            self._saved_rows = ([], [], [])
-        return self._row_map
+    def _saved_slot(self, keys: np.ndarray, chunk_id: str) -> int | None:
+        """Where a chunk sits in a saved index's lists: its row id's place among the keys."""
+        row = self.by_id.rowid_of.get(chunk_id)
+        return None if row is None else int(np.searchsorted(keys, row))
 
-    def _rows_of(self, docs: set[str]) -> set[int]:
-        """The indexed row ids of these documents.
-
-        Right after a saved index is read, its lists are scanned (a new process catching up
-        with a few documents groups nothing); later, the rows are grouped by document once.
-        """
-        if self._docs is None and self._row_map is None:
-            keys, doc_ids, _ = self._saved_rows
-            return {k for k, d in zip(keys, doc_ids, strict=True) if d in docs}
-        if self._docs is None:
-            grouped: dict[str, set[int]] = {}
-            for r, (doc, _) in self._rows.items():
-                grouped.setdefault(doc, set()).add(r)
-            self._docs = grouped
-        return {r for d in docs for r in self._docs.get(d, ())}
-
-    def _untrack(self, rowids: Iterable[int]) -> list[str]:
+    def _untrack(self, rowids: Sequence[int]) -> list[str]:
         gone = []
-        by_doc, by_row = self._docs, self._rows  # not grouped yet: grouped later, without them
-        for r in rowids:
-            doc, cid = by_row.pop(r)
-            rows = by_doc[doc] if by_doc is not None else set()
-            rows.discard(r)
-            if by_doc is not None and not rows:
-                del by_doc[doc]
+        for r, (_, cid) in zip(rowids, self.rows.untrack(rowids), strict=True):
             if self.by_id.rowid_of.get(cid) == r:
                 self.by_id.drop(cid)
             gone.append(cid)
@@ -318,7 +263,7 @@ class LiveBM25:
         the row ids removed and added.
         """
         assert self.bm25 is not None  # noqa: S101 - internal: called after a build
-        ours = set(self._rows) if docs is None else self._rows_of(set(docs))
+        ours = self.rows.rows() if docs is None else self.rows.rows_of(set(docs))
         removed = sorted(ours - now)
         if removed:
             gone = self._untrack(removed)
@@ -351,42 +296,52 @@ class LiveBM25:
             return
         parts = self.bm25.parts()  # compacts first: slots follow the row ids
         ids = parts.pop("ids")
-        docs = [self._rows[r][0] for r in parts["keys"].tolist()]
+        names, parts["doc_codes"] = doc_codes(self.rows.docs_of(parts["keys"].tolist()))
         # the headers go with it: a new process reads them instead of every document's
         # chunks (a section path needs the whole document)
-        lists = {"ids": ids, "doc_ids": docs, "vocab": parts.pop("vocab"),
+        vocab = parts.pop("vocab")
+        parts["vocab_order"] = byte_order(vocab)
+        lists = {"ids": ids, "doc_names": names, "vocab": vocab,
                  "section_headers": self.headers.known(ids)}
         meta = dict(self._meta(), stamp=self._stamp())
-        tmp = path.with_name(path.name + ".tmp.npz")
+        tmp = path.with_name(path.name + ".tmp")
         try:
             arrays: dict[str, Any] = {**parts, **{
                 f"list_{k}": pack_strings(v) for k, v in lists.items()}}
-            np.savez(tmp, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), **arrays)
+            save_arrays(tmp, meta, arrays)
             os.replace(tmp, path)
+            path.with_name(path.name + ".npz").unlink(missing_ok=True)  # format 2's file
             self._unsaved = 0
         except OSError as exc:  # a read-only folder or a full disk: searching still works
             log.info("BM25 index not saved to %s: %s", path, exc)
             tmp.unlink(missing_ok=True)
 
-    def _load(self) -> tuple[BM25Index, tuple[list[int], list[str], list[str]], Any] | None:
-        """The saved index, its row ids, doc_ids and chunk ids, and its stamp; or None."""
+    def _load(self) -> tuple[BM25Index, tuple[list[int], tuple[list[str], np.ndarray],
+                                              list[str]], Any] | None:
+        """The saved index, its rows (ids, documents, chunk ids) and stamp; or None.
+
+        The documents are their names and each row's number into them.
+        """
         path = self._file()
         if path is None or not path.exists():
             return None
         try:
-            with np.load(path, allow_pickle=False) as z:
-                meta = json.loads(z["meta"].tobytes().decode())
-                if {k: meta.get(k) for k in self._meta()} != self._meta():
-                    return None
-                arrays = {k: z[k] for k in ("ptr", "docs", "tf", "lens", "keys")}
-                ids, docs, vocab, headers = (unpack_strings(z[f"list_{k}"]) for k in (
-                    "ids", "doc_ids", "vocab", "section_headers"))
+            meta, z = load_arrays(path)  # mapped: a search reads the pages it needs
+            if {k: meta.get(k) for k in self._meta()} != self._meta():
+                return None
+            arrays = {k: z[k] for k in ("ptr", "docs", "tf", "lens", "keys")}
+            packed = z["list_vocab"]  # a term holding the separator was saved as JSON
+            vocab = SavedTerms(packed, z["vocab_order"]) if packed[:1].tobytes() == b"L" \
+                else unpack_strings(packed)
+            ids, names, headers = (unpack_strings(z[f"list_{k}"]) for k in (
+                "ids", "doc_names", "section_headers"))
             index = BM25Index.from_parts(ids, vocab, self.tokenizer, **arrays)
-            self.headers.preset(ids, headers)
-            keys = arrays["keys"].tolist()
-            if len(docs) != len(keys):
-                raise ValueError(f"{len(keys)} rows but {len(docs)} doc_ids")
+            saved_keys = arrays["keys"]  # ascending: a saved index's slots follow row ids
+            self.headers.preset(ids, headers, lambda c: self._saved_slot(saved_keys, c))
+            keys, codes = arrays["keys"].tolist(), z["doc_codes"]
+            if codes.size != len(keys):
+                raise ValueError(f"{len(keys)} rows but {codes.size} document numbers")
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.info("BM25 index at %s not used (%s): building it again", path, exc)
             return None
-        return index, (keys, docs, ids), meta.get("stamp")
+        return index, (keys, (names, codes), ids), meta.get("stamp")
