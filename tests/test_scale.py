@@ -1,23 +1,20 @@
 """Units as verified fields: what a text states, what a row is, the unit of one figure,
-and an unstated scale read from prose (extract/scale.py, units.py)."""
+and an unstated scale read from prose (extract/scale.py, extract/prose_scale.py, units.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from ragspine_nb.core import Fact
+from ragspine_nb.extract.prose_scale import ScaleInference, infer_scale, rescale_facts, with_scale
 from ragspine_nb.extract.scale import (
     RowKind,
-    ScaleInference,
     Stated,
     cell_unit,
     fold_quotes,
-    infer_scale,
     merge_stated,
     read_stated,
-    rescale_facts,
     row_kind,
-    with_scale,
 )
 from ragspine_nb.units import PLAIN, join_unit, unit_parts, unit_text
 
@@ -205,3 +202,51 @@ def test_one_scale_stated_for_dollars_and_share_amounts_reaches_both() -> None:
     # the words before the scale never reach back over a sentence's end
     found = infer_scale([12.0], ["1,000 shares were issued. Amounts in thousands."])
     assert found is not None and found.evidence == ("Amounts in thousands",)
+
+
+def test_the_bisected_scale_vote_equals_the_scan_of_every_cell() -> None:
+    import random
+
+    from ragspine_nb.extract.prose_scale import _any_within
+
+    rng = random.Random(11)
+    for _ in range(300):
+        cells = sorted({round(rng.uniform(1, 10 ** rng.randint(1, 9)), rng.choice((0, 1, 2)))
+                        for _ in range(rng.randint(1, 40))})
+        pick = rng.choice(cells)
+        for factor in (1.0, 1e3, 1e6, 1e9):
+            amount = pick * factor * rng.choice((1.0, 1.0004, 0.9996, 1.3))
+            slack = amount * rng.choice((0.0, 5e-5, 5e-4))
+            scanned = any(abs(v * factor - amount) <= slack for v in cells)
+            assert _any_within(cells, amount, slack, factor) == scanned
+
+
+def test_the_scale_phrases_read_near_their_cores_are_every_phrase_of_real_prose() -> None:
+    """TAT-QA's paragraphs and two 10-Ks' page text: the same matches as a full scan."""
+    import json
+
+    import pypdfium2 as pdfium
+    import pytest
+
+    from ragspine_nb.extract.beir import data_root
+    from ragspine_nb.extract.prose_scale import _STATED_IN_PROSE, stated_scale_phrases
+
+    root = data_root()
+    texts: list[str] = []
+    tatqa = root / "tatqa" / "tatqa_dataset_dev.json"
+    if tatqa.exists():
+        for context in json.loads(tatqa.read_text(encoding="utf-8")):
+            texts.append(" ".join(p["text"] for p in context["paragraphs"]))
+    for name in ("NIKE_2021_10K.pdf", "3M_2018_10K.pdf"):
+        path = root / "financebench" / "pdfs" / name
+        if path.exists():
+            doc = pdfium.PdfDocument(str(path))
+            texts.append(" ".join(page.get_textpage().get_text_range() for page in doc))
+    if not texts:
+        pytest.skip(f"no TAT-QA or FinanceBench data under {root}")
+    found = 0
+    for text in texts:
+        expected = [m.span() for m in _STATED_IN_PROSE.finditer(text)]
+        assert [m.span() for m in stated_scale_phrases(text)] == expected
+        found += len(expected)
+    assert found > 100

@@ -17,7 +17,8 @@ from filemakers import make_xlsx
 from ragspine_nb import FactStore, ingest
 from ragspine_nb.agent import Agent
 from ragspine_nb.agent.reading.operation_cues import threshold
-from ragspine_nb.extract.scale import prose_amounts, read_stated
+from ragspine_nb.extract.prose_scale import prose_amounts
+from ragspine_nb.extract.scale import read_stated
 from ragspine_nb.extract.values import detect_unit
 from ragspine_nb.units import SCALE_WORDS, SCALES, stated_scale, unit_label
 

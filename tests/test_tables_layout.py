@@ -263,7 +263,7 @@ def test_percent_from_a_title_or_header_row(tmp_path: Path) -> None:
 
 
 def test_no_stated_scale_keeps_none_and_prose_can_tell_it(tmp_path: Path) -> None:
-    from ragspine_nb.extract.scale import infer_scale, rescale_facts
+    from ragspine_nb.extract.prose_scale import infer_scale, rescale_facts
 
     ex = _csv(tmp_path, [["", "2018", "2017"], ["Net sales", "$757,336", "$700,100"],
                          ["Diluted earnings per share", "$1.20", "$1.10"]])

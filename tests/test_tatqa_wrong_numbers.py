@@ -31,7 +31,8 @@ from ragspine_nb.agent.reading.question_kind import (
     TARGET_ITEM,
     question_kind,
 )
-from ragspine_nb.extract.scale import infer_scale, read_stated
+from ragspine_nb.extract.prose_scale import infer_scale
+from ragspine_nb.extract.scale import read_stated
 from tests.tablehelpers import TATQA_REFERENCE as REF
 from tests.tablehelpers import figures_of, tatqa_agent
 

@@ -97,8 +97,8 @@ class Extraction:
     #: locators of table amounts (and share counts: a scale read from prose applies to
     #: them only when it says so) whose scale the document states nowhere, and every
     #: figure of their tables (a scale read from prose quoting those figures may apply:
-    #: :func:`ragspine_nb.extract.scale.infer_scale`, then
-    #: :func:`ragspine_nb.extract.scale.with_scale` on these facts' units)
+    #: :func:`ragspine_nb.extract.prose_scale.infer_scale`, then
+    #: :func:`ragspine_nb.extract.prose_scale.with_scale` on these facts' units)
     unscaled: list[str] = field(default_factory=list)
     unscaled_figures: list[float] = field(default_factory=list)
     #: locators of tables that name no period (nor do their titles or the document):

@@ -97,8 +97,8 @@ class TableResult:
     with the built-in profile); ``unscaled`` the locators of amounts whose scale the
     table states nowhere (amounts and share counts), and ``unscaled_figures`` every
     figure of such a table (a scale read from prose quoting them may apply:
-    :func:`~ragspine_nb.extract.scale.infer_scale`, then
-    :func:`~ragspine_nb.extract.scale.rescale_facts`, which scales share counts only
+    :func:`~ragspine_nb.extract.prose_scale.infer_scale`, then
+    :func:`~ragspine_nb.extract.prose_scale.rescale_facts`, which scales share counts only
     when the prose says so). ``undated`` holds the table's locator when its figures
     gave no fact because neither the table, its titles nor the document name a period.
     """

@@ -3,7 +3,7 @@
 A table whose amounts state no scale anywhere ("Revenue 757,336") often sits beside a
 note that quotes them ("net sales were $757.3 million"). Within one ingestion batch,
 the documents of a folder are read first; a document with such amounts is written last,
-after :func:`~ragspine_nb.extract.scale.infer_scale` has compared its amounts with the
+after :func:`~ragspine_nb.extract.prose_scale.infer_scale` has compared its amounts with the
 prose of its folder (its own included). A scale found this way is written into each
 amount's unit and into its lineage (``mapping_version`` gains ``|scale=K from
 notes.md``) and reported on the file's line; none found keeps the amounts as they are
@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ragspine_nb.extract.document import DocumentResult
-from ragspine_nb.extract.scale import ScaleInference, infer_scale, rescale_facts
+from ragspine_nb.extract.prose_scale import ScaleInference, infer_scale, rescale_facts
 from ragspine_nb.ingestion.context import BatchContext
 
 __all__ = ["apply_scale", "scale_step"]
