@@ -177,6 +177,8 @@ class HeaderBook:
             return self._settled().get(chunk_id)
         i = slot_of(chunk_id)
         if i is not None and 0 <= i < len(pending[0]) and pending[0][i] == chunk_id:
+            with self._lock:  # kept: a chunk found again is one dict look-up
+                self._headers[chunk_id] = pending[1][i]
             return pending[1][i]
         return self._settled().get(chunk_id)
 

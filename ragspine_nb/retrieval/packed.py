@@ -19,6 +19,8 @@ __all__ = ["SEP", "pack_strings", "unpack_strings", "byte_order", "SavedTerms"]
 
 SEP = "\x1f"  # the unit separator: in no chunk id, path or token
 _SEP_BYTE = 0x1F
+#: terms remembered (found or not) before the memory of looked-up terms starts again
+_MAX_SEEN = 200_000
 
 
 def pack_strings(strings: Sequence[str | None]) -> np.ndarray:
@@ -94,9 +96,10 @@ class SavedTerms(Mapping[str, int]):
         self._starts = np.concatenate([[0], seps + 1]).astype(np.int64)
         self._ends = np.concatenate([seps, [len(self._blob)]]).astype(np.int64)
         self._order = np.asarray(order, np.int64)
-        #: terms looked up (saved) or added (new, ids from ``n`` on): a repeat is a dict hit
+        #: saved terms looked up (-1: absent): a repeat is a dict hit
         self._seen: dict[str, int] = {}
-        self._added: list[str] = []
+        #: terms added after the saved ones (ids from ``n`` on)
+        self._new: dict[str, int] = {}
 
     def _term(self, tid: int) -> bytes:
         return self._blob[self._starts[tid]:self._ends[tid]]
@@ -104,13 +107,15 @@ class SavedTerms(Mapping[str, int]):
     def get(self, term: str, default: Any = None) -> Any:
         """The term's id (``default`` when it is not in the list)."""
         seen = self._seen.get(term)
-        if seen is not None:
-            return seen
-        tid = self._search(term)
-        if tid is None:
-            return default
-        self._seen[term] = tid
-        return tid
+        if seen is None:
+            seen = self._new.get(term)
+            if seen is not None:
+                return seen
+            if len(self._seen) > _MAX_SEEN:  # a long session's queries: start again
+                self._seen = {}
+            tid = self._search(term)
+            seen = self._seen[term] = -1 if tid is None else tid
+        return default if seen < 0 else seen
 
     def setdefault(self, term: str, default: int) -> int:
         """The term's id; a new term is added with id ``default`` (``len(self)``)."""
@@ -118,8 +123,8 @@ class SavedTerms(Mapping[str, int]):
         if tid is None:
             if default != len(self):
                 raise ValueError(f"a new term takes id {len(self)}, not {default}")
-            tid = self._seen[term] = default
-            self._added.append(term)
+            self._seen.pop(term, None)  # no longer absent
+            tid = self._new[term] = default
         return int(tid)
 
     def _search(self, term: str) -> int | None:
@@ -147,8 +152,8 @@ class SavedTerms(Mapping[str, int]):
         return iter(self.terms())
 
     def __len__(self) -> int:
-        return self._n + len(self._added)
+        return self._n + len(self._new)
 
     def terms(self) -> list[str]:
         """Every term in id order."""
-        return (self._blob.decode().split(SEP) if self._n else []) + self._added
+        return (self._blob.decode().split(SEP) if self._n else []) + list(self._new)
