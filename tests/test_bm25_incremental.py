@@ -17,7 +17,7 @@ import pytest
 from ragspine_nb.core import Chunk
 from ragspine_nb.retrieval import BM25Index, NarrativeIndex, bm25_postings, compiled
 from ragspine_nb.retrieval import bm25 as bm25_module
-from ragspine_nb.retrieval.array_file import load_arrays
+from ragspine_nb.retrieval.array_file import load_arrays, save_arrays
 from ragspine_nb.retrieval.live_bm25 import index_file_for
 from ragspine_nb.stores.chunks import ChunkStore
 
@@ -206,6 +206,23 @@ def test_a_truncated_saved_index_is_rebuilt_and_an_old_format_file_removed(
     hits = NarrativeIndex(ChunkStore(path)).search("mainland").hits
     assert [h.chunk.chunk_id for h in hits] == ["a.md#1"]
     assert saved.read_bytes() == whole and not legacy.exists()
+
+
+def test_a_saved_index_whose_rows_name_no_document_is_rebuilt_not_a_crash(
+        tmp_path: Path) -> None:
+    path = tmp_path / "chunks.db"
+    store = ChunkStore(path)
+    store.replace_doc_chunks("a.md", _chunks("a.md", ["hong kong revenue", "mainland"]))
+    NarrativeIndex(store).search("revenue")
+    saved = index_file_for(store)
+    assert saved is not None
+    meta, mapped = load_arrays(saved)
+    arrays = {k: v.copy() for k, v in mapped.items()}  # off the mapped file before rewriting
+    del mapped
+    save_arrays(saved, meta, {**arrays, "doc_codes": arrays["doc_codes"] + 7})
+    hits = NarrativeIndex(ChunkStore(path)).search("mainland").hits
+    assert [h.chunk.chunk_id for h in hits] == ["a.md#1"]
+    assert load_arrays(saved)[1]["doc_codes"].tolist() == [0, 0]  # saved again, whole
 
 
 def test_a_new_process_shows_hits_with_their_saved_headers_without_reading_documents(

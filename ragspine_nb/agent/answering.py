@@ -54,7 +54,6 @@ from ragspine_nb.agent.write.templates import TEXT
 from ragspine_nb.agent.write.two_ask_answer import with_premise
 from ragspine_nb.core import ConflictResult, FoundResult, NarrativeOutcome, QueryResult, ToolOutcome
 from ragspine_nb.errors import ProviderError
-from ragspine_nb.glossary import period_label
 
 __all__ = ["faq_answer", "stated_answer", "text_answer", "structured",
            "stated_change_columns", "change_of_levels", "roles_resolve"]
@@ -81,9 +80,7 @@ def faq_answer(run: Run, faq: FaqCache) -> AgentResult | None:
 
 def stated_answer(run: Run, stated: FoundResult | ConflictResult) -> AgentResult:
     """A change the report states: its own figure (or its conflict), not computed."""
-    cell = stated.fact if isinstance(stated, FoundResult) else stated
-    task = Task(cell.metric_code, cell.entity, period_label(cell.period_type, cell.period),
-                cell.channel)
+    task = Task.of(stated.fact if isinstance(stated, FoundResult) else stated)
     change = structured_answer([task], [stated], None, run.profile, run.lang, "stated_change")
     note = TEXT["stated_change"][run.lang]
     run.trace.record(stated_change=True, tool_status={stated.status: 1}, llm_calls=0,

@@ -25,21 +25,20 @@ __all__ = ["ScaleInference", "infer_scale", "prose_amounts", "stated_scale_phras
 #: "$757.3 million", "1.9 billion", "€12.5m" in prose: an amount a table may state in a scale.
 _PROSE_AMOUNT = re.compile(
     rf"(\d[\d,]*(?:\.\d+)?)\s*({scale_pattern(marks=False)}|m(?![a-z0-9]))", re.I)
-#: Sentences that state the scale of the figures ("in thousands", "(millions)"), with
-#: the words before ("shares in thousands", "dollars in millions") and the clause after
-#: ("except share data", "unless otherwise disclosed").
 #: A scale named in prose: the words, or thousands written as digits ("000's", "$'000").
 _PROSE_SCALE = (r"(?:thousands|millions|billions)\b"
                 r"|(?:[$€£]\s?)?['\u2019]?000(?:['\u2019]?s)?(?![\d,.]?\d)")
 #: A currency named between "in" and the scale ("in US $000's", "in RMB thousands").
 _PROSE_CURRENCY = r"(?:(?:us|u\.s\.|hk|nt|rmb|usd|eur|gbp|cny|hkd)(?![a-z])\s?[$¥]?\s?)?"
+#: What every scale statement holds: "in [currency] <scale>", "(in millions)", "(000's)".
+_CORE = rf"(?:\(\s*(?:in\s+)?|\bin\s+){_PROSE_CURRENCY}(?:{_PROSE_SCALE})"
+_STATED_CORE = re.compile(_CORE, re.I)
+#: Sentences that state the scale of the figures ("in thousands", "(millions)"), with
+#: at most four words before ("shares in thousands", "dollars in millions") and the clause
+#: after ("except share data", "unless otherwise disclosed").
 _STATED_IN_PROSE = re.compile(
     r"(?:(?!(?:thousands|millions|billions)\b)[^\s.;:]+\s+){0,4}"
-    rf"(?:\(\s*(?:in\s+)?|\bin\s+){_PROSE_CURRENCY}(?:{_PROSE_SCALE})\)?"
-    rf"(?:(?!\bin\s+(?:{_PROSE_SCALE}))[^.;:)]){{0,80}}", re.I)
-#: The part of :data:`_STATED_IN_PROSE` every match holds: "in [currency] <scale>".
-_STATED_CORE = re.compile(rf"(?:\(\s*(?:in\s+)?|\bin\s+){_PROSE_CURRENCY}(?:{_PROSE_SCALE})",
-                          re.I)
+    rf"{_CORE}\)?(?:(?!\bin\s+(?:{_PROSE_SCALE}))[^.;:)]){{0,80}}", re.I)
 
 
 def _words_back(text: str, at: int, runs: int = 5) -> int:

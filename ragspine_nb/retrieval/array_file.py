@@ -53,7 +53,7 @@ def save_arrays(path: str | Path, meta: Mapping[str, Any],
         f.write(MAGIC + len(header).to_bytes(8, "little") + header)
         for name, a in plain.items():
             f.seek(start + layout[name]["offset"])
-            f.write(a.astype(layout[name]["dtype"], copy=False).tobytes())
+            f.write(a.astype(layout[name]["dtype"], copy=False).data)  # no copy when stored as is
         f.truncate(start + offset)
 
 

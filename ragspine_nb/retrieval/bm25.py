@@ -241,9 +241,7 @@ class BM25Index:
         keys = list(order_keys) if order_keys is not None else \
             list(range(start, start + len(doc_ids)))
         toks = [self.tokenizer(t) if isinstance(t, str) else t for t in tokens]
-        if st.add_tokens(list(doc_ids), toks, keys):
-            self._changed()  # compacted: every position moved
-            return
+        st.add_tokens(list(doc_ids), toks, keys)  # may compact: slots move, the store keeps up
         self._changed()
 
     def remove(self, doc_ids: Iterable[str]) -> int:

@@ -23,8 +23,6 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ragspine_nb.core import StoredChunk
 from ragspine_nb.retrieval.array_file import load_arrays, save_arrays
 from ragspine_nb.retrieval.bm25 import BM25Index
@@ -201,9 +199,7 @@ class LiveBM25:
             self.by_id.keep(rows)
             self._save()
             return
-        self.bm25, (keys, (names, codes), ids), stamp = loaded
-        self.rows.load(keys, names, codes, ids)
-        self.by_id.rowid_of = dict(zip(ids, keys, strict=True))
+        self.bm25, self.rows, self.by_id.rowid_of, stamp = loaded
         self._ids = None
         if not self._caught_up(stamp):
             self._apply_diff(set(self.store.active_rowids()), None)  # every row compared
@@ -241,10 +237,10 @@ class LiveBM25:
         self.by_id.rowid_of.update((cid, r) for r, _, cid in triples)
         self._ids = None
 
-    def _saved_slot(self, keys: np.ndarray, chunk_id: str) -> int | None:
-        """Where a chunk sits in a saved index's lists: its row id's place among the keys."""
+    def _saved_slot(self, chunk_id: str) -> int | None:
+        """Where a chunk sits in a saved index's lists (those its rows were loaded from)."""
         row = self.by_id.rowid_of.get(chunk_id)
-        return None if row is None else int(np.searchsorted(keys, row))
+        return None if row is None else self.rows.position(row)
 
     def _untrack(self, rowids: Sequence[int]) -> list[str]:
         gone = []
@@ -316,12 +312,8 @@ class LiveBM25:
             log.info("BM25 index not saved to %s: %s", path, exc)
             tmp.unlink(missing_ok=True)
 
-    def _load(self) -> tuple[BM25Index, tuple[list[int], tuple[list[str], np.ndarray],
-                                              list[str]], Any] | None:
-        """The saved index, its rows (ids, documents, chunk ids) and stamp; or None.
-
-        The documents are their names and each row's number into them.
-        """
+    def _load(self) -> tuple[BM25Index, RowBook, dict[str, int], Any] | None:
+        """The saved index, its rows, chunk id → row id, and its stamp; or None."""
         path = self._file()
         if path is None or not path.exists():
             return None
@@ -336,12 +328,11 @@ class LiveBM25:
             ids, names, headers = (unpack_strings(z[f"list_{k}"]) for k in (
                 "ids", "doc_names", "section_headers"))
             index = BM25Index.from_parts(ids, vocab, self.tokenizer, **arrays)
-            saved_keys = arrays["keys"]  # ascending: a saved index's slots follow row ids
-            self.headers.preset(ids, headers, lambda c: self._saved_slot(saved_keys, c))
-            keys, codes = arrays["keys"].tolist(), z["doc_codes"]
-            if codes.size != len(keys):
-                raise ValueError(f"{len(keys)} rows but {codes.size} document numbers")
+            rows = RowBook()
+            rows.load(arrays["keys"], names, z["doc_codes"], ids)  # the lists must agree
+            rowid_of = dict(zip(ids, arrays["keys"].tolist(), strict=True))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.info("BM25 index at %s not used (%s): building it again", path, exc)
             return None
-        return index, (keys, (names, codes), ids), meta.get("stamp")
+        self.headers.preset(ids, headers, self._saved_slot)  # slots follow the row ids
+        return index, rows, rowid_of, meta.get("stamp")

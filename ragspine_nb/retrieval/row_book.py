@@ -65,7 +65,8 @@ class RowBook:
         self._added: dict[int, tuple[str, str]] = {}
         self._added_by_doc: dict[str, set[int]] = {}
 
-    def _at(self, row: int) -> int | None:
+    def position(self, row: int) -> int | None:
+        """Where a loaded row still held sits in the lists :meth:`load` was given."""
         i = int(np.searchsorted(self._keys, row))
         hit = i < self._keys.size and int(self._keys[i]) == row and row not in self._gone
         return i if hit else None
@@ -100,7 +101,7 @@ class RowBook:
                 if not members:
                     del self._added_by_doc[found[0]]
             else:
-                i = self._at(row)
+                i = self.position(row)
                 if i is None:
                     raise KeyError(row)
                 self._gone.add(row)

@@ -43,7 +43,7 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.units import store_unit, unit_text
 
-__all__ = ["derive", "as_operand", "expand", "MAX_DEPTH", "Derivation", "Cell",
+__all__ = ["derive", "as_operand", "expand", "MAX_DEPTH", "Derivation",
            "formula_figure", "derived_operands", "expanded_answer", "formula_gaps", "Derived"]
 
 #: How deep one formula may lean on another's (EBITDA margin → EBITDA → its items).
@@ -61,11 +61,7 @@ class Derivation:
     reference_date: date | None = None
 
 
-#: One cell whose metric a formula computes (see :class:`~ragspine_nb.agent.compute.task.Task`).
-Cell = Task
-
-
-def _term(where: Derivation, cell: Cell, code: str, depth: int) -> Term | str:
+def _term(where: Derivation, cell: Task, code: str, depth: int) -> Term | str:
     """One code of a formula: its stored figure, or its own formula's value, or why not."""
     found = execute_query_metric(where.store, code, cell.entity, cell.period,
                                  cell.channel, profile=where.profile,
@@ -85,7 +81,7 @@ def _term(where: Derivation, cell: Cell, code: str, depth: int) -> Term | str:
     return f"{name} ({code}, {cell.period}) is not in the fact store"
 
 
-def _value(where: Derivation, cell: Cell, code: str,
+def _value(where: Derivation, cell: Task, code: str,
            depth: int) -> Value | Missing | NotComputed:
     spec = where.profile.metrics[code]
     return evaluate(parse(spec.formula), lambda c: _term(where, cell, c, depth),
@@ -102,7 +98,7 @@ def formula_figure(name: str, label: str, value: Value) -> Figure:
                   f"{name} = {value.names}: {value.numbers} = {result_text(value)}")
 
 
-def derive(where: Derivation, cell: Cell) -> Figure | Missing | NotComputed | None:
+def derive(where: Derivation, cell: Task) -> Figure | Missing | NotComputed | None:
     """The cell's metric computed by its formula (``None``: the metric has no formula)."""
     spec = where.profile.metrics.get(cell.metric)
     if spec is None or not spec.formula:
@@ -166,7 +162,7 @@ class Derived:
     missing: dict[int, Missing]
 
 
-def derived_operands(where: Derivation, tasks: Sequence[Cell],
+def derived_operands(where: Derivation, tasks: Sequence[Task],
                      results: Sequence[QueryResult]) -> Derived:
     """An operation's lookups with each miss of a metric with a formula computed."""
     out, derived, missing = list(results), {}, {}
@@ -182,7 +178,7 @@ def derived_operands(where: Derivation, tasks: Sequence[Cell],
     return Derived(out, derived, missing)
 
 
-def formula_gaps(profile: DomainProfile, tasks: Sequence[Cell],
+def formula_gaps(profile: DomainProfile, tasks: Sequence[Task],
                  missing: Mapping[int, Missing]) -> tuple[list[str], list[Fact]]:
     """Why each miss of a metric with a formula was not computed, and the cells found.
 

@@ -8,13 +8,30 @@ store's keys; the period is a label such as ``FY2019``.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Protocol
 
-__all__ = ["Task", "Slot", "SLOTS"]
+from ragspine_nb.glossary import period_label
+
+__all__ = ["Task", "Slot", "SLOTS", "StoredCell"]
 
 #: The slots of a task, in the order a message names them.
 Slot = Literal["metric", "entity", "period", "channel"]
 SLOTS: tuple[Slot, ...] = ("metric", "entity", "period", "channel")
+
+
+class StoredCell(Protocol):
+    """What names a stored cell: a fact, or a lookup's miss or conflict."""
+
+    @property
+    def metric_code(self) -> str: ...  # noqa: D102
+    @property
+    def entity(self) -> str: ...  # noqa: D102
+    @property
+    def period_type(self) -> str: ...  # noqa: D102
+    @property
+    def period(self) -> str: ...  # noqa: D102
+    @property
+    def channel(self) -> str: ...  # noqa: D102
 
 
 @dataclass(frozen=True)
@@ -32,6 +49,18 @@ class Task:
     entity: str
     period: str
     channel: str
+
+    @classmethod
+    def of(cls, cell: StoredCell) -> Task:
+        """The task that looks ``cell`` up (a fact, a miss or a conflict names its cell).
+
+        >>> from ragspine_nb.core import Fact
+        >>> Task.of(Fact("REVENUE", "ACME_HK", "NA", "TOTAL", "FY", "2024", 1.0, "M", "a.csv",
+        ...              "cell=B2"))
+        Task(metric='REVENUE', entity='ACME_HK', period='FY2024', channel='TOTAL')
+        """
+        return cls(cell.metric_code, cell.entity, period_label(cell.period_type, cell.period),
+                   cell.channel)
 
     def slot(self, name: Slot) -> str:
         """The value of one slot, by its name."""

@@ -23,7 +23,6 @@ from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.providers import SLOTS_MARKER, LLMProvider
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.core import ConflictResult, FoundResult, NotFoundResult, QueryResult
-from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
@@ -38,14 +37,10 @@ STRUCTURED_SYSTEM = (
 def _same_task(result: QueryResult, task: Task) -> bool:
     """Whether a model-requested result answers a planned sub-task."""
     if isinstance(result, FoundResult):
-        f = result.fact
-        key = (f.metric_code, f.entity, period_label(f.period_type, f.period), f.channel)
-    elif isinstance(result, NotFoundResult | ConflictResult):
-        key = (result.metric_code, result.entity,
-               period_label(result.period_type, result.period), result.channel)
-    else:
-        return False
-    return key == (task.metric, task.entity, task.period, task.channel)
+        return Task.of(result.fact) == task
+    if isinstance(result, NotFoundResult | ConflictResult):
+        return Task.of(result) == task
+    return False
 
 
 def run_tool_loop(question: str, tasks: Sequence[Task], store: FactStore,

@@ -84,8 +84,7 @@ def with_premise(run: Run, answer: StructuredAnswer, results: Sequence[QueryResu
     check = check_premise(asks.premise, fact.value, prior.fact.value)
     if check is None or check.holds:
         return answer, list(results)
-    tasks = [Task(f.metric_code, f.entity, period_label(f.period_type, f.period), f.channel)
-             for f in (fact, prior.fact)]
+    tasks = [Task.of(f) for f in (fact, prior.fact)]
     points = unit_parts(fact.unit).percent  # a rate moves in percentage points
     change = structured_answer(tasks, [results[0], prior],
                                Operation("percent_change", points=points), run.profile, run.lang)
