@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb.core import Chunk
-from ragspine_nb.retrieval import BM25Index, NarrativeIndex, bm25_postings, compiled
-from ragspine_nb.retrieval import bm25 as bm25_module
+from ragspine_nb.retrieval import BM25Index, NarrativeIndex, bm25_postings, bm25_weights, compiled
 from ragspine_nb.retrieval.array_file import load_arrays, save_arrays
 from ragspine_nb.retrieval.live_bm25 import index_file_for
 from ragspine_nb.stores.chunks import ChunkStore
@@ -46,7 +45,7 @@ def _queries(rng: random.Random) -> list[list[str]]:
 def test_random_changes_rank_exactly_as_a_fresh_build(
         kernel: str, merge_at: int, weights_after: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bm25_postings, "MERGE_MIN_POSTINGS", merge_at)
-    monkeypatch.setattr(bm25_module, "WEIGHTS_AFTER_QUERIES", weights_after)
+    monkeypatch.setattr(bm25_weights, "WEIGHTS_AFTER_QUERIES", weights_after)
     rng = random.Random(7)
     for _ in range(6):
         idx = BM25Index.from_tokens([], [])

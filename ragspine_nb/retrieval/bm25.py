@@ -12,7 +12,7 @@ bm25s' "lucene" method ranks identically; its scores lack the constant factor ``
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, pairwise, repeat
 from typing import TYPE_CHECKING, Any
@@ -27,15 +27,9 @@ from ragspine_nb.retrieval.bm25_formulas import (
     idf_lucene,
     select_top_k,
 )
-from ragspine_nb.retrieval.bm25_kernels import (
-    QueryBatch,
-    TopK,
-    distinct_terms,
-    doc_norms,
-    posting_weights,
-    top_k_batch,
-)
+from ragspine_nb.retrieval.bm25_kernels import QueryBatch, TopK, distinct_terms, top_k_batch
 from ragspine_nb.retrieval.bm25_postings import PostingStore, csr
+from ragspine_nb.retrieval.bm25_weights import WeightCache
 from ragspine_nb.retrieval.packed import SavedTerms
 from ragspine_nb.retrieval.tokenize import Tokenizer, tokenize
 
@@ -53,8 +47,6 @@ __all__ = [
 
 DEFAULT_K1 = 1.5
 DEFAULT_B = 0.75
-#: after this many queries with one (k1, b) the main segment's weights are cached
-WEIGHTS_AFTER_QUERIES = 32
 
 
 class BM25Index:
@@ -105,10 +97,7 @@ class BM25Index:
         total = float(st.slot_len[st.alive].sum())
         self.avgdl = total / self.n_docs if self.n_docs else 0.0
         self.idf = idf_lucene(st.df, self.n_docs)
-        self._cache: OrderedDict[tuple[float, float], sparse.csr_matrix] = OrderedDict()
-        self._norms: OrderedDict[tuple[float, float], np.ndarray] = OrderedDict()
-        self._posting_w: OrderedDict[tuple[float, float], np.ndarray] = OrderedDict()
-        self._seen: dict[tuple[float, float], int] = {}
+        self._weights = WeightCache(st, self.idf, self.avgdl, self._cache_size)
         self._ids_array = np.array(st.slot_ids, dtype=object)
         self._term_matrix: sparse.csr_matrix | None = None
 
@@ -256,18 +245,8 @@ class BM25Index:
     def weights(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> sparse.csr_matrix:
         """Terms × docs matrix of BM25 weights for (k1, b) (cached)."""
         check_params(k1, b)
-        key = (float(k1), float(b))
-        hit = self._cache.get(key)
-        if hit is not None:
-            self._cache.move_to_end(key)
-            return hit
         tm = self.term_matrix  # compacts first: the main segment is every posting
-        weighted = csr((self._posting_weights(k1, b), tm.indices, tm.indptr),
-                                     shape=tm.shape)
-        self._cache[key] = weighted
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return weighted
+        return self._weights.matrix(k1, b, tm)
 
     def query_matrix(self, queries: Sequence[str] | Sequence[Sequence[str]]) -> sparse.csr_matrix:
         """Queries × terms counts (strings are tokenized; unknown tokens are dropped)."""
@@ -299,39 +278,6 @@ class BM25Index:
         mask[idx] = True
         return mask
 
-    def _norm(self, k1: float, b: float) -> np.ndarray:
-        key = (float(k1), float(b))
-        hit = self._norms.get(key)
-        if hit is None:
-            hit = self._norms[key] = doc_norms(self._store.slot_len, self.avgdl, k1, b)
-            if len(self._norms) > self._cache_size:
-                self._norms.popitem(last=False)
-        return hit
-
-    def _posting_weights(self, k1: float, b: float) -> np.ndarray:
-        """The main segment's float32 weight per posting for (k1, b); two sets are kept."""
-        key = (float(k1), float(b))
-        hit = self._posting_w.get(key)
-        if hit is None:
-            hit = self._posting_w[key] = posting_weights(self._store.main, self.idf,
-                                                         self._norm(k1, b), float(k1))
-            if len(self._posting_w) > 2:
-                self._posting_w.popitem(last=False)
-        return hit
-
-    def _main_weights(self, k1: float, b: float, n_queries: int) -> np.ndarray | None:
-        """The main segment's posting weights, once (k1, b) has served enough queries.
-
-        Until then each query computes the weights of the postings it reads; both
-        give the same bits.
-        """
-        key = (float(k1), float(b))
-        if key not in self._posting_w:
-            self._seen[key] = self._seen.get(key, 0) + n_queries
-            if self._seen[key] < WEIGHTS_AFTER_QUERIES:
-                return None
-        return self._posting_weights(k1, b)
-
     def _found(self, queries: Sequence[str] | Sequence[Sequence[str]], top_k: int,
                k1: float, b: float, mask: np.ndarray | None) -> TopK:
         if top_k < 0:
@@ -339,9 +285,9 @@ class BM25Index:
         check_params(k1, b)
         st = self._store
         allowed = st.alive if mask is None else (st.alive & mask)
-        return top_k_batch(self._query_batch(queries), self.idf, self._norm(k1, b), float(k1),
-                           st.segments(), allowed, st.tie, top_k,
-                           self._main_weights(k1, b, len(queries)))
+        return top_k_batch(self._query_batch(queries), self.idf, self._weights.norm(k1, b),
+                           float(k1), st.segments(), allowed, st.tie, top_k,
+                           self._weights.main(k1, b, len(queries)))
 
     def search_many(self, queries: Sequence[str] | Sequence[Sequence[str]], top_k: int = 10,
                     k1: float = DEFAULT_K1, b: float = DEFAULT_B,
@@ -426,4 +372,4 @@ class BM25Index:
 
     def __repr__(self) -> str:
         return (f"BM25Index(docs={self.n_docs}, terms={len(self.vocab)}, "
-                f"avgdl={self.avgdl:.1f}, cached_params={list(self._cache)})")
+                f"avgdl={self.avgdl:.1f}, cached_params={self._weights.pairs})")
