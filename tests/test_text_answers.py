@@ -118,6 +118,17 @@ def test_a_why_question_gets_the_cause_and_the_sentence_it_points_back_to() -> N
         "The increase was primarily due to a higher average debt balance. [1]")
 
 
+def test_a_cause_that_names_what_moved_does_not_pull_in_the_footnote_before_it() -> None:
+    # Best Buy's FY2023 10-K, page 25 (bench/own_folder.py): the sentence before the cause
+    # is a table's footnote; "The decrease in revenue …" names its own subject
+    passages = [(1, "(1) Comparable online sales are included in the comparable sales "
+                    "calculation. The decrease in revenue in fiscal 2023 was primarily driven "
+                    "by comparable sales declines across most of our product categories.")]
+    assert extractive_answer("Why did Best Buy's revenue decrease in FY2023?", passages) == (
+        "The decrease in revenue in fiscal 2023 was primarily driven by comparable sales "
+        "declines across most of our product categories. [1]")
+
+
 def test_the_company_asked_about_is_whose_filing_not_what_the_answer_says() -> None:
     # a 10-K calls its filer "we": the company's name, rare among its own sentences,
     # weighed as much as "revenue" picked a goodwill sentence naming the company

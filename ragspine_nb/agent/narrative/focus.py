@@ -108,9 +108,13 @@ _ANSWERS: dict[str, re.Pattern[str]] = {
                         r"detailed|provided|disclosed|listed)\s+(?:below|in\s+the\s+"
                         r"(?:following|table))\b|:\s*$|如下|下表", _I),
 }
+#: "the decrease in revenue …" names what moved; "in fiscal 2023", "of $5 million" do not
+_OWN_SUBJECT = (r"\s+(?:in|of)\s+(?!(?:the\s+)?(?:fiscal|first|second|third|fourth|current|"
+                rf"prior|year|quarter|q[1-4]\b|\d|\$|{MONTH}))")
 _ANAPHOR = re.compile(r"^\s*(?:this|these|those|that|such|it|they|the\s+(?:increase|"
                       r"decrease|decline|rise|fall|change|growth|reduction|improvement|"
-                      r"higher|lower|difference|variance))\b|^\s*(?:这|此|该|上述)", _I)
+                      rf"higher|lower|difference|variance)\b(?!{_OWN_SUBJECT}))\b"
+                      r"|^\s*(?:这|此|该|上述)", _I)
 
 
 def question_focus(question: str) -> str:
@@ -168,5 +172,13 @@ def is_anaphoric(sentence: str) -> bool:
     --------
     >>> is_anaphoric("The increase was driven by higher rates."), is_anaphoric("Revenue rose.")
     (True, False)
+
+    A movement that names what moved is about that, not the sentence before:
+
+    >>> is_anaphoric("The decrease in revenue in fiscal 2023 was driven by lower sales.")
+    False
+    >>> [is_anaphoric(s) for s in ("The decrease in fiscal 2023 was due to lower volume.",
+    ...                            "The increase of $5 million reflects higher rates.")]
+    [True, True]
     """
     return bool(_ANAPHOR.match(sentence))
