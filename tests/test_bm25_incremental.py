@@ -96,6 +96,28 @@ def test_compiled_and_numpy_loops_give_the_same_bits(monkeypatch: pytest.MonkeyP
     assert all(len(r) <= 25 for r in runs["0"][0]) and any(len(r) == 25 for r in runs["0"][0])
 
 
+def test_a_query_reading_every_document_ranks_ties_and_masks_as_the_numpy_loop(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # every document holds the query's words (the compiled loop scans all slots: no list
+    # of touched ones), six score levels with 100 identical documents each: the cut at k
+    # falls inside a tie, broken by the order key (the position); a mask keeps every third
+    if not compiled.HAVE_NUMBA:
+        pytest.skip("numba is not installed")
+    ids = [f"d{i}" for i in range(600)]
+    docs = [["common", "rare"] + ["pad"] * (i % 6) for i in range(600)]
+    idx = BM25Index.from_tokens(ids, docs)
+    qs = [["common"], ["rare", "common"], ["pad", "common", "nope"]]
+    mask = idx.mask_for(ids[::3])
+    runs = {}
+    for flag in ("0", "1"):
+        monkeypatch.setenv("RAGSPINE_NO_NUMBA", flag)
+        runs[flag] = [idx.search_many(qs, k) for k in (1, 150, 600)] + \
+            [idx.search_many(qs, 150, mask=mask), idx.search_arrays(qs, 150)[0].tolist()]
+    assert runs["0"] == runs["1"]
+    best = runs["0"][1][0]  # the shortest documents first; among equals the lower key
+    assert [d for d, _ in best[:3]] == ["d0", "d6", "d12"] and len(best) == 150
+
+
 def test_add_rejects_an_id_already_indexed_and_keeps_the_index() -> None:
     idx = BM25Index.build(["a", "b"], ["x y", "y z"])
     before = idx.search_many(["x", "y"])

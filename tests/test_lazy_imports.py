@@ -73,3 +73,5 @@ def test_a_kernel_compiles_on_first_call_with_the_kernels_it_calls() -> None:
         assert isinstance(bm25_kernels.__dict__["_sift_down"], numba.core.dispatcher.Dispatcher)
         assert isinstance(bm25_kernels.__dict__["_worse"], numba.core.dispatcher.Dispatcher)
         assert isinstance(bm25_kernels.__dict__["_select"], numba.core.dispatcher.Dispatcher)
+        assert isinstance(bm25_kernels.__dict__["_select_dense"],
+                          numba.core.dispatcher.Dispatcher)

@@ -2,8 +2,9 @@
 """The BM25 query loop: accumulate each query's postings, keep its best ``k`` documents.
 
 One algorithm, two implementations that produce the same bits: a compiled loop
-(numba, when installed) and a numpy loop. For every query, in the order its distinct
-terms first appear in the query (so the float32 sums do not depend on term ids)::
+(numba, when installed; here) and a numpy loop (:mod:`~ragspine_nb.retrieval.bm25_numpy`).
+For every query, in the order its distinct terms first appear in the query (so the
+float32 sums do not depend on term ids)::
 
     w(t, d)   = float32(idf(t) * tf * (k1 + 1) / (tf + norm(d)))
     acc[d]   += count(t) * w(t, d)                 (float32)
@@ -11,8 +12,9 @@ terms first appear in the query (so the float32 sums do not depend on term ids):
 
 where ``norm(d) = k1 * (1 - b + b * |d| / avgdl)``. Only the documents a query
 touches are ranked (a heap of size ``k``), so a query costs its postings, not the
-corpus size. Postings come in segments (a main block and a small delta block of
-recent additions), each a terms × docs CSR of raw term frequencies.
+corpus size; a query that reads most documents scans them all without branching.
+Postings come in segments (a main block and a small delta block of recent additions),
+each a terms × docs CSR of raw term frequencies.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ragspine_nb.retrieval.bm25_numpy import query_numpy, select_numpy
 from ragspine_nb.retrieval.compiled import WorkCounter, compiled_now, njit
 
-__all__ = ["Postings", "QueryBatch", "TopK", "distinct_terms", "doc_norms", "posting_weights",
-           "top_k_batch", "COMPILE_AFTER_QUERIES"]
+__all__ = ["Postings", "QueryBatch", "TopK", "distinct_terms", "top_k_batch",
+           "COMPILE_AFTER_QUERIES"]
 
 #: queries a process ranks on the numpy loop before it loads numba. Loading numba and its
 #: cached kernels costs about 0.8 s; the compiled loop is 2-5x faster a query (0.6 vs 1.4
@@ -64,18 +67,6 @@ class TopK:
     scores: np.ndarray   # float32
 
 
-def doc_norms(doc_len: np.ndarray, avgdl: float, k1: float, b: float) -> np.ndarray:
-    """``k1 * (1 - b + b * |d| / avgdl)`` per document (float64).
-
-    Examples
-    --------
-    >>> doc_norms(np.array([2.0, 4.0]), 3.0, 1.5, 0.75).round(4).tolist()
-    [1.125, 1.875]
-    """
-    out: np.ndarray = k1 * (1.0 - b + b * doc_len / (avgdl or 1.0))
-    return out
-
-
 # ------------------------------------------------------------------ compiled path
 @njit
 def _accumulate(ptr, docs, tf, t, idf_t, k1p1, cnt, norm, acc, touched, nt):  # type: ignore[no-untyped-def]  # noqa: E501  # pragma: no cover
@@ -103,15 +94,6 @@ def _accumulate_w(ptr, docs, w, t, cnt, acc, touched, nt):  # type: ignore[no-un
             nt += 1
         acc[d] += cnt * w[p]
     return nt
-
-
-@njit
-def _weights_compiled(ptr, docs, tf, idf, k1p1, norm, out):  # type: ignore[no-untyped-def]  # pragma: no cover
-    for t in range(ptr.shape[0] - 1):
-        idf_t = idf[t]
-        for p in range(ptr[t], ptr[t + 1]):
-            f = np.float64(tf[p])
-            out[p] = np.float32(idf_t * f * k1p1 / (f + norm[docs[p]]))
 
 
 @njit
@@ -167,6 +149,38 @@ def _threshold_bin(acc, bits, touched, nt, allowed, k, hist):  # type: ignore[no
 
 
 @njit
+def _offer(s, t, d, h, k, hs, ht, hd):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Offer slot ``d`` (score ``s``, tie key ``t``) to the heap of ``h`` <= ``k`` entries."""
+    if h < k:  # push: sift up
+        i = h
+        h += 1
+        while i > 0:
+            p = (i - 1) >> 1
+            if not _worse(s, t, hs[p], ht[p]):
+                break
+            hs[i], ht[i], hd[i] = hs[p], ht[p], hd[p]
+            i = p
+        hs[i], ht[i], hd[i] = s, t, d
+    elif s >= hs[0] and _worse(hs[0], ht[0], s, t):
+        hs[0], ht[0], hd[0] = s, t, d
+        _sift_down(hs, ht, hd, h, 0)
+    return h
+
+
+@njit
+def _sorted_out(h, hs, ht, hd, out_d, out_s):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Heap-sort the ``h`` entries (the worst goes last) into ``out``; return ``h``."""
+    for end in range(h - 1, 0, -1):
+        hs[0], hs[end] = hs[end], hs[0]
+        ht[0], ht[end] = ht[end], ht[0]
+        hd[0], hd[end] = hd[end], hd[0]
+        _sift_down(hs, ht, hd, end, 0)
+    out_s[:h] = hs[:h]
+    out_d[:h] = hd[:h]
+    return h
+
+
+@njit
 def _select(acc, bits, touched, nt, allowed, tie, k, hist, hs, ht, hd, out_d, out_s):  # type: ignore[no-untyped-def]  # noqa: E501  # pragma: no cover
     """Best ``k`` of the touched slots into ``out``, best first, resetting ``acc``.
 
@@ -185,27 +199,43 @@ def _select(acc, bits, touched, nt, allowed, tie, k, hist, hs, ht, hd, out_d, ou
         acc[d] = 0
         if s < 0 or b < thr or not allowed[d]:
             continue
-        if h < k:  # push: sift up
-            i = h
-            h += 1
-            while i > 0:
-                p = (i - 1) >> 1
-                if not _worse(s, tie[d], hs[p], ht[p]):
-                    break
-                hs[i], ht[i], hd[i] = hs[p], ht[p], hd[p]
-                i = p
-            hs[i], ht[i], hd[i] = s, tie[d], d
-        elif s >= hs[0] and _worse(hs[0], ht[0], s, tie[d]):
-            hs[0], ht[0], hd[0] = s, tie[d], d
-            _sift_down(hs, ht, hd, h, 0)
-    for end in range(h - 1, 0, -1):  # heap sort: the worst goes last
-        hs[0], hs[end] = hs[end], hs[0]
-        ht[0], ht[end] = ht[end], ht[0]
-        hd[0], hd[end] = hd[end], hd[0]
-        _sift_down(hs, ht, hd, end, 0)
-    out_s[:h] = hs[:h]
-    out_d[:h] = hd[:h]
-    return h
+        h = _offer(s, tie[d], d, h, k, hs, ht, hd)
+    return _sorted_out(h, hs, ht, hd, out_d, out_s)
+
+
+@njit
+def _select_dense(acc, bits, allowed, tie, k, hist, buf, hs, ht, hd, out_d, out_s):  # type: ignore[no-untyped-def]  # noqa: E501  # pragma: no cover
+    """:func:`_select` for a query that read most slots: every slot is scanned, no list.
+
+    The loops carry no branch on the scores (a slot that is zero, negative or not allowed
+    counts in bin 0, which is never above the threshold; a slot is written to ``buf``
+    and kept only when it reaches the threshold), so they run at memory speed; the
+    ``k``-th best's bin leaves about ``k`` candidates for the heap, and one fill zeroes
+    ``acc``. Same entries, same order as :func:`_select`.
+    """
+    n, hi = acc.shape[0], 0
+    for d in range(n):
+        b = max(bits[d] >> _BIN_SHIFT, 1) * (allowed[d] and acc[d] > 0)
+        hist[b] += 1
+        hi = max(hi, b)
+    thr, seen = 1, 0
+    for b in range(hi, 0, -1):
+        seen += hist[b]
+        if seen >= k:
+            thr = b
+            break
+    hist[:hi + 1] = 0
+    c = 0
+    for d in range(n):
+        buf[c] = d
+        c += (acc[d] > 0) & ((bits[d] >> _BIN_SHIFT) >= thr)
+    h = 0
+    for j in range(c):
+        d = buf[j]
+        if allowed[d]:
+            h = _offer(acc[d], tie[d], d, h, k, hs, ht, hd)
+    acc[:] = 0
+    return _sorted_out(h, hs, ht, hd, out_d, out_s)
 
 
 @njit
@@ -234,8 +264,12 @@ def _top_k_compiled(q_ptr, q_terms, q_counts, idf, k1p1, norm, m_ptr, m_docs, m_
                 nt = _accumulate(m_ptr, m_docs, m_tf, t, idf[t], k1p1, cnt, norm, acc,
                                  touched, nt)
             nt = _accumulate(d_ptr, d_docs, d_tf, t, idf[t], k1p1, cnt, norm, acc, touched, nt)
-        out_n[i] = _select(acc, bits, touched, nt, allowed, tie, k, hist, hs, ht, hd,
-                           out_docs[i], out_scores[i])
+        if nt < 0:
+            out_n[i] = _select_dense(acc, bits, allowed, tie, k, hist, touched, hs, ht, hd,
+                                     out_docs[i], out_scores[i])
+        else:
+            out_n[i] = _select(acc, bits, touched, nt, allowed, tie, k, hist, hs, ht, hd,
+                               out_docs[i], out_scores[i])
 
 
 @njit
@@ -291,60 +325,6 @@ def distinct_terms(lens: np.ndarray, raw: np.ndarray, n_terms: int) -> QueryBatc
                       np.asarray(counts, np.float32))
 
 
-# ------------------------------------------------------------------ numpy path
-def _query_numpy(terms: np.ndarray, counts: np.ndarray, idf: np.ndarray, k1p1: float,
-                 norm: np.ndarray, segments: Sequence[Postings], main_w: np.ndarray | None,
-                 acc: np.ndarray) -> np.ndarray:
-    """Accumulate one query into ``acc`` (same float32 steps as the loop); touched slots."""
-    touched = []
-    for t, cnt in zip(terms.tolist(), counts, strict=True):
-        for n, seg in enumerate(segments):
-            lo, hi = seg.ptr[t], seg.ptr[t + 1]
-            if lo == hi:
-                continue
-            docs = seg.docs[lo:hi]
-            if n == 0 and main_w is not None:
-                w = main_w[lo:hi]
-            else:
-                f = seg.tf[lo:hi].astype(np.float64)
-                w = (idf[t] * f * k1p1 / (f + norm[docs])).astype(np.float32)
-            acc[docs] += cnt * w
-            touched.append(docs)
-    if not touched:
-        return np.zeros(0, np.int32)
-    seen = np.zeros(acc.shape[0], np.bool_)  # a mask, not np.unique: O(docs), no hashing
-    for docs in touched:
-        seen[docs] = True
-    return np.flatnonzero(seen).astype(np.int32)
-
-
-def _select_numpy(acc: np.ndarray, touched: np.ndarray, allowed: np.ndarray,
-                  tie: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    docs = touched[allowed[touched]]
-    scores = acc[docs]
-    acc[touched] = 0
-    live = scores > 0
-    docs, scores = docs[live], scores[live]
-    if docs.size > k:
-        kth = scores[np.argpartition(-scores, k - 1)[k - 1]]
-        keep = scores >= kth  # every tie at the boundary, then the tie key trims
-        docs, scores = docs[keep], scores[keep]
-    order = np.lexsort((tie[docs], -scores))[:k]
-    return docs[order], scores[order]
-
-
-def posting_weights(seg: Postings, idf: np.ndarray, norm: np.ndarray, k1: float) -> np.ndarray:
-    """Every posting's float32 weight, exactly as the query loop computes it."""
-    if compiled_now():
-        out = np.empty(seg.docs.size, np.float32)
-        _weights_compiled(seg.ptr, seg.docs, seg.tf, idf, k1 + 1.0, norm, out)
-        return out
-    terms = np.repeat(np.arange(seg.ptr.size - 1), np.diff(seg.ptr))
-    f = seg.tf.astype(np.float64)
-    weights: np.ndarray = (idf[terms] * f * (k1 + 1.0) / (f + norm[seg.docs])).astype(np.float32)
-    return weights
-
-
 def top_k_batch(queries: QueryBatch, idf: np.ndarray, norm: np.ndarray, k1: float,
                 segments: Sequence[Postings], allowed: np.ndarray, tie: np.ndarray,
                 k: int, main_weights: np.ndarray | None = None) -> TopK:
@@ -391,9 +371,9 @@ def top_k_batch(queries: QueryBatch, idf: np.ndarray, norm: np.ndarray, k1: floa
     found = []
     for i in range(n_q):
         lo, hi = queries.ptr[i], queries.ptr[i + 1]
-        touched = _query_numpy(queries.terms[lo:hi], queries.counts[lo:hi], idf, k1 + 1.0,
+        touched = query_numpy(queries.terms[lo:hi], queries.counts[lo:hi], idf, k1 + 1.0,
                                norm, segments, main_weights, acc)
-        found.append(_select_numpy(acc, touched, allowed, tie, k))
+        found.append(select_numpy(acc, touched, allowed, tie, k))
     sizes = [d.size for d, _ in found]
     return TopK(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
                 np.concatenate([d for d, _ in found]).astype(np.int32),

@@ -16,18 +16,52 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ragspine_nb.retrieval.bm25_formulas import check_params
-from ragspine_nb.retrieval.bm25_kernels import doc_norms, posting_weights
+from ragspine_nb.retrieval.bm25_kernels import Postings
 from ragspine_nb.retrieval.bm25_postings import PostingStore, csr
+from ragspine_nb.retrieval.compiled import compiled_now, njit
 
 if TYPE_CHECKING:
     from scipy import sparse
 
-__all__ = ["WeightCache", "WEIGHTS_AFTER_QUERIES"]
+__all__ = ["WeightCache", "WEIGHTS_AFTER_QUERIES", "doc_norms", "posting_weights"]
 
 #: after this many queries with one (k1, b) the main segment's weights are cached
 WEIGHTS_AFTER_QUERIES = 32
 #: posting-weight sets kept (each is one float32 per posting of the main segment)
 _POSTING_SETS = 2
+
+
+def doc_norms(doc_len: np.ndarray, avgdl: float, k1: float, b: float) -> np.ndarray:
+    """``k1 * (1 - b + b * |d| / avgdl)`` per document (float64).
+
+    Examples
+    --------
+    >>> doc_norms(np.array([2.0, 4.0]), 3.0, 1.5, 0.75).round(4).tolist()
+    [1.125, 1.875]
+    """
+    out: np.ndarray = k1 * (1.0 - b + b * doc_len / (avgdl or 1.0))
+    return out
+
+
+@njit
+def _weights_compiled(ptr, docs, tf, idf, k1p1, norm, out):  # type: ignore[no-untyped-def]  # pragma: no cover
+    for t in range(ptr.shape[0] - 1):
+        idf_t = idf[t]
+        for p in range(ptr[t], ptr[t + 1]):
+            f = np.float64(tf[p])
+            out[p] = np.float32(idf_t * f * k1p1 / (f + norm[docs[p]]))
+
+
+def posting_weights(seg: Postings, idf: np.ndarray, norm: np.ndarray, k1: float) -> np.ndarray:
+    """Every posting's float32 weight, exactly as the query loop computes it."""
+    if compiled_now():
+        out = np.empty(seg.docs.size, np.float32)
+        _weights_compiled(seg.ptr, seg.docs, seg.tf, idf, k1 + 1.0, norm, out)  # type: ignore[no-untyped-call]
+        return out
+    terms = np.repeat(np.arange(seg.ptr.size - 1), np.diff(seg.ptr))
+    f = seg.tf.astype(np.float64)
+    weights: np.ndarray = (idf[terms] * f * (k1 + 1.0) / (f + norm[seg.docs])).astype(np.float32)
+    return weights
 
 
 def _key(k1: float, b: float) -> tuple[float, float]:
