@@ -231,12 +231,7 @@ def structured(run: Run, operation: Operation | None, retriever: NarrativeRetrie
     if operation is None:  # "…, and why did it fall?" when it rose: said, with the change
         structured, results = with_premise(run, structured, results)
     body, sources = structured.text, structured.sources
-    note = run.clar.assumption_note
-    if plan is not None and "period" in varying_slots(plan.tasks):
-        # the operation chose its periods: the assumed ones are not used; how the
-        # question's rows were read is still said
-        kept = {k: v for k, v in run.clar.assumed_slots.items() if k in READING_SLOTS}
-        note = assumption_note(run.intent, kept, run.profile) if kept else ""
+    note = _reading_note(run, plan)
     if note:
         body = f"{note} {body}" if run.lang == "en" else note + body
     statuses = [r.status for r in results]
@@ -255,6 +250,18 @@ def structured(run: Run, operation: Operation | None, retriever: NarrativeRetrie
         sources = told.merged_sources(sources)
     return run.finish(body, run.intent.route, sources=sources, narrative=told, tool=ToolOutcome(
         tuple(results), tuple(sql_of(run.store, results)), tuple(structured.figures)))
+
+
+def _reading_note(run: Run, plan: Plan | None) -> str:
+    """What was assumed, said before the answer.
+
+    When the operation chose its periods the assumed ones are not used; how the question's
+    rows were read is still said.
+    """
+    if plan is None or "period" not in varying_slots(plan.tasks):
+        return run.clar.assumption_note
+    kept = {k: v for k, v in run.clar.assumed_slots.items() if k in READING_SLOTS}
+    return assumption_note(run.intent, kept, run.profile) if kept else ""
 
 
 def _pointed(run: Run, retriever: NarrativeRetriever | None, results: Sequence[QueryResult],

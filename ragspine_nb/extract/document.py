@@ -193,11 +193,8 @@ def read_document(
         title=meta.get("title") or extraction.title,
         body_markings=p.suffix.lower() != ".pdf")  # the PDF reader judges lines by layout
     sensitivity = decision.label
-    warnings = [*extraction.warnings, *warned, *decision.notes()]
-    facts, capped = _capped_facts(extraction.facts, limits)
-    if is_restricted(sensitivity) and facts:
-        warnings.append(f"RESTRICTED document: {len(facts)} table value(s) not extracted")
-        facts = []
+    facts, capped, withheld = _kept_facts(extraction.facts, limits, sensitivity)
+    warnings = [*extraction.warnings, *warned, *decision.notes(), *withheld]
     common = _common(meta, profile, entity, period, sensitivity,
                      cap_title(meta.get("title") or _readable_title(extraction.title, identity)
                                or p.stem, limits), body)
@@ -322,13 +319,21 @@ def entity_step(profile: DomainProfile, meta: Mapping[str, str]
     return merged, code, own
 
 
-def _capped_facts(facts: list[Fact], limits: IngestLimits) -> tuple[list[Fact], list[LimitHit]]:
-    """The first ``max_facts_per_doc`` facts, and the limit hit when there were more."""
+def _kept_facts(facts: list[Fact], limits: IngestLimits, sensitivity: str
+                ) -> tuple[list[Fact], list[LimitHit], list[str]]:
+    """The facts kept, the limit hit and the warning saying why some were not.
+
+    The first ``max_facts_per_doc`` are kept; a RESTRICTED document keeps none (its
+    numbers stay out of answers), and the warning says how many were not extracted.
+    """
     n = limits.max_facts_per_doc
-    if len(facts) <= n:
-        return facts, []
-    return facts[:n], [LimitHit("max_facts_per_doc", n, facts[n - 1].source_locator,
-                                f"the first {n:,} table values were kept")]
+    capped = [] if len(facts) <= n else [LimitHit(
+        "max_facts_per_doc", n, facts[n - 1].source_locator,
+        f"the first {n:,} table values were kept")]
+    facts = facts[:n]
+    if is_restricted(sensitivity) and facts:
+        return [], capped, [f"RESTRICTED document: {len(facts)} table value(s) not extracted"]
+    return facts, capped, []
 
 
 def _chunks(segments: list[Segment], doc_id: str, common: dict[str, str], max_chars: int,
