@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent, DomainProfile
-from ragspine_nb.agent.write.render import column_label, metric_label
+from ragspine_nb.agent.reading.labels import column_label, metric_label
 
 REF = date(2026, 3, 31)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.compute.bucket_window import read_window
+from ragspine_nb.agent.reading.bucket_window import read_window
 from ragspine_nb.extract.buckets import Bucket, bucket_span
 from tests.tablehelpers import TATQA_REFERENCE as REF
 from tests.tablehelpers import tatqa_agent

@@ -9,9 +9,9 @@ import pytest
 
 from ragspine_nb import Agent, DomainProfile, NarrativeIndex, Workspace
 from ragspine_nb.agent.reading.intent import ROUTE_NARRATIVE, ROUTE_STRUCTURED, RuleIntentParser
-from ragspine_nb.agent.reading.typos import TypoIndex, edit_distance
 from ragspine_nb.glossary import normalize_period, normalize_periods
 from ragspine_nb.period_phrases import ended_period, phrase_periods
+from ragspine_nb.typos import TypoIndex, edit_distance
 
 REF = date(2026, 3, 1)
 

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.reading.two_asks import TwoAsks, read_two_asks
-from ragspine_nb.agent.write.premise import (
+from ragspine_nb.agent.reading.premise import (
     DOWN,
     UP,
     Premise,
@@ -23,6 +22,7 @@ from ragspine_nb.agent.write.premise import (
     premise_of,
     prior_period,
 )
+from ragspine_nb.agent.reading.two_asks import TwoAsks, read_two_asks
 
 REF = date(2026, 3, 31)
 HK_2025 = ("ACME Hong Kong Revenue, FY2025: 1,405 US$ m (source: ACME_FY2025_Results.pptx · "

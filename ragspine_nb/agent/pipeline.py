@@ -48,7 +48,7 @@ from ragspine_nb.agent.compute.stated_change import stated_change
 from ragspine_nb.agent.compute.stated_share import read_stated_shares
 from ragspine_nb.agent.compute.tool_loop import MAX_TOOL_ITERATIONS, STRUCTURED_SYSTEM
 from ragspine_nb.agent.faq import FaqCache
-from ragspine_nb.agent.narrative.channel import NarrativeRetriever
+from ragspine_nb.agent.narrative.channel import NarrativeRetriever, mentioned_in
 from ragspine_nb.agent.providers import LLMProvider
 from ragspine_nb.agent.reading.intent import ROUTE_NARRATIVE, IntentParser
 from ragspine_nb.agent.reading.operation_detect import detect_operation
@@ -62,7 +62,7 @@ from ragspine_nb.agent.scope.clarify import (
 )
 from ragspine_nb.agent.scope.company_scope import ask_which_company, workspace_companies
 from ragspine_nb.agent.scope.follow_up import Carried
-from ragspine_nb.agent.scope.unknown_entity import ask_unknown_entity, mentioned_in
+from ragspine_nb.agent.scope.unknown_entity import ask_unknown_entity
 from ragspine_nb.agent.write.two_ask_answer import read_as_figure_ask
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore

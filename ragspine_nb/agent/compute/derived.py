@@ -34,8 +34,8 @@ from ragspine_nb.agent.compute.expression import (
 from ragspine_nb.agent.compute.operations import NotComputed
 from ragspine_nb.agent.compute.query_tools import execute_query_metric
 from ragspine_nb.agent.compute.task import Task
+from ragspine_nb.agent.reading.labels import entity_label, metric_label
 from ragspine_nb.agent.write.answer import StructuredAnswer, cited, figure_text, layout
-from ragspine_nb.agent.write.render import entity_label, metric_label
 from ragspine_nb.agent.write.templates import format_value
 from ragspine_nb.core import Fact, Figure, FoundResult, QueryResult
 from ragspine_nb.glossary import period_label

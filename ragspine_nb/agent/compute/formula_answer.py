@@ -36,12 +36,12 @@ from ragspine_nb.agent.compute.query_tools import execute_query_metric
 from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.reading.formulas import Definition, asked_definition, read_definition
 from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.agent.reading.labels import entity_label, metric_label
 from ragspine_nb.agent.reading.operation_cues import aggregate_cue
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
 from ragspine_nb.agent.scope.stored_readings import brought_codes, narrowed
 from ragspine_nb.agent.write.answer import cited, figure_text, input_lines
-from ragspine_nb.agent.write.render import entity_label, metric_label
 from ragspine_nb.agent.write.templates import format_value
 from ragspine_nb.core import FoundResult, ToolOutcome
 from ragspine_nb.glossary import fold, period_label

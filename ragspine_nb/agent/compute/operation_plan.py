@@ -43,7 +43,7 @@ from ragspine_nb.agent.compute.plan_cells import (
     year_span,
 )
 from ragspine_nb.agent.reading.intent import ParsedIntent
-from ragspine_nb.agent.write.render import metric_label
+from ragspine_nb.agent.reading.labels import metric_label
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words

@@ -18,10 +18,10 @@ import re
 
 from ragspine_nb.agent.compute.query_tools import execute_query_metric
 from ragspine_nb.agent.compute.task import Task
+from ragspine_nb.agent.reading.labels import metric_label
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
 from ragspine_nb.agent.write.answer import cited, figure_label, figure_text
-from ragspine_nb.agent.write.render import metric_label
 from ragspine_nb.core import Figure, FoundResult, ToolOutcome
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import unit_text

@@ -15,9 +15,9 @@ from datetime import date
 from ragspine_nb.agent.compute.operations import Operation
 from ragspine_nb.agent.compute.task import SLOTS, Slot, Task
 from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.agent.reading.labels import slot_label
 from ragspine_nb.agent.reading.operation_cues import period_range
 from ragspine_nb.agent.scope.clarify import ClarificationResult
-from ragspine_nb.agent.write.render import slot_label
 from ragspine_nb.extract.header_periods import YEAR
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ragspine_nb.agent.reading.typos import edit_distance
+from ragspine_nb.typos import edit_distance
 
 __all__ = ["glued", "benign_split", "person_name", "closed_after", "near_alias",
            "DESIGNATORS", "FUNCTION_WORDS"]

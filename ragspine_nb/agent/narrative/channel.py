@@ -35,7 +35,7 @@ from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["NarrativeRetriever", "NarrativeOutcome", "NarrativeAnswer", "run_narrative",
-           "NARRATIVE_SYSTEM"]
+           "NARRATIVE_SYSTEM", "mentioned_in"]
 
 #: What a question about "the table" searches besides its own words: the sentences that
 #: introduce a table ("… were as follows:", "the following table …", "consisted of the
@@ -62,6 +62,14 @@ class NarrativeRetriever(Protocol):
 
 #: The earlier name of :class:`~ragspine_nb.core.NarrativeOutcome`.
 NarrativeAnswer = NarrativeOutcome
+
+
+def mentioned_in(retriever: NarrativeRetriever | None, name: str) -> bool:
+    """Whether a passage the retriever finds for ``name`` writes it as a word."""
+    if retriever is None:
+        return False
+    word = re.compile(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", re.IGNORECASE)
+    return any(word.search(Snippet.coerce(s).text) for s in retriever.retrieve(name, top_k=5))
 
 
 @lru_cache(maxsize=4096)

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol, runtime_checkable
 
-from ragspine_nb.agent.compute.bucket_window import read_window
 from ragspine_nb.agent.gate.security_gate import SecurityGate
+from ragspine_nb.agent.reading.bucket_window import read_window
 from ragspine_nb.agent.reading.change_base import names_start
 from ragspine_nb.agent.reading.cue_words import (
     CHANGE_CUES,

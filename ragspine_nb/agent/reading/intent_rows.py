@@ -42,9 +42,9 @@ from ragspine_nb.agent.reading.intent_terms import (
 )
 from ragspine_nb.agent.reading.ratio_sides import share_words
 from ragspine_nb.agent.reading.row_phrases import named_phrases
-from ragspine_nb.agent.reading.typos import TypoIndex
 from ragspine_nb.glossary import fold, metric_vocabulary
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.typos import TypoIndex
 from ragspine_nb.wordset import WordSetIndex, content_words
 
 __all__ = ["Hit", "Rows", "RowReader", "START_WORDS", "END_WORDS", "OPERATION_WORDS"]

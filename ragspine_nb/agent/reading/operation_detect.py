@@ -24,10 +24,10 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ragspine_nb.agent.compute.bucket_window import window_asked
-from ragspine_nb.agent.compute.operations import Operation
+from ragspine_nb.agent.reading.bucket_window import window_asked
 from ragspine_nb.agent.reading.cue_words import PERCENT_CHANGE
 from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ParsedIntent
+from ragspine_nb.agent.reading.operation import Operation
 from ragspine_nb.agent.reading.operation_cues import (
     aggregate_cue,
     extreme,

@@ -6,7 +6,7 @@ structure: a clause asking for a figure ("what was …", "how much …", "…是
 at a clause boundary (a comma, a question mark, "and", "以及") a clause asking why
 ("why", "how come", "what caused / drove …", "为什么", "为何", "什么原因"). The figure
 clause is answered as the headline figure; the why clause from the narrative; a
-direction the why clause takes for granted (:mod:`ragspine_nb.agent.write.premise`) is
+direction the why clause takes for granted (:mod:`ragspine_nb.agent.reading.premise`) is
 checked against the store.
 
 A question asking only why ("Why did revenue fall in FY2025?"), only for a figure, or
@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragspine_nb.agent.reading.premise import Premise, premise_of
 from ragspine_nb.agent.reading.question_kind import KIND_NUMBER, question_kind
-from ragspine_nb.agent.write.premise import Premise, premise_of
 
 __all__ = ["TwoAsks", "read_two_asks"]
 

@@ -26,8 +26,8 @@ from typing import Protocol
 
 from ragspine_nb.agent.gate.security_gate import SecurityGate
 from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ROUTE_NARRATIVE, ParsedIntent
+from ragspine_nb.agent.reading.labels import column_label, metric_label
 from ragspine_nb.agent.reading.operation_cues import aggregate_cue
-from ragspine_nb.agent.write.render import column_label, metric_label
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 

@@ -25,7 +25,6 @@ import re
 import threading
 from collections.abc import Callable, Iterable
 
-from ragspine_nb.agent.narrative.channel import NarrativeRetriever
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.scope.clarify import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
@@ -33,14 +32,13 @@ from ragspine_nb.agent.scope.clarify import (
     CLARIFY_NONE,
     ClarificationResult,
 )
-from ragspine_nb.core import Snippet
 from ragspine_nb.glossary import fold
 from ragspine_nb.lexicon import MONTHS
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.vocab_matcher import VocabMatcher, shared_matcher
 from ragspine_nb.wordset import content_words
 
-__all__ = ["unknown_organisation", "ask_unknown_entity", "mentioned_in"]
+__all__ = ["unknown_organisation", "ask_unknown_entity"]
 
 _NAME = r"[A-Z][A-Za-z&\-]*(?:\.(?=\s))?"
 _BEFORE = re.compile(rf"(?:^|(\S+)\s+)((?:{_NAME}\s+){{0,2}}{_NAME})(?:['\u2019]s?)?\s+$")
@@ -136,14 +134,6 @@ def unknown_organisation(question: str, metric_names: Iterable[str] | VocabMatch
             if _unknown(name, unknown) and not _title_case(question, name):
                 return name
     return ""
-
-
-def mentioned_in(retriever: NarrativeRetriever | None, name: str) -> bool:
-    """Whether a passage the retriever finds for ``name`` writes it as a word."""
-    if retriever is None:
-        return False
-    word = re.compile(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", re.IGNORECASE)
-    return any(word.search(Snippet.coerce(s).text) for s in retriever.retrieve(name, top_k=5))
 
 
 def ask_unknown_entity(intent: ParsedIntent, profile: DomainProfile,

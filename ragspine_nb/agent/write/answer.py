@@ -23,14 +23,9 @@ from ragspine_nb.agent.compute.operations import (
     shown_decimals,
 )
 from ragspine_nb.agent.compute.task import Slot, Task
+from ragspine_nb.agent.reading.labels import column_label, entity_label, metric_label, slot_label
 from ragspine_nb.agent.write.answer_labels import SLOT_FIELDS, slots_of
-from ragspine_nb.agent.write.render import (
-    column_label,
-    entity_label,
-    metric_label,
-    result_sources,
-    slot_label,
-)
+from ragspine_nb.agent.write.render import result_sources
 from ragspine_nb.agent.write.templates import (
     TEXT,
     conflict_line,

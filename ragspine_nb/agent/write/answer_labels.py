@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from ragspine_nb.agent.compute.operations import Operation
-from ragspine_nb.agent.write.render import column_label, entity_label, metric_label, slot_label
+from ragspine_nb.agent.reading.labels import column_label, entity_label, metric_label, slot_label
 from ragspine_nb.core import Fact
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile

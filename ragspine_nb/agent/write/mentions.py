@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from ragspine_nb.agent.narrative.channel import NarrativeRetriever
-from ragspine_nb.agent.write.render import entity_label, metric_label
+from ragspine_nb.agent.reading.labels import entity_label, metric_label
 from ragspine_nb.agent.write.templates import TEXT
 from ragspine_nb.core import NotFoundResult, QueryResult, Snippet
 from ragspine_nb.glossary import fold, period_label

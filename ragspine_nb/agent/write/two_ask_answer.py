@@ -7,7 +7,7 @@ and the narrative channel attributes the why (searched with the whole question).
 :func:`with_premise` adds, below the figure, what the store says of a direction the
 why clause takes for granted when it does not hold ("It did not fall: it rose 6.44%
 from FY2024, (1,405 − 1,320) / 1,320 = 6.44%; …") — only when the asked period and the
-one before are both stored (:mod:`ragspine_nb.agent.write.premise`); otherwise nothing.
+one before are both stored (:mod:`ragspine_nb.agent.reading.premise`); otherwise nothing.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from ragspine_nb.agent.compute.query_tools import execute_query_metric
 from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.narrative.grounding import question_context
 from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE
+from ragspine_nb.agent.reading.premise import FLAT, PremiseCheck, check_premise, prior_period
 from ragspine_nb.agent.reading.question_kind import question_kind
 from ragspine_nb.agent.reading.two_asks import TwoAsks, read_two_asks
 from ragspine_nb.agent.run import Run
 from ragspine_nb.agent.write.answer import StructuredAnswer, structured_answer
-from ragspine_nb.agent.write.premise import FLAT, PremiseCheck, check_premise, prior_period
 from ragspine_nb.agent.write.templates import (
     PREMISE_POINTS,
     PREMISE_VERBS,
@@ -107,7 +107,7 @@ def premise_text(check: PremiseCheck, change: Figure, lang: str, points: bool = 
     Examples
     --------
     >>> from ragspine_nb.core import Fact
-    >>> from ragspine_nb.agent.write.premise import DOWN, Premise, check_premise
+    >>> from ragspine_nb.agent.reading.premise import DOWN, Premise, check_premise
     >>> now = Fact("REVENUE", "HK", "HK", "TOTAL", "FY", "2025", 1405.0, "USD_M", "d", "c2")
     >>> then = Fact("REVENUE", "HK", "HK", "TOTAL", "FY", "2024", 1320.0, "USD_M", "d", "c1")
     >>> change = Figure(6.44, "PCT", "HK Revenue, percentage change", "percent_change",
