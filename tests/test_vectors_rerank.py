@@ -137,6 +137,28 @@ def test_rerank_keeps_the_tail_and_handles_no_judge() -> None:
     assert listwise_rerank("q", hits, None).order == [0, 1, 2, 3, 4]
 
 
+class _ScoringJudge:
+    def __init__(self, scores: list[float]) -> None:
+        self.scores = scores
+
+    def score(self, query: str, candidates: list[str]) -> list[float]:
+        return self.scores[:len(candidates)]
+
+    def judge(self, query: str, candidates: list[str]) -> list[int]:  # pragma: no cover
+        raise AssertionError("a scoring judge is asked for scores")
+
+
+@pytest.mark.parametrize("scores, order", [
+    ([5.622, 5.631, 0.447], [0, 1, 2]),   # one CPU's logits: a tie within the step
+    ([5.631, 5.622, 0.447], [0, 1, 2]),   # another CPU's: the same order
+    ([5.0, 5.9, 0.4], [1, 0, 2]),         # a real difference still moves a passage
+])
+def test_judge_scores_a_step_apart_or_less_keep_the_fused_order(
+        scores: list[float], order: list[int]) -> None:
+    hits = [_Hit("a"), _Hit("b"), _Hit("c")]
+    assert listwise_rerank("q", hits, _ScoringJudge(scores), top_n=3).order == order
+
+
 @pytest.mark.parametrize("text, n, expected", [
     ("2,0,1", 3, [2, 0, 1]), ("[1] then [1] and 7, -1", 3, [1, 0, 2]), ("none", 2, [0, 1]),
     ("", 0, []), ("Passage 2 is best, then 0", 3, [2, 0, 1]),

@@ -11,6 +11,7 @@ never torch), else ``None``: what a workspace's agent reranks with unless told o
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -39,10 +40,28 @@ __all__ = [
     "build_listwise_prompt",
     "parse_listwise_response",
     "DEFAULT_TOP_N",
+    "SCORE_STEP",
+    "by_score",
 ]
 
 DEFAULT_TOP_N = 10
+#: Judge scores in the same step of this size are a tie, and a tie keeps the first-stage
+#: order: the int8 cross-encoder's logits differ in their second decimal from one CPU to
+#: another (5.631 vs 5.622 for two passages on one machine, the other way round on
+#: another), and no passage should move on such a difference.
+SCORE_STEP = 0.1
 T = TypeVar("T")
+
+
+def by_score(scores: Sequence[float]) -> list[int]:
+    """Indexes best first by score, in steps of :data:`SCORE_STEP`; ties keep their order.
+
+    Examples
+    --------
+    >>> by_score([5.622, 5.631, 0.4]), by_score([5.0, 5.9])
+    ([0, 1, 2], [1, 0])
+    """
+    return sorted(range(len(scores)), key=lambda k: (-math.floor(scores[k] / SCORE_STEP), k))
 
 
 @runtime_checkable
@@ -132,7 +151,7 @@ def listwise_rerank(query: str, hits: Sequence[T], judge: ListwiseJudge | None, 
             if len(scores) != len(texts) or not all(np.isfinite(scores)):
                 raise ValueError("judge returned a wrong number of scores or a non-finite score")
             outcome.scores = dict(zip(open_slots, scores, strict=True))
-            perm = sorted(range(len(texts)), key=lambda k: (-scores[k], k))
+            perm = by_score(scores)
         else:
             perm = list(judge.judge(query, texts))
             if sorted(perm) != list(range(len(texts))):
@@ -192,9 +211,8 @@ class CrossEncoderJudge:
         return [float(s) for s in self._ce.predict([(query, c) for c in candidates])]
 
     def judge(self, query: str, candidates: list[str]) -> list[int]:
-        """Indexes sorted by score, ties by index."""
-        scores = self.score(query, candidates)
-        return sorted(range(len(candidates)), key=lambda k: (-scores[k], k))
+        """Indexes sorted by score (:func:`by_score`: in steps, ties by index)."""
+        return by_score(self.score(query, candidates))
 
 
 class ProviderListwiseJudge:
