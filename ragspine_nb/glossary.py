@@ -38,6 +38,10 @@ _WS = re.compile(r"\s+")
 _PAREN_NOTE = re.compile(r"\s*[(（\[【][^()（）\[\]【】]*[)）\]】]\s*$")
 _INLINE_PAREN = re.compile(r"\s*[(（][^()（）]*[)）]")
 _TOTAL = re.compile(r"^\s*total\s+", re.I)
+#: A contra account's amounts in a line's name: "— net of allowances of $174 and $189",
+#: ", less allowance for doubtful accounts of $12": the line is the net balance.
+_NET_OF = re.compile(r"\s*(?:[—–-]|,)?\s*\b(?:net of|less)\s+(?:the\s+)?allowances?\b.*$",
+                     re.I)
 _OWNER = re.compile(r"\battributable to\s+(?!.*\b(?:non-?controlling|minority|redeemable|"
                     r"participating|preferred|interests?)\b)(.+)$", re.I)
 _HOLDERS = re.compile(r"\b(?:(?:common\s+)?(?:share|stock)holders|owners)\b", re.I)
@@ -141,12 +145,23 @@ def _label_forms(text: str) -> list[str]:
     alternative dropped ("Cash provided (used) by operations", "Income (loss) before
     taxes"), without a leading "Total", and with the owner of an "attributable to"
     left unnamed ("attributable to Best Buy Co., Inc. shareholders", "attributable to
-    General Mills"; never a minority, redeemable or preferred interest's line).
+    General Mills"; never a minority, redeemable or preferred interest's line), and with
+    a contra account's amounts read as the net line ("Accounts receivable — net of
+    allowances of $174 and $189" is "Accounts receivable, net").
+
+    Examples
+    --------
+    >>> _label_forms("Accounts receivable — net of allowances of $174 and $189")[-2:]
+    ['Accounts receivable, net', 'Accounts receivable']
+    >>> _label_forms("Receivables, less allowance for doubtful accounts of $12")[-2]
+    'Receivables, net'
     """
     forms = [_PAREN_NOTE.sub("", text)]
     forms.append(_WS.sub(" ", _INLINE_PAREN.sub("", forms[-1])).strip())
     forms.append(_TOTAL.sub("", forms[-1]))
     forms.append(_OWNER.sub(_owners, forms[-1]))
+    if _NET_OF.search(forms[-1]):  # the net line, as it is also named, then plainly
+        forms += [_NET_OF.sub(", net", forms[-1]), _NET_OF.sub("", forms[-1])]
     return [f for f in dict.fromkeys(forms) if f and f != text]
 
 

@@ -120,3 +120,46 @@ def test_a_cash_flow_without_a_changes_heading_is_unchanged(tmp_path: Path) -> N
     ])]
     frame = FactStore(_filing(tmp_path, pages) / "facts.db", create=False).to_frame()
     assert sorted(frame[frame.metric_code == "CAPEX"].value) == [-700.0, -600.0]
+
+
+def test_a_balance_named_with_its_allowances_is_the_balance_and_a_summary_change_is_not(
+        tmp_path: Path) -> None:
+    """3M's 10-Ks (issue 36): the balance sheet's "Accounts receivable — net of allowances
+    of $174 and $189" was filed under a name of its own, so the MD&A cash flow summary's
+    "Accounts receivable (105)" — the change — answered as the receivables (-105 for
+    4,532). The allowance note reads as the net line; the summary's row, contradicted by
+    the balance sheet for the years both show, is left out for every year."""
+    balance = (["Norvale Inc.", "Consolidated Balance Sheets", "(In millions)"], [
+        ("", "December 31, 2023", "December 31, 2022"),
+        ("Cash and cash equivalents", "$ 1,500", "$ 1,200"),
+        ("Accounts receivable — net of allowances of $174 and $189", "4,532", "4,660"),
+        ("Total current assets", "6,000", "5,500"),
+    ])
+    summary = (["Norvale Inc.", "Cash flows from operating activities", "(Millions)"], [
+        ("Years ended December 31", "2023", "2022", "2021"),
+        ("Net income", "$ 2,000", "$ 1,800", "$ 1,500"),
+        ("Accounts receivable", "(105)", "(122)", "(268)"),
+        ("Net cash provided by operating activities", "2,500", "2,220", "1,890"),
+    ])
+    ws = _filing(tmp_path, [balance, summary])
+    frame = FactStore(ws / "facts.db", create=False).to_frame()
+    receivables = frame[frame.metric_code == "ACCOUNTS_RECEIVABLE"]
+    assert sorted(receivables.value) == [4532.0, 4660.0]
+    assert set(receivables.source_locator.str.slice(0, 7)) == {"page=1,"}
+    assert -268.0 not in set(frame.value)  # the year the balance sheet does not show too
+    asked = _ask(ws, "What were Norvale's accounts receivable in FY2023?",
+                 "What were Norvale's accounts receivable in FY2021?")
+    assert "4,532" in asked[0] and "-105" not in asked[0]
+    assert asked[1].startswith("Not found") and "-268" not in asked[1]
+
+
+def test_working_capital_days_are_computed_from_the_statements_with_their_formula(
+        tmp_path: Path) -> None:
+    # the built-in profile's days: a year-end balance over the year's cost of sales, × 365
+    ws = _filing(tmp_path, [INCOME, BALANCE, CASH_FLOWS])
+    dpo, dio, dio_cn = _ask(ws, "What was Norvale's days payable outstanding in FY2023?",
+                            "What was Norvale's DIO in FY2023?", "Norvale 2023年存货周转天数是多少？")
+    assert "= Accounts payable / Cost of revenue × 365: 1,900 / 12,000 × 365 = 57.79" in dpo
+    assert "= Inventories / Cost of revenue × 365: 2,600 / 12,000 × 365 = 79.08" in dio
+    assert "79.08" in dio_cn and "page=3" not in dio + dpo  # never a cash-flow change line
+

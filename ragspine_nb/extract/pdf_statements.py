@@ -183,16 +183,34 @@ def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
         stated.setdefault(f.identity, f)
     rest: list[Fact] = []
     for kind, facts in tables:
-        if kind:
-            continue
-        for f in facts:
-            s = stated.get(f.identity)
-            if s is not None and _differs(s, f):
-                skipped.append(Skip(f.source_locator, (
-                    f"states {f.value:g} {f.unit} where the primary statement at "
-                    f"{s.source_locator} states {s.value:g} {s.unit} for the same row and "
-                    "period; the statement's cell is kept (this table's row is not the "
-                    "company total, or its scale differs)")))
-            else:
-                rest.append(f)
+        if not kind:
+            rest += _agreeing(facts, stated, skipped)
     return first + rest, skipped
+
+
+def _agreeing(facts: Sequence[Fact], stated: dict[tuple[str, ...], Fact],
+              skipped: list[Skip]) -> list[Fact]:
+    """A table's facts but its rows that state another amount than a primary statement.
+
+    Such a row is another thing than the statement's line of that name (a change in the
+    balance — an MD&A cash flow table's "Accounts receivable (105)" beside the balance
+    sheet's 4,532 — a segment, another scale): it is left out for every year, one the
+    statement does not show included, never filed as the line.
+    """
+    contradicted: dict[tuple[str, str, str], Fact] = {}
+    for f in facts:
+        s = stated.get(f.identity)
+        if s is not None and _differs(s, f):
+            contradicted.setdefault((f.metric_code, f.entity, f.channel), s)
+    kept = []
+    for f in facts:
+        s = contradicted.get((f.metric_code, f.entity, f.channel))
+        if s is None:
+            kept.append(f)
+            continue
+        skipped.append(Skip(f.source_locator, (
+            f"states {f.value:g} {f.unit} where the primary statement at {s.source_locator} "
+            f"states {s.value:g} {s.unit} for this row's name; the statement's cells are "
+            "kept and this row is left out for every year (it is not the company's line: "
+            "a change in a balance, a segment's, or another scale)")))
+    return kept
