@@ -292,6 +292,24 @@ def test_a_row_of_another_companys_table_is_no_reading_of_the_question(
     assert "410" not in orvale.answer and not any(f.value == 410 for f in orvale.figures)
 
 
+def test_another_companys_row_that_names_more_of_the_question_is_asked_back(
+        tmp_path: Path) -> None:
+    # Orvale's table has a row "Outstanding"; "Zentra's sales outstanding" names it beside
+    # net sales: dropping it (Zentra has no such fact) answered Zentra's net sales as if
+    # they were what was asked (a days-sales-outstanding question on the 29 dev filings)
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+            [("Inventories", "410", "380"), ("Net sales", "1,200", "1,000")], ["Sales grew."])
+    _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
+            [("Outstanding", "52", "50"), ("Net sales", "5,300", "5,900")], ["Sales fell."])
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask(
+        "What was Zentra's sales outstanding in FY2023?", REF)
+    assert not r.figures and "1,200" not in r.answer
+    assert r.answer.startswith("Which of these do you mean") and "Outstanding" in r.answer
+
+
 def test_a_profile_line_item_the_store_lacks_is_never_dropped_for_one_it_holds(
         tmp_path: Path) -> None:
     # "income before income tax" is the profile's own line item: that only "income tax

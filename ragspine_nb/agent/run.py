@@ -193,7 +193,7 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     if intent.raw_question != asked:
         raise ValueError("an IntentParser must fill raw_question with the exact question")
     intent, carried = carry_over(intent, follow_up, profile)
-    intent, narrowed = narrow_to_store(intent, store)  # readings the company has no fact of
+    intent, narrowed = narrow_to_store(intent, store, profile)  # readings it has no fact of
     kind = question_kind(asked)
     # "which years …" asks for the periods: none is assumed from what is reported
     reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None

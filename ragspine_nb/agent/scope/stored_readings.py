@@ -14,19 +14,29 @@ stored (dropping it would answer the wrong line). The rule, checked against the 
 * column / channel options to ask about: those stored for the named companies and the
   metrics kept stay; one left is the column read, none left is no column asked.
 
+A reading is dropped only when the words it took from the question say nothing the kept
+readings do not: "year end inventories" drops a "Year End" row (a question's general
+word), but "days sales outstanding" keeps "Outstanding" beside "Revenue" ("sales") —
+dropping it would answer revenue for a ratio the question names (:func:`names_more`).
 A question naming no company, or naming one with no facts, is left as it is. Nothing is
 guessed: a reading is only ever removed, never added.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.agent.reading.unstated import QUESTION_WORDS
+from ragspine_nb.glossary import fold
+from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.protocols import FactReader
 from ragspine_nb.vocabulary import Vocabulary
+from ragspine_nb.wordset import content_words
 
-__all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes"]
+__all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes", "names_more"]
 
 
 @dataclass(frozen=True)
@@ -86,13 +96,53 @@ def brought_codes(store: FactReader) -> frozenset[str]:
     return codes
 
 
-def narrow_to_store(intent: ParsedIntent, store: FactReader) -> tuple[ParsedIntent, Narrowed]:
-    """The intent with the readings the named companies' facts cannot serve dropped."""
+def names_more(question: str, names: Iterable[str], kept_names: Iterable[str]) -> bool:
+    """Whether a reading's names, where the question writes them, carry a word of their own.
+
+    A word of its own is one that no kept reading's name holds and that is no general
+    word of a question (:data:`~ragspine_nb.agent.reading.unstated.QUESTION_WORDS`).
+
+    Examples
+    --------
+    >>> names_more("Adobe's days sales outstanding in FY2022", ["outstanding"],
+    ...            ["revenue", "net sales", "sales"])
+    True
+    >>> names_more("year end inventories 2019", ["year end"], ["inventories"])
+    False
+    >>> names_more("days sales outstanding", ["shares outstanding"], ["sales"])  # not written
+    False
+    """
+    asked = fold(question)
+    said: set[str] = set()
+    for name in names:
+        if name and re.search(rf"(?<!\w){re.escape(fold(name))}(?!\w)", asked):
+            said |= content_words(name)
+    covered = set().union(*(content_words(n) for n in kept_names))
+    return bool(said - covered - QUESTION_WORDS)
+
+
+def _names(profile: DomainProfile, code: str) -> list[str]:
+    spec = profile.metrics.get(code)
+    return [spec.label, *spec.synonyms] if spec is not None else []
+
+
+def narrow_to_store(intent: ParsedIntent, store: FactReader,
+                    profile: DomainProfile | None = None) -> tuple[ParsedIntent, Narrowed]:
+    """The intent with the readings the named companies' facts cannot serve dropped.
+
+    With ``profile``, a reading that names something the others do not
+    (:func:`names_more`) is never dropped: the question is asked back instead.
+    """
     if not intent.entities or not (len(intent.metrics) > 1 or intent.channel_options):
         return intent, Narrowed(intent.metrics, intent.channel_options)
     held = frozenset().union(*(store.metric_channels(e) for e in intent.entities))
-    result = narrowed(intent.metrics, intent.channel_options, intent.list_cue, held,
-                      brought_codes(store))
+    brought = brought_codes(store)
+    if profile is not None:
+        stored = {m for m, _ in held}
+        kept = [n for m in intent.metrics if m in stored for n in _names(profile, m)]
+        brought = frozenset(c for c in brought if c in stored or c not in intent.metrics
+                            or not names_more(intent.raw_question, _names(profile, c), kept))
+    result = narrowed(intent.metrics, intent.channel_options, intent.list_cue, held, brought)
     if not result.dropped:
         return intent, result
     out = replace(intent, metrics=result.metrics, metric=result.metrics[0] if result.metrics
