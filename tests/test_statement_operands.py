@@ -158,8 +158,43 @@ def test_working_capital_days_are_computed_from_the_statements_with_their_formul
     # the built-in profile's days: a year-end balance over the year's cost of sales, × 365
     ws = _filing(tmp_path, [INCOME, BALANCE, CASH_FLOWS])
     dpo, dio, dio_cn = _ask(ws, "What was Norvale's days payable outstanding in FY2023?",
-                            "What was Norvale's DIO in FY2023?", "Norvale 2023年存货周转天数是多少？")
+                            "What was Norvale's DIO in FY2023?",
+                            "Norvale 2023年存货周转天数是多少？")
     assert "= Accounts payable / Cost of revenue × 365: 1,900 / 12,000 × 365 = 57.79" in dpo
     assert "= Inventories / Cost of revenue × 365: 2,600 / 12,000 × 365 = 79.08" in dio
     assert "79.08" in dio_cn and "page=3" not in dio + dpo  # never a cash-flow change line
+
+
+def test_a_deferred_tax_table_titled_in_a_wrapped_sentence_files_no_balances(
+        tmp_path: Path) -> None:
+    """Best Buy's 10-Ks (issue 36): "Deferred tax assets and liabilities were comprised of
+    the following" wraps after "and", and the table has no "Deferred tax liabilities:"
+    heading, so "Property and equipment (169)" — a tax effect — was filed as property and
+    equipment (six negative values on the dev filings). The title is the sentence whole;
+    every row of a table titled for deferred taxes is a tax component."""
+    balance = (["Norvale Inc.", "Consolidated Balance Sheets", "(In millions)"], [
+        ("", "December 31, 2023", "December 31, 2022"),
+        ("Inventories", "2,600", "2,400"),
+        ("Property and equipment, net", "2,352", "2,250"),
+        ("Total current assets", "6,000", "5,500"),
+    ])
+    taxes = (["Deferred taxes are the result of differences between the bases of assets and "
+              "liabilities for reporting and tax purposes. Deferred tax assets and",
+              "liabilities were comprised of the following ($ in millions):"], [
+        ("", "December 31, 2023", "December 31, 2022"),
+        ("Deferred revenue", "$ 67", "$ 76"),
+        ("Total deferred tax assets", "1,117", "1,204"),
+        ("Inventory", "(37)", "(24)"),
+        ("Property and equipment", "(169)", "(270)"),
+        ("Total deferred tax liabilities", "(1,014)", "(1,073)"),
+    ])
+    ws = _filing(tmp_path, [balance, taxes])
+    frame = FactStore(ws / "facts.db", create=False).to_frame()
+    assert "PPE" not in set(frame.metric_code)  # the balance sheet states only the net line
+    assert sorted(frame[frame.metric_code == "INVENTORIES"].value) == [2400.0, 2600.0]
+    tax = frame[frame.metric_code == "DEFERRED_TAXES_PROPERTY_AND_EQUIPMENT"]
+    assert sorted(tax.value) == [-270.0, -169.0]
+    gross, net = _ask(ws, "What was Norvale's gross property and equipment in FY2023?",
+                      "What was Norvale's property and equipment, net in FY2023?")
+    assert "-169" not in gross and "2,352" in net
 

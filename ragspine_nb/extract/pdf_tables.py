@@ -40,6 +40,7 @@ MAX_TITLE_LINES = 3
 #: A line longer than this (characters) with no figure is prose: it ends a table.
 MAX_LABEL_CHARS = 110
 _CURRENCY = re.compile(r"^[$€£¥]$")
+_LAST_SENTENCE = re.compile(r"(?<=[.;:])\s+")
 _PAGE_NUMBER = re.compile(r"^\d{1,4}$")
 _CAPTION = re.compile(r"(?i)^\(?\s*(?:[a-z.$€£¥]+\s+){0,3}(?:in\s+)?(?:millions|thousands|billions)"
                       r"\b[^()]{0,80}\)?$")
@@ -141,6 +142,10 @@ def _above(lines: Sequence[Line], start: int) -> tuple[tuple[Line, ...], tuple[s
             break
         titles.append(line.text)
         t -= 1
+    if titles and titles[-1][:1].islower() and t > 0 and not _is_row(lines[t - 1]):
+        # "liabilities were comprised of the following:" ends a sentence of the prose line
+        # above ("… Deferred tax assets and"): the title is that sentence whole
+        titles[-1] = f"{_LAST_SENTENCE.split(lines[t - 1].text)[-1]} {titles[-1]}"
     return tuple(lines[h:start]), tuple(titles)
 
 

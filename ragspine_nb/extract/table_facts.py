@@ -34,10 +34,12 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import store_unit
 from ragspine_nb.wordset import content_words
 
-__all__ = ["Emitter", "RowMetric", "known_rows"]
+__all__ = ["Emitter", "RowMetric", "known_rows", "DEFERRED_TAX"]
 
 #: A section of deferred tax components ("Deferred tax assets:", "递延所得税资产").
-_DEFERRED_TAX = re.compile(r"(?i)deferred (?:income )?tax|递延所得税")
+DEFERRED_TAX = re.compile(r"(?i)deferred (?:income )?tax|递延所得税")
+#: The section a row of a table titled for deferred taxes is named with.
+_TAX_SECTION = "deferred taxes"
 #: A parenthesised note in a row label ("Net cash operating activities (1)").
 _NOTE = re.compile(r"\([^)]*\)")
 
@@ -76,13 +78,17 @@ class Emitter:
     good_columns: set[int] = field(default_factory=set)
     #: rows under a deferred tax section are its components (see :meth:`known`)
     tax_components: bool = False
+    #: the table's title names deferred taxes: every row is one of their components
+    tax_titled: bool = False
 
     # ------------------------------------------------------------------ metrics
     def known(self, ref: RowRef) -> tuple[str, str] | None:
         """The profile's (metric, channel) for a row label, else None.
 
         In a filing's table (``tax_components``), a row under a deferred tax section
-        ("Deferred tax assets (liabilities): Depreciation and amortization (43,204)") is
+        ("Deferred tax assets (liabilities): Depreciation and amortization (43,204)"), or
+        any row of a table whose title names deferred taxes ("Deferred tax assets and
+        liabilities were comprised of the following: … Property and equipment (169)"), is
         the tax effect of the item it names, never the item: not the profile's metric of
         that name (derived instead, qualified by its section). A lone table keeps the
         plain reading: there the row is what a question about that name asks for.
@@ -90,8 +96,7 @@ class Emitter:
         A row under a section of working-capital changes is the change of the item it
         names (:func:`change_row`), never the profile's balance of that name.
         """
-        if self.tax_components and _DEFERRED_TAX.search(ref.section) \
-                and not _DEFERRED_TAX.search(ref.label):
+        if self._tax_effect(ref):
             return None
         if change_row(ref.section):
             return None
@@ -108,6 +113,11 @@ class Emitter:
                               or _same_words(self.profile, ref.label, ref.section)):
             found = code, self.profile.default_channel
         return found
+
+    def _tax_effect(self, ref: RowRef) -> bool:
+        """A filing's row under a deferred tax section or title, naming another item."""
+        return self.tax_components and not DEFERRED_TAX.search(ref.label) and bool(
+            self.tax_titled or DEFERRED_TAX.search(ref.section))
 
     def keep_name(self, ref: RowRef, code: str) -> None:
         """Keep a row's own name for the profile's metric it was read as.
@@ -126,9 +136,11 @@ class Emitter:
             self.skipped.append((self._loc(ref.r, 0, ref.raw, ""),
                                  f"row label {ref.raw!r} not in the glossary; row skipped"))
             return None
-        # a change's row is named with its section ("changes in … inventories")
-        code = self.namer.code_for(ref.raw, ref.label, ref.section,
-                                   ref.repeated or change_row(ref.section),
+        # a change's row is named with its section ("changes in … inventories"), a row of
+        # a table titled for deferred taxes with them
+        titled = self.tax_titled and not ref.section and self._tax_effect(ref)
+        code = self.namer.code_for(ref.raw, ref.label, _TAX_SECTION if titled else ref.section,
+                                   ref.repeated or change_row(ref.section) or titled,
                                    ref.layout.periods, ref.stub)
         if code is None:
             self.skipped.append((self._loc(ref.r, 0, ref.raw, ""),

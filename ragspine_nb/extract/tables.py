@@ -27,7 +27,7 @@ from ragspine_nb.extract.placement import Channels, read_blocks
 from ragspine_nb.extract.quarter_rows import quarter_rows
 from ragspine_nb.extract.row_kinds import RowKind
 from ragspine_nb.extract.rows import Namer
-from ragspine_nb.extract.table_facts import Emitter, known_rows
+from ragspine_nb.extract.table_facts import DEFERRED_TAX, Emitter, known_rows
 from ragspine_nb.extract.table_part import company_part, part_reason
 from ragspine_nb.extract.table_units import table_units
 from ragspine_nb.extract.table_walk import row_parts, walk_rows
@@ -248,7 +248,8 @@ def extract_table(
                     "extractor_version": ctx.extractor_version,
                     "mapping_version": ctx.mapping_version, "valid_as_of": ctx.valid_as_of},
                    ctx.doc_id, channels, Namer(frozenset(profile.metrics)),
-                   tax_components=ctx.tax_components)
+                   tax_components=ctx.tax_components,
+                   tax_titled=ctx.tax_components and any(map(DEFERRED_TAX.search, ctx.titles[:1])))
     known = known_rows(emit, walk.rows)
     for ref in walk.rows:
         metric = emit.metric(ref, known.get(ref.r))
