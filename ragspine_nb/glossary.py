@@ -40,6 +40,8 @@ _INLINE_PAREN = re.compile(r"\s*[(（][^()（）]*[)）]")
 _TOTAL = re.compile(r"^\s*total\s+", re.I)
 #: A contra account's amounts in a line's name: "— net of allowances of $174 and $189",
 #: ", less allowance for doubtful accounts of $12": the line is the net balance.
+#: A serial comma before the last item of a list ("Property, plant, and equipment").
+_SERIAL_COMMA = re.compile(r",\s+(and|or)\s+", re.I)
 _NET_OF = re.compile(r"\s*(?:[—–-]|,)?\s*\b(?:net of|less)\s+(?:the\s+)?allowances?\b.*$",
                      re.I)
 _OWNER = re.compile(r"\battributable to\s+(?!.*\b(?:non-?controlling|minority|redeemable|"
@@ -147,7 +149,9 @@ def _label_forms(text: str) -> list[str]:
     left unnamed ("attributable to Best Buy Co., Inc. shareholders", "attributable to
     General Mills"; never a minority, redeemable or preferred interest's line), and with
     a contra account's amounts read as the net line ("Accounts receivable — net of
-    allowances of $174 and $189" is "Accounts receivable, net").
+    allowances of $174 and $189" is "Accounts receivable, net"); a list's serial comma
+    is dropped ("Property, plant, and equipment, net" is "Property, plant and equipment,
+    net").
 
     Examples
     --------
@@ -155,6 +159,8 @@ def _label_forms(text: str) -> list[str]:
     ['Accounts receivable, net', 'Accounts receivable']
     >>> _label_forms("Receivables, less allowance for doubtful accounts of $12")[-2]
     'Receivables, net'
+    >>> _label_forms("Selling, general, and administrative expenses")
+    ['Selling, general and administrative expenses']
     """
     forms = [_PAREN_NOTE.sub("", text)]
     forms.append(_WS.sub(" ", _INLINE_PAREN.sub("", forms[-1])).strip())
@@ -162,6 +168,7 @@ def _label_forms(text: str) -> list[str]:
     forms.append(_OWNER.sub(_owners, forms[-1]))
     if _NET_OF.search(forms[-1]):  # the net line, as it is also named, then plainly
         forms += [_NET_OF.sub(", net", forms[-1]), _NET_OF.sub("", forms[-1])]
+    forms += [_SERIAL_COMMA.sub(r" \1 ", f) for f in (text, *forms) if _SERIAL_COMMA.search(f)]
     return [f for f in dict.fromkeys(forms) if f and f != text]
 
 

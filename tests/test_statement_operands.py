@@ -10,8 +10,11 @@ cash flow it adds up to, so the rows after it keep their names.
 
 from __future__ import annotations
 
+import shutil
 from datetime import date
 from pathlib import Path
+
+import pytest
 
 from ragspine_nb import FactStore, ingest
 from ragspine_nb.agent import Agent
@@ -197,4 +200,36 @@ def test_a_deferred_tax_table_titled_in_a_wrapped_sentence_files_no_balances(
     gross, net = _ask(ws, "What was Norvale's gross property and equipment in FY2023?",
                       "What was Norvale's property and equipment, net in FY2023?")
     assert "-169" not in gross and "2,352" in net
+
+
+def test_real_filings_store_the_balance_sheets_lines(tmp_path: Path) -> None:
+    """The dev 10-Ks whose lines were misfiled (issue 36), ingested as a user's folder.
+
+    Amcor FY2023: the balance sheet's "Property, plant, and equipment, net" (a serial
+    comma the profile's name lacks) was not PPE_NET, so the held-for-sale note's row
+    ("— / 49") was, and "Amcor's PP&E, net in FY2023" answered 0 million for 3,762.
+    3M 2022: "Accounts receivable — net of allowances …" was not the receivables, so the
+    MD&A cash-flow summary's change (-105) was. Best Buy FY2023: the deferred tax
+    table's "Property and equipment (169)" was property and equipment.
+    """
+    from ragspine_nb.extract.beir import data_root
+
+    pdfs = data_root() / "financebench" / "pdfs"
+    names = ("AMCOR_2023_10K.pdf", "3M_2022_10K.pdf", "BESTBUY_2023_10K.pdf")
+    if not all((pdfs / n).is_file() for n in names):
+        pytest.skip(f"{pdfs} not found (set RAGSPINE_DATA)")
+    folder = tmp_path / "filings"
+    folder.mkdir()
+    for n in names:
+        shutil.copyfile(pdfs / n, folder / n)
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    facts = {(f.metric_code, f.entity, f.period): (f.value, f.source_locator)
+             for f in FactStore(tmp_path / "ws" / "facts.db", create=False).iter_facts()
+             if f.channel == "TOTAL"}
+    assert facts[("PPE_NET", "AMCOR", "2023")] == (3762.0, "page=52,table=1,row=PPE_NET,col=FY2023")
+    assert facts[("ACCOUNTS_RECEIVABLE", "3M", "2022")][0] == 4532.0
+    assert not any(code in ("PPE", "ACCOUNTS_RECEIVABLE", "GOODWILL", "PPE_NET") and v < 0
+                   for (code, _, _), (v, _) in facts.items())
+    assert not any(where.startswith("page=66,") for (code, e, _), (_, where) in facts.items()
+                   if e == "AMCOR" and code in ("PPE_NET", "GOODWILL", "CASH"))
 

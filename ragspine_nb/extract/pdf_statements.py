@@ -188,23 +188,35 @@ def prefer_statements(tables: Sequence[tuple[str, Sequence[Fact]]]
     return first + rest, skipped
 
 
+def _row_of(fact: Fact) -> str:
+    """The table row a fact was read from: its locator without the column.
+
+    >>> from ragspine_nb.core import Fact
+    >>> _row_of(Fact("GOODWILL", "A", "ALL", "TOTAL", "FY", "2022", 16.0, "USD_M", "q.pdf",
+    ...              "page=13,table=1,row=GOODWILL,col=FY2022"))
+    'page=13,table=1,row=GOODWILL'
+    """
+    return fact.source_locator.split(",col=", 1)[0]
+
+
 def _agreeing(facts: Sequence[Fact], stated: dict[tuple[str, ...], Fact],
               skipped: list[Skip]) -> list[Fact]:
     """A table's facts but its rows that state another amount than a primary statement.
 
     Such a row is another thing than the statement's line of that name (a change in the
     balance — an MD&A cash flow table's "Accounts receivable (105)" beside the balance
-    sheet's 4,532 — a segment, another scale): it is left out for every year, one the
-    statement does not show included, never filed as the line.
+    sheet's 4,532 — a part of the company, held for sale, another scale): it is left out
+    for every year and column, one the statement does not show included, never filed as
+    the line.
     """
-    contradicted: dict[tuple[str, str, str], Fact] = {}
+    contradicted: dict[str, Fact] = {}
     for f in facts:
         s = stated.get(f.identity)
         if s is not None and _differs(s, f):
-            contradicted.setdefault((f.metric_code, f.entity, f.channel), s)
+            contradicted.setdefault(_row_of(f), s)
     kept = []
     for f in facts:
-        s = contradicted.get((f.metric_code, f.entity, f.channel))
+        s = contradicted.get(_row_of(f))
         if s is None:
             kept.append(f)
             continue
