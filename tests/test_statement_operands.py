@@ -209,8 +209,10 @@ def test_real_filings_store_the_balance_sheets_lines(tmp_path: Path) -> None:
     comma the profile's name lacks) was not PPE_NET, so the held-for-sale note's row
     ("— / 49") was, and "Amcor's PP&E, net in FY2023" answered 0 million for 3,762.
     3M 2022: "Accounts receivable — net of allowances …" was not the receivables, so the
-    MD&A cash-flow summary's change (-105) was. Best Buy FY2023: the deferred tax
-    table's "Property and equipment (169)" was property and equipment.
+    MD&A cash-flow summary's change (-105) was; its equity rows were lost after two
+    "Shares outstanding - December 31, 2022: 549,245,105" lines read as a header. Best
+    Buy FY2023: the deferred tax table's "Property and equipment (169)" was property and
+    equipment.
     """
     from ragspine_nb.extract.beir import data_root
 
@@ -228,6 +230,11 @@ def test_real_filings_store_the_balance_sheets_lines(tmp_path: Path) -> None:
              if f.channel == "TOTAL"}
     assert facts[("PPE_NET", "AMCOR", "2023")] == (3762.0, "page=52,table=1,row=PPE_NET,col=FY2023")
     assert facts[("ACCOUNTS_RECEIVABLE", "3M", "2022")][0] == 4532.0
+    # the equity rows below "Shares outstanding - December 31, 2022: 549,245,105" (a note
+    # line, neither a header nor a heading making them share counts)
+    equity = [f for f in FactStore(tmp_path / "ws" / "facts.db", create=False).iter_facts()
+              if (f.metric_code, f.entity, f.period) == ("TOTAL_EQUITY", "3M", "2022")]
+    assert [(f.value, f.unit) for f in equity] == [(14770.0, "M")]
     assert not any(code in ("PPE", "ACCOUNTS_RECEIVABLE", "GOODWILL", "PPE_NET") and v < 0
                    for (code, _, _), (v, _) in facts.items())
     assert not any(where.startswith("page=66,") for (code, e, _), (_, where) in facts.items()

@@ -38,6 +38,8 @@ _VALUE = re.compile(r"^[(\[]?\s*[-−–]?\s*[$€£¥]?\s*[(]?\s*[-−–]?\d[\
                     r"\s*%?$|^[(]?\s*\.\d+\s*%?\s*[)]?$")
 _DASH = re.compile(r"^[$€£¥]?\s*[—–−-]+\s*%?$")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+#: A count or an amount ("549,245,105", "12500"): no period header writes one.
+_COUNT = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])|\d{5,}")
 #: December first: the order the alternation was written in (a fiscal year ends there most)
 _MONTHS_DECEMBER_FIRST = "|".join(MONTHS[-1:] + MONTHS[:-1])
 _PERIOD_WORDS = re.compile(
@@ -92,11 +94,16 @@ def is_period_cell(text: str) -> bool:
     >>> [is_period_cell(t) for t in ("2018", "Fiscal 2024", "Years ended December 31",
     ...                              "1,488", "Total")]
     [True, True, True, False, False]
+
+    A line that states a count at a date is a row, not a header:
+
+    >>> is_period_cell("Shares outstanding - December 31, 2022: 549,245,105")
+    False
     """
     t = text.strip()
     if _YEAR.fullmatch(t):
         return True
-    return bool(_PERIOD_WORDS.search(t)) and len(t) <= 60
+    return bool(_PERIOD_WORDS.search(t)) and len(t) <= 60 and not _COUNT.search(t)
 
 
 def _gap_limit(boxes: Sequence[Box]) -> float:

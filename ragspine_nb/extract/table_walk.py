@@ -82,6 +82,9 @@ def change_row(section: str) -> bool:
 #: A row stating the row above as a share of something ("Percentage of revenue", "% of
 #: net sales", "As a % of total").
 _SHARE_ROW = re.compile(r"(?:as an? )?(?:percentage|percent|%|share) of\b", re.I)
+#: A count or an amount written inside a label ("Shares outstanding - December 31, 2022:
+#: 549,245,105"): such a line states a figure of its own, it heads no rows.
+_OWN_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])|\d{5,}")
 
 
 def _blank(row: Sequence[str]) -> bool:
@@ -199,6 +202,8 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
         if not label:
             continue
         if _blank(row):
+            if _OWN_FIGURE.search(row[0]):
+                continue  # a note stating a count, not the heading of the rows below
             period = cell_period(row[0])
             if isinstance(period, tuple) and not block.periods:
                 layout, section, raw_section = period_block(block, period, channels), "", ""
