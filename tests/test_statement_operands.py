@@ -211,13 +211,13 @@ def test_real_filings_store_the_balance_sheets_lines(tmp_path: Path) -> None:
     3M 2022: "Accounts receivable — net of allowances …" was not the receivables, so the
     MD&A cash-flow summary's change (-105) was; its equity rows were lost after two
     "Shares outstanding - December 31, 2022: 549,245,105" lines read as a header. Best
-    Buy FY2023: the deferred tax table's "Property and equipment (169)" was property and
-    equipment.
+    Buy FY2019: the deferred tax table's "Property and equipment (184)" was property and
+    equipment, and its equity share counts in billions.
     """
     from ragspine_nb.extract.beir import data_root
 
     pdfs = data_root() / "financebench" / "pdfs"
-    names = ("AMCOR_2023_10K.pdf", "3M_2022_10K.pdf", "BESTBUY_2023_10K.pdf")
+    names = ("AMCOR_2023_10K.pdf", "3M_2022_10K.pdf", "BESTBUY_2019_10K.pdf")
     if not all((pdfs / n).is_file() for n in names):
         pytest.skip(f"{pdfs} not found (set RAGSPINE_DATA)")
     folder = tmp_path / "filings"
@@ -235,6 +235,12 @@ def test_real_filings_store_the_balance_sheets_lines(tmp_path: Path) -> None:
     equity = [f for f in FactStore(tmp_path / "ws" / "facts.db", create=False).iter_facts()
               if (f.metric_code, f.entity, f.period) == ("TOTAL_EQUITY", "3M", "2022")]
     assert [(f.value, f.unit) for f in equity] == [(14770.0, "M")]
+    # Best Buy's "Common stock …: Authorized — 1.0 billion shares; Issued and outstanding —
+    # 265,703,000 and" over the equity rows made them share counts in billions
+    units = {(f.metric_code, f.period): f.unit for f in
+             FactStore(tmp_path / "ws" / "facts.db", create=False).iter_facts()
+             if f.entity == "BEST_BUY" and f.channel == "TOTAL"}
+    assert units[("TOTAL_EQUITY", "2019")] == units[("RETAINED_EARNINGS", "2019")] == "M"
     assert not any(code in ("PPE", "ACCOUNTS_RECEIVABLE", "GOODWILL", "PPE_NET") and v < 0
                    for (code, _, _), (v, _) in facts.items())
     assert not any(where.startswith("page=66,") for (code, e, _), (_, where) in facts.items()

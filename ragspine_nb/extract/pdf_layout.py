@@ -15,6 +15,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragspine_nb.extract.values import states_figure
 from ragspine_nb.lexicon import MONTHS
 
 __all__ = ["Box", "Cell", "Line", "page_lines", "merge_period_lines", "is_value",
@@ -38,8 +39,6 @@ _VALUE = re.compile(r"^[(\[]?\s*[-−–]?\s*[$€£¥]?\s*[(]?\s*[-−–]?\d[\
                     r"\s*%?$|^[(]?\s*\.\d+\s*%?\s*[)]?$")
 _DASH = re.compile(r"^[$€£¥]?\s*[—–−-]+\s*%?$")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-#: A count or an amount ("549,245,105", "12500"): no period header writes one.
-_COUNT = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])|\d{5,}")
 #: December first: the order the alternation was written in (a fiscal year ends there most)
 _MONTHS_DECEMBER_FIRST = "|".join(MONTHS[-1:] + MONTHS[:-1])
 _PERIOD_WORDS = re.compile(
@@ -103,7 +102,7 @@ def is_period_cell(text: str) -> bool:
     t = text.strip()
     if _YEAR.fullmatch(t):
         return True
-    return bool(_PERIOD_WORDS.search(t)) and len(t) <= 60 and not _COUNT.search(t)
+    return bool(_PERIOD_WORDS.search(t)) and len(t) <= 60 and not states_figure(t)
 
 
 def _gap_limit(boxes: Sequence[Box]) -> float:

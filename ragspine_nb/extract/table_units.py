@@ -25,7 +25,7 @@ from ragspine_nb.extract.scale import (
     row_kind,
 )
 from ragspine_nb.extract.sums import sum_parts
-from ragspine_nb.extract.values import ParsedNumber, parse_number
+from ragspine_nb.extract.values import ParsedNumber, parse_number, without_share_counts
 from ragspine_nb.units import SCALES
 
 __all__ = ["TableUnits", "table_units", "FigureUnit", "figure_unit", "borrow_currency"]
@@ -51,7 +51,11 @@ class TableUnits:
 
 
 def _table_texts(grid: Sequence[Sequence[str]], block: Block) -> list[str]:
-    """Captions in the label column and titles spanning every column of the header."""
+    """Captions in the label column and titles spanning every column of the header.
+
+    The numbers of shares a header line states are taken out ("Common stock: Authorized
+    — 1.0 billion shares"): their "billion" is not the table's scale of share counts.
+    """
     out = []
     for r in range(block.header_start, block.data_start):
         row = grid[r]
@@ -59,7 +63,7 @@ def _table_texts(grid: Sequence[Sequence[str]], block: Block) -> list[str]:
         filled = [x for x in row[1:] if x.strip()]
         if len(filled) == 1 and len(row) > 2:
             out.append(filled[0])
-    return [t for t in out if t.strip()]
+    return [without_share_counts(t) for t in out if t.strip()]  # never "1.0 billion shares"
 
 
 def _headed_percent(col: Column) -> bool:

@@ -21,7 +21,7 @@ from ragspine_nb.extract.rows import norm_label, repeated_labels, undated_label
 from ragspine_nb.extract.scale import read_stated
 from ragspine_nb.extract.sums import is_roll_forward, sum_parts
 from ragspine_nb.extract.table_units import TableUnits
-from ragspine_nb.extract.values import parse_number
+from ragspine_nb.extract.values import parse_number, states_figure
 
 __all__ = ["change_row", "RowRef", "Walk", "walk_rows", "row_parts", "block_figures",
            "plain_channel"]
@@ -82,9 +82,7 @@ def change_row(section: str) -> bool:
 #: A row stating the row above as a share of something ("Percentage of revenue", "% of
 #: net sales", "As a % of total").
 _SHARE_ROW = re.compile(r"(?:as an? )?(?:percentage|percent|%|share) of\b", re.I)
-#: A count or an amount written inside a label ("Shares outstanding - December 31, 2022:
-#: 549,245,105"): such a line states a figure of its own, it heads no rows.
-_OWN_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])|\d{5,}")
+
 
 
 def _blank(row: Sequence[str]) -> bool:
@@ -102,8 +100,8 @@ def _titles_above(grid: Sequence[Sequence[str]], block: Block
     section, raw = "", ""
     for r in range(block.data_start - 1, block.header_start - 1, -1):
         label = norm_label(grid[r][0])
-        if not label or not _blank(grid[r]):
-            continue
+        if not label or not _blank(grid[r]) or states_figure(grid[r][0]):
+            continue  # "Common stock: Authorized — 1.0 billion shares; …" titles no rows
         period = cell_period(grid[r][0])
         if isinstance(period, tuple) and not block.periods:
             return section, raw, period
@@ -202,7 +200,7 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
         if not label:
             continue
         if _blank(row):
-            if _OWN_FIGURE.search(row[0]):
+            if states_figure(row[0]):
                 continue  # a note stating a count, not the heading of the rows below
             period = cell_period(row[0])
             if isinstance(period, tuple) and not block.periods:

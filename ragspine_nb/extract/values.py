@@ -17,9 +17,13 @@ from dataclasses import dataclass
 
 from ragspine_nb.units import stated_scale
 
-__all__ = ["ParsedNumber", "parse_number", "detect_unit"]
+__all__ = ["ParsedNumber", "parse_number", "detect_unit", "states_figure", "without_share_counts"]
 
 _NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
+#: A count or an amount written in a text: thousands separators, five digits or more, or
+#: a number and its scale word ("549,245,105", "1.0 billion shares", "400 million").
+_STATED_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])|\d{5,}"
+                            r"|\d(?:[\d.]*)\s*(?:thousand|million|billion)s?\b", re.I)
 #: What a currency mark followed by zeros writes in a header: thousands of it ("US$000").
 _SCALE_MARKS = frozenset({"000", "000s"})
 _DASHES = {"\u2212": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-", "\uff0d": "-"}
@@ -143,3 +147,38 @@ def detect_unit(text: str, default_currency: str = "") -> str | None:
     if not scale:
         return currency or None
     return f"{currency}_{scale}" if currency else scale
+
+
+def states_figure(text: str) -> bool:
+    """Whether a text writes a count or an amount of its own (not a year, not a scale).
+
+    Such a label is a statement ("Shares outstanding - December 31, 2022: 549,245,105";
+    "Common stock: Authorized — 1.0 billion shares"), never a column header, a section
+    heading or a table's unit caption.
+
+    Examples
+    --------
+    >>> [states_figure(t) for t in ("Authorized — 1.0 billion shares", "549,245,105",
+    ...                             "$ in millions, except per share amounts",
+    ...                             "December 31, 2022", "Fiscal 2023")]
+    [True, True, False, False, False]
+    """
+    return bool(_STATED_FIGURE.search(text))
+
+
+#: A number of shares a text states ("1.0 billion shares", "265,703,000 shares").
+_SHARE_COUNT = re.compile(r"\d[\d.,]*\s*(?:thousand|million|billion)?\s+shares\b", re.I)
+
+
+def without_share_counts(text: str) -> str:
+    """``text`` with the numbers of shares it states taken out (what is left may caption).
+
+    Examples
+    --------
+    >>> without_share_counts("Common stock: Authorized — 1.0 billion shares; 400,000 shares")
+    'Common stock: Authorized — ;'
+    >>> without_share_counts("(In thousands, except share and per share data)")
+    '(In thousands, except share and per share data)'
+    """
+    return " ".join(_SHARE_COUNT.sub(" ", text).split())
+
