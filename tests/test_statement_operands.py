@@ -217,7 +217,8 @@ def test_real_filings_store_the_balance_sheets_lines(tmp_path: Path) -> None:
     from ragspine_nb.extract.beir import data_root
 
     pdfs = data_root() / "financebench" / "pdfs"
-    names = ("AMCOR_2023_10K.pdf", "3M_2022_10K.pdf", "BESTBUY_2019_10K.pdf")
+    names = ("AMCOR_2023_10K.pdf", "3M_2022_10K.pdf", "BESTBUY_2019_10K.pdf",
+             "ADOBE_2022_10K.pdf")
     if not all((pdfs / n).is_file() for n in names):
         pytest.skip(f"{pdfs} not found (set RAGSPINE_DATA)")
     folder = tmp_path / "filings"
@@ -241,8 +242,13 @@ def test_real_filings_store_the_balance_sheets_lines(tmp_path: Path) -> None:
              FactStore(tmp_path / "ws" / "facts.db", create=False).iter_facts()
              if f.entity == "BEST_BUY" and f.channel == "TOTAL"}
     assert units[("TOTAL_EQUITY", "2019")] == units[("RETAINED_EARNINGS", "2019")] == "M"
+    # Adobe's "Common stock, $0.0001 par value; 900 shares authorized; 601 shares issued;"
+    # heads the next lines: its retained earnings were 28,319 million shares
+    adobe = {(f.metric_code, f.period): (f.value, f.unit) for f in
+             FactStore(tmp_path / "ws" / "facts.db", create=False).iter_facts()
+             if f.entity == "ADOBE" and f.channel == "TOTAL"}
+    assert adobe[("RETAINED_EARNINGS", "2022")] == (28319.0, "M")
     assert not any(code in ("PPE", "ACCOUNTS_RECEIVABLE", "GOODWILL", "PPE_NET") and v < 0
                    for (code, _, _), (v, _) in facts.items())
     assert not any(where.startswith("page=66,") for (code, e, _), (_, where) in facts.items()
                    if e == "AMCOR" and code in ("PPE_NET", "GOODWILL", "CASH"))
-

@@ -20,10 +20,12 @@ from ragspine_nb.units import stated_scale
 __all__ = ["ParsedNumber", "parse_number", "detect_unit", "states_figure", "without_share_counts"]
 
 _NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
-#: A count or an amount written in a text: thousands separators, five digits or more, or
-#: a number and its scale word ("549,245,105", "1.0 billion shares", "400 million").
+#: A count or an amount written in a text: thousands separators, five digits or more, a
+#: number and its scale word, a number of shares ("549,245,105", "400 million", "900
+#: shares authorized").
 _STATED_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])|\d{5,}"
-                            r"|\d(?:[\d.]*)\s*(?:thousand|million|billion)s?\b", re.I)
+                            r"|\d(?:[\d.]*)\s*(?:thousand|million|billion)s?\b"
+                            r"|\d[\d.,]*\s+shares\b", re.I)
 #: What a currency mark followed by zeros writes in a header: thousands of it ("US$000").
 _SCALE_MARKS = frozenset({"000", "000s"})
 _DASHES = {"\u2212": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-", "\uff0d": "-"}
@@ -159,9 +161,10 @@ def states_figure(text: str) -> bool:
     Examples
     --------
     >>> [states_figure(t) for t in ("Authorized — 1.0 billion shares", "549,245,105",
+    ...                             "900 shares authorized; 601 shares issued",
     ...                             "$ in millions, except per share amounts",
     ...                             "December 31, 2022", "Fiscal 2023")]
-    [True, True, False, False, False]
+    [True, True, True, False, False, False]
     """
     return bool(_STATED_FIGURE.search(text))
 
