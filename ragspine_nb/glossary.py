@@ -20,6 +20,7 @@ from ragspine_nb.profile import DomainProfile
 
 __all__ = [
     "fold",
+    "statement_names",
     "text_channel_vocabulary",
     "function_words_only",
     "normalize_metric",
@@ -42,6 +43,30 @@ _TOTAL = re.compile(r"^\s*total\s+", re.I)
 #: ", less allowance for doubtful accounts of $12": the line is the net balance.
 #: A serial comma before the last item of a list ("Property, plant, and equipment").
 _SERIAL_COMMA = re.compile(r",\s+(and|or)\s+", re.I)
+
+
+def statement_names(text: str) -> list[str]:
+    """Other names a filing's statement line goes by, as a profile writes them.
+
+    A list's serial comma is dropped ("Property, plant, and equipment, net"), and a
+    contra account's amounts are read as the net line, then as the line plainly
+    ("Accounts receivable — net of allowances of $174 and $189"). For a filing's
+    statements: a lone table's label is read as written.
+
+    Examples
+    --------
+    >>> statement_names("Property, plant, and equipment, net")
+    ['Property, plant and equipment, net']
+    >>> statement_names("Accounts receivable — net of allowances of $174 and $189")
+    ['Accounts receivable, net', 'Accounts receivable']
+    >>> statement_names("Trade receivables, less allowance for doubtful accounts of $12")
+    ['Trade receivables, net', 'Trade receivables']
+    """
+    plain = _SERIAL_COMMA.sub(r" \1 ", text)
+    names = [plain]
+    if _NET_OF.search(plain):
+        names += [_NET_OF.sub(", net", plain), _NET_OF.sub("", plain)]
+    return [n for n in dict.fromkeys(names) if n and n != text]
 _NET_OF = re.compile(r"\s*(?:[—–-]|,)?\s*\b(?:net of|less)\s+(?:the\s+)?allowances?\b.*$",
                      re.I)
 _OWNER = re.compile(r"\battributable to\s+(?!.*\b(?:non-?controlling|minority|redeemable|"
@@ -147,28 +172,12 @@ def _label_forms(text: str) -> list[str]:
     alternative dropped ("Cash provided (used) by operations", "Income (loss) before
     taxes"), without a leading "Total", and with the owner of an "attributable to"
     left unnamed ("attributable to Best Buy Co., Inc. shareholders", "attributable to
-    General Mills"; never a minority, redeemable or preferred interest's line), and with
-    a contra account's amounts read as the net line ("Accounts receivable — net of
-    allowances of $174 and $189" is "Accounts receivable, net"); a list's serial comma
-    is dropped ("Property, plant, and equipment, net" is "Property, plant and equipment,
-    net").
-
-    Examples
-    --------
-    >>> _label_forms("Accounts receivable — net of allowances of $174 and $189")[-2:]
-    ['Accounts receivable, net', 'Accounts receivable']
-    >>> _label_forms("Receivables, less allowance for doubtful accounts of $12")[-2]
-    'Receivables, net'
-    >>> _label_forms("Selling, general, and administrative expenses")
-    ['Selling, general and administrative expenses']
+    General Mills"; never a minority, redeemable or preferred interest's line).
     """
     forms = [_PAREN_NOTE.sub("", text)]
     forms.append(_WS.sub(" ", _INLINE_PAREN.sub("", forms[-1])).strip())
     forms.append(_TOTAL.sub("", forms[-1]))
     forms.append(_OWNER.sub(_owners, forms[-1]))
-    if _NET_OF.search(forms[-1]):  # the net line, as it is also named, then plainly
-        forms += [_NET_OF.sub(", net", forms[-1]), _NET_OF.sub("", forms[-1])]
-    forms += [_SERIAL_COMMA.sub(r" \1 ", f) for f in (text, *forms) if _SERIAL_COMMA.search(f)]
     return [f for f in dict.fromkeys(forms) if f and f != text]
 
 

@@ -37,10 +37,7 @@ def test_the_line_item_is_answered_by_its_usual_name(tmp_path: Path) -> None:
 
 
 def test_a_row_under_a_section_keeps_its_own_reading(tmp_path: Path) -> None:
-    # the words of "property, plant and equipment" in another order: under a section they
-    # are the section's row, not the line item ("Property, plant, and equipment" — the
-    # line item's name with a serial comma — is the line item's name)
     rows = [["(in millions)", "2019", "2018"], ["Deferred tax liabilities:", "", ""],
-            ["Plant, property and equipment", "(120)", "(98)"]]
+            ["Property, plant, and equipment", "(120)", "(98)"]]
     ex = read_table(tmp_path, rows)
     assert {f.metric_code for f in ex.facts} != {"PPE"}

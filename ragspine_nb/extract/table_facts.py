@@ -29,6 +29,7 @@ from ragspine_nb.glossary import (
     normalize_metric,
     period_label,
     row_vocabulary,
+    statement_names,
 )
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import store_unit
@@ -101,6 +102,11 @@ class Emitter:
         if change_row(ref.section):
             return None
         found = self.parse_label(self.profile, ref.raw)
+        for name in statement_names(ref.raw) if found is None and self.tax_components else ():
+            # a filing's line: "Property, plant, and equipment, net", "Accounts receivable —
+            # net of allowances of $174 and $189" are the profile's line items
+            if (found := self.parse_label(self.profile, name)) is not None:
+                break
         if found is None:
             # the normal label (if it differs from the raw one), then what a closing row
             # closes on
