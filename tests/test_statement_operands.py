@@ -252,15 +252,3 @@ def test_real_filings_store_the_balance_sheets_lines(tmp_path: Path) -> None:
                    for (code, _, _), (v, _) in facts.items())
     assert not any(where.startswith("page=66,") for (code, e, _), (_, where) in facts.items()
                    if e == "AMCOR" and code in ("PPE_NET", "GOODWILL", "CASH"))
-
-
-def test_gross_profit_no_line_states_is_revenue_less_cost_of_sales(tmp_path: Path) -> None:
-    # 3M's income statement has no gross profit line: its gross margin was "not found"
-    income = (INCOME[0], [row for row in INCOME[1] if row[0] != "Gross profit"])
-    margin, profit = _ask(_filing(tmp_path, [income]),
-                          "What was Norvale's gross margin in FY2023?",
-                          "What was Norvale's gross profit in FY2022?")
-    assert "(Revenue - Cost of revenue) / Revenue × 100: (20,000 - 12,000) / 20,000 × 100 " \
-           "= 40%" in margin
-    assert "Gross profit = Revenue - Cost of revenue: 18,000 - 11,000 = 7,000" in profit
-
