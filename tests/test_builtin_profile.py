@@ -185,3 +185,12 @@ def test_the_ingest_command_needs_no_profile(tmp_path: Path,
     code = main(["ingest", str(_docs(tmp_path)), "--workspace", str(tmp_path / "ws")])
     assert code == 0, capsys.readouterr().err
     assert Workspace(tmp_path / "ws").profile.is_builtin
+
+
+@pytest.mark.parametrize("name, code", [
+    ("net income margin", "NET_MARGIN"), ("operating income margin", "OPERATING_MARGIN"),
+    ("days sales outstanding", "DAYS_SALES_OUTSTANDING"), ("DPO", "DAYS_PAYABLE_OUTSTANDING"),
+    ("存货周转天数", "DAYS_INVENTORY_OUTSTANDING"),
+])
+def test_the_built_in_profile_knows_an_analysts_names_of_its_ratios(name: str, code: str) -> None:
+    assert normalize_metric(DomainProfile.builtin(), name) == code
