@@ -252,3 +252,24 @@ def test_real_filings_store_the_balance_sheets_lines(tmp_path: Path) -> None:
                    for (code, _, _), (v, _) in facts.items())
     assert not any(where.startswith("page=66,") for (code, e, _), (_, where) in facts.items()
                    if e == "AMCOR" and code in ("PPE_NET", "GOODWILL", "CASH"))
+
+
+def test_a_statement_total_adding_up_its_parts_is_the_line_item(tmp_path: Path) -> None:
+    """Foot Locker's income statement: "Sales 8,747", "Licensing revenue 12", "Total revenue
+    8,759" — two rows claim the built-in revenue, and both were filed under their own names
+    ("Foot Locker's revenue in 2022" was not found). The row the figures show adding up the
+    others is the line item; the part keeps its own name."""
+    income = (["Norvale Inc.", "Consolidated Statements of Operations", "(In millions)"], [
+        ("Fiscal Year", "2023", "2022"),
+        ("Sales", "$ 8,747", "$ 8,958"),
+        ("Licensing revenue", "12", "10"),
+        ("Total revenue", "8,759", "8,968"),
+        ("Cost of sales", "5,955", "5,777"),
+        ("Net income", "$ 341", "$ 893"),
+    ])
+    ws = _filing(tmp_path, [income])
+    frame = FactStore(ws / "facts.db", create=False).to_frame()
+    assert sorted(frame[frame.metric_code == "REVENUE"].value) == [8759.0, 8968.0]
+    (answer,) = _ask(ws, "What was Norvale's revenue in FY2023?")
+    assert "8,759" in answer and "8,747" not in answer
+

@@ -305,26 +305,31 @@ def _nil(cell: str, channel: str) -> bool:
     return cell.strip() in NIL_MARKS and not channel.startswith("CHANGE")
 
 
-def known_rows(emit: Emitter, refs: Sequence[RowRef]) -> dict[int, tuple[str, str]]:
+def known_rows(emit: Emitter, refs: Sequence[RowRef],
+               sums: dict[int, tuple[int, ...]] | None = None) -> dict[int, tuple[str, str]]:
     """Rows the profile names, by row index (the step before :meth:`Emitter.metric`).
 
     In a table bringing its own vocabulary, a metric two rows of one block claim (or a
     label repeated in it) is derived instead: never a silent pick of one of them. When
     one of them is named without a note and the others only with theirs ("Free cash
-    flow" beside "Free cash flow (pre-spectrum)"), the plain one keeps the name.
+    flow" beside "Free cash flow (pre-spectrum)"), the plain one keeps the name; in a
+    filing's table, when one of them adds up the others (``sums``, checked on the
+    figures: "Sales 8,747", "Licensing revenue 12", "Total revenue 8,759"), the total
+    keeps it.
     """
     found = {ref.r: k for ref in refs if (k := emit.known(ref)) is not None}
     if not emit.derive:
         return found
-    kept = _claimed_once(found, refs)
+    # a filing's statement: its total line is the company's (a lone table stays unpicked)
+    kept = _claimed_once(found, refs, (sums or {}) if emit.tax_components else {})
     for ref in refs:
         if ref.r in kept:
             emit.keep_name(ref, kept[ref.r][0])
     return kept
 
 
-def _claimed_once(found: dict[int, tuple[str, str]], refs: Sequence[RowRef]
-                  ) -> dict[int, tuple[str, str]]:
+def _claimed_once(found: dict[int, tuple[str, str]], refs: Sequence[RowRef],
+                  sums: dict[int, tuple[int, ...]]) -> dict[int, tuple[str, str]]:
     """The rows that keep the profile's name they were read as (see :func:`known_rows`)."""
     claims: dict[tuple[frozenset[tuple[str, str]], tuple[str, str]], list[RowRef]] = {}
     for ref in refs:
@@ -333,6 +338,10 @@ def _claimed_once(found: dict[int, tuple[str, str]], refs: Sequence[RowRef]
     keeps = set()
     for rows in claims.values():
         plain = [ref for ref in rows if "(" not in ref.label]
+        totals = [ref for ref in rows
+                  if {o.r for o in rows if o is not ref} <= set(sums.get(ref.r, ()))]
         if len(rows) == 1 or len(plain) == 1:
             keeps.add((plain or rows)[0].r)
+        elif len(totals) == 1:
+            keeps.add(totals[0].r)
     return {ref.r: found[ref.r] for ref in refs if ref.r in keeps and not ref.repeated}

@@ -48,6 +48,8 @@ class Walk:
 
     rows: list[RowRef] = field(default_factory=list)
     sections: dict[int, str] = field(default_factory=dict)
+    #: rows that add up others, checked on the figures: total row → the rows it adds up
+    sums: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
 #: A cash-flow statement's section of working-capital movements ("Changes in operating
@@ -263,7 +265,7 @@ def walk_rows(grid: Sequence[Sequence[str]], blocks: Sequence[Block], channels: 
     """Every data row of every block, with its label, section and layout."""
     sums = {r: run for block in blocks
             for r, run in sum_parts(block_figures(grid, block)).items()}
-    out = Walk()
+    out = Walk(sums=sums)
     for block in blocks:
         _walk_block(grid, block, sums, channels, units(block), out)
     return out

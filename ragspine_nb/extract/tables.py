@@ -250,7 +250,7 @@ def extract_table(
                    ctx.doc_id, channels, Namer(frozenset(profile.metrics)),
                    tax_components=ctx.tax_components,
                    tax_titled=ctx.tax_components and any(map(DEFERRED_TAX.search, ctx.titles[:1])))
-    known = known_rows(emit, walk.rows)
+    known = known_rows(emit, walk.rows, walk.sums)
     for ref in walk.rows:
         metric = emit.metric(ref, known.get(ref.r))
         if metric is not None:
