@@ -41,6 +41,8 @@ _INLINE_PAREN = re.compile(r"\s*[(（][^()（）]*[)）]")
 _TOTAL = re.compile(r"^\s*total\s+", re.I)
 #: A contra account's amounts in a line's name: "— net of allowances of $174 and $189",
 #: ", less allowance for doubtful accounts of $12": the line is the net balance.
+_NET_OF = re.compile(r"\s*(?:[—–-]|,)?\s*\b(?:net of|less)\s+(?:the\s+)?allowances?\b.*$",
+                     re.I)
 #: A serial comma before the last item of a list ("Property, plant, and equipment").
 _SERIAL_COMMA = re.compile(r",\s+(and|or)\s+", re.I)
 
@@ -67,8 +69,8 @@ def statement_names(text: str) -> list[str]:
     if _NET_OF.search(plain):
         names += [_NET_OF.sub(", net", plain), _NET_OF.sub("", plain)]
     return [n for n in dict.fromkeys(names) if n and n != text]
-_NET_OF = re.compile(r"\s*(?:[—–-]|,)?\s*\b(?:net of|less)\s+(?:the\s+)?allowances?\b.*$",
-                     re.I)
+
+
 _OWNER = re.compile(r"\battributable to\s+(?!.*\b(?:non-?controlling|minority|redeemable|"
                     r"participating|preferred|interests?)\b)(.+)$", re.I)
 _HOLDERS = re.compile(r"\b(?:(?:common\s+)?(?:share|stock)holders|owners)\b", re.I)

@@ -273,18 +273,23 @@ def test_the_workspace_shows_each_company_and_year_it_holds(two_companies: Path)
         ws.close()
 
 
-def test_a_row_of_another_companys_table_is_no_reading_of_the_question(
-        tmp_path: Path) -> None:
-    # Orvale's table has a row "Year end"; a question about Zentra's year-end inventories
-    # is not asked back with it: Zentra has no such fact
+def _with_orvale_row(tmp_path: Path, label: str) -> Agent:
+    """Zentra's filing (inventories, net sales) beside Orvale's with a row of its own."""
     folder = tmp_path / "reports"
     folder.mkdir()
     _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
             [("Inventories", "410", "380"), ("Net sales", "1,200", "1,000")], ["Sales grew."])
     _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
-            [("Year end", "52", "50"), ("Net sales", "5,300", "5,900")], ["Sales fell."])
+            [(label, "52", "50"), ("Net sales", "5,300", "5,900")], ["Sales fell."])
     ingest(folder, workspace=tmp_path / "ws", progress=False)
-    agent = Agent.from_workspace(tmp_path / "ws")
+    return Agent.from_workspace(tmp_path / "ws")
+
+
+def test_a_row_of_another_companys_table_is_no_reading_of_the_question(
+        tmp_path: Path) -> None:
+    # Orvale's table has a row "Year end"; a question about Zentra's year-end inventories
+    # is not asked back with it: Zentra has no such fact
+    agent = _with_orvale_row(tmp_path, "Year end")
     zentra = agent.ask("What is the year end FY2023 total amount of inventories for Zentra?", REF)
     assert zentra.answer.startswith("Zentra Corporation Inventories, FY2023: 410 million")
     orvale = agent.ask("What is the year end FY2023 total amount of inventories for Orvale?",
@@ -297,14 +302,7 @@ def test_another_companys_row_that_names_more_of_the_question_is_asked_back(
     # Orvale's table has a row "Outstanding"; "Zentra's sales outstanding" names it beside
     # net sales: dropping it (Zentra has no such fact) answered Zentra's net sales as if
     # they were what was asked (a days-sales-outstanding question on the 29 dev filings)
-    folder = tmp_path / "reports"
-    folder.mkdir()
-    _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
-            [("Inventories", "410", "380"), ("Net sales", "1,200", "1,000")], ["Sales grew."])
-    _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
-            [("Outstanding", "52", "50"), ("Net sales", "5,300", "5,900")], ["Sales fell."])
-    ingest(folder, workspace=tmp_path / "ws", progress=False)
-    r = Agent.from_workspace(tmp_path / "ws").ask(
+    r = _with_orvale_row(tmp_path, "Outstanding").ask(
         "What was Zentra's sales outstanding in FY2023?", REF)
     assert not r.figures and "1,200" not in r.answer
     assert r.answer.startswith("Which of these do you mean") and "Outstanding" in r.answer

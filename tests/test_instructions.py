@@ -192,7 +192,7 @@ def test_a_filings_deferred_tax_component_is_never_the_line_item_it_is_named_aft
 
     def codes(filing: bool) -> set[str]:
         ctx = TableContext("10k.pdf", ("Income taxes",), lambda r, c, rk, cl: f"r={r}",
-                           tax_components=filing)
+                           filing=filing)
         return {f.metric_code for f in extract_table(DomainProfile.builtin(), grid, ctx).facts}
 
     assert not {"DEPRECIATION_AMORTIZATION", "INVENTORIES"} & codes(True)

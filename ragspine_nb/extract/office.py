@@ -56,13 +56,13 @@ __all__ = ["read_pptx", "read_xlsx", "read_docx", "cell_locator", "merge_table",
 
 
 def table_context(ctx: ReadContext, version: str, titles: tuple[str, ...],
-                  locate: Any, tax_components: bool = False) -> TableContext:
+                  locate: Any, filing: bool = False) -> TableContext:
     """The :class:`TableContext` of one table of a file read with ``ctx``."""
     return TableContext(
         doc_id=ctx.doc_id, titles=tuple(t for t in titles if t), locate=locate,
         entity=ctx.entity, source_file_hash=ctx.source_file_hash, extractor_version=version,
         mapping_version=ctx.mapping_version, valid_as_of=ctx.valid_as_of, period=ctx.period,
-        period_source=ctx.period_source, tax_components=tax_components)
+        period_source=ctx.period_source, filing=filing)
 
 
 def cell_locator(prefix: str, kind: tuple[str, str], r: int, c: int, rk: str, cl: str) -> str:

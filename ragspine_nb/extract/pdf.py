@@ -123,7 +123,7 @@ def _tables(out: Extraction, textpage: Any, text: str, n: int, profile: DomainPr
 
         # a filing: deferred tax components are no line items
         result = extract_table(profile, grid, table_context(
-            ctx, out.extractor_version, table.titles, locate, tax_components=True))
+            ctx, out.extractor_version, table.titles, locate, filing=True))
         found.append((statement_kind(table.titles), result))
     return found
 

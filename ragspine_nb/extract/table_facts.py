@@ -77,8 +77,8 @@ class Emitter:
     at: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     kinds: list[str] = field(default_factory=list)
     good_columns: set[int] = field(default_factory=set)
-    #: rows under a deferred tax section are its components (see :meth:`known`)
-    tax_components: bool = False
+    #: a filing's table (:attr:`~ragspine_nb.extract.tables.TableContext.filing`)
+    filing: bool = False
     #: the table's title names deferred taxes: every row is one of their components
     tax_titled: bool = False
 
@@ -86,7 +86,7 @@ class Emitter:
     def known(self, ref: RowRef) -> tuple[str, str] | None:
         """The profile's (metric, channel) for a row label, else None.
 
-        In a filing's table (``tax_components``), a row under a deferred tax section
+        In a filing's table (``filing``), a row under a deferred tax section
         ("Deferred tax assets (liabilities): Depreciation and amortization (43,204)"), or
         any row of a table whose title names deferred taxes ("Deferred tax assets and
         liabilities were comprised of the following: … Property and equipment (169)"), is
@@ -102,7 +102,7 @@ class Emitter:
         if change_row(ref.section):
             return None
         found = self.parse_label(self.profile, ref.raw)
-        for name in statement_names(ref.raw) if found is None and self.tax_components else ():
+        for name in statement_names(ref.raw) if found is None and self.filing else ():
             # a filing's line: "Property, plant, and equipment, net", "Accounts receivable —
             # net of allowances of $174 and $189" are the profile's line items
             if (found := self.parse_label(self.profile, name)) is not None:
@@ -122,7 +122,7 @@ class Emitter:
 
     def _tax_effect(self, ref: RowRef) -> bool:
         """A filing's row under a deferred tax section or title, naming another item."""
-        return self.tax_components and not DEFERRED_TAX.search(ref.label) and bool(
+        return self.filing and not DEFERRED_TAX.search(ref.label) and bool(
             self.tax_titled or DEFERRED_TAX.search(ref.section))
 
     def keep_name(self, ref: RowRef, code: str) -> None:
@@ -321,7 +321,7 @@ def known_rows(emit: Emitter, refs: Sequence[RowRef],
     if not emit.derive:
         return found
     # a filing's statement: its total line is the company's (a lone table stays unpicked)
-    kept = _claimed_once(found, refs, (sums or {}) if emit.tax_components else {})
+    kept = _claimed_once(found, refs, (sums or {}) if emit.filing else {})
     for ref in refs:
         if ref.r in kept:
             emit.keep_name(ref, kept[ref.r][0])

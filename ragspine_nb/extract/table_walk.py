@@ -86,7 +86,6 @@ def change_row(section: str) -> bool:
 _SHARE_ROW = re.compile(r"(?:as an? )?(?:percentage|percent|%|share) of\b", re.I)
 
 
-
 def _blank(row: Sequence[str]) -> bool:
     return all(not c.strip() for c in row[1:])
 

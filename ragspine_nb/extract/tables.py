@@ -82,9 +82,11 @@ class TableContext:
     valid_as_of: str = ""
     period: tuple[str, str] | None = None
     period_source: str = ""
-    #: a filing's table: rows under a deferred tax section are tax effects, never the
-    #: line items they are named after (set by the PDF reader)
-    tax_components: bool = False
+    #: a filing's table (set by the PDF reader): rows under a deferred tax section are tax
+    #: effects, never the line items they are named after; a statement line's other names
+    #: are read (:func:`~ragspine_nb.glossary.statement_names`); a total adding up the
+    #: rows that claim its name keeps it
+    filing: bool = False
     #: the table is read turned: its columns are the document's rows (skips say so)
     turned: bool = False
 
@@ -248,8 +250,8 @@ def extract_table(
                     "extractor_version": ctx.extractor_version,
                     "mapping_version": ctx.mapping_version, "valid_as_of": ctx.valid_as_of},
                    ctx.doc_id, channels, Namer(frozenset(profile.metrics)),
-                   tax_components=ctx.tax_components,
-                   tax_titled=ctx.tax_components and any(map(DEFERRED_TAX.search, ctx.titles[:1])))
+                   filing=ctx.filing,
+                   tax_titled=ctx.filing and any(map(DEFERRED_TAX.search, ctx.titles[:1])))
     known = known_rows(emit, walk.rows, walk.sums)
     for ref in walk.rows:
         metric = emit.metric(ref, known.get(ref.r))

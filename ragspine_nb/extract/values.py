@@ -17,15 +17,18 @@ from dataclasses import dataclass
 
 from ragspine_nb.units import stated_scale
 
-__all__ = ["ParsedNumber", "parse_number", "detect_unit", "states_figure", "without_share_counts"]
+__all__ = ["ParsedNumber", "parse_number", "detect_unit", "states_figure",
+           "without_share_counts"]
 
 _NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
+#: A number of shares a text states ("1.0 billion shares", "265,703,000 shares").
+_SHARES = r"\d[\d.,]*\s*(?:thousand|million|billion)?\s+shares\b"
+_SHARE_COUNT = re.compile(_SHARES, re.I)
 #: A count or an amount written in a text: thousands separators, five digits or more, a
 #: number and its scale word, a number of shares ("549,245,105", "400 million", "900
 #: shares authorized").
 _STATED_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])|\d{5,}"
-                            r"|\d(?:[\d.]*)\s*(?:thousand|million|billion)s?\b"
-                            r"|\d[\d.,]*\s+shares\b", re.I)
+                            rf"|\d(?:[\d.]*)\s*(?:thousand|million|billion)s?\b|{_SHARES}", re.I)
 #: What a currency mark followed by zeros writes in a header: thousands of it ("US$000").
 _SCALE_MARKS = frozenset({"000", "000s"})
 _DASHES = {"\u2212": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-", "\uff0d": "-"}
@@ -169,9 +172,6 @@ def states_figure(text: str) -> bool:
     return bool(_STATED_FIGURE.search(text))
 
 
-#: A number of shares a text states ("1.0 billion shares", "265,703,000 shares").
-_SHARE_COUNT = re.compile(r"\d[\d.,]*\s*(?:thousand|million|billion)?\s+shares\b", re.I)
-
 
 def without_share_counts(text: str) -> str:
     """``text`` with the numbers of shares it states taken out (what is left may caption).
@@ -184,4 +184,3 @@ def without_share_counts(text: str) -> str:
     '(In thousands, except share and per share data)'
     """
     return " ".join(_SHARE_COUNT.sub(" ", text).split())
-

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from ragspine_nb.retrieval.bm25_formulas import check_params
 from ragspine_nb.retrieval.bm25_kernels import Postings
 from ragspine_nb.retrieval.bm25_postings import PostingStore, csr
 from ragspine_nb.retrieval.compiled import compiled_now, njit
@@ -64,6 +63,9 @@ def posting_weights(seg: Postings, idf: np.ndarray, norm: np.ndarray, k1: float)
     return weights
 
 
+V = TypeVar("V")
+
+
 def _key(k1: float, b: float) -> tuple[float, float]:
     return float(k1), float(b)
 
@@ -103,8 +105,8 @@ class WeightCache:
         self._seen: dict[tuple[float, float], int] = {}
 
     @staticmethod
-    def _kept(cache: OrderedDict[tuple[float, float], np.ndarray], key: tuple[float, float],
-              make: Callable[[], np.ndarray], size: int) -> np.ndarray:
+    def _kept(cache: OrderedDict[tuple[float, float], V], key: tuple[float, float],
+              make: Callable[[], V], size: int) -> V:
         hit = cache.get(key)
         if hit is None:
             hit = cache[key] = make()
@@ -140,18 +142,9 @@ class WeightCache:
 
     def matrix(self, k1: float, b: float, term_matrix: sparse.csr_matrix) -> sparse.csr_matrix:
         """Terms × docs BM25 weights over ``term_matrix`` (the compacted raw frequencies)."""
-        check_params(k1, b)
-        key = _key(k1, b)
-        hit = self._matrices.get(key)
-        if hit is not None:
-            self._matrices.move_to_end(key)
-            return hit
-        weighted = csr((self.posting(k1, b), term_matrix.indices, term_matrix.indptr),
-                       shape=term_matrix.shape)
-        self._matrices[key] = weighted
-        if len(self._matrices) > self._size:
-            self._matrices.popitem(last=False)
-        return weighted
+        return self._kept(self._matrices, _key(k1, b), lambda: csr(
+            (self.posting(k1, b), term_matrix.indices, term_matrix.indptr),
+            shape=term_matrix.shape), self._size)
 
     @property
     def pairs(self) -> list[tuple[float, float]]:
