@@ -194,3 +194,21 @@ def test_the_ingest_command_needs_no_profile(tmp_path: Path,
 ])
 def test_the_built_in_profile_knows_an_analysts_names_of_its_ratios(name: str, code: str) -> None:
     assert normalize_metric(DomainProfile.builtin(), name) == code
+
+
+def test_a_depreciation_line_naming_what_it_depreciates_is_the_d_and_a(tmp_path: Path) -> None:
+    """Netflix's cash flow statement says "Depreciation and amortization of property,
+    equipment and intangibles": the whole D&A (a question's EBITDA margin was refused as
+    'not in the fact store'); streaming content's amortization stays a line of its own."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "statements.csv").write_text(
+        "In thousands,2015,2014\nRevenues,\"6,779,511\",\"5,504,656\"\n"
+        "Operating income,\"305,826\",\"402,648\"\n"
+        "Amortization of streaming content assets,\"3,405,382\",\"2,656,279\"\n"
+        "\"Depreciation and amortization of property, equipment and intangibles\","
+        "\"62,283\",\"54,028\"\n", "utf-8")
+    ingest(docs, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    answer = agent.ask("What is the FY2015 EBITDA margin?", reference_date=date(2016, 1, 1)).answer
+    assert "(305,826 + 62,283) / 6,779,511 × 100 = 5.43%" in answer, answer
