@@ -92,6 +92,9 @@ def agent(workspace: Path) -> Agent:
     ("How often are officers elected?", "frequency"),
     ("When was the plan adopted?", "time"),
     ("What does the table show?", "table"),
+    ("What was the key agenda of the AMCOR's 8k filing dated 1st July 2022?", "event"),
+    ("What is the main purpose of the company's 8-K filing?", "event"),
+    ("What did the 8-K announce?", "event"),
     ("What was revenue in 2019?", "general"),
 ])
 def test_the_focus_is_read_from_the_question_wording(question: str, focus: str) -> None:
@@ -307,3 +310,51 @@ def test_what_the_table_shows_is_the_sentence_that_introduces_it(tmp_path: Path,
     r = Agent.from_workspace(tmp_path / "ws").ask("What financial information does the "
                                                   "table show?", REF)
     assert r.answer.startswith(f"{intro} [1]\nSources:\n[1] notes.md · para=")
+
+
+_EIGHT_K = """UNITED STATES SECURITIES AND EXCHANGE COMMISSION
+
+FORM 8-K
+
+CURRENT REPORT Pursuant to Section 13 or 15(d) of the Securities Exchange Act of 1934
+
+Date of Report (Date of earliest event reported): July 1, 2022 (June 30, 2022)
+
+ZETA PLC (Exact name of registrant as specified in its charter)
+
+Check the appropriate box below if the Form 8-K filing is intended to simultaneously satisfy \
+the filing obligation of the registrant under any of the following provisions:
+
+Item 8.01 Other Events.
+
+On June 30, 2022, Zeta Finance Inc. and Zeta Flexibles Inc. entered into supplemental \
+indentures relating to the 2026 Notes and the 2028 Notes, substituting Zeta Flexibles Inc. as \
+issuer.
+
+The foregoing description of the supplemental indentures does not purport to be complete.
+
+Item 9.01 Financial Statements and Exhibits.
+
+4.1 Indenture, dated as of April 28, 2016, among Zeta Finance Inc. and the trustee.
+
+SIGNATURE
+
+Pursuant to the requirements of the Securities Exchange Act of 1934, the registrant has duly \
+caused this report to be signed on its behalf by the undersigned hereunto duly authorized.
+
+ZETA PLC By: /s/ Dana Clay Name: Dana Clay Title: Company Secretary Dated: July 1, 2022.
+"""
+
+
+def test_what_an_8k_is_about_is_the_event_it_reports_not_its_cover_or_signature(
+        tmp_path: Path) -> None:
+    """The question's company and date are the cover page's and the signature's words;
+    the event the filing reports is written in others ("On June 30, 2022, … entered into")."""
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "zeta_8k.md").write_text(_EIGHT_K, encoding="utf-8")
+    ingest(src, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask(
+        "What was the key agenda of Zeta's 8-K filing dated 1st July 2022?", REF)
+    assert r.answer.startswith("On June 30, 2022, Zeta Finance Inc. and Zeta Flexibles Inc. "
+                               "entered into supplemental indentures"), r.answer

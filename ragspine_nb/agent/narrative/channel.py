@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
 
 from ragspine_nb.agent.narrative.extractive import unwrap_lines
-from ragspine_nb.agent.narrative.focus import question_focus
+from ragspine_nb.agent.narrative.focus import question_focus, reports_event
 from ragspine_nb.agent.narrative.grounding import Grounder, GroundingContext
 from ragspine_nb.agent.providers import COMPANY_LINE, OTHERS_LINE, SUBJECT_LINE, LLMProvider
 from ragspine_nb.agent.reading.intent import ParsedIntent
@@ -128,6 +128,24 @@ def _scoped(retriever: NarrativeRetriever, query: str, intent: ParsedIntent,
     return own[:top_k]
 
 
+def _with_opening_event(retriever: NarrativeRetriever, snippets: list[Snippet], top_k: int
+                        ) -> list[Snippet]:
+    """The first passages of the best passage's document that report an event, first.
+
+    "What was the key agenda of the 8-K dated …" is answered by what the filing reports
+    ("On June 30, 2022, … entered into …"), in words the question does not use; its
+    cover page and signature repeat the question's company and date instead.
+    """
+    folder = getattr(retriever, "folder_passages", None)
+    if folder is None:
+        return snippets
+    doc = snippets[0].doc_id
+    have = {s.chunk_id for s in snippets}
+    opening = [Snippet.coerce(p) for p in folder(doc) if p["doc_id"] == doc
+               and reports_event(p["text"]) and p["chunk_id"] not in have][:2]
+    return (opening + snippets)[:top_k]
+
+
 def _retrieve(question: str, intent: ParsedIntent, retriever: NarrativeRetriever,
               top_k: int, trace: Trace, companies: frozenset[str] = frozenset()
               ) -> tuple[list[Snippet], dict[str, Any]]:
@@ -144,6 +162,8 @@ def _retrieve(question: str, intent: ParsedIntent, retriever: NarrativeRetriever
             snippets += [s for s in _search(retriever, query, filters, top_k)
                          if s.chunk_id not in have and (not company or s.entity == intent.entity)
                          ][: max(0, top_k - len(snippets))]
+    if question_focus(question) == "event" and snippets:
+        snippets = _with_opening_event(retriever, snippets, top_k)
     trace.record(chunk_ids=[s.chunk_id for s in snippets],
                  chunk_scores=[s.scores.get("fused") for s in snippets])
     report = getattr(retriever, "last_report", None)

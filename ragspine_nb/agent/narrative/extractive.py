@@ -13,7 +13,10 @@ sentences of the retrieved passages, each cited ``[n]``. They are chosen in name
    words follow each other in it, raised when it is worded as the answer the question
    asks for (:mod:`ragspine_nb.agent.narrative.focus`: a cause for "why", a definition for "how is
    X determined", a list for "what does X include" …) and lowered when it only
-   introduces a table and the question is not about one; a year the sentence names only
+   introduces a table and the question is not about one, and much lowered when it is the
+   filing form's own text (a cover page's caption, a signature: :mod:`.boilerplate`; the
+   words naming the question's document — "8-K filing dated July 1, 2022" — are no terms
+   either); a year the sentence names only
    as what it compares with ("for 2019 compared to 2018") counts half. A sentence that points back
    ("The increase was driven by …") is about the sentence before it and carries its
    subject.
@@ -34,6 +37,10 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragspine_nb.agent.narrative.boilerplate import (
+    is_form_boilerplate,
+    without_document_reference,
+)
 from ragspine_nb.agent.narrative.focus import (
     answers_focus,
     introduces_table,
@@ -214,6 +221,7 @@ class _Reading:
     anaphoric: bool
     table: bool
     terminal: bool
+    form: bool  # the filing form's own text (:func:`is_form_boilerplate`)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -222,7 +230,8 @@ def _reading(text: str) -> _Reading:
     found = tuple(terms(text))
     return _Reading(found, frozenset(found), frozenset(zip(found, found[1:], strict=False)),
                     frozenset(_reference_years(text)), is_anaphoric(text),
-                    introduces_table(text), text.endswith(_TERMINAL))
+                    introduces_table(text), text.endswith(_TERMINAL),
+                    is_form_boilerplate(text))
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -294,7 +303,8 @@ def rank_sentences(question: str, sentences: Sequence[Sentence], company: str = 
     after it in its passage that name nobody (they keep its topic).
     """
     focus = question_focus(question)
-    q_terms = [t for t in terms(question) if t not in _FOCUS_WORDS] or terms(question)
+    asked = without_document_reference(question)  # "AMCOR's 8-K dated …": which document
+    q_terms = [t for t in terms(asked) if t not in _FOCUS_WORDS] or terms(question)
     q_pairs = set(zip(q_terms, q_terms[1:], strict=False))  # adjacent question terms
     read = [_reading(s.text) for s in sentences]
     weights = _owner_weighed(_weights(q_terms, [r.term_set for r in read]),
@@ -315,6 +325,8 @@ def rank_sentences(question: str, sentences: Sequence[Sentence], company: str = 
         score *= (2.0 if focus in _STRONG_FOCI else 1.5) if answers else 1.0
         if focus != "table" and r.table:
             score *= 0.6
+        if r.form:  # a cover page's caption, a signature: which filing, not what it says
+            score *= 0.3
         if not r.terminal:  # cut off where the passage was split
             score *= 0.8
         score /= 1.0 + max(0, len(r.terms) - 30) / 60  # a long sentence matches words by chance

@@ -5,10 +5,12 @@ dataset's phrases: "why …" / "what caused …" / 为什么 asks for a *cause*;
 determined" / "what does X represent" for a *definition*; "what does X include" /
 "what are the components of" for a *list*; "how long" / "over what period" for a
 *duration*; "when" for a *time*; "what does the table show" for the *table*'s
-description; anything else is *general*. A sentence **answers** a focus when it
+description; "what was the key agenda of the 8-K" for the *event* a filing reports;
+anything else is *general*. A sentence **answers** a focus when it
 carries the words that kind of answer is written with ("due to", "because",
 "driven by", 由于 … for a cause; "is defined as", "represents", 是指 … for a
-definition; "include", "consist of", 包括 … for a list).
+definition; "include", "consist of", 包括 … for a list; "On June 30, 2022, …" for the
+event a filing reports).
 
 The extractive synthesis (:mod:`ragspine_nb.agent.narrative.extractive`) ranks sentences by the
 question's terms and raises those that answer its focus.
@@ -20,11 +22,12 @@ import re
 
 from ragspine_nb.lexicon import MONTH
 
-__all__ = ["FOCI", "question_focus", "answers_focus", "introduces_table", "is_anaphoric"]
+__all__ = ["FOCI", "question_focus", "answers_focus", "introduces_table", "is_anaphoric",
+           "reports_event"]
 
 #: The kinds of answer a text question can ask for.
 FOCI: tuple[str, ...] = ("cause", "definition", "method", "list", "duration", "frequency",
-                         "time", "table", "general")
+                         "time", "table", "event", "general")
 
 _I = re.IGNORECASE
 #: Question wording per focus, tried in this order (the first that matches wins).
@@ -34,6 +37,12 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"(?:show|present|represent|provide|contain|depict|display|summari[sz]e|detail)"
         r"|\bwhat\s+(?:is|are)\s+(?:shown|presented|provided|summari[sz]ed)\s+in\s+the\s+table"
         r"|(?:表格?|下表|该表|此表)(?:显示|列示|展示|反映|说明)了?(?:什么|哪些)", _I)),
+    ("event", re.compile(
+        r"\bagenda\b|\bwhat\s+(?:is|was|were|are)\s+(?:the\s+)?(?:main\s+|key\s+|primary\s+)?"
+        r"(?:purpose|subject|topic|matters?|events?|news)\s+(?:of|in|reported)\b[^?]*"
+        r"\b(?:filing|8-?k|report|release|announcement)\b|\bwhat\s+(?:is|was|does|did)\s+"
+        r"[^?]{0,60}\b(?:filing|8-?k|release|announcement)\s+(?:about|announce|report|"
+        r"disclose)\b|主要内容|议程|主要事项", _I)),
     ("cause", re.compile(
         r"\bwhy\b|\bwhat\s+(?:caused|causes|led|leads|drove|drives|contributed|resulted|"
         r"accounted|accounts|triggered|impacted|affected|explains?)\b|\breasons?\b|"
@@ -103,6 +112,8 @@ _ANSWERS: dict[str, re.Pattern[str]] = {
     "time": re.compile(rf"\b{MONTH}\s+"
                        r"\d{1,2}\b|\b(?:19|20)\d\d\b|\b(?:during|since|until|in)\s+"
                        r"(?:fiscal\s+)?(?:19|20)\d\d\b|\d{4}年", _I),
+    "event": re.compile(rf"^\s*on\s+{MONTH}\s+\d{{1,2}},\s+(?:19|20)\d\d,|"
+                        r"^\s*(?:于|在)?\d{4}年\d{1,2}月\d{1,2}日", _I),
     "table": re.compile(r"\bas\s+follows\b|\bfollowing\s+(?:table|tables|schedule|summary)\b|"
                         r"\btables?\s+below\b|\b(?:set\s+out|shown|presented|summari[sz]ed|"
                         r"detailed|provided|disclosed|listed)\s+(?:below|in\s+the\s+"
@@ -182,3 +193,23 @@ def is_anaphoric(sentence: str) -> bool:
     [True, True]
     """
     return bool(_ANAPHOR.match(sentence))
+
+
+#: A sentence inside a passage that reports an event the way a filing's item does.
+_EVENT_IN = re.compile(rf"(?:^|[\n¶]|[.;]\s)\s*On\s+{MONTH}\s+\d{{1,2}},\s+(?:19|20)\d\d,"
+                       r"|(?:^|[\n¶。])\s*(?:于|在)?\d{4}年\d{1,2}月\d{1,2}日", _I)
+
+
+def reports_event(passage: str) -> bool:
+    """Whether a passage reports an event: a sentence opening "On June 30, 2022, …".
+
+    What a current report (an 8-K's item, a press release) is about is written so.
+
+    Examples
+    --------
+    >>> reports_event("Item 8.01 Other Events. On June 30, 2022, Amcor Finance entered into")
+    True
+    >>> reports_event("Date of Report (Date of earliest event reported): July 1, 2022")
+    False
+    """
+    return bool(_EVENT_IN.search(passage))
