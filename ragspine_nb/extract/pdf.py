@@ -41,6 +41,7 @@ from ragspine_nb.sensitivity import ScreenText
 __all__ = ["read_pdf", "reflow", "pages_without_text"]
 
 #: A line ending in two figures: the page may hold a table (its boxes are read).
+_NO_BOX = (0.0, 0.0, 0.0, 0.0)
 _TABLE_HINT = re.compile(r"\d[\d,.]*\)?\s*%?\s+\(?[$€£¥]?\s*\(?\d[\d,.]*\)?\s*%?\s*$", re.M)
 _END = re.compile(r"[.!?:;。！？；]['\")”’]*$")
 _BULLET = re.compile(r"^\s*(?:[•·▪◦‣●\-–—*]|\(?\d{1,2}[.)]|\([a-z]\))\s")
@@ -107,11 +108,15 @@ def _tables(out: Extraction, textpage: Any, text: str, n: int, profile: DomainPr
             ctx: ReadContext, pages: int) -> list[tuple[str, TableResult]]:
     """The page's tables as ``(statement kind, result)``.
 
-    Character boxes are read only when a line of the page ends in figures.
+    Character boxes are read only when a line of the page ends in figures, and only for
+    the characters that are drawn (a space or a line break places nothing: it gets an
+    empty box, as pdfium gives a generated one).
     """
     if not _TABLE_HINT.search(text):
         return []
-    boxes = [textpage.get_charbox(i) for i in range(min(len(text), textpage.count_chars()))]
+    box = textpage.get_charbox
+    boxes = [_NO_BOX if ch.isspace() else box(i)
+             for i, ch in enumerate(text[:textpage.count_chars()])]
     found = []
     for k, (table, grid) in enumerate(page_tables(page_lines(text, boxes), pages), start=1):
         prefix = f"page={n},table={k}"

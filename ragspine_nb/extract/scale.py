@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ragspine_nb.extract.row_kinds import RowKind, fold_quotes, row_kind, split_except
 from ragspine_nb.units import (
@@ -71,8 +72,9 @@ def _scale_of(text: str) -> str:
     return stated_scale(text)
 
 
+@lru_cache(maxsize=8192)
 def read_stated(text: str) -> Stated:
-    """The units a title, caption, header cell or row label states.
+    """The units a title, caption, header cell or row label states (kept per text).
 
     Examples
     --------
@@ -113,6 +115,7 @@ _UNIT_STATEMENT = re.compile(rf"(?<![a-z]){_UNIT_LIST}\s*\(?\s*in\s+{_SCALE_NAME
 _MONEY_NOUN = re.compile(rf"{_MONEY}|\bdollars?\b|(?<!share )\bamounts?\b")
 
 
+@lru_cache(maxsize=8192)
 def kind_words(text: str) -> str:
     """A heading's words that say what its rows are (a scale naming money left out).
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ragspine_nb.units import stated_scale
 
@@ -92,6 +93,12 @@ def parse_number(cell: object) -> ParsedNumber:
         return ParsedNumber(None, reason="empty cell")
     if not isinstance(cell, str):
         return ParsedNumber(None, reason=f"not a number: {cell!r}")
+    return _parse_text(cell)
+
+
+@lru_cache(maxsize=16384)
+def _parse_text(cell: str) -> ParsedNumber:
+    """:func:`parse_number` of a non-blank string (kept: a filing repeats its cells)."""
     text = unicodedata.normalize("NFKC", cell).strip()
     for dash, ascii_dash in _DASHES.items():
         text = text.replace(dash, ascii_dash)
