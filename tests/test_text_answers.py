@@ -358,3 +358,23 @@ def test_what_an_8k_is_about_is_the_event_it_reports_not_its_cover_or_signature(
         "What was the key agenda of Zeta's 8-K filing dated 1st July 2022?", REF)
     assert r.answer.startswith("On June 30, 2022, Zeta Finance Inc. and Zeta Flexibles Inc. "
                                "entered into supplemental indentures"), r.answer
+
+
+def test_the_event_is_read_from_the_filing_asked_about_in_a_folder_of_many(
+        tmp_path: Path) -> None:
+    """In a user's folder the 8-K sits among other companies' long filings: what it
+    reports is read from its own passages (the folder's first 500 passages held none)."""
+    src = tmp_path / "in"
+    src.mkdir()
+    cover = ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION\n\nFORM 10-K\n\n"
+             "ACME CORP (Exact name of registrant as specified in its charter)\n\n")
+    body = "\n\n".join(f"## Note {k}\n\nAcme's segment {k} sold widgets in region {k} during "
+                       f"the year, and its backlog {k} grew with orders from customers." * 4
+                       for k in range(700))
+    (src / "acme_annual_report.md").write_text(cover + body, encoding="utf-8")
+    (src / "zeta_8k.md").write_text(_EIGHT_K, encoding="utf-8")
+    ingest(src, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask(
+        "What was the key agenda of Zeta's 8-K filing dated 1st July 2022?", REF)
+    assert r.answer.startswith("On June 30, 2022, Zeta Finance Inc. and Zeta Flexibles Inc. "
+                               "entered into supplemental indentures"), r.answer

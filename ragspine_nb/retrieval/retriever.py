@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -140,13 +140,21 @@ class NarrativeIndexRetriever:
         What a document points to in the notes beside it (a table row's footnote) is read
         from here, not searched. At most ``limit`` passages, in document order.
         """
-        store = self.index.store
         folder = PurePosixPath(doc_id).parent
+        docs = [d for d in self.index.store.doc_ids() if PurePosixPath(d).parent == folder]
+        return self._passages(docs, limit)
+
+    def document_passages(self, doc_id: str, limit: int = 500) -> list[dict[str, Any]]:
+        """The passages of ``doc_id`` alone, in document order; RESTRICTED never.
+
+        What a filing reports is read from here, not searched. At most ``limit``.
+        """
+        return self._passages([doc_id], limit)
+
+    def _passages(self, docs: Sequence[str], limit: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        for doc in store.doc_ids():
-            if PurePosixPath(doc).parent != folder:
-                continue
-            for c in store.iter_chunks(doc_id=doc):
+        for doc in docs:
+            for c in self.index.store.iter_chunks(doc_id=doc):
                 if is_restricted(c.sensitivity):
                     continue
                 out.append({"text": c.text, "doc_id": c.doc_id, "title": c.title,

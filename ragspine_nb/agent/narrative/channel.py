@@ -136,13 +136,12 @@ def _with_opening_event(retriever: NarrativeRetriever, snippets: list[Snippet], 
     ("On June 30, 2022, … entered into …"), in words the question does not use; its
     cover page and signature repeat the question's company and date instead.
     """
-    folder = getattr(retriever, "folder_passages", None)
-    if folder is None:
+    passages = getattr(retriever, "document_passages", None)
+    if passages is None:
         return snippets
-    doc = snippets[0].doc_id
     have = {s.chunk_id for s in snippets}
-    opening = [Snippet.coerce(p) for p in folder(doc) if p["doc_id"] == doc
-               and reports_event(p["text"]) and p["chunk_id"] not in have][:2]
+    opening = [Snippet.coerce(p) for p in passages(snippets[0].doc_id)
+               if reports_event(p["text"]) and p["chunk_id"] not in have][:2]
     return (opening + snippets)[:top_k]
 
 
