@@ -395,3 +395,27 @@ def test_a_workspace_made_before_registrant_numbers_reads_and_gains_them(
     store.replace_source_doc("a.pdf", [], identity={"company": "Zentra Inc.",
                                                     "registrant": "0-1"})
     assert store.document_identities()["a.pdf"]["registrant"] == "0-1"
+
+
+def test_another_companys_line_item_never_takes_the_profiles_name_for_a_company(
+        tmp_path: Path) -> None:
+    """Orvale's statement has a dollar "Gross margin" line (a code its filing brought);
+    Zentra's states gross profit and sales. "Zentra's gross margin" is the profile's
+    gross margin (%), computed from Zentra's own lines — it was 'not in the fact store'
+    (the 29 dev filings in one folder: Amcor's gross margin, because Best Buy's and
+    Nike's statements have such a line). Orvale's own line still answers for Orvale."""
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+            [("Gross profit", "300", "240"), ("Net sales", "1,200", "1,000")], ["Sales grew."])
+    _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
+            [("Net sales", "5,300", "5,900"), ("Gross margin", "2,120", "2,300")],
+            ["Sales fell."])
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    zentra = agent.ask("What was Zentra's gross margin in FY2023?", REF)
+    assert "Gross profit / Revenue × 100: 300 / 1,200 × 100 = 25%" in zentra.answer, \
+        zentra.answer
+    orvale = agent.ask("What was Orvale's gross margin in FY2023?", REF)
+    assert orvale.answer.startswith("Orvale Inc. Gross margin, FY2023: 2,120 million"), \
+        orvale.answer

@@ -28,7 +28,7 @@ from ragspine_nb.agent.reading.two_asks import TwoAsks
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
-from ragspine_nb.agent.scope.stored_readings import narrow_to_store
+from ragspine_nb.agent.scope.stored_readings import narrow_to_store, profile_reading
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.agent.write.render import citations
 from ragspine_nb.agent.write.templates import STATEMENT_NAMES, TEXT
@@ -194,6 +194,7 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
         raise ValueError("an IntentParser must fill raw_question with the exact question")
     intent, carried = carry_over(intent, follow_up, profile)
     intent, narrowed = narrow_to_store(intent, store, profile)  # readings it has no fact of
+    intent = profile_reading(intent, store, profile)  # another company's line item's words
     kind = question_kind(asked)
     # "which years …" asks for the periods: none is assumed from what is reported
     reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None

@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.agent.reading.intent_terms import bare_label
 from ragspine_nb.agent.reading.unstated import QUESTION_WORDS
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
@@ -36,7 +37,8 @@ from ragspine_nb.stores.protocols import FactReader
 from ragspine_nb.vocabulary import Vocabulary
 from ragspine_nb.wordset import content_words
 
-__all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes", "names_more"]
+__all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes", "names_more",
+           "profile_reading"]
 
 
 @dataclass(frozen=True)
@@ -151,3 +153,32 @@ def narrow_to_store(intent: ParsedIntent, store: FactReader,
         out = replace(out, channel=result.channel_options[0],
                       channels=result.channel_options, channel_options=())
     return out, result
+
+
+def profile_reading(intent: ParsedIntent, store: FactReader, profile: DomainProfile
+                    ) -> ParsedIntent:
+    """The profile's own metric for the words another company's line item took.
+
+    In a folder of several companies' filings, "gross margin" is a line item of some
+    (Best Buy's and Nike's dollar "Gross margin" rows, a code their documents brought);
+    asked of a company whose filings state no such line, the words are the profile's
+    "Gross margin (%)" — the name it would have read them as had no document brought
+    the row. The one metric read is replaced only when it is a brought code with no
+    fact of the named companies and the words it took are, as written, the name of
+    exactly one profile metric (its label or a synonym, notes such as "(%)" left out).
+    """
+    words = fold(intent.mentions.get("metric", ""))
+    if not intent.entities or len(intent.metrics) != 1 or not words:
+        return intent
+    (code,) = intent.metrics
+    brought = brought_codes(store)
+    if code not in brought or any(m == code for e in intent.entities
+                                  for m, _ in store.metric_channels(e)):
+        return intent
+    named = {m.code for m in profile.metrics.values() if m.code not in brought
+             and any(fold(n) == words or fold(bare_label(n)) == words
+                     for n in (m.label, *m.synonyms))}
+    if len(named) != 1:
+        return intent
+    (found,) = named
+    return replace(intent, metric=found, metrics=(found,))
