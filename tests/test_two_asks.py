@@ -221,3 +221,25 @@ def test_premise_rule() -> None:
     with pytest.raises(ValueError, match="Valid: \\['up', 'down'\\]"):
         Premise("sideways", "moved")
     assert TwoAsks("a", "b").premise is None
+
+
+# ------------------------------------------- a change asked with a verb of movement
+@pytest.mark.parametrize("question, first, note", [
+    # a verb of movement asks how much moved, never the level (1,405 was the answer)
+    ("How much did ACME Hong Kong revenue grow in FY2025?",
+     "(Assuming the comparison is FY2025 against FY2024.) ACME Hong Kong Revenue, change "
+     "from FY2024 to FY2025: 85 US$ m", ""),
+    # a direction the question takes for granted that the computed change contradicts
+    ("By how much did ACME Hong Kong revenue fall in FY2025?",
+     "(Assuming the comparison is FY2025 against FY2024.) ACME Hong Kong Revenue, change "
+     "from FY2024 to FY2025: 85 US$ m", "Note: it did not fall; it rose (the change above)."),
+    ("ACME香港2025年营业收入下降了多少？",
+     "（假设：比较FY2025与FY2024）ACME Hong Kong Revenue，FY2025较FY2024变动：85百万美元",
+     "注意：并未下降，而是上升（见上方计算）。"),
+])
+def test_a_verb_of_movement_asks_the_change_and_a_false_direction_is_said(
+        agent: Agent, question: str, first: str, note: str) -> None:
+    r = agent.ask(question, REF)
+    assert r.answer.startswith(first), r.answer
+    assert [(f.value, f.operation) for f in r.figures] == [(85.0, "difference")]
+    assert (r.answer.splitlines()[-1] == note) if note else ("did not" not in r.answer)

@@ -51,7 +51,7 @@ from ragspine_nb.agent.write.answer_ops import cross_refusal, plan_answer, refus
 from ragspine_nb.agent.write.mentions import mentioning_passages, mentions_text
 from ragspine_nb.agent.write.render import sql_of
 from ragspine_nb.agent.write.templates import TEXT
-from ragspine_nb.agent.write.two_ask_answer import with_premise
+from ragspine_nb.agent.write.two_ask_answer import change_premise, with_premise
 from ragspine_nb.core import ConflictResult, FoundResult, NarrativeOutcome, QueryResult, ToolOutcome
 from ragspine_nb.errors import ProviderError
 
@@ -230,6 +230,8 @@ def structured(run: Run, operation: Operation | None, retriever: NarrativeRetrie
     structured, results = _computed_answer(run, plan, operation, tasks, results)
     if operation is None:  # "…, and why did it fall?" when it rose: said, with the change
         structured, results = with_premise(run, structured, results)
+    else:  # "How much did revenue fall?" when the change computed is a rise: said
+        structured = change_premise(run.intent.raw_question, structured, run.lang)
     body, sources = structured.text, structured.sources
     note = _reading_note(run, plan)
     if note:

@@ -22,6 +22,12 @@ CHANGE_CUES: tuple[str, ...] = ("percentage change", "change in", "changes in", 
                                 "increased by", "decreased by", "grew by", "fell by",
                                 "change", "changed", "increase", "decrease", "increased",
                                 "decreased", "growth", "difference between",
+                                # a verb of movement asks how much moved ("How much did
+                                # revenue grow in FY2023?"), never the level
+                                "grow", "grew", "grows", "rise", "rose", "rises", "fall",
+                                "fell", "falls", "drop", "dropped", "decline", "declined",
+                                "增长了多少", "下降了多少", "增加了多少", "减少了多少",
+                                "上升了多少", "增长多少", "下降多少", "增加多少", "减少多少",
                                 "variance", "growth rate", "增长率", "增幅", "降幅", "变化", "同比")
 #: Words asking for a change as a percentage (a stated "% change" answers these first).
 PERCENT_CUES: tuple[str, ...] = ("percentage", "percent", "per cent", "%", "growth rate",

@@ -324,8 +324,9 @@ _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
                                   r"decrease|growth|decline)|增长率|变动率")),
     ("average", re.compile(r"(?<![a-z-])(?<!weighted )(?:average|mean)(?![a-z-])|平均")),
     ("change", re.compile(r"(?<![a-z])(?:change|changes|changed|increase|increased|"
-                          r"decrease|decreased|growth|grew|decline|declined|difference)"
-                          r"(?![a-z])|变动|变化|增长|下降|差额")),
+                          r"decrease|decreased|growth|grew|grow|grows|rise|rises|rose|risen|"
+                          r"fall|falls|fell|fallen|drop|drops|dropped|decline|declined|"
+                          r"difference)(?![a-z])|变动|变化|增长|下降|差额")),
 )
 
 

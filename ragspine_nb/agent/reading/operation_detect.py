@@ -75,7 +75,8 @@ REPORTED = re.compile(r"(?<![a-z])(?:calculated|reported|provided|presented|show
                       r"recorded|included|available|given|listed|information|stated|"
                       r"measured|recogni[sz]ed)(?![a-z])|列示|披露|提供")
 _CHANGE = re.compile(r"(?<![a-z])(?:change|changes|changed|increase|increased|decrease|"
-                     r"decreased|growth|grew|decline|declined|difference|variance|movement)"
+                     r"decreased|growth|grew|grow|grows|rise|rises|rose|risen|fall|falls|fell|"
+                     r"fallen|drop|drops|dropped|decline|declined|difference|variance|movement)"
                      r"(?![a-z])|变动|变化|增长|下降|增加|减少|差额")
 _HOW_MANY = re.compile(r"(?<![a-z])how many (?P<noun>[a-z-]+)|(?P<zh>多少年|几年|多少个年度)")
 _PERIOD_NOUNS = frozenset({"year", "years", "period", "periods", "quarter", "quarters",

@@ -127,6 +127,9 @@ TEXT = {
                             "{prior_line}."},
     "premise_flat": {"zh": "并未{asked}：与{prior}持平；{prior_line}。",
                      "en": "It did not {asked}: it was unchanged from {prior}; {prior_line}."},
+    # "How much did revenue fall?" when the change computed above is a rise
+    "premise_change": {"zh": "注意：并未{asked}，而是{moved}（见上方计算）。",
+                       "en": "Note: it did not {asked}; it {moved} (the change above)."},
     "withheld": {"zh": "（已略去 {n} 句与事实表不符、无法由事实表核实或涉及数据冲突的内容。）",
                  "en": "({n} sentence(s) stating a figure the fact store contradicts, cannot "
                        "confirm or holds in conflict were withheld.)"},

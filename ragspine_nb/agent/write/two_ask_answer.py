@@ -20,7 +20,13 @@ from ragspine_nb.agent.compute.query_tools import execute_query_metric
 from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.narrative.grounding import question_context
 from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE
-from ragspine_nb.agent.reading.premise import FLAT, PremiseCheck, check_premise, prior_period
+from ragspine_nb.agent.reading.premise import (
+    FLAT,
+    PremiseCheck,
+    check_premise,
+    premise_of,
+    prior_period,
+)
 from ragspine_nb.agent.reading.question_kind import question_kind
 from ragspine_nb.agent.reading.two_asks import TwoAsks, read_two_asks
 from ragspine_nb.agent.run import Run
@@ -36,7 +42,7 @@ from ragspine_nb.core import Figure, FoundResult, QueryResult
 from ragspine_nb.glossary import period_label
 from ragspine_nb.units import unit_parts
 
-__all__ = ["read_as_figure_ask", "with_premise", "premise_text"]
+__all__ = ["read_as_figure_ask", "with_premise", "premise_text", "change_premise"]
 
 
 def read_as_figure_ask(run: Run) -> TwoAsks | None:
@@ -133,3 +139,41 @@ def premise_text(check: PremiseCheck, change: Figure, lang: str, points: bool = 
         asked=asked, moved=verbs[check.moved][1],
         by=format_value(abs(change.value)) + PREMISE_POINTS[lang if points else "pct"],
         prior=before, derivation=change.derivation, prior_line=line)
+
+
+def change_premise(question: str, answer: StructuredAnswer, lang: str) -> StructuredAnswer:
+    """A computed change that says so when it moved against the question's direction.
+
+    "How much did revenue fall in FY2022?" answered "+2,172" says it rose.
+
+    Only a lone change or percentage change of two non-negative cells is read (a loss's
+    change has no direction in words); the figure stays as computed.
+
+    Examples
+    --------
+    >>> from ragspine_nb.core import Fact
+    >>> now = Fact("REVENUE", "N", "N", "TOTAL", "FY", "2022", 46710.0, "USD_M", "d", "c2")
+    >>> then = Fact("REVENUE", "N", "N", "TOTAL", "FY", "2021", 44538.0, "USD_M", "d", "c1")
+    >>> fig = Figure(2172.0, "USD_M", "N Revenue, change", "difference", (now, then),
+    ...              (now.source, then.source), "(46,710 − 44,538) = 2,172")
+    >>> a = StructuredAnswer((fig,), "N Revenue, change from FY2021 to FY2022: 2,172", [])
+    >>> print(change_premise("By how much did revenue fall in FY2022?", a, "en").text)
+    N Revenue, change from FY2021 to FY2022: 2,172
+    Note: it did not fall; it rose (the change above).
+    >>> change_premise("How much did revenue grow in FY2022?", a, "en") is a
+    True
+    """
+    premise = premise_of(question)
+    if premise is None or len(answer.figures) != 1:
+        return answer
+    fig = answer.figures[0]
+    if fig.operation not in ("difference", "percent_change") or not fig.value or \
+            any(f.value < 0 for f in fig.operands):
+        return answer
+    moved = "up" if fig.value > 0 else "down"
+    if moved == premise.direction:
+        return answer
+    verbs = PREMISE_VERBS[lang]
+    note = TEXT["premise_change"][lang].format(asked=verbs[premise.direction][0],
+                                               moved=verbs[moved][1])
+    return replace(answer, text=f"{answer.text}\n{note}")
