@@ -419,3 +419,25 @@ def test_another_companys_line_item_never_takes_the_profiles_name_for_a_company(
     orvale = agent.ask("What was Orvale's gross margin in FY2023?", REF)
     assert orvale.answer.startswith("Orvale Inc. Gross margin, FY2023: 2,120 million"), \
         orvale.answer
+
+
+def test_a_ratios_side_is_read_for_the_company_the_question_names(tmp_path: Path) -> None:
+    """Orvale's "Research and development expense" is a line item of its own (a code its
+    table brought); a ratio's side "Zentra's research and development expenses" named it
+    beside the profile's and the ratio was refused ("could not be identified": the 29 dev
+    filings in one folder, Adobe's R&D to revenue)."""
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "zentra.csv").write_text(
+        "USD millions,2023,2022\nNet sales,1200,1000\nResearch and development expenses,300,240\n",
+        "utf-8")
+    (folder / "orvale.csv").write_text(
+        "USD millions,2023,2022\nNet sales,5300,5900\nOperating data,,\n"
+        "Research and development expense,410,380\n", "utf-8")
+    meta = {"zentra.csv": {"company": "Zentra Corporation"},
+            "orvale.csv": {"company": "Orvale Inc."}}
+    ingest(folder, workspace=tmp_path / "ws", metadata=meta, progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    r = agent.ask("What was the ratio of Zentra's research and development expenses to "
+                  "net sales in FY2023?", REF)
+    assert "Derivation: 300 / 1,200 = 0.25" in r.answer, r.answer

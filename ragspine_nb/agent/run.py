@@ -160,8 +160,22 @@ class Run:
 
     def plan_context(self) -> PlanContext:
         """What operation planning reads (parts of the question parsed by our parser)."""
-        return PlanContext(self.intent, self.clar, self.profile, self.store,
-                           lambda text: self.parser.parse(text, self.ref))
+        return PlanContext(self.intent, self.clar, self.profile, self.store, self._part)
+
+    def _part(self, text: str) -> ParsedIntent:
+        """A part of the question (a ratio's side) read as the whole question is.
+
+        Its readings are narrowed to what the companies it names — else the question's —
+        have stored (:func:`narrow_to_store`): in a folder of several companies' filings
+        "research and development expenses" is also another company's line item, which
+        left Adobe's side of a ratio two rows ("could not be identified").
+        """
+        part = self.parser.parse(text, self.ref)
+        whose = part.entities or self.intent.entities
+        if not whose:
+            return part
+        narrowed, _ = narrow_to_store(replace(part, entities=whose), self.store, self.profile)
+        return replace(narrowed, entities=part.entities)
 
 
 def start_run(question: str, store: FactStore, provider: LLMProvider | None,
