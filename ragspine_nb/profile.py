@@ -254,6 +254,8 @@ class DomainProfile(CardReprMixin):
             "metrics": {c: {"unit": m.unit, "label": m.label, "synonyms": list(m.synonyms),
                             **({"parts": list(m.parts)} if m.parts else {}),
                             **({"formula": m.formula} if m.formula else {}),
+                            **({"operand_formula": m.operand_formula}
+                               if m.operand_formula else {}),
                             **({"row_labels": list(m.row_labels)} if m.row_labels else {}),
                             **({"balance": True} if m.balance else {})}
                         for c, m in self.metrics.items()},

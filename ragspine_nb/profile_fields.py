@@ -29,7 +29,10 @@ class MetricSpec:
     ``parts`` names the metrics this one is the sum of ("Total revenue" of its segment
     rows): a question naming both an aggregate and one of its parts asks for the part.
     ``formula`` computes it from other metrics (by their codes) when no figure states it.
-    ``row_labels`` name it as a table row only, never in a question. ``balance``: a
+    ``operand_formula`` computes it only as an operand of another metric's formula
+    (gross profit as revenue less cost of sales, for a gross margin): asked for itself,
+    a metric no figure states is not computed by it. ``row_labels`` name it as a table
+    row only, never in a question. ``balance``: a
     balance at a date (a balance sheet's line), so its "average" over a year is the mean
     of the year-end balances before and after it.
     """
@@ -45,6 +48,8 @@ class MetricSpec:
     formula: str = ""
     row_labels: tuple[str, ...] = ()
     balance: bool = False
+    #: how the metric is computed when another's formula needs it and no figure states it
+    operand_formula: str = ""
 
 
 def str_list(where: str, value: object) -> tuple[str, ...]:
@@ -146,20 +151,21 @@ def _check_formulas(metrics: Mapping[str, MetricSpec]) -> None:
     """Formulas name other known metrics only, and never lead back to their own metric."""
     graph: dict[str, list[str]] = {}
     for code, spec in metrics.items():
-        if not spec.formula:
-            continue
-        try:
-            named = formula_codes(spec.formula)
-        except FormulaSyntaxError:
-            named = []
-        unknown = [c for c in named if c not in metrics or c == code]
-        if unknown or not named:
-            raise ProfileError(
-                f"metrics.{code}.formula {spec.formula!r} must be arithmetic (+ - * /, "
-                f"numbers, parentheses) over other metrics' codes"
-                + (f"; not metrics: {unknown}" if unknown else "")
-                + f"; known metrics: {sorted(c for c in metrics if c != code)}")
-        graph[code] = named
+        for field, text in (("formula", spec.formula), ("operand_formula", spec.operand_formula)):
+            if not text:
+                continue
+            try:
+                named = formula_codes(text)
+            except FormulaSyntaxError:
+                named = []
+            unknown = [c for c in named if c not in metrics or c == code]
+            if unknown or not named:
+                raise ProfileError(
+                    f"metrics.{code}.{field} {text!r} must be arithmetic (+ - * /, "
+                    f"numbers, parentheses) over other metrics' codes"
+                    + (f"; not metrics: {unknown}" if unknown else "")
+                    + f"; known metrics: {sorted(c for c in metrics if c != code)}")
+            graph.setdefault(code, []).extend(named)
     for code in graph:
         if parts_reach(graph, code, code):
             raise ProfileError(f"metrics.{code}.formula: {code!r} is computed from itself "
@@ -182,6 +188,7 @@ def read_metrics(table: Mapping[str, Any]) -> dict[str, MetricSpec]:
         spec = table_of(f"metrics.{code}", spec)
         unit = spec.get("unit")
         formula = spec.get("formula")
+        operand = spec.get("operand_formula")
         metrics[code] = MetricSpec(
             code=text_of("metric code", code),
             unit="" if unit == "" else text_of(f"metrics.{code}.unit", unit),
@@ -191,6 +198,8 @@ def read_metrics(table: Mapping[str, Any]) -> dict[str, MetricSpec]:
             formula="" if formula is None else text_of(f"metrics.{code}.formula", formula),
             row_labels=str_list(f"metrics.{code}.row_labels", spec.get("row_labels")),
             balance=_flag(f"metrics.{code}.balance", spec.get("balance")),
+            operand_formula="" if operand is None else text_of(
+                f"metrics.{code}.operand_formula", operand),
         )
     if not metrics:
         raise ProfileError("the profile defines no [metrics]; at least one metric is needed")

@@ -10,6 +10,7 @@ import pytest
 
 from ragspine_nb import Agent, DomainProfile, Workspace, ingest
 from ragspine_nb.company import company_entity, company_forms
+from ragspine_nb.errors import ProfileError
 from ragspine_nb.extract.document import METADATA_KEYS
 from ragspine_nb.glossary import normalize_entity, normalize_metric
 from tests.conftest import DEMO
@@ -212,3 +213,39 @@ def test_a_depreciation_line_naming_what_it_depreciates_is_the_d_and_a(tmp_path:
     agent = Agent.from_workspace(tmp_path / "ws")
     answer = agent.ask("What is the FY2015 EBITDA margin?", reference_date=date(2016, 1, 1)).answer
     assert "(305,826 + 62,283) / 6,779,511 × 100 = 5.43%" in answer, answer
+
+
+def test_a_gross_margin_without_a_gross_profit_line_is_computed_from_sales_and_cost(
+        tmp_path: Path) -> None:
+    """3M's income statement states net sales and cost of sales, no gross profit: its
+    gross margin was 'not in the fact store'. Gross profit is computed only as the gross
+    margin's operand; asked for itself, it stays what a table states (none here)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "income.csv").write_text(
+        "USD millions,2022,2021\nNet sales,\"34,229\",\"35,355\"\n"
+        "Cost of sales,\"19,232\",\"18,795\"\n", "utf-8")
+    ingest(docs, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    margin = agent.ask("What was the gross margin in 2022?", reference_date=date(2023, 1, 1))
+    assert "(Revenue - Cost of revenue) / Revenue × 100: (34,229 - 19,232) / 34,229 × 100 " \
+        "= 43.81%" in margin.answer, margin.answer
+    profit = agent.ask("What was the gross profit in 2022?", reference_date=date(2023, 1, 1))
+    assert not profit.figures and "not in the fact store" in profit.answer, profit.answer
+
+
+def test_an_operand_formula_is_read_checked_and_written_back() -> None:
+    spec = {"home": {"company_name": "A", "entity_code": "A"}, "metrics": {
+        "R": {"unit": "USD_M"}, "C": {"unit": "USD_M"},
+        "G": {"unit": "USD_M", "operand_formula": "R - C"},
+        "M": {"unit": "PCT", "formula": "G / R"}}}
+    p = DomainProfile.from_dict(spec)
+    assert p.metrics["G"].operand_formula == "R - C" and not p.metrics["G"].formula
+    assert DomainProfile.from_dict(p.to_dict()).metrics == p.metrics
+    bad = {**spec, "metrics": {**spec["metrics"], "R": {"unit": "USD_M",
+                                                        "operand_formula": "G + C"}}}
+    with pytest.raises(ProfileError, match="computed from itself"):
+        DomainProfile.from_dict(bad)
+    with pytest.raises(ProfileError, match=r"metrics\.G\.operand_formula 'R - X'.*not metrics"):
+        DomainProfile.from_dict({**spec, "metrics": {**spec["metrics"], "G": {
+            "unit": "USD_M", "operand_formula": "R - X"}}})

@@ -71,8 +71,9 @@ def _term(where: Derivation, cell: Task, code: str, depth: int) -> Term | str:
         return Term(found.fact.value, unit_text(found.fact.unit), (found.fact,), name,
                     format_value(found.fact.value))
     spec = where.profile.metrics.get(code)
-    if spec is not None and spec.formula and depth < MAX_DEPTH:
-        value = _value(where, cell, code, depth + 1)
+    formula = spec.formula or spec.operand_formula if spec is not None else ""
+    if formula and depth < MAX_DEPTH:  # an operand's own formula (or the one it has as one)
+        value = _value(where, cell, code, depth + 1, formula)
         if isinstance(value, Value):
             return Term(value.value, value.unit or "", value.facts, f"({value.names})",
                         f"({value.numbers})", stated=False)
@@ -81,10 +82,10 @@ def _term(where: Derivation, cell: Task, code: str, depth: int) -> Term | str:
     return f"{name} ({code}, {cell.period}) is not in the fact store"
 
 
-def _value(where: Derivation, cell: Task, code: str,
-           depth: int) -> Value | Missing | NotComputed:
+def _value(where: Derivation, cell: Task, code: str, depth: int,
+           formula: str = "") -> Value | Missing | NotComputed:
     spec = where.profile.metrics[code]
-    return evaluate(parse(spec.formula), lambda c: _term(where, cell, c, depth),
+    return evaluate(parse(formula or spec.formula), lambda c: _term(where, cell, c, depth),
                     percent=spec.unit == "PCT")
 
 
