@@ -186,9 +186,12 @@ def test_an_operation_over_a_ratio_no_row_states_computes_each_year(ccc_agent: A
     assert [f.source_locator for f in fig.operands] == ["cell=B10", "cell=B11", "cell=C10",
                                                         "cell=C11"]
     assert "scale not stated" not in r.answer
-    (avg,) = ccc_agent.ask("What was the average gross margin in 2018 and 2019?", REF).figures \
-        or (None,)
-    assert avg is None  # no gross profit stored: the miss stands, no figure
+    # no gross profit row: each year's gross margin from revenue and cost of revenue (the
+    # gross profit's operand formula), then their average
+    (avg,) = ccc_agent.ask("What was the average gross margin in 2018 and 2019?", REF).figures
+    assert (avg.value, avg.unit, avg.operation) == (pytest.approx(27.385), "PCT", "average")
+    assert avg.derivation.endswith("(12,000 - 8,700) / 12,000 × 100 = 27.5%; "
+                                   "(27.27 + 27.5) / 2 = 27.39")
 
 
 def test_a_ratio_named_with_its_inputs_asks_for_the_ratio(ccc_agent: Agent) -> None:
