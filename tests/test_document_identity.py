@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine_nb import FactStore, ingest
+from ragspine_nb import DomainProfile, FactStore, ingest
 from ragspine_nb.agent import Agent
 from ragspine_nb.extract.beir import data_root
 from ragspine_nb.extract.identity import read_identity
@@ -441,3 +441,37 @@ def test_a_ratios_side_is_read_for_the_company_the_question_names(tmp_path: Path
     r = agent.ask("What was the ratio of Zentra's research and development expenses to "
                   "net sales in FY2023?", REF)
     assert "Derivation: 300 / 1,200 = 0.25" in r.answer, r.answer
+
+
+def test_a_row_named_by_end_alone_is_no_reading_of_a_question_naming_no_row(
+        tmp_path: Path) -> None:
+    """Orvale's table has a row "Year end" (its words: "end"); "What is Zentra?" names no
+    row and was read as that row's closing balance ("Assuming the balance is the closing
+    one, year end": the 29 dev filings in one folder, "What kind of company is Nike?")."""
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "zentra.csv").write_text("USD millions,2023,2022\nNet sales,1200,1000\n", "utf-8")
+    (folder / "orvale.csv").write_text(
+        "USD millions,2023,2022\nNet sales,5300,5900\nYear end,52,50\n", "utf-8")
+    meta = {"zentra.csv": {"company": "Zentra Corporation"},
+            "orvale.csv": {"company": "Orvale Inc."}}
+    ingest(folder, workspace=tmp_path / "ws", metadata=meta, progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask("What is Zentra?", REF)
+    assert r.route == "narrative" and not r.figures, r.answer
+    assert "year end" not in r.answer.lower()
+
+
+def test_the_closing_balance_reading_needs_a_word_of_the_row_from_the_question() -> None:
+    """"Goodwill in 2019" is the row "Goodwill, end of the year"; a row whose only word is
+    its point ("Year end": "year" is no content word) is the closing balance of nothing the
+    question names — it was, for every question naming no row ("What is Nike?")."""
+    from ragspine_nb.agent.reading.intent_rows import RowReader
+
+    profile = DomainProfile.from_dict({
+        "home": {"company_name": "A", "entity_code": "A"},
+        "metrics": {"YEAR_END": {"unit": "", "synonyms": ["year end"]},
+                    "GOODWILL_END": {"unit": "", "synonyms": ["goodwill, end of the year"]}}})
+    rows = RowReader(profile)
+    assert rows.closing_balance(frozenset()) is None
+    assert rows.closing_balance(frozenset({"kind"})) is None
+    assert rows.closing_balance(frozenset({"goodwill"})) == "GOODWILL_END"

@@ -95,6 +95,10 @@ def agent(workspace: Path) -> Agent:
     ("What was the key agenda of the AMCOR's 8k filing dated 1st July 2022?", "event"),
     ("What is the main purpose of the company's 8-K filing?", "event"),
     ("What did the 8-K announce?", "event"),
+    ("What industry does AMCOR primarily operate in?", "business"),
+    ("What kind of company is Zeta?", "business"),
+    ("What is General Mills' core business?", "business"),
+    ("Foot Locker属于什么行业？", "business"),
     ("What was revenue in 2019?", "general"),
 ])
 def test_the_focus_is_read_from_the_question_wording(question: str, focus: str) -> None:
@@ -378,3 +382,44 @@ def test_the_event_is_read_from_the_filing_asked_about_in_a_folder_of_many(
         "What was the key agenda of Zeta's 8-K filing dated 1st July 2022?", REF)
     assert r.answer.startswith("On June 30, 2022, Zeta Finance Inc. and Zeta Flexibles Inc. "
                                "entered into supplemental indentures"), r.answer
+
+
+_TEN_K = """UNITED STATES SECURITIES AND EXCHANGE COMMISSION
+
+FORM 10-K
+
+ZETA PLC (Exact name of registrant as specified in its charter)
+
+Indicate by check mark whether the registrant is a shell company (as defined in Rule 12b-2).
+
+PART I
+
+Item 1. Business
+
+Zeta plc is a public limited company incorporated under the laws of Jersey. Today, we are a \
+global leader in developing and producing responsible packaging for food and beverage \
+products.
+
+Competition
+
+We face significant competition in the industries and regions in which we operate.
+
+Sustainability
+
+Zeta has been a leader in the industry in promoting sustainability.
+"""
+
+
+def test_what_industry_a_company_is_in_is_how_its_filing_describes_it(tmp_path: Path) -> None:
+    """The answer shares no word with the question ("industry", "operate"): the sentences
+    that do ("competition in the industries in which we operate") answered it instead."""
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "zeta_10k.md").write_text(_TEN_K, encoding="utf-8")
+    ingest(src, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask(
+        "What industry does Zeta primarily operate in?", REF)
+    assert r.answer.startswith("Today, we are a global leader in developing and producing "
+                               "responsible packaging for food and beverage products. [1]"), \
+        r.answer
+    assert "shell company" not in r.answer and "incorporated" not in r.answer

@@ -29,6 +29,7 @@ _FORM_TEXT = re.compile(
     r"commission file number|check the appropriate box|indicate by check mark|"
     r"securities registered pursuant to section 12|employer identification|"
     r"registrant.s telephone number|address of principal executive offices|"
+    r"whether the registrant is a shell company|"
     r"has duly caused this report to be signed|(?:^|\s)/s/\s", _I)
 #: A form's name: "8-K", "Form 10-K", "10Q", "20-F", "6-K", "40-F", "S-1".
 _FORM = r"(?:form\s+)?(?:8-?k|10-?k|10-?q|20-?f|6-?k|40-?f|s-1)"

@@ -19,7 +19,11 @@ from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
 
 from ragspine_nb.agent.narrative.extractive import unwrap_lines
-from ragspine_nb.agent.narrative.focus import question_focus, reports_event
+from ragspine_nb.agent.narrative.focus import (
+    describes_business,
+    question_focus,
+    reports_event,
+)
 from ragspine_nb.agent.narrative.grounding import Grounder, GroundingContext
 from ragspine_nb.agent.providers import COMPANY_LINE, OTHERS_LINE, SUBJECT_LINE, LLMProvider
 from ragspine_nb.agent.reading.intent import ParsedIntent
@@ -128,20 +132,23 @@ def _scoped(retriever: NarrativeRetriever, query: str, intent: ParsedIntent,
     return own[:top_k]
 
 
-def _with_opening_event(retriever: NarrativeRetriever, snippets: list[Snippet], top_k: int
-                        ) -> list[Snippet]:
-    """The first passages of the best passage's document that report an event, first.
+def _with_opening(retriever: NarrativeRetriever, snippets: list[Snippet], top_k: int,
+                  focus: str) -> list[Snippet]:
+    """The first passages of the best passage's document worded as ``focus``'s answer, first.
 
     "What was the key agenda of the 8-K dated …" is answered by what the filing reports
-    ("On June 30, 2022, … entered into …"), in words the question does not use; its
-    cover page and signature repeat the question's company and date instead.
+    ("On June 30, 2022, … entered into …"), "What industry does Amcor operate in?" by how
+    the filing describes the company ("Today, we are a global leader in … packaging"):
+    in words the question does not use (its cover page and signature repeat the
+    question's company and date instead).
     """
     passages = getattr(retriever, "document_passages", None)
     if passages is None:
         return snippets
+    worded = reports_event if focus == "event" else describes_business
     have = {s.chunk_id for s in snippets}
     opening = [Snippet.coerce(p) for p in passages(snippets[0].doc_id)
-               if reports_event(p["text"]) and p["chunk_id"] not in have][:2]
+               if worded(p["text"]) and p["chunk_id"] not in have][:2]
     return (opening + snippets)[:top_k]
 
 
@@ -161,8 +168,9 @@ def _retrieve(question: str, intent: ParsedIntent, retriever: NarrativeRetriever
             snippets += [s for s in _search(retriever, query, filters, top_k)
                          if s.chunk_id not in have and (not company or s.entity == intent.entity)
                          ][: max(0, top_k - len(snippets))]
-    if question_focus(question) == "event" and snippets:
-        snippets = _with_opening_event(retriever, snippets, top_k)
+    focus = question_focus(question)
+    if focus in ("event", "business") and snippets:
+        snippets = _with_opening(retriever, snippets, top_k, focus)
     trace.record(chunk_ids=[s.chunk_id for s in snippets],
                  chunk_scores=[s.scores.get("fused") for s in snippets])
     report = getattr(retriever, "last_report", None)

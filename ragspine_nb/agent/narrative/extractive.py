@@ -84,6 +84,10 @@ _ZH_STOP = ("为什么", "是什么", "怎么样", "如何", "怎么", "怎样",
 _FOCUS_WORDS = frozenset({"includ", "consist", "compris", "contain", "caus", "reason"})
 #: Foci an answer cannot do without its cue: "how often" is answered by a frequency.
 _STRONG_FOCI = frozenset({"frequency", "duration", "time", "table"})
+#: Foci answered by a sentence's form, in words the question need not share: "what
+#: industry does Amcor operate in?" — "Today, we are a global leader in … packaging".
+#: Such a sentence ranks above every sentence that is not so worded.
+_FORM_FOCI = frozenset({"event", "business"})
 _SUFFIXES = (("ational", "ate"), ("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""),
              ("s", ""), ("ly", ""))
 _WRAPPED = re.compile(r"(?<=[^\s.!?:;。！？：；])[^\S\n]*\n\s*(?=[a-z])")
@@ -320,9 +324,11 @@ def rank_sentences(question: str, sentences: Sequence[Sentence], company: str = 
     for s, rel, r, skip in zip(sentences, relevance, read, other, strict=True):
         if skip:
             continue
-        answers = _answers(s.text, focus)
+        answers = _answers(s.text, focus) and not r.form  # a form's caption answers nothing
         score = rel * (1.0 + 0.3 * _phrase_share(q_pairs, r.pairs))
         score *= (2.0 if focus in _STRONG_FOCI else 1.5) if answers else 1.0
+        if answers and focus in _FORM_FOCI:
+            score += 1.0
         if focus != "table" and r.table:
             score *= 0.6
         if r.form:  # a cover page's caption, a signature: which filing, not what it says

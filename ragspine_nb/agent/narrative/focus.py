@@ -6,11 +6,12 @@ determined" / "what does X represent" for a *definition*; "what does X include" 
 "what are the components of" for a *list*; "how long" / "over what period" for a
 *duration*; "when" for a *time*; "what does the table show" for the *table*'s
 description; "what was the key agenda of the 8-K" for the *event* a filing reports;
-anything else is *general*. A sentence **answers** a focus when it
-carries the words that kind of answer is written with ("due to", "because",
-"driven by", 由于 … for a cause; "is defined as", "represents", 是指 … for a
-definition; "include", "consist of", 包括 … for a list; "On June 30, 2022, …" for the
-event a filing reports).
+"what industry does X operate in" for the *business* it describes itself as being in
+("Today, we are a global leader in … packaging"); anything else is *general*. A sentence
+**answers** a focus when it carries the words that kind of answer is written with ("due
+to", "because", "driven by", 由于 … for a cause; "is defined as", "represents", 是指 … for
+a definition; "include", "consist of", 包括 … for a list; "On June 30, 2022, …" for the
+event a filing reports; "we are a global leader in …" for the business).
 
 The extractive synthesis (:mod:`ragspine_nb.agent.narrative.extractive`) ranks sentences by the
 question's terms and raises those that answer its focus.
@@ -23,11 +24,11 @@ import re
 from ragspine_nb.lexicon import MONTH
 
 __all__ = ["FOCI", "question_focus", "answers_focus", "introduces_table", "is_anaphoric",
-           "reports_event"]
+           "reports_event", "describes_business"]
 
 #: The kinds of answer a text question can ask for.
 FOCI: tuple[str, ...] = ("cause", "definition", "method", "list", "duration", "frequency",
-                         "time", "table", "event", "general")
+                         "time", "table", "event", "business", "general")
 
 _I = re.IGNORECASE
 #: Question wording per focus, tried in this order (the first that matches wins).
@@ -43,6 +44,11 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\b(?:filing|8-?k|report|release|announcement)\b|\bwhat\s+(?:is|was|does|did)\s+"
         r"[^?]{0,60}\b(?:filing|8-?k|release|announcement)\s+(?:about|announce|report|"
         r"disclose)\b|主要内容|议程|主要事项", _I)),
+    ("business", re.compile(
+        r"\bwhat\s+(?:industry|industries|sector|sectors|line\s+of\s+business|lines\s+of\s+"
+        r"business)\b|\bwhat\s+(?:kind|type|sort)\s+of\s+(?:company|business)\b|"
+        r"\b(?:core|main|primary|principal)\s+business(?:es)?\b(?!\s+(?:segments?|units?))|"
+        r"主营业务|什么行业|哪个行业|哪一行业", _I)),
     ("cause", re.compile(
         r"\bwhy\b|\bwhat\s+(?:caused|causes|led|leads|drove|drives|contributed|resulted|"
         r"accounted|accounts|triggered|impacted|affected|explains?)\b|\breasons?\b|"
@@ -114,6 +120,12 @@ _ANSWERS: dict[str, re.Pattern[str]] = {
                        r"(?:fiscal\s+)?(?:19|20)\d\d\b|\d{4}年", _I),
     "event": re.compile(rf"^\s*on\s+{MONTH}\s+\d{{1,2}},\s+(?:19|20)\d\d,|"
                         r"^\s*(?:于|在)?\d{4}年\d{1,2}月\d{1,2}日", _I),
+    "business": re.compile(
+        r"\b(?:we\s+are|is|are)\s+(?:a|an|the|one\s+of\s+the)\s+(?:[\w,'’-]+\s+){0,5}?"
+        r"(?:leaders?|compan(?:y|ies)|manufacturers?|providers?|retailers?|producers?|"
+        r"makers?|developers?|designers?|suppliers?|distributors?|conglomerates?|banks?|"
+        r"insurers?|marketers?|networks?|brands?|platforms?)\b"
+        r"(?![^.]*\b(?:incorporated|shell\s+company)\b)|主要从事|主营业务(?:为|是)", _I),
     "table": re.compile(r"\bas\s+follows\b|\bfollowing\s+(?:table|tables|schedule|summary)\b|"
                         r"\btables?\s+below\b|\b(?:set\s+out|shown|presented|summari[sz]ed|"
                         r"detailed|provided|disclosed|listed)\s+(?:below|in\s+the\s+"
@@ -213,3 +225,17 @@ def reports_event(passage: str) -> bool:
     False
     """
     return bool(_EVENT_IN.search(passage))
+
+
+def describes_business(passage: str) -> bool:
+    """Whether a passage describes what the company is ("we are a global leader in …").
+
+    Examples
+    --------
+    >>> describes_business("Today, we are a global leader in developing and producing "
+    ...                    "responsible packaging for food and beverage products.")
+    True
+    >>> describes_business("Amcor plc is a public limited company incorporated in Jersey.")
+    False
+    """
+    return bool(_ANSWERS["business"].search(passage))

@@ -137,7 +137,10 @@ class RowReader:
         """
         if words & (START_WORDS | END_WORDS):
             return None
-        found = self.index.contained(words | END_WORDS)
+        # the question names the row but for its point: a row named by "end" alone ("Year
+        # end" of a folder's table) is named by no question that writes nothing of it
+        found = [c for c in self.index.contained(words | END_WORDS)
+                 if self.index.words_of(c, words | END_WORDS) - END_WORDS]
         if len(found) == 1 and self.index.words_of(found[0], words | END_WORDS) & END_WORDS:
             return found[0]
         return None
