@@ -423,3 +423,17 @@ def test_what_industry_a_company_is_in_is_how_its_filing_describes_it(tmp_path: 
                                "responsible packaging for food and beverage products. [1]"), \
         r.answer
     assert "shell company" not in r.answer and "incorporated" not in r.answer
+
+
+def test_a_word_of_degree_is_no_term_a_sentence_answers_with() -> None:
+    """"major acquisitions … has done": a sentence with "a major effect" or "anything …
+    done" answered instead of the one about the acquisitions (Amcor's 10-K)."""
+    answer = extractive_answer(
+        "What are major acquisitions that Zeta has done in FY2023, FY2022 and FY2021?", [
+            (1, "The disposal did not represent a strategic shift that had a major effect on "
+                "the Company's operations."),
+            (2, "Generally, a company gives a preference to a person if it does anything to "
+                "be done which has the effect of putting a creditor in a better position."),
+            (3, "The fair value estimates for all three acquisitions were based on income, "
+                "market, and cost valuation methods.")], company="Zeta")
+    assert answer.startswith("The fair value estimates for all three acquisitions"), answer

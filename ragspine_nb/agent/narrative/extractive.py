@@ -76,7 +76,10 @@ _EN_STOP = frozenset(
     "into is it its itself me more most my of on once only or other our ours out over own "
     "please same should so some such than that the their them then there these they this "
     "those through to too under until up was we were what when where which while who whom "
-    "whose why will with would you your tell explain describe according information".split())
+    "whose why will with would you your tell explain describe according information "
+    # words of degree qualify what is asked ("major acquisitions", "the key agenda"); a
+    # filing rarely repeats them, and a sentence that does ("a major effect") is no answer
+    "major key main notable done".split())
 _ZH_STOP = ("为什么", "是什么", "怎么样", "如何", "怎么", "怎样", "什么", "哪些", "哪个", "是否",
             "请问", "为何", "多少", "吗", "呢", "吧", "了", "的")
 #: Stems of the words that say *what kind* of answer is asked ("comprise", "cause"): the
