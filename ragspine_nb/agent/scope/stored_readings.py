@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.reading.intent_terms import bare_label
@@ -175,10 +176,21 @@ def profile_reading(intent: ParsedIntent, store: FactReader, profile: DomainProf
     if code not in brought or any(m == code for e in intent.entities
                                   for m, _ in store.metric_channels(e)):
         return intent
-    named = {m.code for m in profile.metrics.values() if m.code not in brought
-             and any(fold(n) == words or fold(bare_label(n)) == words
-                     for n in (m.label, *m.synonyms))}
+    named = _own_names(profile, brought).get(words, frozenset())
     if len(named) != 1:
         return intent
     (found,) = named
     return replace(intent, metric=found, metrics=(found,))
+
+
+@lru_cache(maxsize=8)
+def _own_names(profile: DomainProfile, brought: frozenset[str]) -> dict[str, frozenset[str]]:
+    """Each folded name of the profile's own metrics (notes left out too) → their codes."""
+    out: dict[str, set[str]] = {}
+    for m in profile.metrics.values():
+        if m.code in brought:
+            continue
+        for name in (m.label, *m.synonyms):
+            for form in {fold(name), fold(bare_label(name))} - {""}:
+                out.setdefault(form, set()).add(m.code)
+    return {k: frozenset(v) for k, v in out.items()}
