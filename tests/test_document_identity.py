@@ -475,3 +475,19 @@ def test_the_closing_balance_reading_needs_a_word_of_the_row_from_the_question()
     assert rows.closing_balance(frozenset()) is None
     assert rows.closing_balance(frozenset({"kind"})) is None
     assert rows.closing_balance(frozenset({"goodwill"})) == "GOODWILL_END"
+
+
+def test_a_company_named_beside_the_word_company_is_the_entity(tmp_path: Path) -> None:
+    """"What kind of company is Nike?" in a folder of several companies read "company" (the
+    built-in placeholder's word) as the entity and answered from another company's text."""
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "zentra.csv").write_text("USD millions,2023,2022\nNet sales,1200,1000\n", "utf-8")
+    (folder / "orvale.csv").write_text("USD millions,2023,2022\nNet sales,5300,5900\n", "utf-8")
+    meta = {"zentra.csv": {"company": "Zentra Corporation"},
+            "orvale.csv": {"company": "Orvale Inc."}}
+    ingest(folder, workspace=tmp_path / "ws", metadata=meta, progress=False)
+    parser = Agent.from_workspace(tmp_path / "ws").parser
+    assert parser.parse("What kind of company is Zentra?", REF).entities == ("ZENTRA",)
+    assert parser.parse("What was the company's net sales in 2023?", REF).entities == \
+        ("COMPANY",)  # no company named: the placeholder, asked back which

@@ -40,6 +40,7 @@ from ragspine_nb.agent.reading.intent_terms import (
     has_cue,
     list_cue,
     mask,
+    named_over_placeholder,
     numbered_columns,
     part_of_year,
     parts_of_year,
@@ -348,7 +349,7 @@ class RuleIntentParser:
         """Parse ``question`` (relative periods resolve against ``reference_date``)."""
         found, masked = self.gate.detect(question)
         text = fold(masked)
-        entities = find_all(text, self._entities)
+        entities = find_all(text, self._entities)  # masked from rows, every one
         # a comma or "and" inside a row's whole name is no list ("Selling, general and
         # administrative expense")
         listed = list_cue(self.rows.unlisted(text))
@@ -372,16 +373,15 @@ class RuleIntentParser:
         unstated = unstated_words(_PERIOD.sub(" ", without_signed_extreme(text)), self._known)
         change_from = len(periods) == 1 and has_cue(text, CHANGE_CUES) and \
             _starts_change(text, period_text)
+        entities = named_over_placeholder(self.profile, entities)
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
         mentions = {}
         if rows.hits and codes and rows.hits[0][2] == codes[0]:
             mentions["metric"] = rows.hits[0][3]
         elif codes:
             mentions["metric"] = " ".join(sorted(rows.words))
-        if entities:
-            mentions["entity"] = entities[0][3]
-        if period_text:
-            mentions["period"] = period_text
+        mentions.update((slot, said) for slot, said in (
+            ("entity", entities[0][3] if entities else ""), ("period", period_text)) if said)
         return ParsedIntent(
             raw_question=question, language=detect_language(question),
             route=self._route(text, rows, codes, bool(periods), unstated),

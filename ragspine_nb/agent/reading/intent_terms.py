@@ -11,10 +11,12 @@ from functools import lru_cache
 
 from ragspine_nb.lexicon import MONTH
 from ragspine_nb.period_phrases import ORDINALS, PHRASE, QUESTION_PERIOD
+from ragspine_nb.profile import DomainProfile
 from ragspine_nb.vocab_matcher import VocabMatcher, shared_matcher
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Terms", "compile_terms", "find_all", "mask", "list_cue", "has_cue", "word_set",
+           "named_over_placeholder",
            "without_words", "unsigned_label", "bare_label", "without_percent",
            "part_of_year", "parts_of_year", "numbered_columns",
            "LIST_CUES"]
@@ -246,3 +248,18 @@ def numbered_columns(text: str, columns: dict[str, tuple[str, ...]]) -> tuple[st
     asked = set(_COUNT.findall(text))
     return tuple(code for code, names in columns.items()
                  if asked & {n for name in names for n in _COUNT.findall(name)})
+
+
+def named_over_placeholder(profile: DomainProfile, entities: list[tuple[int, int, str, str]]
+                           ) -> list[tuple[int, int, str, str]]:
+    """The entities named, the built-in placeholder's words left out beside a named one.
+
+    In a folder of several companies the built-in profile's home is a placeholder named
+    "company", "the group"; "What kind of company is Nike?" names Nike, and "company" is
+    a noun of the question, not a second entity read first.
+    """
+    if not profile.is_builtin or profile.home_entity_code != DomainProfile.builtin(
+            ).home_entity_code:
+        return entities
+    named = [e for e in entities if e[2] != profile.home_entity_code]
+    return named if named and len(named) < len(entities) else entities
