@@ -491,3 +491,25 @@ def test_a_company_named_beside_the_word_company_is_the_entity(tmp_path: Path) -
     assert parser.parse("What kind of company is Zentra?", REF).entities == ("ZENTRA",)
     assert parser.parse("What was the company's net sales in 2023?", REF).entities == \
         ("COMPANY",)  # no company named: the placeholder, asked back which
+
+
+def test_a_figure_two_filings_agree_on_cites_the_years_own_filing(tmp_path: Path) -> None:
+    """FY2022 net sales are stated by the 2022 10-K and, as a comparative, by the 2023 one:
+    the answer cites the filing of that year (it cited the first file name; Amcor's gross
+    profit cited its earnings release rather than its 10-K). The value is the same."""
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    _filing(folder / "a_zentra_annual.pdf", "ZENTRA CORPORATION", 2023,
+            [("Net sales", "1,200", "1,000"), ("Net income", "150", "120")], ["Sales grew."],
+            registrant="1-4101")
+    _filing(folder / "b_zentra_annual.pdf", "ZENTRA CORPORATION", 2022,
+            [("Net sales", "1,000", "900"), ("Net income", "120", "100")], ["Sales grew."],
+            registrant="1-4101")
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    r = agent.ask("What were Zentra's net sales in FY2022?", REF)
+    assert [(f.value, f.operands[0].source_doc_id) for f in r.figures] == \
+        [(1000.0, "b_zentra_annual.pdf")]
+    r = agent.ask("What were Zentra's net sales in FY2023?", REF)  # stated once
+    assert [(f.value, f.operands[0].source_doc_id) for f in r.figures] == \
+        [(1200.0, "a_zentra_annual.pdf")]

@@ -83,9 +83,17 @@ class ConflictMixin(ABC):
             fact, chosen = settled.fact, settled.resolution
         if fact is None:
             return NotFoundResult(metric, entity, period_type, period, channel)
+        if chosen is None and len(stmts) > 1:  # agreeing: the year's own filing is cited
+            fact = st.cited_statement([s for s in stmts if st.same_value(s, fact)],
+                                      self._own_periods([s.source_doc_id for s in stmts]))
         others = tuple(s.source for s in stmts
                        if s.source_doc_id != fact.source_doc_id and st.same_value(s, fact))
         return FoundResult(fact, also_stated_by=others, resolution=chosen)
+
+    def _own_periods(self, docs: list[str]) -> dict[str, tuple[str, str]]:
+        """Each document's own ``(period, doc_type)``, as it says of itself."""
+        rows = self._db.fetchall(st.own_periods_sql(len(docs)), tuple(docs))
+        return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}
 
     def conflicts(self) -> list[ConflictResult]:
         """Every open conflict (documents disagree, no recorded choice applies)."""

@@ -34,7 +34,8 @@ __all__ = ["KEY", "COLUMNS", "statement_schema", "same_value", "disagree", "sign
            "Settled", "settle", "conflict_of", "key_of", "row_to_fact", "replace_document",
            "overwrite", "remove_document", "settle_keys", "RESOLUTION_COLUMNS", "utc_now",
            "statements_sql", "write_resolution", "resolutions_sql", "parse_resolutions",
-           "conflicted_sql", "UPSERT_FACT", "all_statements_sql"]
+           "conflicted_sql", "UPSERT_FACT", "all_statements_sql", "cited_statement",
+           "own_periods_sql", "ANNUAL_FILINGS"]
 
 #: The identity of a fact (``fact_metric``'s primary key).
 KEY: tuple[str, ...] = ("metric_code", "entity", "channel", "period_type", "period")
@@ -162,6 +163,45 @@ def settle(statements: Iterable[Fact], resolution: Resolution | None = None) -> 
         if kept:
             return Settled(kept[0], ordered, resolution)
     return Settled(None, ordered)
+
+
+#: Document types that are a year's annual filing (the audited statements of that year).
+ANNUAL_FILINGS = frozenset({"10-K", "20-F", "40-F"})
+
+
+def own_periods_sql(n: int) -> str:
+    """``(doc_id, period, doc_type)`` of ``n`` documents' identities (``?`` each)."""
+    marks = ", ".join("?" * n)
+    return f"SELECT doc_id, period, doc_type FROM document_identity WHERE doc_id IN ({marks})"  # noqa: S608
+
+
+def cited_statement(agreeing: Sequence[Fact], own: dict[str, tuple[str, str]]) -> Fact:
+    """Which of several agreeing statements an answer cites.
+
+    The value is the same whichever is cited; the citation is the document that reports
+    the fact's year as its own, then a year's annual filing, then the first by document id
+    (``own``: each document's ``(period, doc_type)``, as it says of itself). FY2022 net
+    sales stated by the 2022 and the 2023 10-K cite the 2022 10-K; Amcor's FY2023 gross
+    profit stated by its 10-K and its earnings release cites the 10-K.
+
+    Examples
+    --------
+    >>> a = Fact("REVENUE", "X", "X", "TOTAL", "FY", "2022", 10.0, "USD_M", "X_2023_10K.pdf", "p1")
+    >>> b = replace(a, source_doc_id="X_2022_10K.pdf")
+    >>> c = replace(a, source_doc_id="X_2022_Q4_release.pdf")
+    >>> own = {"X_2023_10K.pdf": ("FY2023", "10-K"), "X_2022_10K.pdf": ("FY2022", "10-K")}
+    >>> cited_statement([a, b, c], own).source_doc_id
+    'X_2022_10K.pdf'
+    >>> cited_statement([a, c], own).source_doc_id
+    'X_2023_10K.pdf'
+    """
+    year = f"{agreeing[0].period_type}{agreeing[0].period}"
+
+    def rank(f: Fact) -> tuple[int, int, str, str]:
+        period, kind = own.get(f.source_doc_id, ("", ""))
+        return (period != year, kind not in ANNUAL_FILINGS, f.source_doc_id, f.source_locator)
+
+    return min(agreeing, key=rank)
 
 
 def conflict_of(settled: Settled) -> ConflictResult:
