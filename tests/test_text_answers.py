@@ -350,38 +350,41 @@ ZETA PLC By: /s/ Dana Clay Name: Dana Clay Title: Company Secretary Dated: July 
 """
 
 
+def _ask_folder(tmp_path: Path, files: dict[str, str], question: str) -> str:
+    """``files`` (name: text) ingested as a user's folder, ``question`` asked: the answer."""
+    src = tmp_path / "in"
+    src.mkdir()
+    for name, text in files.items():
+        (src / name).write_text(text, encoding="utf-8")
+    ingest(src, workspace=tmp_path / "ws", progress=False)
+    return Agent.from_workspace(tmp_path / "ws").ask(question, REF).answer
+
+
+_AGENDA = "What was the key agenda of Zeta's 8-K filing dated 1st July 2022?"
+_ZETA_EVENT = ("On June 30, 2022, Zeta Finance Inc. and Zeta Flexibles Inc. entered into "
+               "supplemental indentures")
+
+
 def test_what_an_8k_is_about_is_the_event_it_reports_not_its_cover_or_signature(
         tmp_path: Path) -> None:
     """The question's company and date are the cover page's and the signature's words;
     the event the filing reports is written in others ("On June 30, 2022, … entered into")."""
-    src = tmp_path / "in"
-    src.mkdir()
-    (src / "zeta_8k.md").write_text(_EIGHT_K, encoding="utf-8")
-    ingest(src, workspace=tmp_path / "ws", progress=False)
-    r = Agent.from_workspace(tmp_path / "ws").ask(
-        "What was the key agenda of Zeta's 8-K filing dated 1st July 2022?", REF)
-    assert r.answer.startswith("On June 30, 2022, Zeta Finance Inc. and Zeta Flexibles Inc. "
-                               "entered into supplemental indentures"), r.answer
+    answer = _ask_folder(tmp_path, {"zeta_8k.md": _EIGHT_K}, _AGENDA)
+    assert answer.startswith(_ZETA_EVENT), answer
 
 
 def test_the_event_is_read_from_the_filing_asked_about_in_a_folder_of_many(
         tmp_path: Path) -> None:
     """In a user's folder the 8-K sits among other companies' long filings: what it
     reports is read from its own passages (the folder's first 500 passages held none)."""
-    src = tmp_path / "in"
-    src.mkdir()
     cover = ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION\n\nFORM 10-K\n\n"
              "ACME CORP (Exact name of registrant as specified in its charter)\n\n")
     body = "\n\n".join(f"## Note {k}\n\nAcme's segment {k} sold widgets in region {k} during "
                        f"the year, and its backlog {k} grew with orders from customers." * 4
                        for k in range(700))
-    (src / "acme_annual_report.md").write_text(cover + body, encoding="utf-8")
-    (src / "zeta_8k.md").write_text(_EIGHT_K, encoding="utf-8")
-    ingest(src, workspace=tmp_path / "ws", progress=False)
-    r = Agent.from_workspace(tmp_path / "ws").ask(
-        "What was the key agenda of Zeta's 8-K filing dated 1st July 2022?", REF)
-    assert r.answer.startswith("On June 30, 2022, Zeta Finance Inc. and Zeta Flexibles Inc. "
-                               "entered into supplemental indentures"), r.answer
+    answer = _ask_folder(tmp_path, {"acme_annual_report.md": cover + body,
+                                    "zeta_8k.md": _EIGHT_K}, _AGENDA)
+    assert answer.startswith(_ZETA_EVENT), answer
 
 
 _TEN_K = """UNITED STATES SECURITIES AND EXCHANGE COMMISSION
@@ -413,16 +416,11 @@ Zeta has been a leader in the industry in promoting sustainability.
 def test_what_industry_a_company_is_in_is_how_its_filing_describes_it(tmp_path: Path) -> None:
     """The answer shares no word with the question ("industry", "operate"): the sentences
     that do ("competition in the industries in which we operate") answered it instead."""
-    src = tmp_path / "in"
-    src.mkdir()
-    (src / "zeta_10k.md").write_text(_TEN_K, encoding="utf-8")
-    ingest(src, workspace=tmp_path / "ws", progress=False)
-    r = Agent.from_workspace(tmp_path / "ws").ask(
-        "What industry does Zeta primarily operate in?", REF)
-    assert r.answer.startswith("Today, we are a global leader in developing and producing "
-                               "responsible packaging for food and beverage products. [1]"), \
-        r.answer
-    assert "shell company" not in r.answer and "incorporated" not in r.answer
+    answer = _ask_folder(tmp_path, {"zeta_10k.md": _TEN_K},
+                         "What industry does Zeta primarily operate in?")
+    assert answer.startswith("Today, we are a global leader in developing and producing "
+                             "responsible packaging for food and beverage products. [1]"), answer
+    assert "shell company" not in answer and "incorporated" not in answer
 
 
 def test_a_word_of_degree_is_no_term_a_sentence_answers_with() -> None:

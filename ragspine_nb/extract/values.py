@@ -179,7 +179,6 @@ def states_figure(text: str) -> bool:
     return bool(_STATED_FIGURE.search(text))
 
 
-
 def without_share_counts(text: str) -> str:
     """``text`` with the numbers of shares it states taken out (what is left may caption).
 

@@ -71,7 +71,7 @@ def _term(where: Derivation, cell: Task, code: str, depth: int) -> Term | str:
         return Term(found.fact.value, unit_text(found.fact.unit), (found.fact,), name,
                     format_value(found.fact.value))
     spec = where.profile.metrics.get(code)
-    formula = spec.formula or spec.operand_formula if spec is not None else ""
+    formula = (spec.formula or spec.operand_formula) if spec is not None else ""
     if formula and depth < MAX_DEPTH:  # an operand's own formula (or the one it has as one)
         value = _value(where, cell, code, depth + 1, formula)
         if isinstance(value, Value):

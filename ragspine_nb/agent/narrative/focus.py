@@ -83,6 +83,9 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"什么时候|何时|哪一天", _I)),
 )
 
+#: How a filing's item opens its report of an event: "On June 30, 2022, …", 2022年6月30日.
+_EVENT_DATE = (rf"on\s+{MONTH}\s+\d{{1,2}},\s+(?:19|20)\d\d,"
+               r"|(?:于|在)?\d{4}年\d{1,2}月\d{1,2}日")
 #: Sentence wording that answers a focus.
 _ANSWERS: dict[str, re.Pattern[str]] = {
     "cause": re.compile(
@@ -118,8 +121,7 @@ _ANSWERS: dict[str, re.Pattern[str]] = {
     "time": re.compile(rf"\b{MONTH}\s+"
                        r"\d{1,2}\b|\b(?:19|20)\d\d\b|\b(?:during|since|until|in)\s+"
                        r"(?:fiscal\s+)?(?:19|20)\d\d\b|\d{4}年", _I),
-    "event": re.compile(rf"^\s*on\s+{MONTH}\s+\d{{1,2}},\s+(?:19|20)\d\d,|"
-                        r"^\s*(?:于|在)?\d{4}年\d{1,2}月\d{1,2}日", _I),
+    "event": re.compile(rf"^\s*(?:{_EVENT_DATE})", _I),
     "business": re.compile(
         r"\b(?:we\s+are|is|are)\s+(?:a|an|the|one\s+of\s+the)\s+(?:[\w,'’-]+\s+){0,5}?"
         r"(?:leaders?|compan(?:y|ies)|manufacturers?|providers?|retailers?|producers?|"
@@ -208,8 +210,7 @@ def is_anaphoric(sentence: str) -> bool:
 
 
 #: A sentence inside a passage that reports an event the way a filing's item does.
-_EVENT_IN = re.compile(rf"(?:^|[\n¶]|[.;]\s)\s*On\s+{MONTH}\s+\d{{1,2}},\s+(?:19|20)\d\d,"
-                       r"|(?:^|[\n¶。])\s*(?:于|在)?\d{4}年\d{1,2}月\d{1,2}日", _I)
+_EVENT_IN = re.compile(rf"(?:^|[\n¶。]|[.;]\s)\s*(?:{_EVENT_DATE})", _I)
 
 
 def reports_event(passage: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["NARRATIVE_CUES", "CHANGE_CUES", "PERCENT_CUES", "SHARE_CUES", "NUMERIC_CUES",
-           "PERCENT_CHANGE"]
+           "PERCENT_CHANGE", "MOVEMENT_VERBS"]
 
 NARRATIVE_CUES: tuple[str, ...] = (
     "为什么", "为何", "原因", "怎么", "如何", "解释", "说明", "影响", "发生了什么", "背景",
@@ -16,16 +16,18 @@ NARRATIVE_CUES: tuple[str, ...] = (
     "drivers", "impact", "cause", "caused", "because", "describe", "summarise", "summarize",
     "what drove", "outlook",
 )
+#: A verb of movement asks how much moved ("How much did revenue grow in FY2023?"),
+#: never the level: a change cue of the reading and of the net that refuses a level.
+MOVEMENT_VERBS: tuple[str, ...] = ("grow", "grew", "grows", "rise", "rose", "rises", "risen",
+                                   "fall", "fell", "falls", "fallen", "drop", "dropped",
+                                   "drops", "decline", "declined")
 #: Words asking for a change between periods rather than a level.
 CHANGE_CUES: tuple[str, ...] = ("percentage change", "change in", "changes in", "increase in",
                                 "decrease in", "percentage increase", "percentage decrease",
                                 "increased by", "decreased by", "grew by", "fell by",
                                 "change", "changed", "increase", "decrease", "increased",
                                 "decreased", "growth", "difference between",
-                                # a verb of movement asks how much moved ("How much did
-                                # revenue grow in FY2023?"), never the level
-                                "grow", "grew", "grows", "rise", "rose", "rises", "fall",
-                                "fell", "falls", "drop", "dropped", "decline", "declined",
+                                *MOVEMENT_VERBS,
                                 "增长了多少", "下降了多少", "增加了多少", "减少了多少",
                                 "上升了多少", "增长多少", "下降多少", "增加多少", "减少多少",
                                 "variance", "growth rate", "增长率", "增幅", "降幅", "变化", "同比")

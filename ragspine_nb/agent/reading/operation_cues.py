@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragspine_nb.agent.reading.cue_words import MOVEMENT_VERBS
 from ragspine_nb.agent.reading.ratio_sides import RatioSplit, ratio_split
 from ragspine_nb.period_phrases import QUESTION_PERIOD
 from ragspine_nb.units import SCALE_WORDS, scale_pattern
@@ -324,8 +325,7 @@ _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
                                   r"decrease|growth|decline)|增长率|变动率")),
     ("average", re.compile(r"(?<![a-z-])(?<!weighted )(?:average|mean)(?![a-z-])|平均")),
     ("change", re.compile(r"(?<![a-z])(?:change|changes|changed|increase|increased|"
-                          r"decrease|decreased|growth|grew|grow|grows|rise|rises|rose|risen|"
-                          r"fall|falls|fell|fallen|drop|drops|dropped|decline|declined|"
+                          rf"decrease|decreased|growth|{'|'.join(MOVEMENT_VERBS)}|"
                           r"difference)(?![a-z])|变动|变化|增长|下降|差额")),
 )
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ragspine_nb.agent.reading.bucket_window import window_asked
-from ragspine_nb.agent.reading.cue_words import PERCENT_CHANGE
+from ragspine_nb.agent.reading.cue_words import MOVEMENT_VERBS, PERCENT_CHANGE
 from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ParsedIntent
 from ragspine_nb.agent.reading.operation import Operation
 from ragspine_nb.agent.reading.operation_cues import (
@@ -75,9 +75,8 @@ REPORTED = re.compile(r"(?<![a-z])(?:calculated|reported|provided|presented|show
                       r"recorded|included|available|given|listed|information|stated|"
                       r"measured|recogni[sz]ed)(?![a-z])|列示|披露|提供")
 _CHANGE = re.compile(r"(?<![a-z])(?:change|changes|changed|increase|increased|decrease|"
-                     r"decreased|growth|grew|grow|grows|rise|rises|rose|risen|fall|falls|fell|"
-                     r"fallen|drop|drops|dropped|decline|declined|difference|variance|movement)"
-                     r"(?![a-z])|变动|变化|增长|下降|增加|减少|差额")
+                     rf"decreased|growth|{'|'.join(MOVEMENT_VERBS)}|difference|variance|"
+                     r"movement)(?![a-z])|变动|变化|增长|下降|增加|减少|差额")
 _HOW_MANY = re.compile(r"(?<![a-z])how many (?P<noun>[a-z-]+)|(?P<zh>多少年|几年|多少个年度)")
 _PERIOD_NOUNS = frozenset({"year", "years", "period", "periods", "quarter", "quarters",
                            "month", "months", "time", "times", "fiscal"})
