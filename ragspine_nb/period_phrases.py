@@ -15,7 +15,8 @@ import re
 
 from ragspine_nb.lexicon import MONTH, MONTH_STEMS
 
-__all__ = ["PHRASE", "QUESTION_PERIOD", "MONTH", "ORDINALS", "phrase_periods", "ended_period"]
+__all__ = ["PHRASE", "QUESTION_PERIOD", "MONTH", "ORDINALS", "phrase_periods", "ended_period",
+           "names_only_a_period"]
 
 Period = tuple[str, str]
 
@@ -170,3 +171,30 @@ def phrase_periods(text: str) -> list[Period | None] | None:
             return [_part(m)]
         return [("FY", str(_year(m.group("y") or m.group("y2"))))]
     return None
+
+
+#: the words of a named period: ordinals, quarters, halves, "fiscal", months, years
+_PERIOD_WORD = re.compile(
+    rf"(?<![a-z0-9])(?:{_ORD}|quarters?|half|fiscal|years?|annual|full|fy(?:\d\d)*|q[1-4]|"
+    rf"h[12]|ended|ending|{MONTH}|(?:19|20)\d\d|\d{{1,2}}|the|of|and)(?![a-z0-9])"
+    r"|第[一二三四1-4]季度|[上下]半年|全年|年度|财年|季度|\d+年|[\s,.:;'()/-]+")
+#: a word only a named period has (a count of months or years is a bucket's name:
+#: "Three to six months", "1-3 years" are rows of an ageing or maturity table)
+_PERIOD_CORE = re.compile(r"quarter|half|fiscal|full year|annual|fy|q[1-4]|h[12]|季度|半年|"
+                          r"全年|年度|财年")
+
+
+def names_only_a_period(name: str) -> bool:
+    """Whether a name says only a period ("Fiscal Year", "First Quarter", "上半年").
+
+    A table's row so labelled (quarters down a column with no year above them) is no
+    line item a question names: "gross margin in each fiscal year" asks for gross margin.
+
+    >>> [names_only_a_period(x) for x in ("Fiscal Year", "first quarter", "Q3 2019", "上半年")]
+    [True, True, True, True]
+    >>> [names_only_a_period(x) for x in ("Total", "2019", "Net sales", "Third quarter revenue",
+    ...                                   "Three to six months", "1-3 years")]
+    [False, False, False, False, False, False]
+    """
+    folded = name.casefold()
+    return bool(_PERIOD_CORE.search(folded)) and not _PERIOD_WORD.sub("", folded).strip()

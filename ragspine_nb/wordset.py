@@ -32,6 +32,9 @@ STOP_WORDS = frozenset(
     "a an and the of in on at for to by from as is are was were be been being what which "
     "who whom whose how much many did does do done with its it this that these those there "
     "their than then into per or during year years period".split()
+    # the "s" left of a possessive ("Best Buy's" with the company's name read apart) or
+    # a plural note ("balance(s)") is no word of a name
+    + ["s"]
 )
 _YEAR_WORD = re.compile(r"(?:19|20)\d\d")
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # "non-current" stays one word; "%" is a unit

@@ -18,51 +18,10 @@ from ragspine_nb import DomainProfile, FactStore, ingest
 from ragspine_nb.agent import Agent
 from ragspine_nb.extract.beir import data_root
 from ragspine_nb.extract.identity import read_identity
+from tests.filings import filing as _filing
+from tests.filings import with_orvale_row as _with_orvale_row
 
 REF = date(2024, 3, 1)
-
-
-def _filing(path: Path, name: str, year: int, rows: list[tuple[str, str, str]],
-            prose: list[str], unit: str = "(in millions)", cover: bool = True,
-            registrant: str = "") -> Path:
-    """A two-page PDF filing: a 10-K cover page, then prose and an income statement.
-
-    Each company has its own commission file number (as every SEC filer does), unless
-    ``registrant`` gives one.
-    """
-    registrant = registrant or f"1-{sum(map(ord, name)) % 9000 + 1000}"
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfgen import canvas
-
-    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
-    y = 800
-    lines = ["UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "FORM 10-K",
-             f"For the fiscal year ended December 31, {year}",
-             f"Commission file number {registrant}",
-             name, "(Exact name of registrant as specified in its charter)"] if cover else [
-                 "Annual review"]
-    for line in lines:
-        c.drawString(60, y, line)
-        y -= 16
-    c.showPage()
-    y = 800
-    for line in prose:
-        c.drawString(60, y, line)
-        y -= 16
-    y -= 20
-    c.drawString(60, y, f"Consolidated Statement of Income {unit}".strip())
-    y -= 20
-    c.drawString(300, y, str(year))
-    c.drawString(400, y, str(year - 1))
-    y -= 16
-    for label, a, b in rows:
-        c.drawString(60, y, label)
-        c.drawRightString(340, y, a)
-        c.drawRightString(440, y, b)
-        y -= 16
-    c.showPage()
-    c.save()
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -271,18 +230,6 @@ def test_the_workspace_shows_each_company_and_year_it_holds(two_companies: Path)
         assert "company=cover page" in html and "<script" not in html
     finally:
         ws.close()
-
-
-def _with_orvale_row(tmp_path: Path, label: str) -> Agent:
-    """Zentra's filing (inventories, net sales) beside Orvale's with a row of its own."""
-    folder = tmp_path / "reports"
-    folder.mkdir()
-    _filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
-            [("Inventories", "410", "380"), ("Net sales", "1,200", "1,000")], ["Sales grew."])
-    _filing(folder / "orvale_report.pdf", "ORVALE INC.", 2023,
-            [(label, "52", "50"), ("Net sales", "5,300", "5,900")], ["Sales fell."])
-    ingest(folder, workspace=tmp_path / "ws", progress=False)
-    return Agent.from_workspace(tmp_path / "ws")
 
 
 def test_a_row_of_another_companys_table_is_no_reading_of_the_question(

@@ -331,12 +331,17 @@ def test_fold_and_content_words_as_before(text: str) -> None:
 
 
 def test_dated_only_shortcut_as_before() -> None:
+    # a name of years only, as before; and now a name of a period only ("FY 2019",
+    # "Fiscal Year", "First Quarter": quarters down a table's column)
     from ragspine_nb.agent.reading.intent_rows import _YEAR, _dated_only
+    from ragspine_nb.period_phrases import names_only_a_period
     from ragspine_nb.wordset import content_words
     for term in ["2019", "FY 2019", "2019 and 2020", "revenue 2019", "１９２０", "Ⅱ 2019",
-                 "the 1999", "19", "x20", "", "year 2018"]:
+                 "the 1999", "19", "x20", "", "year 2018", "Fiscal Year", "First Quarter"]:
         words = content_words(term)
-        assert _dated_only(term) == (bool(words) and all(_YEAR.fullmatch(w) for w in words))
+        assert _dated_only(term) == (names_only_a_period(term) or (
+            bool(words) and all(_YEAR.fullmatch(w) for w in words)))
+    assert _dated_only("Fiscal Year") and not _dated_only("Third quarter revenue")
 
 
 def test_chunk_ids_are_the_filtered_chunks_ids(tmp_path: Path) -> None:

@@ -21,10 +21,12 @@ from ragspine_nb.vocabulary import code_from_label
 from ragspine_nb.wordset import singular
 
 __all__ = ["norm_label", "label_variants", "closing_subject", "DerivedRow", "Namer",
-           "repeated_labels", "undated_label", "balance_subject"]
+           "repeated_labels", "undated_label", "balance_subject", "shown_label"]
 
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+#: dot leaders run from a printed label to its figures ("Fiscal Year ..........")
+_LEADER = re.compile(r"\s*(?:\.\s*){3,}$")
 
 
 def norm_label(label: str) -> str:
@@ -138,6 +140,15 @@ def label_variants(label: str) -> set[str]:
     return {v for v in out if v}
 
 
+def shown_label(raw: str) -> str:
+    """A row label as a reader sees it: without the dot leaders to its figures.
+
+    >>> shown_label("Fiscal Year ..........."), shown_label("Net sales"), shown_label("......")
+    ('Fiscal Year', 'Net sales', '')
+    """
+    return _LEADER.sub("", raw).strip()
+
+
 @dataclass
 class DerivedRow:
     """A metric derived from one row label (and the rows sharing it in later blocks)."""
@@ -205,7 +216,7 @@ class Namer:
         while code in self.taken or code in self.rows:
             code = f"{base}_{2 if code == base else int(code.rsplit('_', 1)[1]) + 1}"
         synonyms, variants = _synonyms(label, section, repeated, stub)
-        self.rows[code] = DerivedRow(code, raw, synonyms, variants)
+        self.rows[code] = DerivedRow(code, shown_label(raw) or label, synonyms, variants)
         self.seen[(section, label)] = (code, periods)
         return code
 

@@ -43,6 +43,7 @@ from ragspine_nb.agent.reading.intent_terms import (
 from ragspine_nb.agent.reading.ratio_sides import share_words
 from ragspine_nb.agent.reading.row_phrases import named_phrases
 from ragspine_nb.glossary import fold, metric_vocabulary
+from ragspine_nb.period_phrases import names_only_a_period
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.typos import TypoIndex
 from ragspine_nb.wordset import WordSetIndex, content_words
@@ -63,7 +64,12 @@ _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
 
 
 def _dated_only(term: str) -> bool:
-    """A name that is only a year ("2019"): the question's period, never a row's name."""
+    """A name that is only a year or a period: the question's period, never a row's name.
+
+    "2019", "Fiscal Year", "First Quarter" (a table's quarters down a column).
+    """
+    if names_only_a_period(term):
+        return True
     if term.isascii() and "19" not in term and "20" not in term:
         return False  # no year is written in it (an ASCII text folds to no new digit)
     words = content_words(term)

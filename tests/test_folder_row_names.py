@@ -1,0 +1,56 @@
+"""Row names in a folder of filings: what one filing's table writes never hijacks a question.
+
+A user's folder brings every row label of every filing into the question vocabulary.
+A question naming one company's line item in the plainest words ("What was Zentra's
+net sales in FY2023?") must read that line item, whatever another filing's tables are
+labelled: a plural note ("balance(s)"), a period set down a column with no year above
+it ("Fiscal Year", "First Quarter"), dot leaders to the figures.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from ragspine_nb import ingest
+from ragspine_nb.agent import Agent
+from tests.filings import filing, with_orvale_row
+
+REF = date(2024, 3, 1)
+
+
+def test_a_possessive_s_is_no_word_of_a_row_name(tmp_path: Path) -> None:
+    # "Zentra's" read with the company apart leaves "s"; Zentra's own row "... balance(s)"
+    # shares it and "net sales": read as a rival naming more of the question, it asked
+    # back which row was meant (Best Buy's revenue in the 29 dev filings, beside its
+    # "Revenue recognized that was included in the contract liability balance(s) ...")
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+           [("Net sales", "1,200", "1,000"),
+            ("Revenue in contract balance(s)", "52", "50")], ["Sales grew."])
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask("What was Zentra's revenue in FY2023?", REF)
+    assert r.answer.startswith("Zentra Corporation Revenue, FY2023: 1,200 million"), r.answer
+
+
+def test_a_row_naming_only_a_period_is_the_questions_period_not_a_row(tmp_path: Path) -> None:
+    # Orvale's quarterly table lists "Fiscal Year" down its first column with no year
+    # above it: "net sales in each fiscal year" named that row beside net sales, and the
+    # answer listed "Fiscal Year, FY2023 is not in the fact store" for Zentra
+    r = with_orvale_row(tmp_path, "Fiscal Year").ask(
+        "What was Zentra's net sales in each fiscal year?", REF)
+    assert "Fiscal Year" not in r.answer, r.answer
+    assert [(f.label, f.value) for f in r.figures] == [("Zentra Corporation Revenue, FY2023",
+                                                        1200.0)]
+
+
+def test_dot_leaders_are_no_part_of_a_row_label(tmp_path: Path) -> None:
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+           [("Backlog ....................", "75", "60"), ("Net sales", "1,200", "1,000")],
+           ["Sales grew."])
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask("What was Zentra's backlog in FY2023?", REF)
+    assert r.answer.startswith("Zentra Corporation Backlog, FY2023: 75 million"), r.answer
