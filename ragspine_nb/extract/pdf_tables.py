@@ -40,6 +40,15 @@ MAX_TITLE_LINES = 3
 #: A line longer than this (characters) with no figure is prose: it ends a table.
 MAX_LABEL_CHARS = 110
 _CURRENCY = re.compile(r"^[$€£¥]$")
+#: dot leaders drawn apart from the label they run from ("Backlog  ........  75")
+_LEADER = re.compile(r"[.·…\s]{3,}")
+#: a column's "not applicable" / "not meaningful" in place of a figure
+_NOT_APPLICABLE = re.compile(r"(?i)n/?a|nm|n\.m\.?")
+
+
+def _in_column(text: str) -> bool:
+    """A figure, or a column's "n/a" in its place (never a piece of the row's label)."""
+    return is_value(text) or bool(_NOT_APPLICABLE.fullmatch(text))
 _LAST_SENTENCE = re.compile(r"(?<=[.;:])\s+")
 _PAGE_NUMBER = re.compile(r"^\d{1,4}$")
 _CAPTION = re.compile(r"(?i)^\(?\s*(?:[a-z.$€£¥]+\s+){0,3}(?:in\s+)?(?:millions|thousands|billions)"
@@ -58,14 +67,18 @@ class PdfTable:
 def merge_marks(line: Line) -> Line:
     """``$`` joined to the figure after it, ``%`` / ``)`` to the figure before it.
 
-    >>> line = Line((Cell("Sales", 0, 20), Cell("$", 40, 44), Cell("5,363", 60, 80),
-    ...              Cell("12.5", 100, 110), Cell("%", 111, 115)), 0.0)
+    Dot leaders drawn apart from their label are no cell.
+
+    >>> line = Line((Cell("Sales", 0, 20), Cell("........", 22, 38), Cell("$", 40, 44),
+    ...              Cell("5,363", 60, 80), Cell("12.5", 100, 110), Cell("%", 111, 115)), 0.0)
     >>> [c.text for c in merge_marks(line).cells]
     ['Sales', '$ 5,363', '12.5 %']
     """
     out: list[Cell] = []
     pending: Cell | None = None
     for cell in line.cells:
+        if _LEADER.fullmatch(cell.text) and len(line.cells) > 1:
+            continue
         if pending is not None and is_value(cell.text):
             cell = Cell(f"{pending.text} {cell.text}", pending.x0, cell.x1)
             pending = None
@@ -87,15 +100,22 @@ def _figures(line: Line) -> list[Cell]:
     """The figures of a line: value cells after its first cell (or all, with no label)."""
     cells = line.cells
     first = 0 if is_value(cells[0].text) else 1
-    return [c for c in cells[first:] if is_value(c.text)]
+    return [c for c in cells[first:] if _in_column(c.text)]
 
 
 def _is_row(line: Line) -> bool:
-    """A body line: figures after a label, or figures alone (a wrapped label's values)."""
+    """A body line: figures after a label, or figures alone (a wrapped label's values).
+
+    The label may be drawn in pieces wider apart than a word gap ("Deferred  revenue
+    balance(s)"): every text cell comes before the first figure.
+    """
     figures = _figures(line)
-    if not figures or all(is_period_cell(c.text) for c in figures):
+    if not any(is_value(c.text) for c in figures) or all(is_period_cell(c.text)
+                                                         for c in figures):
         return False
-    return len(figures) == len(line.cells) - (0 if is_value(line.cells[0].text) else 1)
+    first = next(k for k, c in enumerate(line.cells) if k and _in_column(c.text)) \
+        if not is_value(line.cells[0].text) else 0
+    return len(figures) == len(line.cells) - first
 
 
 def _is_label(line: Line) -> bool:
@@ -224,7 +244,7 @@ def _row_cells(line: Line, columns: Sequence[float]) -> list[str]:
     row = [""] * (len(columns) + 1)
     label: list[str] = []
     for cell in line.cells:
-        k = _column_of(cell, columns) if is_value(cell.text) else None
+        k = _column_of(cell, columns) if _in_column(cell.text) else None
         if k is None or row[k + 1]:
             label.append(cell.text)
         else:

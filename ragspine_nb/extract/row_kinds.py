@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["fold_quotes", "split_except", "RowKind", "row_kind"]
+__all__ = ["fold_quotes", "split_except", "RowKind", "row_kind", "without_named_terms"]
 
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
                          "\u00b4": "'", "`": "'", "\u201c": '"', "\u201d": '"',
@@ -76,6 +76,32 @@ _NOT_SHARES = re.compile(r"\bshare[- ]based\b|\bshareholders?\b|\bstockholders?\
                          r"|\bshare capital\b|\bshare premium\b|\bshare of\b")
 
 
+#: what a row's name says of the instrument it is: a rate ("0.5% notes"), a face amount
+#: ("(€500 million Euros)", "$325 million"), a denomination ("Euro-denominated") —
+#: never the unit its figures are in (a debt table's carrying amounts in $ millions)
+_NAMED_TERMS = re.compile(
+    r"\d+(?:\.\d+)?\s?%(?=[\s,;]*[A-Za-z0-9])"
+    r"|(?:[$€£¥]|\b(?:US|HK|A|C|S)\$)?\s?\d[\d,.]*\s?(?:million|billion|thousand|mn|bn|m)\b"
+    r"(?:\s+(?:euros?|dollars?|yen|pounds?|francs?|(?-i:[A-Z]{3})\b))?"
+    r"|\b[A-Za-z]+-denominated\b", re.IGNORECASE)
+
+
+def without_named_terms(label: str) -> str:
+    """A row label without what its name says of the instrument the row is.
+
+    A rate, a face amount or a denomination in a name is part of the name; the unit of
+    the row's figures is what the table, its column or a unit note says.
+
+    >>> without_named_terms("Euro-denominated 0.5% notes due 2027")
+    'notes due 2027'
+    >>> without_named_terms("Medium-term note (€500 million Euros) floating")
+    'Medium-term note ( ) floating'
+    >>> [without_named_terms(x) for x in ("Margin %", "Growth (%)", "Revenue (in € millions)")]
+    ['Margin %', 'Growth (%)', 'Revenue (in € millions)']
+    """
+    return " ".join(_NAMED_TERMS.sub(" ", label).split())
+
+
 def _words(text: str) -> str:
     """Folded text without footnote markers, parenthesised notes kept, "except ..." cut."""
     head, _ = split_except(fold_quotes(text))
@@ -103,7 +129,7 @@ def row_kind(label: str, context: str = "", values: Sequence[float] = (),
     >>> row_kind("Basic", "Continuing operations:"), row_kind("Basic", "Weighted average shares")
     ('per_share', 'shares')
     """
-    own = _words(label)
+    own = _words(without_named_terms(label))
     bare = " ".join(re.sub(r"\([^)]*\)", " ", own).split())
     words = f"{own} | {_words(context)}"
     small = not money and not any(abs(v) > 1000 for v in values)

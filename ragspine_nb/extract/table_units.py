@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from ragspine_nb.core import CHANGE_PCT_CHANNEL
 from ragspine_nb.extract.layout import Column
 from ragspine_nb.extract.placement import Block
+from ragspine_nb.extract.row_kinds import without_named_terms
 from ragspine_nb.extract.scale import (
     RowKind,
     Stated,
@@ -197,7 +198,9 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
                                       and row_kind(kind_words(header)) == RowKind.AMOUNT)
     kind = row_kind(label, says,
                     [n.value for n in numbers if n.value is not None], money)
-    own = read_stated(label)
+    own = read_stated(without_named_terms(label))  # "€500 million notes": a name
+    if own.currency and not own.scale:  # "Euro bonds": the bonds' currency, not the row's
+        own = replace(own, currency="", money_scale=False)
     stated = merge_stated(own, units.columns.get(c, Stated()), read_stated(section), units.table)
     if money and not own.percent:
         stated = replace(stated, percent=False)

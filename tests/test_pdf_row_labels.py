@@ -1,0 +1,61 @@
+"""A PDF table's row as a filing draws it: label pieces, dot leaders, names with figures.
+
+Real 10-K tables draw a label in pieces wider apart than a word gap, dot leaders apart
+from the label, "n/a" where a year has no figure, and name debt instruments by their
+coupon, face amount and denomination ("Euro-denominated 0.5% notes due 2027",
+"Medium-term note (€500 million Euros)"). The row is read, its figures are filed by
+their columns, and what its name says of the instrument never becomes the unit of its
+figures (the table's "(in millions)" of dollars does).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragspine_nb import FactStore, ingest
+from tests.filings import filing
+
+
+def _facts(tmp_path: Path, rows: list[tuple[str, str, str]]) -> dict[tuple[str, str], tuple]:
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2023,
+           [("Net sales", "1,200", "1,000"), *rows], ["Sales grew."])
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    store = FactStore(tmp_path / "ws" / "facts.db", create=False)
+    return {(f.metric_code, f.period): (f.value, f.unit) for f in store.iter_facts()}
+
+
+def test_a_label_drawn_in_pieces_is_one_row(tmp_path: Path) -> None:
+    # the words of "Deferred revenue balance(s)" sit wider apart than a word gap: the
+    # line was three text cells and two figures, and no row at all
+    facts = _facts(tmp_path, [("Deferred revenue balance(s)", "52", "50")])
+    assert facts[("DEFERRED_REVENUE_BALANCE", "2023")] == (52.0, "M")
+    assert facts[("REVENUE", "2023")] == (1200.0, "M")
+
+
+def test_dot_leaders_drawn_apart_leave_the_row_and_its_table_whole(tmp_path: Path) -> None:
+    # a leader cell between label and figures made the line no row; the table then
+    # lost its header and every figure (net sales too)
+    facts = _facts(tmp_path, [("Backlog .........", "75", "60")])
+    assert facts[("BACKLOG", "2023")] == (75.0, "M")
+    assert facts[("REVENUE", "2022")] == (1000.0, "M")
+
+
+def test_not_applicable_is_a_columns_cell_not_a_word_of_the_label(tmp_path: Path) -> None:
+    facts = _facts(tmp_path, [("Other income", "n/a", "(3.5)")])
+    assert facts[("OTHER_INCOME", "2022")] == (-3.5, "M")
+    assert ("OTHER_INCOME", "2023") not in facts
+    assert not [code for code, _ in facts if "N_A" in code]
+
+
+def test_a_notes_coupon_face_amount_and_currency_are_its_name_not_its_unit(
+        tmp_path: Path) -> None:
+    # "0.5% notes" were stored as 336.1 percent, "€500 million Euros" and "Euro bonds"
+    # as euros: the table states dollars in millions
+    facts = _facts(tmp_path, [("0.5% notes due 2027", "336", "286"),
+                              ("Note (€500 million Euros) floating", "523", "540"),
+                              ("Euro bonds due 2030", "357", "380")])
+    assert facts[("0_5_NOTES_DUE_2027", "2023")] == (336.0, "M")
+    assert facts[("NOTE_500_MILLION_EUROS_FLOATING", "2023")] == (523.0, "M")
+    assert facts[("EURO_BONDS_DUE_2030", "2023")] == (357.0, "M")
