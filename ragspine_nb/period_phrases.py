@@ -16,7 +16,7 @@ import re
 from ragspine_nb.lexicon import MONTH, MONTH_STEMS
 
 __all__ = ["PHRASE", "QUESTION_PERIOD", "MONTH", "ORDINALS", "phrase_periods", "ended_period",
-           "names_only_a_period"]
+           "names_only_a_period", "EVERY_YEAR"]
 
 Period = tuple[str, str]
 
@@ -176,7 +176,7 @@ def phrase_periods(text: str) -> list[Period | None] | None:
 #: the words of a named period: ordinals, quarters, halves, "fiscal", months, years
 _PERIOD_WORD = re.compile(
     rf"(?<![a-z0-9])(?:{_ORD}|quarters?|half|fiscal|years?|annual|full|fy(?:\d\d)*|q[1-4]|"
-    rf"h[12]|ended|ending|{MONTH}|(?:19|20)\d\d|\d{{1,2}}|the|of|and)(?![a-z0-9])"
+    rf"h[12]|ended|ending|{MONTH}|(?:19|20)\d\d|\d{{1,2}}|the|of|and|for)(?![a-z0-9])"
     r"|第[一二三四1-4]季度|[上下]半年|全年|年度|财年|季度|\d+年|[\s,.:;'()/-]+")
 #: a word only a named period has (a count of months or years is a bucket's name:
 #: "Three to six months", "1-3 years" are rows of an ageing or maturity table)
@@ -198,3 +198,13 @@ def names_only_a_period(name: str) -> bool:
     """
     folded = name.casefold()
     return bool(_PERIOD_CORE.search(folded)) and not _PERIOD_WORD.sub("", folded).strip()
+
+
+#: "each fiscal year", "over the years", "historically", "历年": every year a figure is
+#: reported for, not one period (apply to folded text). "All years" is left out: "the
+#: total of all years" sums them.
+EVERY_YEAR = re.compile(
+    r"(?<![a-z0-9])(?:(?:in|for) )?(?:each|every) (?:single )?(?:fiscal )?year"
+    r"|(?<![a-z0-9])(?:over|across) the (?:past |last )?(?:few |several )?(?:fiscal )?years"
+    r"|(?<![a-z0-9])(?:year[- ]by[- ]year|historically|by year)(?![a-z0-9])"
+    r"|历年|每年|各年度?|逐年")

@@ -41,8 +41,9 @@ def test_a_row_naming_only_a_period_is_the_questions_period_not_a_row(tmp_path: 
     r = with_orvale_row(tmp_path, "Fiscal Year").ask(
         "What was Zentra's net sales in each fiscal year?", REF)
     assert "Fiscal Year" not in r.answer, r.answer
-    assert [(f.label, f.value) for f in r.figures] == [("Zentra Corporation Revenue, FY2023",
-                                                        1200.0)]
+    assert [(f.label, f.value) for f in r.figures] == [
+        ("Zentra Corporation Revenue, FY2022", 1000.0),
+        ("Zentra Corporation Revenue, FY2023", 1200.0)]  # each year reported
 
 
 def test_dot_leaders_are_no_part_of_a_row_label(tmp_path: Path) -> None:
@@ -54,3 +55,18 @@ def test_dot_leaders_are_no_part_of_a_row_label(tmp_path: Path) -> None:
     ingest(folder, workspace=tmp_path / "ws", progress=False)
     r = Agent.from_workspace(tmp_path / "ws").ask("What was Zentra's backlog in FY2023?", REF)
     assert r.answer.startswith("Zentra Corporation Backlog, FY2023: 75 million"), r.answer
+
+
+def test_a_formula_asked_with_no_period_is_the_latest_year_its_operands_report(
+        tmp_path: Path) -> None:
+    # a margin no row states, asked of a filing for 2022 in 2024: it was computed for
+    # FY2023 (no operand stored: "not computed") and said nothing of the year assumed
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    filing(folder / "zentra_report.pdf", "ZENTRA CORPORATION", 2022,
+           [("Net sales", "1,200", "1,000"), ("Gross profit", "300", "240")], ["Sales grew."])
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask("What was Zentra's gross margin?", REF)
+    assert r.answer.startswith(
+        "(Assuming the period is FY2022 (latest fiscal year reported).) Zentra Corporation "
+        "Gross margin (%), FY2022: 25% (source: zentra_report.pdf)"), r.answer

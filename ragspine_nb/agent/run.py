@@ -17,7 +17,7 @@ from typing import Any
 
 from ragspine_nb.agent.compute.operation_plan import PlanContext
 from ragspine_nb.agent.compute.operations import Operation
-from ragspine_nb.agent.compute.plan_cells import reported_year
+from ragspine_nb.agent.compute.plan_cells import every_year, reported_year
 from ragspine_nb.agent.gate.security_gate import SecurityGate
 from ragspine_nb.agent.narrative.grounding import Grounder, GroundingContext, question_context
 from ragspine_nb.agent.providers import LLMProvider, MockProvider
@@ -212,7 +212,12 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     kind = question_kind(asked)
     # "which years …" asks for the periods: none is assumed from what is reported
     reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None
-    clar = clarify_scope(intent, ref, profile=profile, gate=gate, reported=reported)
+    years = every_year(intent, store, profile) if kind.kind == KIND_NUMBER else ()
+    if years:  # "in each fiscal year": every year the rows report, said
+        intent = replace(intent, periods=tuple(("FY", str(y)) for y in years),
+                         period=("FY", str(years[0])))
+    clar = clarify_scope(intent, ref, profile=profile, gate=gate, reported=reported,
+                         every_year=years)
     trace.record(route=intent.route, metric=intent.metric, entity=intent.entity,
                  period=period_label(*intent.period) if intent.period else None,
                  channel=intent.channel, clar_mode=clar.mode, question_kind=kind.kind,

@@ -151,8 +151,17 @@ def defined_answer(run: Run) -> AgentResult | None:
 
 def _missing_answer(run: Run, head: str, missing: Missing) -> AgentResult:
     """No figure: what is missing, and the operands that were found, cited as inputs."""
-    return run.finish("\n".join([head, *input_lines(missing.found, run.profile, run.lang)]),
-                    run.intent.route, sources=cited(missing.found))
+    return run.finish(_noted(run, "\n".join([head, *input_lines(missing.found, run.profile,
+                                                                   run.lang)])),
+                      run.intent.route, sources=cited(missing.found))
+
+
+def _noted(run: Run, text: str) -> str:
+    """``text`` after what was assumed (the period of a question naming none)."""
+    note = run.clar.assumption_note
+    if not note:
+        return text
+    return f"{note} {text}" if run.lang == "en" else note + text
 
 
 def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:
@@ -194,8 +203,10 @@ def builtin_answer(run: Run, task: Task) -> AgentResult | None:
                                f"(formula: {name} = {formula_words(run.profile, formula)}).",
                                derived)
     if isinstance(derived, NotComputed):
-        return run.finish(f"{name} not computed: {derived.text(run.lang)}.", run.intent.route)
+        return run.finish(_noted(run, f"{name} not computed: {derived.text(run.lang)}."),
+                          run.intent.route)
     run.trace.record(formula=derived.derivation)
-    return run.finish(figure_text(derived, run.lang, profile=run.profile), run.intent.route,
+    return run.finish(_noted(run, figure_text(derived, run.lang, profile=run.profile)),
+                      run.intent.route,
                       sources=[s.to_dict() for s in derived.sources],
                       tool=ToolOutcome(figures=(derived,)))

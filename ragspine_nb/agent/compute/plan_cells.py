@@ -20,7 +20,9 @@ from ragspine_nb.agent.reading.operation_cues import period_range
 from ragspine_nb.agent.scope.clarify import ClarificationResult
 from ragspine_nb.extract.header_periods import YEAR
 from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.period_phrases import EVERY_YEAR
 from ragspine_nb.profile import DomainProfile
+from ragspine_nb.profile_fields import formula_codes
 from ragspine_nb.stores.facts import FactStore
 
 __all__ = ["Task", "SLOTS", "Plan", "PlanContext", "base_tasks", "ranged", "fiscal_years",
@@ -139,18 +141,57 @@ def reported_year(intent: ParsedIntent, store: FactStore, profile: DomainProfile
     """
     if intent.periods or not intent.metrics:
         return None
-    entities = list(intent.entities) or [profile.home_entity_code]
-    channels = list(intent.channels) or [intent.channel or profile.default_channel]
-    rows = [(m, e, c) for m in intent.metrics for e in entities for c in channels]
-    shared = set.intersection(*({int(f.period) for f in store.iter_facts(
-        metric_code=m, entity=e, channel=c, period_type="FY") if f.period.isdigit()}
-        for m, e, c in rows))
+    rows = _rows(intent, profile)
+    shared = set.intersection(*(_reported_years(store, profile, m, e, c) for m, e, c in rows))
     latest = ref.year - 1
     earlier = [y for y in shared if y < latest]
     if latest in shared or not earlier:
         return None
     year = max(earlier)
     return None if _schedule(store, profile, rows, year) else year
+
+
+def every_year(intent: ParsedIntent, store: FactStore, profile: DomainProfile
+               ) -> tuple[int, ...]:
+    """The fiscal years "each year" means: every year all the rows asked about report.
+
+    "What was Nike's revenue in each fiscal year?" names no period and asks for them
+    all; ``()`` when the question names a period, asks a change (its two years are
+    assumed as for any change), says no "each year" (:data:`EVERY_YEAR`) or no row has a
+    figure for any year.
+    """
+    if intent.periods or not intent.metrics or intent.change_cue or \
+            not EVERY_YEAR.search(fold(intent.raw_question)):
+        return ()
+    rows = _rows(intent, profile)
+    return tuple(sorted(set.intersection(*(_reported_years(store, profile, m, e, c)
+                                           for m, e, c in rows))))
+
+
+def _rows(intent: ParsedIntent, profile: DomainProfile) -> list[tuple[str, str, str]]:
+    """The (metric, entity, channel) rows a question asks about (the home entity if none)."""
+    entities = list(intent.entities) or [profile.home_entity_code]
+    channels = list(intent.channels) or [intent.channel or profile.default_channel]
+    return [(m, e, c) for m in intent.metrics for e in entities for c in channels]
+
+
+def _reported_years(store: FactStore, profile: DomainProfile, metric: str, entity: str,
+                    channel: str, seen: frozenset[str] = frozenset()) -> set[int]:
+    """The fiscal years a row has a figure for; a formula's, the years of all its operands.
+
+    "3M's net income" is computed from the owners' line (Net income = Net income
+    attributable to shareholders of the parent): its years are that line's.
+    """
+    years = {int(f.period) for f in store.iter_facts(
+        metric_code=metric, entity=entity, channel=channel, period_type="FY")
+        if f.period.isdigit()}
+    spec = profile.metrics.get(metric)
+    if years or spec is None or not spec.formula or metric in seen:
+        return years
+    operands = formula_codes(spec.formula)
+    return set.intersection(*(_reported_years(store, profile, c, entity,
+                                              profile.default_channel, seen | {metric})
+                              for c in operands)) if operands else set()
 
 
 def _schedule(store: FactStore, profile: DomainProfile, rows: Sequence[tuple[str, str, str]],

@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 from ragspine_nb.lexicon import MONTH
-from ragspine_nb.period_phrases import ORDINALS, PHRASE, QUESTION_PERIOD
+from ragspine_nb.period_phrases import EVERY_YEAR, ORDINALS, PHRASE, QUESTION_PERIOD
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.vocab_matcher import VocabMatcher, shared_matcher
 from ragspine_nb.wordset import content_words
@@ -33,7 +33,7 @@ _DATE_COMMA = re.compile(rf"\b{MONTH}\s*"
 #: A comma before a clause saying how a figure is measured, not before another item.
 _CLAUSE_COMMA = re.compile(r",\s*(?=(?:based on|according to|in terms of|as reported|"
                            r"as presented|as shown)\b)")
-_PHRASE = re.compile(rf"(?<![a-z0-9])(?:{PHRASE})")
+_PHRASE = re.compile(rf"(?<![a-z0-9])(?:{PHRASE})|{EVERY_YEAR.pattern}")
 _TOKEN = re.compile(r"%|[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _PAREN = re.compile(r"\([^()]*\)")
 _TRAILING_PERCENT = re.compile(r"\s*[(\[]?\s*(?:%|(?<![a-z])(?:percentage|percent|pct))\s*[)\]]?"
@@ -94,7 +94,8 @@ def without_phrases(text: str) -> str:
     """``text`` with each period phrase of several words blanked out (same length).
 
     "2018 year end" or "the year ended December 31, 2019" names a period, not the rows
-    "At end of the year" or "Year ended"; a bare year is kept (it may be part of a name).
+    "At end of the year" or "Year ended"; "each fiscal year" names every year, not the
+    row "For the fiscal year"; a bare year is kept (it may be part of a name).
 
     >>> without_phrases("transfers between 2018 year end and 2019")
     'transfers between               and 2019'

@@ -14,7 +14,8 @@ no figure in it, the latest fiscal year they are reported for; for a change: the
 asked about against the year before, the year it starts from — "since FY2024" — against
 the latest, asked back when none is later, or the latest two such years) and the assumption is
 surfaced, as are the parser's readings (a total named with its part asks for the part; a
-bare balance is the closing one) → nothing to clarify.
+bare balance is the closing one; "each fiscal year" is every year the rows report) →
+nothing to clarify.
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ CLARIFY_NONE = "none"
 CLARIFY_ASK_FIRST = "ask_first"
 CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
 CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
-#: Assumed slots saying how the question's rows were read (a part of a total, the
-#: closing balance, a row for a metric without figures), not which period or entity.
-READING_SLOTS = ("part", "closing", "row", "movement", "average")
+#: Assumed slots saying how the question was read (a part of a total, the closing
+#: balance, a row for a metric without figures, "each year" as the years reported), not
+#: which period or entity was assumed.
+READING_SLOTS = ("part", "closing", "row", "movement", "average", "years")
 #: Operations that may be a change over time.
 _CHANGES = ("difference", "percent_change")
 #: Operations with a numerator and a denominator named apart.
@@ -299,6 +301,11 @@ def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: Doma
         a, b = assumed["average"].split(",")
         parts.append(f"平均数为{a}与{b}年末余额的平均" if zh else
                      f"the average is of the year-end balances of {a} and {b}")
+    elif "years" in assumed:
+        years = assumed["years"].split(",")
+        parts.append(f"期间为有数据的各财年：{'、'.join(years)}" if zh else
+                     "the years are every fiscal year reported: "
+                     f"{', '.join(years[:-1])}{' and ' if len(years) > 1 else ''}{years[-1]}")
     elif "periods" in assumed:
         a, b = assumed["periods"].split(",")
         parts.append(f"比较{b}与{a}" if zh else f"the comparison is {b} against {a}")
@@ -309,7 +316,8 @@ def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: Doma
 def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
                   profile: DomainProfile, gate: SecurityGate | None = None,
                   operation: _Operation | None = None,
-                  reported: int | None = None) -> ClarificationResult:
+                  reported: int | None = None,
+                  every_year: tuple[int, ...] = ()) -> ClarificationResult:
     """Decide how to treat a parsed question (see the module docstring for the order).
 
     ``operation`` (anything with a ``kind``, e.g. an
@@ -319,6 +327,7 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
     combines several metrics named with a change cue. ``reported``: the latest fiscal
     year the rows asked about are reported for, when that is before the latest complete
     one (a question naming no period is then about it, and the note says so).
+    ``every_year``: the years read for "each fiscal year" (the note lists them).
     """
     gate = gate or SecurityGate.from_profile(profile)
     verdict = gate.screen(raw_question=intent.raw_question, metric=intent.metric)
@@ -332,6 +341,8 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
     if asked is not None:
         return asked
     assumed = _assumed(intent, latest, profile)
+    if every_year:
+        assumed["years"] = ",".join(f"FY{y}" for y in every_year)
     if not assumed:
         return ClarificationResult(CLARIFY_NONE)
     options = tuple(e.label for e in profile.entities.values()) if "entity" in assumed else ()
