@@ -70,3 +70,14 @@ def test_a_formula_asked_with_no_period_is_the_latest_year_its_operands_report(
     assert r.answer.startswith(
         "(Assuming the period is FY2022 (latest fiscal year reported).) Zentra Corporation "
         "Gross margin (%), FY2022: 25% (source: zentra_report.pdf)"), r.answer
+
+
+def test_a_word_asking_an_operation_is_no_row_of_another_filing(tmp_path: Path) -> None:
+    # Orvale's table has a row "Growth %"; "Zentra's net sales growth" read it as a row
+    # Zentra has no figure of, qualifying net sales: "growth" was no cue, and the change
+    # asked was refused as "words this agent could not read exactly"
+    r = with_orvale_row(tmp_path, "Growth %").ask("What was Zentra's net sales growth in 2023?",
+                                                  REF)
+    assert r.answer.startswith("(Assuming the comparison is FY2023 against FY2022.) Zentra "
+                               "Corporation Revenue, change from FY2022 to FY2023: 200 million"), \
+        r.answer

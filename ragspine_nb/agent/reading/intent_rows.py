@@ -232,6 +232,11 @@ class RowReader:
         if any(not self._bare_total(h[2]) for h in hits):
             # "the total amount of inventories": "total" names no bare "Total" row
             hits = [h for h in hits if not self._bare_total(h[2])]
+        named = [h for h in hits if not content_words(h[3]) <= OPERATION_WORDS]
+        if named and len(named) < len(hits):
+            # "net sales growth": beside a row named, a name of operation words only (a
+            # filing's "Growth %") asks that operation of it, read as a cue
+            hits = named
         rows = no_total_beside(self, self._read(hits, words, listed), words)
         if listed:
             return self._alive(rows, words)
