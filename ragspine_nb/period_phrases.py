@@ -12,11 +12,12 @@ calendars); nine months are no period of ours, so a phrase naming them reads as 
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 
 from ragspine_nb.lexicon import MONTH, MONTH_STEMS
 
 __all__ = ["PHRASE", "QUESTION_PERIOD", "MONTH", "ORDINALS", "phrase_periods", "ended_period",
-           "names_only_a_period", "EVERY_YEAR"]
+           "names_only_a_period", "EVERY_YEAR", "fiscal_quarter"]
 
 Period = tuple[str, str]
 
@@ -208,3 +209,35 @@ EVERY_YEAR = re.compile(
     r"|(?<![a-z0-9])(?:over|across) the (?:past |last )?(?:few |several )?(?:fiscal )?years"
     r"|(?<![a-z0-9])(?:year[- ]by[- ]year|historically|by year)(?![a-z0-9])"
     r"|历年|每年|各年度?|逐年")
+
+
+def fiscal_quarter(ended: date, year_end: date | None) -> Period | None:
+    """The fiscal quarter that ended on ``ended``, by the company's fiscal year end.
+
+    A fiscal year is named by the year it ends in; its quarters end about 3, 6, 9 and 12
+    months after the last year end (52/53-week calendars end up to a week off). With no
+    known year end, the calendar quarter (:func:`ended_period`); ``None`` when the date
+    ends no quarter.
+
+    Examples
+    --------
+    >>> fiscal_quarter(date(2023, 7, 29), date(2023, 1, 28))  # Best Buy: Q2 of fiscal 2024
+    ('QUARTER', '2024Q2')
+    >>> fiscal_quarter(date(2022, 12, 31), date(2022, 6, 30))  # Amcor: Q2 of fiscal 2023
+    ('QUARTER', '2023Q2')
+    >>> fiscal_quarter(date(2023, 3, 31), date(2022, 12, 31))
+    ('QUARTER', '2023Q1')
+    >>> fiscal_quarter(date(2019, 9, 30), None)  # no year end known: the calendar's quarter
+    ('QUARTER', '2019Q3')
+    >>> fiscal_quarter(date(2023, 5, 15), date(2022, 12, 31)) is None  # no quarter's end
+    True
+    """
+    if year_end is None:
+        return ended_period(3, (ended.year, ended.month, ended.day))
+    day = min(year_end.day, 28) if year_end.month == 2 else year_end.day
+    fiscal = ended.year if ended <= date(ended.year, year_end.month, day) + timedelta(days=7) \
+        else ended.year + 1
+    left = (date(fiscal, year_end.month, day) - ended).days / (365.25 / 4)  # quarters to go
+    if abs(left - round(left)) > 0.15 or not 0 <= round(left) <= 3:
+        return None
+    return "QUARTER", f"{fiscal}Q{4 - round(left)}"

@@ -191,6 +191,15 @@ def test_a_document_naming_no_company_warns_once(tmp_path: Path) -> None:
     ("AMCOR_2023Q4_EARNINGS.pdf", "", "Amcor reports fiscal 2023 results",
      "company Amcor (file name), earnings release"),
     ("NIKE_2019_10K.pdf", "", "", "company Nike (file name), FY2019, 10-K"),
+    # a 10-Q is of its quarter, never of a fiscal year its text names (Amcor's was FY2022):
+    # that year end sets the fiscal calendar (December 31, 2022 is Q2 of fiscal 2023)
+    ("x.pdf", "", "FORM 10-Q\nFor the Quarterly Period Ended December 31, 2022\nAMCOR PLC\n"
+     "(Exact name of Registrant as specified in its charter)\nOur Annual Report on Form 10-K "
+     "for the fiscal year ended June 30, 2022",
+     "company Amcor PLC (cover page), 2023Q2 (of the year after 2022-06-30), 10-Q"),
+    ("x.pdf", "", "FORM 10-Q\nFor the quarterly period ended September 30, 2019\nACME CORP\n"
+     "(Exact name of registrant as specified in its charter)",
+     "company Acme Corp (cover page), 2019Q3, 10-Q"),
     ("ACME_FY2025_Results.pptx", "", "", ""),  # no document type: the name is not read
     ("QBR_2025Q1_经营回顾.md", "", "", ""),
     ("notes.md", "", "Commission file number 1-1234\nRevenue grew in 2023.", ""),

@@ -21,13 +21,15 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from ragspine_nb.glossary import period_label
 from ragspine_nb.lexicon import MONTH_NAMES, MONTHS
+from ragspine_nb.period_phrases import fiscal_quarter
 
 __all__ = ["DocumentIdentity", "read_identity", "display_name", "FORM_TYPES",
            "IDENTITY_VERSION"]
 
 #: Version of these rules; part of a file's ingestion fingerprint (a new rule re-reads it).
-IDENTITY_VERSION = "identity@2"
+IDENTITY_VERSION = "identity@3"
 
 #: Document types named on a cover page or in a file name (canonical spelling).
 FORM_TYPES: tuple[str, ...] = ("10-K", "10-Q", "8-K", "20-F", "40-F", "6-K", "S-1",
@@ -109,8 +111,9 @@ class DocumentIdentity:
         if self.company:
             parts.append(f"company {self.company} ({self.source_of('company')})")
         if self.period:
-            end = f" (year ended {self.fiscal_year_end})" if self.fiscal_year_end else ""
-            parts.append(f"{self.period[0]}{self.period[1]}{end}")
+            end = "" if not self.fiscal_year_end else f" (year ended {self.fiscal_year_end})" \
+                if self.period[0] == "FY" else f" (of the year after {self.fiscal_year_end})"
+            parts.append(f"{period_label(*self.period)}{end}")
         if self.doc_type:
             parts.append(self.doc_type)
         return ", ".join(parts)
@@ -118,7 +121,7 @@ class DocumentIdentity:
     def to_row(self) -> dict[str, str]:
         """The ledger row (strings), keys as :data:`~ragspine_nb.stores.facts` expects."""
         return {"company": self.company,
-                "period": f"{self.period[0]}{self.period[1]}" if self.period else "",
+                "period": period_label(*self.period) if self.period else "",
                 "fiscal_year_end": self.fiscal_year_end, "doc_type": self.doc_type,
                 "sources": "; ".join(f"{k}={v}" for k, v in self.sources),
                 "registrant": self.registrant}
@@ -255,6 +258,13 @@ def read_identity(filename: str, title: str = "", text: str = "") -> DocumentIde
         sources.append(("doc_type", "cover page" if form else "file name"))
     if not fye and _QUARTER_ENDED.search(flat[:3000]) and not kind:
         kind = "10-Q"
+    quarter = _QUARTER_ENDED.search(flat[:3000]) if kind == "10-Q" else None
+    if quarter and _date(quarter):  # a quarterly report is of its quarter: a fiscal year
+        # it names ("… the fiscal year ended June 30, 2022") sets its fiscal calendar
+        period = fiscal_quarter(date.fromisoformat(_date(quarter)),
+                                date.fromisoformat(fye) if fye else None)
+        sources = [(k, v) for k, v in sources if k != "period"] + \
+            ([("period", "cover page")] if period else [])
     number = _FILE_NUMBER_VALUE.search(flat[:3000])
     if number:
         sources.append(("registrant", "cover page"))
