@@ -249,3 +249,20 @@ def test_an_operand_formula_is_read_checked_and_written_back() -> None:
     with pytest.raises(ProfileError, match=r"metrics\.G\.operand_formula 'R - X'.*not metrics"):
         DomainProfile.from_dict({**spec, "metrics": {**spec["metrics"], "G": {
             "unit": "USD_M", "operand_formula": "R - X"}}})
+
+
+def test_a_capex_line_naming_the_intangibles_bought_is_the_capex(tmp_path: Path) -> None:
+    """Amcor's cash flow statement says "Purchase of property, plant, and equipment, and
+    other intangible assets": the capital expenditure (its free cash flow was refused as
+    'Capital expenditure is not in the fact store')."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "cash_flows.csv").write_text(
+        "($ million),2023,2022\nNet cash provided by operating activities,\"1,261\",\"1,526\"\n"
+        "\"Purchase of property, plant, and equipment, and other intangible assets\","
+        "(526),(527)\n", "utf-8")
+    ingest(docs, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    answer = agent.ask("What was the free cash flow in FY2023?", reference_date=date(2024, 1, 1)
+                       ).answer
+    assert "1,261 - 526 (the size of -526) = 735" in answer, answer
