@@ -81,3 +81,27 @@ def test_a_word_asking_an_operation_is_no_row_of_another_filing(tmp_path: Path) 
     assert r.answer.startswith("(Assuming the comparison is FY2023 against FY2022.) Zentra "
                                "Corporation Revenue, change from FY2022 to FY2023: 200 million"), \
         r.answer
+
+
+def test_two_rows_stating_the_same_figures_are_one_reading_said(tmp_path: Path) -> None:
+    # one company's filings name one line item two ways ("Subscription revenue",
+    # "Total subscription revenue"); both state 800 for 2022: asking back which was meant
+    # offered a choice that changed nothing (Adobe's subscription revenue, fiscal 2022)
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    filing(folder / "zentra_2023.pdf", "ZENTRA CORPORATION", 2023,
+           [("Net sales", "1,200", "1,000"), ("Subscription revenue", "950", "800")],
+           ["Sales grew."], registrant="1-4101")
+    filing(folder / "zentra_2022.pdf", "ZENTRA CORPORATION", 2022,
+           [("Net sales", "1,000", "900"), ("Total subscription revenue", "800", "700")],
+           ["Sales grew."], registrant="1-4101")
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    r = agent.ask("What was Zentra's subscription revenue in 2022?", REF)
+    assert r.answer.startswith("(Total subscription revenue and Subscription revenue state the "
+                               "same figures: Total subscription revenue is answered.) Zentra "
+                               "Corporation Total subscription revenue, FY2022: 800 million"), \
+        r.answer
+    # a year only one row states is no agreement: asked back, never one picked
+    assert agent.ask("What was Zentra's subscription revenue in 2021?", REF
+                     ).answer.startswith("Which of these do you mean")

@@ -26,9 +26,10 @@ from ragspine_nb.agent.reading.intent import IntentParser, ParsedIntent, RuleInt
 from ragspine_nb.agent.reading.question_kind import KIND_NUMBER, QuestionKind, question_kind
 from ragspine_nb.agent.reading.two_asks import TwoAsks
 from ragspine_nb.agent.result import AgentResult
+from ragspine_nb.agent.scope.alike_rows import alike_note, alike_rows
 from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
-from ragspine_nb.agent.scope.stored_readings import narrow_to_store, profile_reading
+from ragspine_nb.agent.scope.stored_readings import Narrowed, narrow_to_store, profile_reading
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.agent.write.render import citations
 from ragspine_nb.agent.write.templates import STATEMENT_NAMES, TEXT
@@ -168,14 +169,38 @@ class Run:
         Its readings are narrowed to what the companies it names — else the question's —
         have stored (:func:`narrow_to_store`): in a folder of several companies' filings
         "research and development expenses" is also another company's line item, which
-        left Adobe's side of a ratio two rows ("could not be identified").
+        left Adobe's side of a ratio two rows ("could not be identified"); two rows of the
+        company stating the same figures are one (:func:`alike_rows`).
         """
         part = self.parser.parse(text, self.ref)
         whose = part.entities or self.intent.entities
         if not whose:
             return part
         narrowed, _ = narrow_to_store(replace(part, entities=whose), self.store, self.profile)
+        alike = alike_rows(narrowed, self.store, self.profile)  # one row stated twice
+        if alike:
+            narrowed = replace(narrowed, metrics=alike[:1], metric=alike[0])
         return replace(narrowed, entities=part.entities)
+
+
+def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainProfile,
+                        kind: QuestionKind
+                        ) -> tuple[ParsedIntent, Narrowed, tuple[int, ...], tuple[str, ...]]:
+    """The readings the store settles, and what was narrowed, the years read, rows alike.
+
+    Another company's rows are dropped, rows stating the same figures read as one,
+    "each fiscal year" read as the years reported.
+    """
+    intent, narrowed = narrow_to_store(intent, store, profile)  # readings it has no fact of
+    intent = profile_reading(intent, store, profile)  # another company's line item's words
+    alike = alike_rows(intent, store, profile)
+    if alike:
+        intent = replace(intent, metrics=alike[:1], metric=alike[0])
+    years = every_year(intent, store, profile) if kind.kind == KIND_NUMBER else ()
+    if years:  # "in each fiscal year": every year the rows report, said
+        intent = replace(intent, periods=tuple(("FY", str(y)) for y in years),
+                         period=("FY", str(years[0])))
+    return intent, narrowed, years, alike
 
 
 def start_run(question: str, store: FactStore, provider: LLMProvider | None,
@@ -207,17 +232,16 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     if intent.raw_question != asked:
         raise ValueError("an IntentParser must fill raw_question with the exact question")
     intent, carried = carry_over(intent, follow_up, profile)
-    intent, narrowed = narrow_to_store(intent, store, profile)  # readings it has no fact of
-    intent = profile_reading(intent, store, profile)  # another company's line item's words
     kind = question_kind(asked)
+    intent, narrowed, years, alike = _read_against_store(intent, store, profile, kind)
     # "which years …" asks for the periods: none is assumed from what is reported
     reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None
-    years = every_year(intent, store, profile) if kind.kind == KIND_NUMBER else ()
-    if years:  # "in each fiscal year": every year the rows report, said
-        intent = replace(intent, periods=tuple(("FY", str(y)) for y in years),
-                         period=("FY", str(years[0])))
     clar = clarify_scope(intent, ref, profile=profile, gate=gate, reported=reported,
                          every_year=years)
+    if alike:  # rows that state the same figures: the first answered, said first
+        said, note = clar.assumption_note, alike_note(profile, alike, intent.language)
+        clar = replace(clar, assumption_note=f"{note} {said}".strip()
+                       if intent.language != "zh" else note + said)
     trace.record(route=intent.route, metric=intent.metric, entity=intent.entity,
                  period=period_label(*intent.period) if intent.period else None,
                  channel=intent.channel, clar_mode=clar.mode, question_kind=kind.kind,
