@@ -41,7 +41,11 @@ _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # "non-current" stays one wo
 _DASH = re.compile(r"(?<=[a-z0-9])[\u2010\u2011\u2012\u2013\u2014](?=[a-z0-9])")
 _SAME = {"percentage": "percent", "pct": "percent", "%": "percent", "sept": "sep",
          # a month's whole name is its stem ("july" → "jul"; "may" is both)
-         **{m: m[:3] for m in MONTHS if m != "may"}}
+         **{m: m[:3] for m in MONTHS if m != "may"},
+         # a verb's past a row is named by is the verb a question asks with ("Dividends
+         # paid": "how much did Nike pay in dividends?")
+         "paid": "pay", "pays": "pay", "sold": "sell", "sells": "sell", "spent": "spend",
+         "spends": "spend"}
 
 
 def singular(word: str) -> str:

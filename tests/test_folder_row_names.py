@@ -105,3 +105,11 @@ def test_two_rows_stating_the_same_figures_are_one_reading_said(tmp_path: Path) 
     # a year only one row states is no agreement: asked back, never one picked
     assert agent.ask("What was Zentra's subscription revenue in 2021?", REF
                      ).answer.startswith("Which of these do you mean")
+
+
+def test_a_row_named_by_a_verbs_past_is_named_by_the_verb(tmp_path: Path) -> None:
+    # "Dividends paid" asked as "how much did Orvale pay in dividends": 'paid' and 'pay'
+    # were two words, and the question asked back among every dividend row
+    r = with_orvale_row(tmp_path, "Dividends paid").ask(
+        "How much did Orvale pay in dividends in 2023?", REF)
+    assert r.answer.startswith("Orvale Inc. Dividends paid, FY2023: 52 million"), r.answer
