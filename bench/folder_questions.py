@@ -1,0 +1,131 @@
+"""Plain analyst questions on a folder of real filings: answered, asked back, refused, wrong.
+
+    .venv/bin/python bench/folder_questions.py WORKSPACE [--baseline OTHER_CHECKOUT
+        [--baseline-workspace ITS_WORKSPACE]] [--json OUT]
+
+The workspace is the 29 FinanceBench dev filings ingested as one folder, no metadata::
+
+    ragspine-nb ingest $RAGSPINE_DATA/financebench/pdfs --workspace /tmp/ws29 --workers 2
+
+Each question names one company and a line item, a ratio, a change or "each year" in the
+words an analyst types; the figure it must state was read from the cited cell of that
+company's filing (the expected string must appear in the answer; a question asking for
+several figures lists them all). Scored per question: ``right`` (every expected string
+stated), ``wrong`` (a figure stated, an expected string missing), ``ask back``
+("Which …"), ``refused`` (anything else: not found, not computed). This is a regression
+set of one folder, not an accuracy benchmark: the expected strings are the filings'
+figures, the questions the kinds a user asked in the reviews. ``--baseline`` runs the same
+questions with another checkout's code (a ``git worktree`` of the commit before) in a
+fresh process and prints both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+REF = date(2024, 1, 1)
+#: (question, the strings a right answer states)
+QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("What was Amcor's net sales in FY2023?", ("14,694",)),
+    ("What was General Mills' operating cash flow in FY2022?", ("3,316.1",)),
+    ("What were Foot Locker's total assets in 2022?", ("7,907",)),
+    ("What was Netflix's revenue in 2017?", ("11,692,713",)),
+    ("What was Adobe's diluted EPS in FY2016?", ("2.32",)),
+    ("What was 3M's capital expenditure in 2022?", ("1,749",)),
+    ("What was Best Buy's inventory at the end of fiscal 2023?", ("5,140",)),
+    ("What was Best Buy's revenue in FY2022?", ("51,761",)),
+    ("What was 3M's net income?", ("5,777",)),
+    ("What was Best Buy's gross margin in FY2023?", ("21.41%",)),
+    ("What is Nike's current ratio for FY2023?", ("2.72",)),
+    ("What is 3M's debt to equity ratio in 2022?", ("2.15",)),
+    ("What was the change in Adobe's total revenue between FY2016 and FY2017?", ("1,447,075",)),
+    ("What was 3M's revenue growth in 2022?", ("-1,126",)),
+    ("What was 3M's revenue growth rate in 2022?", ("-3.18%",)),
+    ("What was Amcor's free cash flow in FY2023?", ("735",)),
+    ("How much did Amcor pay in dividends in FY2023?", ("723",)),
+    ("What was Adobe's subscription revenue in fiscal 2022?", ("16,388",)),
+    ("What was Adobe's subscription revenue as a percentage of total revenue in fiscal 2022?",
+     ("93.08%",)),
+    ("What was Nike's revenue in FY2021, FY2022 and FY2023?", ("44,538", "46,710", "51,217")),
+    ("What was Nike's revenue each fiscal year?", ("44,538", "46,710", "51,217")),
+    ("What was Foot Locker's net income in 2022 and 2021?", ("341", "892")),
+    ("How much did Adobe spend on research and development in fiscal 2022?", ("2,987",)),
+    ("What was General Mills' dividend per share in fiscal 2022?", ("2.04",)),
+    ("What was 3M's interest expense in 2018?", ("350",)),
+    ("What was Nike's effective tax rate in FY2023?", ("18.2%",)),
+    ("What was Best Buy's return on assets in FY2023?", ("8.98%",)),
+    ("What was Adobe's operating margin?", ("34.64%",)),
+    ("How much cash did Nike have at the end of FY2023?", ("7,441",)),
+    ("What was 3M's current ratio at the end of 2022?", ("1.54",)),
+)
+KINDS = ("right", "wrong", "ask back", "refused")
+
+
+def _kind(answer: str, figures: int, expected: tuple[str, ...]) -> str:
+    if all(e in answer for e in expected):
+        return "right"
+    if answer.startswith(("Which ", "您")):
+        return "ask back"
+    return "wrong" if figures else "refused"
+
+
+def run(workspace: str) -> dict[str, object]:
+    """Every question asked of the workspace's agent: the kinds counted, each row."""
+    from ragspine_nb import Agent
+
+    agent = Agent.from_workspace(workspace)
+    rows = []
+    for question, expected in QUESTIONS:
+        r = agent.ask(question, reference_date=REF)
+        rows.append({"question": question, "kind": _kind(r.answer, len(r.figures), expected),
+                     "answer": r.answer.splitlines()[0][:300]})
+    counts = {k: sum(1 for row in rows if row["kind"] == k) for k in KINDS}
+    return {"questions": len(rows), **counts, "rows": rows}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("workspace")
+    ap.add_argument("--baseline", help="another checkout: its code on the same questions")
+    ap.add_argument("--baseline-workspace",
+                    help="the workspace the baseline answers from (default: the same one; "
+                         "a folder that checkout ingested compares what each gives a user)")
+    ap.add_argument("--json", help="write the report(s) here")
+    ap.add_argument("--raw", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.raw:
+        print(json.dumps(run(args.workspace)))
+        return 0
+    here = str(Path(__file__).resolve().parents[1])
+    sides = [("this", here, args.workspace)] if not args.baseline else \
+        [("baseline", str(Path(args.baseline).resolve()),
+          args.baseline_workspace or args.workspace), ("this", here, args.workspace)]
+    out = {}
+    for name, root, workspace in sides:  # each in a fresh process, its code first on the path
+        done = subprocess.run([sys.executable, __file__, workspace, "--raw"],
+                              env={**os.environ, "PYTHONPATH": root}, capture_output=True,
+                              text=True, check=True)
+        out[name] = json.loads(done.stdout)
+    for name, report in out.items():
+        print(f"{name}: " + ", ".join(f"{k} {report[k]}" for k in KINDS)
+              + f" of {report['questions']}")
+    if args.baseline:
+        for old, new in zip(out["baseline"]["rows"], out["this"]["rows"], strict=True):
+            if old["kind"] != new["kind"]:
+                print(f"  {old['kind']} -> {new['kind']}: {new['question']}")
+    for row in out["this"]["rows"]:
+        if row["kind"] != "right":
+            print(f"  [{row['kind']}] {row['question']}\n      {row['answer']}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1, ensure_ascii=False), "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
