@@ -113,3 +113,23 @@ def test_a_row_named_by_a_verbs_past_is_named_by_the_verb(tmp_path: Path) -> Non
     r = with_orvale_row(tmp_path, "Dividends paid").ask(
         "How much did Orvale pay in dividends in 2023?", REF)
     assert r.answer.startswith("Orvale Inc. Dividends paid, FY2023: 52 million"), r.answer
+
+
+def test_a_formulas_operand_two_filings_state_differently_is_said_so(tmp_path: Path) -> None:
+    # Zentra's 2023 10-K restates 2022 operating income (90 against 100 in its 2022
+    # 10-K): the margin was refused as 'Operating income … is not in the fact store'
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    filing(folder / "zentra_2023.pdf", "ZENTRA CORPORATION", 2023,
+           [("Net sales", "1,200", "1,000"), ("Operating income", "130", "90")],
+           ["Sales grew."], registrant="1-4101")
+    filing(folder / "zentra_2022.pdf", "ZENTRA CORPORATION", 2022,
+           [("Net sales", "1,000", "900"), ("Operating income", "100", "80")],
+           ["Sales grew."], registrant="1-4101")
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    r = Agent.from_workspace(tmp_path / "ws").ask("What was Zentra's operating margin in 2022?",
+                                                  REF)
+    assert not r.figures
+    assert ("Operating income (OPERATING_INCOME, FY2022) is stated differently by 2 documents: "
+            "100 million (source: zentra_2022.pdf") in r.answer, r.answer
+    assert "; 90 million (source: zentra_2023.pdf" in r.answer

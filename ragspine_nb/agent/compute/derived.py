@@ -36,8 +36,8 @@ from ragspine_nb.agent.compute.query_tools import execute_query_metric
 from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.reading.labels import entity_label, metric_label
 from ragspine_nb.agent.write.answer import StructuredAnswer, cited, figure_text, layout
-from ragspine_nb.agent.write.templates import format_value
-from ragspine_nb.core import Fact, Figure, FoundResult, QueryResult
+from ragspine_nb.agent.write.templates import format_value, statement_text
+from ragspine_nb.core import ConflictResult, Fact, Figure, FoundResult, QueryResult
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
@@ -70,6 +70,10 @@ def _term(where: Derivation, cell: Task, code: str, depth: int) -> Term | str:
     if isinstance(found, FoundResult):
         return Term(found.fact.value, unit_text(found.fact.unit), (found.fact,), name,
                     format_value(found.fact.value))
+    if isinstance(found, ConflictResult):  # stored, differently by two filings: never picked
+        stated = "; ".join(statement_text(f, "en") for f in found.statements)
+        return (f"{name} ({code}, {cell.period}) is stated differently by "
+                f"{len(found.statements)} documents: {stated}")
     spec = where.profile.metrics.get(code)
     formula = (spec.formula or spec.operand_formula) if spec is not None else ""
     if formula and depth < MAX_DEPTH:  # an operand's own formula (or the one it has as one)
