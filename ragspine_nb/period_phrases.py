@@ -60,8 +60,9 @@ QUESTION_PERIOD = re.compile(
     r"|[12]h\s?(?:fy)?\s?\d{4}"
     r"|\d{4}\s?(?:h[12]|q[1-4])"
     r"|\d{4}\s?年\s?(?:上半年|下半年|第?[一二三四1-4]季度)?"
-    r"|(?<![a-z0-9])fy?\s?'?\d{2}(?![\d.%])"
-    r"|(?<![\d.a-z])(?:19|20)\d{2}(?![\d.%])"
+    # a full stop after a year ends the sentence ("… in 2021 and 2022."); a decimal does not
+    r"|(?<![a-z0-9])fy?\s?'?\d{2}(?![\d%]|\.\d)"
+    r"|(?<![\d.a-z])(?:19|20)\d{2}(?![\d%]|\.\d)"
     r"|今年上半年|今年下半年|去年上半年|去年下半年|前年|去年|今年|本年度|上年度"
     r"|本季度|上季度|上个季度|上半年|下半年"
     r"|the year before last|last year|this year|last quarter|this quarter"

@@ -133,3 +133,19 @@ def test_a_formulas_operand_two_filings_state_differently_is_said_so(tmp_path: P
     assert ("Operating income (OPERATING_INCOME, FY2022) is stated differently by 2 documents: "
             "100 million (source: zentra_2022.pdf") in r.answer, r.answer
     assert "; 90 million (source: zentra_2023.pdf" in r.answer
+
+
+def test_a_year_with_a_footnote_mark_is_no_row_name(tmp_path: Path) -> None:
+    # Orvale's table has a row "2023 (1)": "Zentra 2023年的营业收入" read it as the row (a
+    # year with a footnote mark) and answered "2023 (1), FY2023 not found"
+    r = with_orvale_row(tmp_path, "2023 (1)").ask("Zentra 2023年的营业收入是多少？", REF)
+    assert r.answer.startswith("Zentra Corporation Revenue，FY2023：1,200百万"), r.answer
+
+
+def test_a_year_ending_the_sentence_is_read(tmp_path: Path) -> None:
+    # "… in 2022 and 2023." read 2022 only (a full stop after a year was read as a decimal)
+    r = with_orvale_row(tmp_path, "Backlog").ask("Compare Zentra's net sales in 2022 and 2023.",
+                                                  REF)
+    assert [(f.label, f.value) for f in r.figures][:2] == [
+        ("Zentra Corporation Revenue, FY2022", 1000.0),
+        ("Zentra Corporation Revenue, FY2023", 1200.0)], r.answer

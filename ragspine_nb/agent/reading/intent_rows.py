@@ -58,6 +58,8 @@ START_WORDS = frozenset({"beginning", "begin", "opening", "start", "starting"})
 END_WORDS = frozenset({"end", "ending", "closing", "close"})
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
+#: a footnote mark after a name: "2023 (1)", "Revenue (a)"
+_MARK = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)", re.IGNORECASE)
 #: Chinese labels that only say "total" (a row named by its place in its table).
 _ZH_TOTALS = frozenset({"合计", "总计", "总额", "小计", "共计", "总数"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
@@ -66,13 +68,14 @@ _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
 def _dated_only(term: str) -> bool:
     """A name that is only a year or a period: the question's period, never a row's name.
 
-    "2019", "Fiscal Year", "First Quarter" (a table's quarters down a column).
+    "2019", "2023 (1)" (its footnote mark no word), "Fiscal Year", "First Quarter" (a
+    table's quarters down a column).
     """
     if names_only_a_period(term):
         return True
     if term.isascii() and "19" not in term and "20" not in term:
         return False  # no year is written in it (an ASCII text folds to no new digit)
-    words = content_words(term)
+    words = content_words(_MARK.sub(" ", term))
     return bool(words) and all(_YEAR.fullmatch(w) for w in words)
 
 
