@@ -63,6 +63,10 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was Adobe's operating margin?", ("34.64%",)),
     ("How much cash did Nike have at the end of FY2023?", ("7,441",)),
     ("What was 3M's current ratio at the end of 2022?", ("1.54",)),
+    ("Compare 3M's net income in 2021 and 2022.", ("5,921", "5,777")),
+    ("Compare Netflix's revenue in 2018 and 2019.", ("15,794,341", "20,156,447")),
+    ("Nike 2023财年的营业收入是多少？", ("51,217",)),
+    ("Best Buy 2023财年营业收入同比变化多少？", ("-5,463",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 
