@@ -308,7 +308,9 @@ def test_faq_short_circuit_and_exclusions(agent: Agent) -> None:
 
 def test_trace_is_privacy_aware(agent: Agent) -> None:
     r = agent.ask("ACME Hong Kong revenue FY2025", REF)
-    blob = json.dumps(r.trace, ensure_ascii=False)
+    # the random request id is no figure (one run drew "a007dbdb36214058")
+    blob = json.dumps({k: v for k, v in r.trace.items() if k != "request_id"},
+                      ensure_ascii=False)
     assert "1405" not in blob and "1,405" not in blob and "Hong Kong revenue" not in blob
     assert {"request_id", "route", "tool_status", "fabrication_guard_triggered"} <= set(r.trace)
     for key in ("answer", "value", "prompt", "text"):

@@ -59,3 +59,47 @@ def test_a_notes_coupon_face_amount_and_currency_are_its_name_not_its_unit(
     assert facts[("0_5_NOTES_DUE_2027", "2023")] == (336.0, "M")
     assert facts[("NOTE_500_MILLION_EUROS_FLOATING", "2023")] == (523.0, "M")
     assert facts[("EURO_BONDS_DUE_2030", "2023")] == (357.0, "M")
+
+
+def test_a_title_closing_its_parenthesis_on_the_next_line_states_the_scale(
+        tmp_path: Path) -> None:
+    """Adobe's "… were as follows (in millions, except" / "Yen):" over its foreign
+    currency revenue: only "Yen):" was read as the title, so the scale came from the
+    filing's prose elsewhere (thousands): €589.6 million was stored as 589.6 thousand."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    c = canvas.Canvas(str(folder / "zentra_report.pdf"), pagesize=A4, invariant=1)
+    y = 800
+    for line in ("FORM 10-K", "For the fiscal year ended December 31, 2023",
+                 "Commission file number 1-4101", "ZENTRA CORPORATION",
+                 "(Exact name of registrant as specified in its charter)"):
+        c.drawString(60, y, line)
+        y -= 16
+    c.showPage()
+    y = 800
+    c.setFont("Helvetica", 7)  # a sentence longer than a label: prose, no title of its own
+    c.drawString(30, y, "Our significant foreign currency revenue exposures for fiscal 2023 and "
+                        "2022, by the currency of the customer contract, were as follows (in "
+                        "millions, except")
+    c.setFont("Helvetica", 12)
+    y -= 16
+    c.drawString(60, y, "Yen):")
+    y -= 16
+    c.drawString(300, y, "2023")
+    c.drawString(400, y, "2022")
+    y -= 16
+    for label, a, b in (("Euro", "589.6", "455.5"), ("Yen (in billions)", "29.7", "28.0")):
+        c.drawString(60, y, label)
+        c.drawRightString(340, y, a)
+        c.drawRightString(440, y, b)
+        y -= 16
+    c.showPage()
+    c.save()
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    store = FactStore(tmp_path / "ws" / "facts.db", create=False)
+    facts = {(f.metric_code, f.period): (f.value, f.unit) for f in store.iter_facts()}
+    assert facts[("EURO", "2023")] == (589.6, "M")
+    assert facts[("YEN_IN_BILLIONS", "2023")] == (29.7, "BN")

@@ -162,10 +162,13 @@ def _above(lines: Sequence[Line], start: int) -> tuple[tuple[Line, ...], tuple[s
             break
         titles.append(line.text)
         t -= 1
-    if titles and titles[-1][:1].islower() and t > 0 and not _is_row(lines[t - 1]):
+    above = lines[t - 1].text if t > 0 else ""
+    if titles and t > 0 and not _is_row(lines[t - 1]) and (
+            titles[-1][:1].islower() or above.count("(") > above.count(")")):
         # "liabilities were comprised of the following:" ends a sentence of the prose line
-        # above ("… Deferred tax assets and"): the title is that sentence whole
-        titles[-1] = f"{_LAST_SENTENCE.split(lines[t - 1].text)[-1]} {titles[-1]}"
+        # above ("… Deferred tax assets and"), "Yen):" closes its parenthesis ("… as
+        # follows (in millions, except"): the title is that sentence whole
+        titles[-1] = f"{_LAST_SENTENCE.split(above)[-1]} {titles[-1]}"
     return tuple(lines[h:start]), tuple(titles)
 
 
