@@ -171,4 +171,9 @@ def test_a_deferred_tax_row_is_never_the_line_item_it_is_named_after(tmp_path: P
     r = agent.ask("What were Amcor's inventories at the end of FY2023?", REF)
     assert "20 million" not in r.answer and not r.figures, r.answer
     tax = agent.ask("What was Amcor's deferred tax asset on inventories in FY2023?", REF)
-    assert "Deferred tax assets inventories, FY2023: 20 million" in tax.answer, tax.answer
+    assert "Deferred tax assets: Inventories, FY2023: 20 million" in tax.answer, tax.answer
+    # nor does its label name it: "property, plant and equipment" asked back between the
+    # PP&E note's total and the deferred tax liabilities row "Property, plant, and equipment"
+    ppe = agent.ask("What was Amcor's property, plant and equipment in FY2023?", REF)
+    assert ppe.answer.startswith("Amcor PLC Property, plant and equipment, FY2023: 7,770 "
+                                 "million"), ppe.answer

@@ -144,12 +144,15 @@ class Emitter:
             return None
         # a change's row is named with its section ("changes in … inventories"), a row of
         # a table titled for deferred taxes with them
-        titled = self.tax_titled and not ref.section and self._tax_effect(ref)
-        # a tax effect is named only with its section: "inventories" names no deferred tax
-        # asset on inventories (Amcor's 20 was answered as its inventories)
-        code = self.namer.code_for(ref.raw, ref.label, _TAX_SECTION if titled else ref.section,
-                                   ref.repeated or change_row(ref.section) or titled
-                                   or self._tax_effect(ref), ref.layout.periods, ref.stub)
+        tax = self._tax_effect(ref)
+        titled = self.tax_titled and not ref.section and tax
+        section = _TAX_SECTION if titled else ref.section
+        # a tax effect is named, and labelled, only with its section: "inventories" names
+        # no deferred tax asset on inventories (Amcor's 20 was answered as its inventories)
+        raw = f"{section[:1].upper()}{section[1:]}: {ref.raw}" if tax and section else ref.raw
+        code = self.namer.code_for(raw, ref.label, section,
+                                   ref.repeated or change_row(ref.section) or titled or tax,
+                                   ref.layout.periods, ref.stub)
         if code is None:
             self.skipped.append((self._loc(ref.r, 0, ref.raw, ""),
                                  f"row label {ref.raw!r} names nothing; row skipped"))
