@@ -10,9 +10,13 @@ figures (the table's "(in millions)" of dollars does).
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import pytest
+
 from ragspine_nb import FactStore, ingest
+from ragspine_nb.extract.beir import data_root
 from tests.filings import filing
 
 
@@ -103,3 +107,24 @@ def test_a_title_closing_its_parenthesis_on_the_next_line_states_the_scale(
     facts = {(f.metric_code, f.period): (f.value, f.unit) for f in store.iter_facts()}
     assert facts[("EURO", "2023")] == (589.6, "M")
     assert facts[("YEN_IN_BILLIONS", "2023")] == (29.7, "BN")
+
+
+
+def test_an_amount_beside_its_percentage_under_a_percent_caption_is_an_amount(
+        tmp_path: Path) -> None:
+    """General Mills' margin table writes each year as an amount then its percentage
+    ("Restructuring charges (c) 77.6 0.5 % 82.7 0.5 % 221.9 1.4 % …") under one caption
+    "Percent of Net Sales": the amounts were stored as percentages (221.9 PCT for $221.9
+    million)."""
+    pdf = data_root() / "financebench" / "pdfs" / "GENERALMILLS_2019_10K.pdf"
+    if not pdf.is_file():
+        pytest.skip("FinanceBench filings not found (set RAGSPINE_DATA)")
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    shutil.copy(pdf, folder / pdf.name)
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    store = FactStore(tmp_path / "ws" / "facts.db", create=False)
+    cells = {(f.channel, f.period, f.value): f.unit for f in store.iter_facts(
+        metric_code="RESTRUCTURING_CHARGES") if f.source_locator.startswith("page=44,")}
+    assert cells[("TOTAL", "2017", 221.9)] == "M", cells
+    assert cells[("C_PERCENT", "2017", 1.4)] == "PCT", cells

@@ -29,7 +29,8 @@ from ragspine_nb.extract.sums import sum_parts
 from ragspine_nb.extract.values import ParsedNumber, parse_number, without_share_counts
 from ragspine_nb.units import SCALES
 
-__all__ = ["TableUnits", "table_units", "FigureUnit", "figure_unit", "borrow_currency"]
+__all__ = ["TableUnits", "table_units", "FigureUnit", "figure_unit", "borrow_currency",
+           "alternates_percent"]
 
 #: Currency codes a cell may carry ("$" alone names no one currency).
 _CODES = frozenset({"USD", "HKD", "AUD", "CAD", "SGD", "TWD", "BRL", "EUR", "GBP", "CNY"})
@@ -202,6 +203,9 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
     if own.currency and not own.scale:  # "Euro bonds": the bonds' currency, not the row's
         own = replace(own, currency="", money_scale=False)
     stated = merge_stated(own, units.columns.get(c, Stated()), read_stated(section), units.table)
+    # "77.6 0.5 % 82.7 0.5 % …": each period's amount, then its percentage, under one
+    # "Percent of Net Sales" caption: the figure written without "%" is the amount
+    money = money or (not number.percent and alternates_percent(row))
     if money and not own.percent:
         stated = replace(stated, percent=False)
     if kind == RowKind.SHARES and stated.money_scale and stated.currency \
@@ -215,6 +219,18 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
     unit = cell_unit(kind, stated, percent=percent, currency=currency)
     scalable = kind in (RowKind.AMOUNT, RowKind.SHARES) and unit != "PCT"
     return FigureUnit(unit, kind, bool(stated.scale or stated.shares_scale) or not scalable)
+
+
+def alternates_percent(row: Sequence[str]) -> bool:
+    """Whether a row's figures alternate an amount and a percentage, two periods or more.
+
+    >>> alternates_percent(["Restructuring charges", "77.6", "0.5 %", "82.7", "0.5 %"])
+    True
+    >>> alternates_percent(["Gross margin", "45.2 %", "44.1", "43.0"])  # "%" written once
+    False
+    """
+    marks = [n.percent for x in row[1:] if (n := parse_number(x)).value is not None]
+    return len(marks) >= 4 and all(m == (i % 2 == 1) for i, m in enumerate(marks))
 
 
 def _money(number: ParsedNumber) -> bool:
