@@ -2,12 +2,44 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from ragspine_nb import ingest
 from ragspine_nb.agent import Agent
+from ragspine_nb.extract.beir import data_root
 
-__all__ = ["filing", "with_orvale_row"]
+__all__ = ["filing", "with_orvale_row", "cover_page", "dev_filing_workspace"]
+
+
+def cover_page(c: Any, name: str, year: int, registrant: str) -> None:
+    """A 10-K cover page drawn on the reportlab canvas ``c``, then the page ended."""
+    y = 800
+    for line in ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "FORM 10-K",
+                 f"For the fiscal year ended December 31, {year}",
+                 f"Commission file number {registrant}", name,
+                 "(Exact name of registrant as specified in its charter)"):
+        c.drawString(60, y, line)
+        y -= 16
+    c.showPage()
+
+
+def dev_filing_workspace(tmp_path: Path, name: str) -> Path:
+    """One FinanceBench dev filing (``name``) ingested alone: its workspace.
+
+    Skipped where the datasets are not found (``RAGSPINE_DATA``).
+    """
+    pdf = data_root() / "financebench" / "pdfs" / name
+    if not pdf.is_file():
+        pytest.skip("FinanceBench filings not found (set RAGSPINE_DATA)")
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    shutil.copy(pdf, folder / pdf.name)
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    return tmp_path / "ws"
 
 
 def filing(path: Path, name: str, year: int, rows: list[tuple[str, str, str]],
@@ -23,16 +55,11 @@ def filing(path: Path, name: str, year: int, rows: list[tuple[str, str, str]],
     from reportlab.pdfgen import canvas
 
     c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
-    y = 800
-    lines = ["UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "FORM 10-K",
-             f"For the fiscal year ended December 31, {year}",
-             f"Commission file number {registrant}",
-             name, "(Exact name of registrant as specified in its charter)"] if cover else [
-                 "Annual review"]
-    for line in lines:
-        c.drawString(60, y, line)
-        y -= 16
-    c.showPage()
+    if cover:
+        cover_page(c, name, year, registrant)
+    else:
+        c.drawString(60, 800, "Annual review")
+        c.showPage()
     y = 800
     for line in prose:
         c.drawString(60, y, line)

@@ -9,16 +9,12 @@ it ("Fiscal Year", "First Quarter"), dot leaders to the figures.
 
 from __future__ import annotations
 
-import shutil
 from datetime import date
 from pathlib import Path
 
-import pytest
-
 from ragspine_nb import ingest
 from ragspine_nb.agent import Agent
-from ragspine_nb.extract.beir import data_root
-from tests.filings import filing, with_orvale_row
+from tests.filings import dev_filing_workspace, filing, with_orvale_row
 
 REF = date(2024, 3, 1)
 
@@ -160,14 +156,7 @@ def test_a_deferred_tax_row_is_never_the_line_item_it_is_named_after(tmp_path: P
     # Amcor's 2023 10-K lists "Inventories $ 20" under "Deferred tax assets" in its tax
     # note; its balance sheet states inventories only as their two parts: "What were
     # Amcor's inventories?" answered the tax asset, 20 million, as the inventories
-    pdf = data_root() / "financebench" / "pdfs" / "AMCOR_2023_10K.pdf"
-    if not pdf.is_file():
-        pytest.skip("FinanceBench filings not found (set RAGSPINE_DATA)")
-    folder = tmp_path / "reports"
-    folder.mkdir()
-    shutil.copy(pdf, folder / pdf.name)
-    ingest(folder, workspace=tmp_path / "ws", progress=False)
-    agent = Agent.from_workspace(tmp_path / "ws")
+    agent = Agent.from_workspace(dev_filing_workspace(tmp_path, "AMCOR_2023_10K.pdf"))
     r = agent.ask("What were Amcor's inventories at the end of FY2023?", REF)
     assert "20 million" not in r.answer and not r.figures, r.answer
     tax = agent.ask("What was Amcor's deferred tax asset on inventories in FY2023?", REF)

@@ -10,14 +10,10 @@ figures (the table's "(in millions)" of dollars does).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-import pytest
-
 from ragspine_nb import FactStore, ingest
-from ragspine_nb.extract.beir import data_root
-from tests.filings import filing
+from tests.filings import cover_page, dev_filing_workspace, filing
 
 
 def _facts(tmp_path: Path, rows: list[tuple[str, str, str]]) -> dict[tuple[str, str], tuple]:
@@ -76,13 +72,7 @@ def test_a_title_closing_its_parenthesis_on_the_next_line_states_the_scale(
     folder = tmp_path / "reports"
     folder.mkdir()
     c = canvas.Canvas(str(folder / "zentra_report.pdf"), pagesize=A4, invariant=1)
-    y = 800
-    for line in ("FORM 10-K", "For the fiscal year ended December 31, 2023",
-                 "Commission file number 1-4101", "ZENTRA CORPORATION",
-                 "(Exact name of registrant as specified in its charter)"):
-        c.drawString(60, y, line)
-        y -= 16
-    c.showPage()
+    cover_page(c, "ZENTRA CORPORATION", 2023, "1-4101")
     y = 800
     c.setFont("Helvetica", 7)  # a sentence longer than a label: prose, no title of its own
     c.drawString(30, y, "Our significant foreign currency revenue exposures for fiscal 2023 and "
@@ -116,14 +106,8 @@ def test_an_amount_beside_its_percentage_under_a_percent_caption_is_an_amount(
     ("Restructuring charges (c) 77.6 0.5 % 82.7 0.5 % 221.9 1.4 % …") under one caption
     "Percent of Net Sales": the amounts were stored as percentages (221.9 PCT for $221.9
     million)."""
-    pdf = data_root() / "financebench" / "pdfs" / "GENERALMILLS_2019_10K.pdf"
-    if not pdf.is_file():
-        pytest.skip("FinanceBench filings not found (set RAGSPINE_DATA)")
-    folder = tmp_path / "reports"
-    folder.mkdir()
-    shutil.copy(pdf, folder / pdf.name)
-    ingest(folder, workspace=tmp_path / "ws", progress=False)
-    store = FactStore(tmp_path / "ws" / "facts.db", create=False)
+    ws = dev_filing_workspace(tmp_path, "GENERALMILLS_2019_10K.pdf")
+    store = FactStore(ws / "facts.db", create=False)
     cells = {(f.channel, f.period, f.value): f.unit for f in store.iter_facts(
         metric_code="RESTRUCTURING_CHARGES") if f.source_locator.startswith("page=44,")}
     assert cells[("TOTAL", "2017", 221.9)] == "M", cells

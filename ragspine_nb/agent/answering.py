@@ -50,7 +50,7 @@ from ragspine_nb.agent.write.answer import StructuredAnswer, cited, input_lines,
 from ragspine_nb.agent.write.answer_ops import cross_refusal, plan_answer, refusal_answer
 from ragspine_nb.agent.write.mentions import mentioning_passages, mentions_text
 from ragspine_nb.agent.write.render import sql_of
-from ragspine_nb.agent.write.templates import TEXT
+from ragspine_nb.agent.write.templates import TEXT, with_note
 from ragspine_nb.agent.write.two_ask_answer import change_premise, with_premise
 from ragspine_nb.core import ConflictResult, FoundResult, NarrativeOutcome, QueryResult, ToolOutcome
 from ragspine_nb.errors import ProviderError
@@ -85,7 +85,7 @@ def stated_answer(run: Run, stated: FoundResult | ConflictResult) -> AgentResult
     note = TEXT["stated_change"][run.lang]
     run.trace.record(stated_change=True, tool_status={stated.status: 1}, llm_calls=0,
                      figures=len(change.figures))
-    text = f"{note} {change.text}" if run.lang == "en" else note + change.text
+    text = with_note(note, change.text, run.lang)
     return run.finish(text, run.intent.route, sources=change.sources, tool=ToolOutcome(
         (stated,), tuple(sql_of(run.store, [stated])), tuple(change.figures)))
 
@@ -235,7 +235,7 @@ def structured(run: Run, operation: Operation | None, retriever: NarrativeRetrie
     body, sources = structured.text, structured.sources
     note = _reading_note(run, plan)
     if note:
-        body = f"{note} {body}" if run.lang == "en" else note + body
+        body = with_note(note, body, run.lang)
     statuses = [r.status for r in results]
     run.trace.record(operation=operation.kind if operation else None,
                      figures=len(structured.figures),

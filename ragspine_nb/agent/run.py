@@ -32,7 +32,7 @@ from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_te
 from ragspine_nb.agent.scope.stored_readings import Narrowed, narrow_to_store, profile_reading
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.agent.write.render import citations
-from ragspine_nb.agent.write.templates import STATEMENT_NAMES, TEXT
+from ragspine_nb.agent.write.templates import STATEMENT_NAMES, TEXT, with_note
 from ragspine_nb.core import NarrativeOutcome, ToolOutcome
 from ragspine_nb.errors import ProfileError
 from ragspine_nb.glossary import period_label
@@ -155,9 +155,8 @@ class Run:
         """
         clar = clarify_scope(self.intent, self.ref, profile=self.profile, operation=operation,
                              reported=self.reported)
-        said = clar.assumption_note
-        self.clar = replace(clar, assumption_note=f"{note} {said}".strip() if self.lang == "en"
-                            else note + said)
+        self.clar = replace(clar, assumption_note=with_note(note, clar.assumption_note,
+                                                            self.lang))
 
     def plan_context(self) -> PlanContext:
         """What operation planning reads (parts of the question parsed by our parser)."""
@@ -239,9 +238,9 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     clar = clarify_scope(intent, ref, profile=profile, gate=gate, reported=reported,
                          every_year=years)
     if alike:  # rows that state the same figures: the first answered, said first
-        said, note = clar.assumption_note, alike_note(profile, alike, intent.language)
-        clar = replace(clar, assumption_note=f"{note} {said}".strip()
-                       if intent.language != "zh" else note + said)
+        clar = replace(clar, assumption_note=with_note(
+            alike_note(profile, alike, intent.language), clar.assumption_note,
+            intent.language))
     trace.record(route=intent.route, metric=intent.metric, entity=intent.entity,
                  period=period_label(*intent.period) if intent.period else None,
                  channel=intent.channel, clar_mode=clar.mode, question_kind=kind.kind,

@@ -256,11 +256,12 @@ def read_identity(filename: str, title: str = "", text: str = "") -> DocumentIde
     kind = form.group(1).upper() if form else file_kind
     if kind:
         sources.append(("doc_type", "cover page" if form else "file name"))
-    if not fye and _QUARTER_ENDED.search(flat[:3000]) and not kind:
+    quarter = _QUARTER_ENDED.search(flat[:3000])
+    if not fye and quarter and not kind:
         kind = "10-Q"
-    quarter = _QUARTER_ENDED.search(flat[:3000]) if kind == "10-Q" else None
-    if quarter and _date(quarter):  # a quarterly report is of its quarter: a fiscal year
-        # it names ("… the fiscal year ended June 30, 2022") sets its fiscal calendar
+    if kind == "10-Q" and quarter and _date(quarter):
+        # a quarterly report is of its quarter; a fiscal year it names ("… the fiscal
+        # year ended June 30, 2022") sets its fiscal calendar
         period = fiscal_quarter(date.fromisoformat(_date(quarter)),
                                 date.fromisoformat(fye) if fye else None)
         sources = [(k, v) for k, v in sources if k != "period"] + \

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragspine_nb.extract.pdf_layout import Cell, Line, is_period_cell, is_value
+from ragspine_nb.extract.rows import shown_label
 
 __all__ = ["PdfTable", "merge_marks", "find_runs", "value_columns", "table_grid",
            "page_references", "page_tables", "COLUMN_GAP", "MAX_HEADER_LINES", "MAX_TITLE_LINES"]
@@ -40,15 +41,8 @@ MAX_TITLE_LINES = 3
 #: A line longer than this (characters) with no figure is prose: it ends a table.
 MAX_LABEL_CHARS = 110
 _CURRENCY = re.compile(r"^[$€£¥]$")
-#: dot leaders drawn apart from the label they run from ("Backlog  ........  75")
-_LEADER = re.compile(r"[.·…\s]{3,}")
 #: a column's "not applicable" / "not meaningful" in place of a figure
 _NOT_APPLICABLE = re.compile(r"(?i)n/?a|nm|n\.m\.?")
-
-
-def _in_column(text: str) -> bool:
-    """A figure, or a column's "n/a" in its place (never a piece of the row's label)."""
-    return is_value(text) or bool(_NOT_APPLICABLE.fullmatch(text))
 _LAST_SENTENCE = re.compile(r"(?<=[.;:])\s+")
 _PAGE_NUMBER = re.compile(r"^\d{1,4}$")
 _CAPTION = re.compile(r"(?i)^\(?\s*(?:[a-z.$€£¥]+\s+){0,3}(?:in\s+)?(?:millions|thousands|billions)"
@@ -77,8 +71,8 @@ def merge_marks(line: Line) -> Line:
     out: list[Cell] = []
     pending: Cell | None = None
     for cell in line.cells:
-        if _LEADER.fullmatch(cell.text) and len(line.cells) > 1:
-            continue
+        if not shown_label(cell.text) and len(line.cells) > 1:
+            continue  # dot leaders drawn apart from their label ("Backlog  ........  75")
         if pending is not None and is_value(cell.text):
             cell = Cell(f"{pending.text} {cell.text}", pending.x0, cell.x1)
             pending = None
@@ -94,6 +88,11 @@ def merge_marks(line: Line) -> Line:
     if pending is not None:
         out.append(pending)
     return Line(tuple(out), line.y)
+
+
+def _in_column(text: str) -> bool:
+    """A figure, or a column's "n/a" in its place (never a piece of the row's label)."""
+    return is_value(text) or bool(_NOT_APPLICABLE.fullmatch(text))
 
 
 def _figures(line: Line) -> list[Cell]:

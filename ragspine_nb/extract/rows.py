@@ -26,7 +26,7 @@ __all__ = ["norm_label", "label_variants", "closing_subject", "DerivedRow", "Nam
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 #: dot leaders run from a printed label to its figures ("Fiscal Year ..........")
-_LEADER = re.compile(r"\s*(?:\.\s*){3,}$")
+_LEADER = re.compile(r"\s*(?:[.·…]\s*){3,}$")
 
 
 def norm_label(label: str) -> str:

@@ -205,7 +205,7 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
     stated = merge_stated(own, units.columns.get(c, Stated()), read_stated(section), units.table)
     # "77.6 0.5 % 82.7 0.5 % …": each period's amount, then its percentage, under one
     # "Percent of Net Sales" caption: the figure written without "%" is the amount
-    money = money or (not number.percent and alternates_percent(row))
+    money = money or (not number.percent and alternates_percent(numbers))
     if money and not own.percent:
         stated = replace(stated, percent=False)
     if kind == RowKind.SHARES and stated.money_scale and stated.currency \
@@ -221,16 +221,15 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
     return FigureUnit(unit, kind, bool(stated.scale or stated.shares_scale) or not scalable)
 
 
-def alternates_percent(row: Sequence[str]) -> bool:
+def alternates_percent(numbers: Sequence[ParsedNumber]) -> bool:
     """Whether a row's figures alternate an amount and a percentage, two periods or more.
 
-    >>> alternates_percent(["Restructuring charges", "77.6", "0.5 %", "82.7", "0.5 %"])
+    >>> alternates_percent([parse_number(x) for x in ("77.6", "0.5 %", "82.7", "0.5 %")])
     True
-    >>> alternates_percent(["Gross margin", "45.2 %", "44.1", "43.0"])  # "%" written once
+    >>> alternates_percent([parse_number(x) for x in ("45.2 %", "44.1", "43.0")])  # "%" once
     False
     """
-    marks = [n.percent for x in row[1:] if (n := parse_number(x)).value is not None]
-    return len(marks) >= 4 and all(m == (i % 2 == 1) for i, m in enumerate(marks))
+    return len(numbers) >= 4 and all(n.percent == (i % 2 == 1) for i, n in enumerate(numbers))
 
 
 def _money(number: ParsedNumber) -> bool:

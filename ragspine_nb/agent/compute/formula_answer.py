@@ -42,7 +42,7 @@ from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
 from ragspine_nb.agent.scope.stored_readings import brought_codes, narrowed
 from ragspine_nb.agent.write.answer import cited, figure_text, input_lines
-from ragspine_nb.agent.write.templates import format_value
+from ragspine_nb.agent.write.templates import format_value, with_note
 from ragspine_nb.core import FoundResult, ToolOutcome
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
@@ -158,10 +158,7 @@ def _missing_answer(run: Run, head: str, missing: Missing) -> AgentResult:
 
 def _noted(run: Run, text: str) -> str:
     """``text`` after what was assumed (the period of a question naming none)."""
-    note = run.clar.assumption_note
-    if not note:
-        return text
-    return f"{note} {text}" if run.lang == "en" else note + text
+    return with_note(run.clar.assumption_note, text, run.lang)
 
 
 def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:

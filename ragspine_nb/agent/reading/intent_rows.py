@@ -42,6 +42,7 @@ from ragspine_nb.agent.reading.intent_terms import (
 )
 from ragspine_nb.agent.reading.ratio_sides import share_words
 from ragspine_nb.agent.reading.row_phrases import named_phrases
+from ragspine_nb.extract.rows import norm_label
 from ragspine_nb.glossary import fold, metric_vocabulary
 from ragspine_nb.period_phrases import names_only_a_period
 from ragspine_nb.profile import DomainProfile
@@ -58,8 +59,6 @@ START_WORDS = frozenset({"beginning", "begin", "opening", "start", "starting"})
 END_WORDS = frozenset({"end", "ending", "closing", "close"})
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
-#: a footnote mark after a name: "2023 (1)", "Revenue (a)"
-_MARK = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)", re.IGNORECASE)
 #: Chinese labels that only say "total" (a row named by its place in its table).
 _ZH_TOTALS = frozenset({"合计", "总计", "总额", "小计", "共计", "总数"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
@@ -75,7 +74,7 @@ def _dated_only(term: str) -> bool:
         return True
     if term.isascii() and "19" not in term and "20" not in term:
         return False  # no year is written in it (an ASCII text folds to no new digit)
-    words = content_words(_MARK.sub(" ", term))
+    words = content_words(norm_label(term))  # its footnote mark is no word
     return bool(words) and all(_YEAR.fullmatch(w) for w in words)
 
 

@@ -20,7 +20,20 @@ __all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line
            "not_computed_line", "missing_text", "conflicted_text", "NOT_COMPUTED",
            "statement_text", "where_text", "figure_line", "resolved_note", "TEXT",
            "SCALE_NOT_STATED", "OPERATION_NAMES", "STATEMENT_NAMES", "PREMISE_VERBS",
-           "PREMISE_POINTS"]
+           "PREMISE_POINTS", "with_note"]
+
+
+def with_note(note: str, text: str, lang: str) -> str:
+    """``text`` after its note (what was assumed or read): a space between in English.
+
+    >>> with_note("(Assuming FY2023.)", "Revenue: 1", "en"), with_note("（假设）", "收入", "zh")
+    ('(Assuming FY2023.) Revenue: 1', '（假设）收入')
+    >>> with_note("", "Revenue: 1", "en"), with_note("(Read so.)", "", "en")
+    ('Revenue: 1', '(Read so.)')
+    """
+    if not note:
+        return text
+    return note + text if lang == "zh" else f"{note} {text}".strip()
 
 
 #: A number with thousands separators (:func:`~ragspine_nb.display.render.format_number`).
