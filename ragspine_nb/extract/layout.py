@@ -40,7 +40,7 @@ __all__ = ["Column", "header_rows", "read_columns", "group_owner", "is_figure",
            "CHANGE_WORDS", "column_label", "is_percent_column", "month_day",
            "month_days", "quarter_label", "year_column"]
 
-_CHANGE = re.compile(r"chang|varian|variation|differen|increase|decrease|\bvs\.?\b"
+_CHANGE = re.compile(r"(?<![a-z])(?:chang|varian|variation|differen|increase|decrease)|\bvs\.?\b"
                      r"|\bover\b(?!\s+(?:\d{1,3}|one|two|three|five|ten)\s+(?:year|month|day))"
                      r"|\bgrowth\b|\byoy\b|同比|变动|增减", re.I)
 #: Words of a change column that do not name it ("% change", "2019 vs 2018").

@@ -11,7 +11,8 @@ and title lines above those ("Consolidated Statement of Cash Flows"). The steps:
 3. :func:`value_columns` — the figures' columns by their right edges (figures are right
    aligned); a column most rows leave empty is a footnote mark, read with the label.
 4. :func:`table_grid` — header rows (each header cell over the column it centres on, a
-   spanning one in its first column), then one row per label: a label wrapped over two
+   spanning one in its first column; stacked and capped heads as :mod:`.pdf_heads`
+   reads them), then one row per label: a label wrapped over two
    lines is joined, a figure line with no label completes the label above it.
 5. :func:`page_references` — a table of contents or a page footer ("Notes to Consolidated
    Financial Statements 60", "2023 FORM 10-K 73") is no table of figures.
@@ -27,6 +28,16 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragspine_nb.extract.pdf_heads import (
+    MAX_CAP_LINES,
+    capped,
+    caps,
+    head_block,
+    header_rows,
+    names_columns,
+    stacked_heads,
+    top_down,
+)
 from ragspine_nb.extract.pdf_layout import Cell, Line, is_period_cell, is_value
 from ragspine_nb.extract.rows import shown_label
 
@@ -148,11 +159,33 @@ def _is_header(line: Line) -> bool:
         any(is_period_cell(c.text) for c in cells) and not _is_row(line)
 
 
-def _above(lines: Sequence[Line], start: int) -> tuple[tuple[Line, ...], tuple[str, ...]]:
+def _heads(lines: Sequence[Line], start: int, body: Sequence[Line]) -> tuple[int, Line | None]:
+    """Where the header's stacked column names begin above ``start``, and those names.
+
+    (``start`` and ``None`` when the lines above the body are no column names: see
+    :mod:`.pdf_heads`.)
+    """
+    k = head_block(lines, start, _is_header)
+    if k == start:
+        return start, None
+    heads = stacked_heads(lines[k:start])
+    return (k, heads) if names_columns(heads, value_columns(body), _left(body)) \
+        else (start, None)
+
+
+def _above(lines: Sequence[Line], start: int, body: Sequence[Line]
+           ) -> tuple[tuple[Line, ...], tuple[str, ...]]:
     """Header lines right above ``start`` (top down) and title lines above them."""
-    h = start
-    while h > 0 and start - h < MAX_HEADER_LINES and _is_header(lines[h - 1]):
+    heads_at, heads = _heads(lines, start, body)
+    h = heads_at
+    while h > 0 and heads_at - h < MAX_HEADER_LINES and _is_header(lines[h - 1]):
         h -= 1
+    header = top_down(lines[h:heads_at])
+    c = h
+    while header and c > 0 and h - c < MAX_CAP_LINES and caps(lines[c - 1], header[0], _left(body)):
+        c -= 1
+    if c < h:  # the first words of the top line's column heads, drawn above it
+        header, h = (capped(lines[c:h], header[0]), *header[1:]), c
     titles: list[str] = []
     t = h
     while t > 0 and len(titles) < MAX_TITLE_LINES:
@@ -168,7 +201,7 @@ def _above(lines: Sequence[Line], start: int) -> tuple[tuple[Line, ...], tuple[s
         # above ("… Deferred tax assets and"), "Yen):" closes its parenthesis ("… as
         # follows (in millions, except"): the title is that sentence whole
         titles[-1] = f"{_LAST_SENTENCE.split(above)[-1]} {titles[-1]}"
-    return tuple(lines[h:start]), tuple(titles)
+    return (*header, *([heads] if heads else [])), tuple(titles)
 
 
 def find_runs(lines: Sequence[Line]) -> list[PdfTable]:
@@ -188,7 +221,6 @@ def find_runs(lines: Sequence[Line]) -> list[PdfTable]:
             k -= 1
         if k < i and k > 0 and _is_header(lines[k - 1]):
             start = k  # section lines right under the header ("Assets", "Current assets")
-        header, titles = _above(lines, start)
         end = i
         j = i + 1
         while j < len(lines):
@@ -197,6 +229,7 @@ def find_runs(lines: Sequence[Line]) -> list[PdfTable]:
             elif not _is_label(lines[j]) or _is_header(lines[j]) or j - end > 2:
                 break
             j += 1
+        header, titles = _above(lines, start, lines[start:end + 1])
         tables.append(PdfTable(titles, header, tuple(lines[start:end + 1])))
         i = end + 1
     return tables
@@ -221,25 +254,15 @@ def value_columns(body: Sequence[Line]) -> list[float]:
     return [statistics.median(g) for g in groups if len(g) >= keep]
 
 
+def _left(body: Sequence[Line]) -> float:
+    """Where the figures begin: a header cell ending left of it is the unit caption."""
+    figure_x0 = [c.x0 for line in body for c in _figures(line)]
+    return min(figure_x0) - COLUMN_GAP if figure_x0 else 0.0
+
+
 def _column_of(cell: Cell, columns: Sequence[float]) -> int | None:
     best = min(range(len(columns)), key=lambda k: abs(columns[k] - cell.x1))
     return best if abs(columns[best] - cell.x1) <= COLUMN_GAP else None
-
-
-def _header_row(line: Line, columns: Sequence[float], left: float) -> list[str]:
-    """A header line over the columns: a cell left of every column is the caption."""
-    row = [""] * (len(columns) + 1)
-    width = [columns[k] - (columns[k - 1] if k else left) for k in range(len(columns))]
-    centers = [columns[k] - width[k] / 3 for k in range(len(columns))]
-    for cell in line.cells:
-        if cell.x1 < left + 1:
-            row[0] = f"{row[0]} {cell.text}".strip()
-            continue
-        covered = [k for k, c in enumerate(centers) if cell.x0 - 2 <= c <= cell.x1 + 2]
-        k = covered[0] if len(covered) > 1 else \
-            min(range(len(columns)), key=lambda n: abs(centers[n] - cell.center))
-        row[k + 1] = f"{row[k + 1]} {cell.text}".strip()
-    return row
 
 
 def _row_cells(line: Line, columns: Sequence[float]) -> list[str]:
@@ -301,9 +324,8 @@ def table_grid(table: PdfTable) -> list[list[str]]:
     columns = value_columns(body)
     if not columns:
         return []
-    figure_x0 = [c.x0 for line in body for c in _figures(line)]
-    left = min(figure_x0) - COLUMN_GAP if figure_x0 else 0.0
-    grid = _captions_joined([_header_row(line, columns, left) for line in table.header])
+    left = _left(body)
+    grid = _captions_joined(header_rows(table.header, columns, left))
     rows: list[list[str]] = []
     for line in body:
         row = _row_cells(line, columns)

@@ -207,13 +207,28 @@ class Emitter:
         key = metric.code if metric.channel == self.profile.default_channel \
             else f"{metric.code}.{metric.channel}"
         self._report_text_cells(row, ref, key, metric)
+        first, nils = len(self.facts), []
         for place in row_places(row, ref.layout):
             channel = self._channel(place, metric)
             if channel is None:
                 self.bad_columns.setdefault(place.column, place.channel)
                 continue
             self.good_columns.add(place.column)
-            self._figure(grid, ref, metric, place, channel, section_raw, key)
+            if self._figure(grid, ref, metric, place, channel, section_raw, key):
+                nils.append(len(self.facts) - 1)
+        self._nil_units(first, nils)
+
+    def _nil_units(self, first: int, nils: Sequence[int]) -> None:
+        """A row's dashes in the one unit its figures share ("—" beside "1.3 %" is 0 %).
+
+        A dash carries no unit of its own: it took the table's ("in millions") even in
+        a row of percentages.
+        """
+        units = {self.facts[i].unit for i in range(first, len(self.facts)) if i not in nils}
+        if len(units) == 1 and nils:
+            unit = units.pop()
+            for i in nils:
+                self.facts[i] = replace(self.facts[i], unit=unit)
 
     def _report_text_cells(self, row: Sequence[str], ref: RowRef, key: str,
                            metric: RowMetric) -> None:
@@ -226,13 +241,15 @@ class Emitter:
                 self.skipped.append((self._loc(ref.r, c, key, ""), number.reason))
 
     def _figure(self, grid: Sequence[Sequence[str]], ref: RowRef, metric: RowMetric,
-                place: Place, channel: str, section_raw: str, key: str) -> None:
+                place: Place, channel: str, section_raw: str, key: str) -> bool:
+        """File one figure of the row; whether it is a dash (nil) filed as zero."""
         row = grid[ref.r]
         value = parse_number(row[place.column]).value
-        if value is None and _nil(row[place.column], channel):
+        nil = value is None and _nil(row[place.column], channel)
+        if nil:
             value = 0.0
         if value is None:
-            return
+            return False
         found = figure_unit(ref.units, ref.layout, place.column, channel, ref.raw, section_raw,
                             row, ref.r)
         unit = borrow_currency(found.unit, self.profile.unit_of(metric.code)) \
@@ -255,6 +272,7 @@ class Emitter:
             self.unscaled.append(locator)
         if not channel.startswith("CHANGE"):
             self.figures.setdefault(ref.r, {})[(place.period, channel)] = value
+        return nil
 
 
 #: A label naming no line item, only a place in its section ("Total", "Net", "").

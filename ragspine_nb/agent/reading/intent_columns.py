@@ -100,7 +100,18 @@ def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
     False
     >>> names_the_operation(frozenset({"percent"}), "cost of sales as a percentage of revenue")
     True
+
+    A column "Percent of Total" is named by "as a percentage of total revenue" too: its
+    other words are the share's base, which the question writes after "of".
+
+    >>> names_the_operation(frozenset({"percent", "total"}),
+    ...                     "subscription revenue as a percentage of total revenue")
+    True
+    >>> names_the_operation(frozenset({"percent", "total"}), "what was the percent of total")
+    False
     """
-    return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest)
-                                                or AS_SHARE.search(rest))
+    share = AS_SHARE.search(rest)
+    if share is not None:
+        return column_words - {"percent"} <= content_words(rest[share.end():])
+    return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest))
 

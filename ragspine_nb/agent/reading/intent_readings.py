@@ -79,14 +79,19 @@ def row_and_column(reader: RowReader, rows: Rows, words: frozenset[str],
     When every row read is a metric without stored figures, and exactly one row with
     figures (no bare "Total") is named in full by part of those words while a column
     the question names explains the rest ("Outstanding" under "Number of Shares"),
-    that row is answered, and the reading stated.
+    that row is answered, and the reading stated. A row whose words are all words of
+    another such row ("Subscription revenue" in "Total subscription revenue") is no
+    second reading.
     """
     if reader.live is None or not rows.codes or any(c in reader.live for c in rows.codes):
         return rows
     said = frozenset().union(*(reader.index.words_of(c, words) for c in rows.codes))
     named = dict.fromkeys(reader.index.inside(words))
+    mine = {c: reader.index.words_of(c, words) for c in named}
     found = [c for c in named if c in reader.live and not reader._bare_total(c)
-             and (mine := reader.index.words_of(c, words)) < said and said <= mine | columns]
+             and mine[c] < said and said <= mine[c] | columns]
+    # a row named by words another one found also has is inside that one's name
+    found = [c for c in found if not any(mine[c] < mine[o] for o in found)]
     if len(found) != 1:
         return rows
     # no phrase kept: the column's words in the built-in name are read as the column

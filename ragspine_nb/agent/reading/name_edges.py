@@ -8,7 +8,10 @@ question uses for something else:
 * a movement verb after do-support is the clause's verb, not a name's last word: in "Why
   did Best Buy's revenue decrease in FY2023?" the row is "revenue", not another filing's
   "Total revenue decrease" (:func:`verb_end`) — while "the revenue decrease amounted to"
-  or "What was the revenue decrease?" keep it.
+  or "What was the revenue decrease?" keep it;
+* a name after "non" is negated, not named: "non-GAAP EBITDA" asks for no "GAAP" row
+  (:func:`negated`) — a name that begins with "non" ("non-current assets") is matched
+  whole, longest first, before this is asked.
 
 Pure reading of a folded question; no profile, no store.
 """
@@ -17,7 +20,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["before_flow", "without_flow_phrases", "verb_end", "MOVEMENT_VERBS"]
+from ragspine_nb.wordset import content_words
+
+__all__ = ["before_flow", "without_flow_phrases", "verb_end", "negated", "negated_words",
+           "MOVEMENT_VERBS"]
 
 _FLOW_AFTER = re.compile(r"\s+flows?(?![a-z])")
 _MODIFIED_FLOW = re.compile(r"(?<![a-z])[a-z]+\s+flows?(?![a-z])")
@@ -31,6 +37,8 @@ _SUPPORT = re.compile(r"(?<![a-z])(?:did|does|do|will|would|could|should|can|mig
 _AFTER_VERB = re.compile(r"\s*(?:$|[?,.;:!)]|(?:in|from|between|during|since|over|by|to|"
                          r"for|compared|versus|vs|year|yoy|so|last|this|after|before|and|"
                          r"or|at|on|fy|q[1-4]|\d)(?![a-z]))")
+_NON_BEFORE = re.compile(r"(?<![a-z])non[\s-]*$")
+_NON_WORD = re.compile(r"(?<![a-z])non\s+([a-z]+)")
 _CLAUSE_END = re.compile(r"[,;:?.!]|(?<![a-z])(?:and|but|while|which|that)(?![a-z])")
 
 
@@ -41,6 +49,26 @@ def before_flow(text: str, end: int) -> bool:
     (True, False)
     """
     return _FLOW_AFTER.match(text, end) is not None
+
+
+def negated(text: str, start: int) -> bool:
+    """Whether the name starting at ``start`` follows "non" ("non gaap", "non-gaap").
+
+    >>> negated("adjusted non gaap ebitda", 13), negated("adjusted non-gaap ebitda", 13)
+    (True, True)
+    >>> negated("gaap net income", 0), negated("canon gaap", 6)
+    (False, False)
+    """
+    return _NON_BEFORE.search(text[:start]) is not None
+
+
+def negated_words(text: str) -> frozenset[str]:
+    """The words "non" negates in a folded question: they name no row by themselves.
+
+    >>> sorted(negated_words("what was adjusted non gaap ebitda and non current debt?"))
+    ['current', 'gaap']
+    """
+    return frozenset().union(*(content_words(m.group(1)) for m in _NON_WORD.finditer(text)))
 
 
 def without_flow_phrases(text: str) -> str:

@@ -4,7 +4,7 @@
 longest first, then
 
 1. reads each without the clause's words (:mod:`~ragspine_nb.agent.reading.name_edges`): a name
-   before "flow" names nothing, a name ending in the clause's verb ("why did revenue
+   before "flow" or after "non" names nothing, a name ending in the clause's verb ("why did revenue
    decrease") is the names before that verb;
 2. writes out a list whose items share words (:mod:`~ragspine_nb.agent.reading.coordination`):
    each item names its row with the words shared, when every item then names one and no
@@ -16,7 +16,12 @@ from __future__ import annotations
 from ragspine_nb.agent.reading.coordination import Distributed, shared_words
 from ragspine_nb.agent.reading.intent_readings import Hit
 from ragspine_nb.agent.reading.intent_terms import Terms, find_all, word_set
-from ragspine_nb.agent.reading.name_edges import before_flow, verb_end, without_flow_phrases
+from ragspine_nb.agent.reading.name_edges import (
+    before_flow,
+    negated,
+    verb_end,
+    without_flow_phrases,
+)
 from ragspine_nb.wordset import WordSetIndex, content_words
 
 __all__ = ["named_phrases"]
@@ -42,7 +47,7 @@ def _clause_cut(text: str, hits: list[Hit], terms: Terms) -> list[Hit]:
     """The hits without the clause's words (:mod:`~ragspine_nb.agent.reading.name_edges`)."""
     out: list[Hit] = []
     for h in hits:
-        if before_flow(text, h[1]):
+        if before_flow(text, h[1]) or negated(text, h[0]):
             continue
         cut = verb_end(text, h[0], h[1])
         if cut is None:

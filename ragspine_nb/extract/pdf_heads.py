@@ -1,0 +1,220 @@
+"""A PDF table's column heads as filings draw them: stacked, capped, out of order, centred.
+
+An earnings release's reconciliation puts a period over a group of columns and names
+each column under it in words stacked over several lines::
+
+              Twelve Months Ended June 30, 2022     Twelve Months Ended June 30, 2023
+                                Net     EPS                           Net     EPS
+                                      (Diluted                              (Diluted
+    ($ million)   EBITDA  EBIT Income  cents)        EBITDA  EBIT  Income    cents)
+    Net income attributable      805  805   805  52.9   1,048 1,048  1,048  70.5
+
+pdfium's text order gives those words as a dozen lines of one or two words each, on
+baselines a few points apart and out of order. Such lines, between a period header
+line and the table's first figure line, are the columns' names: the words that overlap
+one another horizontally are one column's name, read top down
+(:func:`stacked_heads`), and the table has two header rows, the periods and the
+names — as a spreadsheet with the same two rows gives. Without them the words were read
+as the table's titles and the table had no header: no figure of it was stored.
+
+The other header rules of the same page reading: header lines are read top down, one
+line per baseline (:func:`top_down`); a group's first words drawn above the header's
+top line ("Property, Plant and" / "Equipment - net" over "as of December 31,") are put
+before that head (:func:`caps`, :func:`capped`); a head over two or more cells of the
+line under it heads that group from its first column (:func:`header_rows`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ragspine_nb.extract.pdf_layout import SAME_BASELINE, Cell, Line, is_value
+
+__all__ = ["head_words", "head_block", "stacked_heads", "names_columns", "top_down", "caps",
+           "capped", "header_rows", "NEAR_HEAD", "MAX_HEAD_WORD_LINES", "MAX_HEAD_CHARS",
+           "MAX_CAP_LINES", "MAX_CAP_RISE"]
+
+#: Lines of stacked column-head words read at most (pdfium may give one per word).
+MAX_HEAD_WORD_LINES = 16
+#: Lines of a column head's words read above the header's top line at most (pdfium may
+#: give one per cell), and how far above it they may stand (points: three lines or so).
+MAX_CAP_LINES = 9
+MAX_CAP_RISE = 36.0
+#: A group head this close (points) to a cell of the line under it stands over it too.
+NEAR_HEAD = 4.0
+#: A column head's piece on one line is short: a longer cell is a title or prose.
+MAX_HEAD_CHARS = 24
+
+
+def head_words(line: Line) -> bool:
+    """Whether a line holds only pieces of column heads: short cells, no figure.
+
+    >>> head_words(Line((Cell("($ million)", 39, 76), Cell("EBITDA", 228, 257)), 741.0))
+    True
+    >>> head_words(Line((Cell("Net sales", 39, 70), Cell("1,048", 410, 429)), 727.0))
+    False
+    >>> head_words(Line((Cell("Reconciliation of non-GAAP measures", 39, 220),), 790.0))
+    False
+    """
+    return all(len(c.text) <= MAX_HEAD_CHARS and not is_value(c.text) for c in line.cells)
+
+
+def head_block(lines: Sequence[Line], start: int, is_header: Callable[[Line], bool]) -> int:
+    """Where the stacked head words above ``lines[start]`` begin (``start`` when none).
+
+    The words count only when a header line (``is_header``: periods, a unit caption)
+    stands right above them: a few short lines under a title are no column heads.
+    """
+    k = start
+    while k > 0 and start - k < MAX_HEAD_WORD_LINES and head_words(lines[k - 1]) \
+            and not is_header(lines[k - 1]):
+        k -= 1
+    return k if k < start and k > 0 and is_header(lines[k - 1]) else start
+
+
+def stacked_heads(lines: Sequence[Line]) -> Line:
+    """The stacked words of ``lines`` as one line: one cell per column name, top down.
+
+    >>> lines = [Line((Cell("($ million)", 39, 76), Cell("EBITDA", 228, 257)), 741.0),
+    ...          Line((Cell("Net", 322, 334),), 749.0), Line((Cell("Income", 314, 341),), 741.0),
+    ...          Line((Cell("EPS", 363, 378),), 765.0), Line((Cell("(Diluted", 356, 385),), 756.0),
+    ...          Line((Cell("cents)", 356, 385),), 741.0)]
+    >>> [c.text for c in stacked_heads(lines).cells]
+    ['($ million)', 'EBITDA', 'Net Income', 'EPS (Diluted cents)']
+    """
+    words = sorted(((line.y, cell) for line in lines for cell in line.cells),
+                   key=lambda w: (-w[0], w[1].x0))
+    stacks: list[list[Cell]] = []
+    for _, cell in words:
+        home = next((s for s in stacks if any(_overlap(cell, c) for c in s)), None)
+        if home is None:
+            stacks.append([cell])
+        else:
+            home.append(cell)
+    cells = [Cell(" ".join(c.text for c in s), min(c.x0 for c in s), max(c.x1 for c in s))
+             for s in stacks]
+    return Line(tuple(sorted(cells, key=lambda c: c.x0)), min(line.y for line in lines))
+
+
+def names_columns(heads: Line, columns: Sequence[float], left: float) -> bool:
+    """Whether the stacked heads name the figure columns one to one, in order.
+
+    Cells left of the figures (``x1 <= left``) are the unit caption; every other cell
+    must be nearest its own column's right edge (``columns``, left to right): as many
+    names as columns. Short lines under a heading that happen to sit over the table are
+    no column names.
+
+    >>> heads = Line((Cell("($ million)", 39, 76), Cell("EBITDA", 228, 257),
+    ...               Cell("Net Income", 314, 341)), 741.0)
+    >>> names_columns(heads, [258.0, 344.0], 227.0), names_columns(heads, [258.0], 227.0)
+    (True, False)
+    """
+    names = [c for c in heads.cells if c.x1 > left]
+    if len(names) != len(columns) or not names:
+        return False
+    return all(min(range(len(columns)), key=lambda n: abs(columns[n] - c.x1)) == k
+               for k, c in enumerate(names))
+
+
+def top_down(lines: Sequence[Line]) -> tuple[Line, ...]:
+    """Header lines as the page shows them: top first, one line per baseline.
+
+    pdfium's text order may give a header's cells out of order ("In Millions  Fiscal
+    2020", then "Fiscal 2020 vs. 2019" above them, then "Percentage Change  Fiscal 2019"
+    beside the first): cells on one baseline that do not overlap are one line, and the
+    lines are read top down, so each column's head reads as printed.
+
+    >>> a = Line((Cell("In Millions", 36, 82), Cell("Fiscal 2020", 225, 272)), 497.0)
+    >>> b = Line((Cell("Fiscal 2020 vs. 2019", 293, 376),), 508.0)
+    >>> c = Line((Cell("Percentage Change", 294, 376), Cell("Fiscal 2019", 398, 445)), 497.0)
+    >>> [ln.text for ln in top_down([a, b, c])]
+    ['Fiscal 2020 vs. 2019', 'In Millions Fiscal 2020 Percentage Change Fiscal 2019']
+    """
+    out: list[Line] = []
+    for line in lines:
+        host = next((k for k, o in enumerate(out) if abs(o.y - line.y) <= SAME_BASELINE
+                     and not any(_overlap(x, y) for x in o.cells for y in line.cells)), None)
+        if host is None:
+            out.append(line)
+        else:
+            cells = tuple(sorted((*out[host].cells, *line.cells), key=lambda c: c.x0))
+            out[host] = Line(cells, out[host].y)
+    return tuple(sorted(out, key=lambda ln: -ln.y))
+
+
+def caps(line: Line, top: Line, left: float) -> bool:
+    """Whether ``line`` holds the first words of ``top``'s column heads, drawn above it.
+
+    "Property, Plant and" / "Equipment - net" over "as of December 31,": every cell is
+    a short piece over the figures (right of ``left``) that overlaps one cell of the
+    header's top line. A title at the margin or across the page is no such piece.
+
+    >>> top = Line((Cell("Employees as of December 31,", 294, 379),
+    ...             Cell("as of December 31,", 486, 538)), 699.0)
+    >>> caps(Line((Cell("Equipment - net", 489, 535),), 706.0), top, 280.0)
+    True
+    >>> caps(Line((Cell("Geographic Area", 57, 204),), 732.0), top, 280.0)
+    False
+    """
+    return head_words(line) and 0 < line.y - top.y <= MAX_CAP_RISE and all(
+        c.x0 > left and sum(_overlap(c, t) for t in top.cells) == 1 for c in line.cells)
+
+
+def capped(above: Sequence[Line], top: Line) -> Line:
+    """``top`` with the words of the lines ``above`` it put before its cells' text.
+
+    >>> top = Line((Cell("Capital Spending", 407, 455), Cell("as of December 31,", 486, 538)),
+    ...            699.0)
+    >>> above = [Line((Cell("Property, Plant and", 484, 540),), 714.0),
+    ...          Line((Cell("Equipment - net", 489, 535),), 706.0)]
+    >>> [c.text for c in capped(above, top).cells]
+    ['Capital Spending', 'Property, Plant and Equipment - net as of December 31,']
+    """
+    words = sorted(((line.y, c) for line in above for c in line.cells), key=lambda w: -w[0])
+    cells = []
+    for t in top.cells:
+        mine = [c for _, c in words if _overlap(c, t)]
+        cells.append(Cell(" ".join([*(c.text for c in mine), t.text]),
+                          min([t.x0, *(c.x0 for c in mine)]), max([t.x1, *(c.x1 for c in mine)])))
+    return Line(tuple(cells), top.y)
+
+
+def _cell_columns(line: Line, columns: Sequence[float], left: float) -> list[int]:
+    """Each header cell's place in the grid row: 0 for the caption, else its column + 1."""
+    width = [columns[k] - (columns[k - 1] if k else left) for k in range(len(columns))]
+    centers = [columns[k] - width[k] / 3 for k in range(len(columns))]
+    places = []
+    for cell in line.cells:
+        covered = [k for k, c in enumerate(centers) if cell.x0 - 2 <= c <= cell.x1 + 2]
+        k = covered[0] if len(covered) > 1 else \
+            min(range(len(columns)), key=lambda n: abs(centers[n] - cell.center))
+        places.append(0 if cell.x1 < left + 1 else k + 1)
+    return places
+
+
+def header_rows(header: Sequence[Line], columns: Sequence[float], left: float
+                 ) -> list[list[str]]:
+    """The header lines over the columns; a caption is left of every column.
+
+    A cell over two or more cells of the line under it (or within :data:`NEAR_HEAD` points
+    of them) heads a group of columns: it goes over the first of them ("Fiscal Year"
+    drawn a little right of the middle of "2019  2018" is the 2019 column's head, not the
+    2018's alone; "Capital Spending" centred over "2018  2017  2016" heads all three).
+    """
+    places = [_cell_columns(line, columns, left) for line in header]
+    rows = []
+    for i, line in enumerate(header):
+        row = [""] * (len(columns) + 1)
+        for cell, k in zip(line.cells, places[i], strict=True):
+            under = [places[i + 1][n] for n, c in enumerate(header[i + 1].cells)
+                     if cell.x0 - NEAR_HEAD < c.x1 and c.x0 < cell.x1 + NEAR_HEAD] \
+                if i + 1 < len(header) else []
+            if k and len(under) > 1 and min(under):
+                k = min(under)
+            row[k] = f"{row[k]} {cell.text}".strip()
+        rows.append(row)
+    return rows
+
+
+def _overlap(a: Cell, b: Cell) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1

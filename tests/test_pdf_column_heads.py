@@ -1,0 +1,92 @@
+"""A PDF table's column heads as releases and 10-Ks draw them, read through ingest and ask.
+
+An earnings release names the columns under each period in words stacked over several
+lines ("Net" over "Income", "EPS" over "(Diluted" over "cents)"); a 10-K puts a group's
+name above the header's top line ("Property, Plant and" / "Equipment - net" over "as of
+December 31,") and centres a group head over the middle year of three. Each test fails
+on the code before the stacked heads were read: the heads were taken as the table's
+titles and the table had no header (nothing stored), or a group's figures were filed
+under the group to its left.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from ragspine_nb import FactStore, ingest
+from ragspine_nb.agent import Agent
+from tests.filings import cover_page, dev_filing_workspace
+
+REF = date(2024, 1, 1)
+
+
+def _release(path: Path) -> Path:
+    """Orvale's release: a reconciliation whose column names are stacked under periods."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    cover_page(c, "ORVALE INC.", 2023, "1-4242")
+    c.setFont("Helvetica", 7)
+    c.drawString(40, 800, "Reconciliation of non-GAAP measures")
+    c.drawString(230, 770, "Twelve Months Ended June 30, 2022")
+    c.drawString(400, 770, "Twelve Months Ended June 30, 2023")
+    for x in (0, 170):  # each group's names, drawn column by column, words stacked
+        c.drawString(232 + x, 740, "EBITDA")
+        c.drawString(282 + x, 740, "EBIT")
+        c.drawString(330 + x, 750, "Net")
+        c.drawString(322 + x, 740, "Income")
+    c.drawString(40, 740, "($ million)")
+    y = 720
+    for label, figures in (("Net income", ("805", "805", "805", "1,048", "1,048", "1,048")),
+                           ("Tax expense", ("300", "300", "", "193", "193", "")),
+                           ("Adjusted EBITDA, EBIT and Net income",
+                            ("2,117", "1,701", "1,224", "2,018", "1,608", "1,089"))):
+        c.drawString(40, y, label)
+        for k, figure in enumerate(figures):
+            if figure:
+                c.drawRightString(258 + 43 * (k % 3) + 170 * (k // 3), y, figure)
+        y -= 14
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_column_names_stacked_under_the_periods_are_the_columns(tmp_path: Path) -> None:
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    _release(folder / "orvale_release.pdf")
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    store = FactStore(tmp_path / "ws" / "facts.db", create=False)
+    facts = {(f.metric_code, f.channel, f.period): f.value for f in store.iter_facts()}
+    assert facts[("ADJUSTED_EBITDA_EBIT_AND_NET_INCOME", "C_NET_INCOME", "2023")] == 1089.0
+    assert facts[("ADJUSTED_EBITDA_EBIT_AND_NET_INCOME", "C_EBITDA", "2022")] == 2117.0
+    assert facts[("INCOME_TAX", "C_EBIT", "2023")] == 193.0
+
+
+def test_the_release_answers_its_adjusted_ebitda(tmp_path: Path) -> None:
+    # the real Amcor fiscal 2023 earnings release: its reconciliation table stored
+    # nothing, its heads read as titles ('cents)(1)', 'US', '(Diluted')
+    agent = Agent.from_workspace(dev_filing_workspace(tmp_path, "AMCOR_2023Q4_EARNINGS.pdf"))
+    answer = agent.ask("What was Amcor's adjusted EBITDA in fiscal 2023?", reference_date=REF)
+    assert answer.route == "structured"
+    assert "2,018 million" in answer.answer
+    assert "page=12,table=1,row=ADJUSTED_EBITDA,col=FY2023" in answer.answer
+
+
+def test_a_group_name_above_the_header_and_a_centred_group_head(tmp_path: Path) -> None:
+    # 3M's 2018 10-K, page 39: "Property, Plant and" / "Equipment - net" stand above
+    # "as of December 31,"; "Capital Spending" is centred over 2017 of 2018/2017/2016.
+    # Asia Pacific's PP&E (1,672 in 2017) was filed with no column name and answered
+    # "3M's net sales in Asia Pacific in 2017" — a wrong number.
+    ws = dev_filing_workspace(tmp_path, "3M_2018_10K.pdf")
+    store = FactStore(ws / "facts.db", create=False)
+    facts = {(f.channel, f.period): f.value for f in store.iter_facts()
+             if f.metric_code == "ASIA_PACIFIC" and "page=39," in f.source_locator}
+    assert facts[("C_PROPERTY_PLANT_AND_EQUIPMENT_NET", "2017")] == 1672.0
+    assert facts[("C_CAPITAL_SPENDING", "2018")] == 238.0
+    assert facts[("C_EMPLOYEES", "2018")] == 18971.0
+    answer = Agent.from_workspace(ws).ask("What was 3M's net sales in Asia Pacific in 2017?",
+                                          reference_date=REF)
+    assert "1,672" not in answer.answer
