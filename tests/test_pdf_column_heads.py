@@ -90,3 +90,73 @@ def test_a_group_name_above_the_header_and_a_centred_group_head(tmp_path: Path) 
     answer = Agent.from_workspace(ws).ask("What was 3M's net sales in Asia Pacific in 2017?",
                                           reference_date=REF)
     assert "1,672" not in answer.answer
+
+
+def _segments(path: Path) -> Path:
+    """Orvale's segment table: "Net Sales" and "Operating Income" centred over their years."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    cover_page(c, "ORVALE INC.", 2016, "1-4242")
+    c.setFont("Helvetica", 7)
+    c.drawString(80, 760, "Business Segment Information")
+    c.drawString(280, 715, "Net Sales")
+    c.drawString(418, 715, "Operating Income")
+    c.drawString(80, 706, "(Millions)")
+    for k, year in enumerate(("2016", "2015", "2014", "2016", "2015", "2014")):
+        c.drawRightString(248 + 51 * k, 706, year)
+    y = 694
+    for label, figures in (
+            ("Industrial", ("10,313", "10,295", "10,985", "2,376", "2,256", "2,381")),
+            ("Consumer", ("4,482", "4,422", "4,523", "1,064", "1,046", "995"))):
+        c.drawString(80, y, label)
+        for k, figure in enumerate(figures):
+            c.drawRightString(261 + 51 * k, y, figure)
+        y -= 10
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_group_heads_centred_over_the_middle_year_head_their_three_years(
+        tmp_path: Path) -> None:
+    # each head overlaps only the middle year of its three: the years nearest a head are
+    # its group (they were the table's titles: six years, two per year, no figure filed)
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    _segments(folder / "orvale_segments.pdf")
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    store = FactStore(tmp_path / "ws" / "facts.db", create=False)
+    facts = {(f.metric_code, f.channel, f.period): f.value for f in store.iter_facts()}
+    assert facts[("CONSUMER", "C_NET_SALES", "2014")] == 4523.0
+    assert facts[("CONSUMER", "C_OPERATING_INCOME", "2016")] == 1064.0
+    assert facts[("INDUSTRIAL", "C_OPERATING_INCOME", "2014")] == 2381.0
+
+
+def test_a_title_over_one_year_is_no_column_head_and_employees_are_a_count(
+        tmp_path: Path) -> None:
+    # 3M's 2018 10-K: "(Millions, except Employees)" heads the geographic table, so its
+    # employees are people, not millions; its segment tables centre "Net Sales" over the
+    # middle year of three (Consumer 2018: 4,796, not 2017's 4,731) and its fourth-quarter
+    # table heads each quarter's three columns with "Three months ended" over
+    # "December 31, 2018" (Consumer Q4 2018: 1,211)
+    ws = dev_filing_workspace(tmp_path, "3M_2018_10K.pdf")
+    store = FactStore(ws / "facts.db", create=False)
+    facts = {(f.metric_code, f.channel, f.period, f.source_locator.split(",row=")[0]):
+             (f.value, f.unit) for f in store.iter_facts()}
+    assert facts[("ASIA_PACIFIC", "C_EMPLOYEES", "2018", "page=39,table=1")] == (18971.0, "NUMBER")
+    assert facts[("ASIA_PACIFIC", "C_CAPITAL_SPENDING", "2018", "page=39,table=1")] == (238.0, "M")
+    assert facts[("CONSUMER", "C_NET_SALES", "2018", "page=22,table=1")] == (4796.0, "M")
+    assert facts[("CONSUMER", "C_NET_SALES", "2018Q4", "page=21,table=1")] == (1211.0, "M")
+
+
+def test_a_title_centred_over_one_year_names_no_column(tmp_path: Path) -> None:
+    # Nike's 2018 10-K centres "Financial History" over 2016 of five years: it is the
+    # table's title, not a name of the 2016 column
+    ws = dev_filing_workspace(tmp_path, "NIKE_2018_10K.pdf")
+    facts = list(FactStore(ws / "facts.db", create=False).iter_facts())
+    assert not [f for f in facts if f.channel == "C_FINANCIAL_HISTORY"]
+    revenue = {f.period: f.value for f in facts
+               if f.metric_code == "REVENUE" and f.channel == "TOTAL"}
+    assert (revenue["2016"], revenue["2015"]) == (32376.0, 30601.0)

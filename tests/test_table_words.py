@@ -55,3 +55,14 @@ def test_non_gaap_names_no_gaap_row(tmp_path: Path) -> None:
         answer = agent.ask(question, reference_date=date(2024, 1, 1))
         assert "2,018 million" in answer.answer, question
         assert "900" not in answer.answer
+
+
+def test_what_the_caption_excepts_from_its_millions_is_not_scaled(tmp_path: Path) -> None:
+    # "(Millions, except Employees)": the employees are people, the spending millions
+    store = _store(tmp_path, "geography.csv",
+                   "\"(Millions, except Employees)\",Employees,Capital Spending\n"
+                   ",2018,2018\n"
+                   "Asia Pacific,\"18,971\",238\n")
+    units = {f.channel: (f.value, f.unit) for f in store.iter_facts()}
+    assert units["C_EMPLOYEES"] == (18971.0, "NUMBER")
+    assert units["C_CAPITAL_SPENDING"] == (238.0, "M")

@@ -26,13 +26,14 @@ line under it heads that group from its first column (:func:`header_rows`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from ragspine_nb.extract.pdf_layout import SAME_BASELINE, Cell, Line, is_value
 
 __all__ = ["head_words", "head_block", "stacked_heads", "names_columns", "top_down", "caps",
-           "capped", "header_rows", "NEAR_HEAD", "MAX_HEAD_WORD_LINES", "MAX_HEAD_CHARS",
-           "MAX_CAP_LINES", "MAX_CAP_RISE"]
+           "capped", "header_rows", "group_line", "NEAR_HEAD", "MAX_HEAD_WORD_LINES",
+           "MAX_HEAD_CHARS", "MAX_CAP_LINES", "MAX_CAP_RISE", "MAX_CAP_SPILL"]
 
 #: Lines of stacked column-head words read at most (pdfium may give one per word).
 MAX_HEAD_WORD_LINES = 16
@@ -40,6 +41,9 @@ MAX_HEAD_WORD_LINES = 16
 #: give one per cell), and how far above it they may stand (points: three lines or so).
 MAX_CAP_LINES = 9
 MAX_CAP_RISE = 36.0
+#: How far (points) words over a year may reach past it and still qualify it.
+MAX_CAP_SPILL = 3.0
+_YEAR = re.compile(r"(?:19|20)\d\d")
 #: A group head this close (points) to a cell of the line under it stands over it too.
 NEAR_HEAD = 4.0
 #: A column head's piece on one line is short: a longer cell is a title or prose.
@@ -155,9 +159,20 @@ def caps(line: Line, top: Line, left: float) -> bool:
     True
     >>> caps(Line((Cell("Geographic Area", 57, 204),), 732.0), top, 280.0)
     False
+
+    Words over a year qualify it only when they are no wider than it, give or take
+    :data:`MAX_CAP_SPILL` ("After" over "2023"); wider, they are the table's title
+    ("Financial History" centred over "2016" of five years), or the name of a group of
+    years centred over its middle one (:func:`group_line`).
+
+    >>> caps(Line((Cell("Financial History", 392, 451),), 684.0),
+    ...      Line((Cell("2017", 343, 358), Cell("2016", 413, 429)), 669.0), 240.0)
+    False
     """
     return head_words(line) and 0 < line.y - top.y <= MAX_CAP_RISE and all(
-        c.x0 > left and sum(_overlap(c, t) for t in top.cells) == 1 for c in line.cells)
+        c.x0 > left and len(under := [t for t in top.cells if _overlap(c, t)]) == 1
+        and (not _YEAR.fullmatch(under[0].text.strip()) or _within(c, under[0]))
+        for c in line.cells)
 
 
 def capped(above: Sequence[Line], top: Line) -> Line:
@@ -199,21 +214,72 @@ def header_rows(header: Sequence[Line], columns: Sequence[float], left: float
     A cell over two or more cells of the line under it (or within :data:`NEAR_HEAD` points
     of them) heads a group of columns: it goes over the first of them ("Fiscal Year"
     drawn a little right of the middle of "2019  2018" is the 2019 column's head, not the
-    2018's alone; "Capital Spending" centred over "2018  2017  2016" heads all three).
+    2018's alone); a cell over one cell of the line under it heads that cell's column.
+    Where a line names two groups or more over more cells, each cell under
+    it belongs to the group head nearest it ("Net Sales" and "Operating Income", each
+    centred over the middle year of three, head three years each).
     """
     places = [_cell_columns(line, columns, left) for line in header]
+    for i in range(len(header) - 2, -1, -1):  # bottom up: a line's places settle its heads'
+        starts = _group_starts(header[i], places[i], header[i + 1], places[i + 1])
+        places[i] = [starts.get(n, k) for n, k in enumerate(places[i])]
     rows = []
-    for i, line in enumerate(header):
+    for line, where in zip(header, places, strict=True):
         row = [""] * (len(columns) + 1)
-        for cell, k in zip(line.cells, places[i], strict=True):
-            under = [places[i + 1][n] for n, c in enumerate(header[i + 1].cells)
-                     if cell.x0 - NEAR_HEAD < c.x1 and c.x0 < cell.x1 + NEAR_HEAD] \
-                if i + 1 < len(header) else []
-            if k and len(under) > 1 and min(under):
-                k = min(under)
+        for cell, k in zip(line.cells, where, strict=True):
             row[k] = f"{row[k]} {cell.text}".strip()
         rows.append(row)
     return rows
+
+
+def _group_starts(line: Line, places: Sequence[int], below: Line,
+                  below_places: Sequence[int]) -> dict[int, int]:
+    """Where each group head of ``line`` starts (cell index → grid place), by the line below."""
+    heads = [n for n, k in enumerate(places) if k]
+    cells = [n for n, k in enumerate(below_places) if k]
+    if len(heads) >= 2 and len(cells) > len(heads):  # territories: the nearest head's
+        mine: dict[int, list[int]] = {}
+        for n in cells:
+            centre = below.cells[n].center
+            home = min(heads, key=lambda h: abs(line.cells[h].center - centre))
+            mine.setdefault(home, []).append(below_places[n])
+        return {h: min(ks) for h, ks in mine.items()}
+    starts: dict[int, int] = {}
+    for n in heads:
+        cell = line.cells[n]
+        near = [m for m, c in enumerate(below.cells)
+                if cell.x0 - NEAR_HEAD < c.x1 and c.x0 < cell.x1 + NEAR_HEAD]
+        if len(near) == 1 and not (cell.x0 - NEAR_HEAD <= below.cells[near[0]].x0
+                                   and below.cells[near[0]].x1 <= cell.x1 + NEAR_HEAD):
+            continue  # over a wider cell (a caption across the table): no head of it
+        first = min((below_places[m] for m in near), default=0)
+        if first:  # over one cell or more: the first one's column, as drawn
+            starts[n] = first
+    return starts
+
+
+def group_line(line: Line, top: Line, left: float) -> bool:
+    """Whether ``line`` names groups of the header's top line's columns, drawn above it.
+
+    "Net Sales   Operating Income" over "2016 2015 2014 2016 2015 2014": two short heads
+    or more, all over the figures, each over a head of the top line, fewer than it has
+    (asked where no :func:`caps` line stands over the top line).
+
+    >>> top = Line((Cell("2016", 235, 248), Cell("2015", 285, 298), Cell("2014", 336, 349),
+    ...             Cell("2016", 387, 400), Cell("2015", 437, 450)), 706.0)
+    >>> group_line(Line((Cell("Net Sales", 279, 304), Cell("Operating Income", 418, 469)),
+    ...                 715.0), top, 210.0)
+    True
+    >>> group_line(Line((Cell("Business Segment Information", 81, 183),), 732.0), top, 210.0)
+    False
+    """
+    return head_words(line) and len(line.cells) >= 2 and len(top.cells) > len(line.cells) \
+        and 0 < line.y - top.y <= MAX_CAP_RISE and all(
+            c.x0 > left and any(_overlap(c, t) for t in top.cells) for c in line.cells)
+
+
+def _within(cap: Cell, head: Cell) -> bool:
+    return head.x0 - MAX_CAP_SPILL <= cap.x0 and cap.x1 <= head.x1 + MAX_CAP_SPILL
 
 
 def _overlap(a: Cell, b: Cell) -> bool:

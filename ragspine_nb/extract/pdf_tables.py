@@ -32,6 +32,7 @@ from ragspine_nb.extract.pdf_heads import (
     MAX_CAP_LINES,
     capped,
     caps,
+    group_line,
     head_block,
     header_rows,
     names_columns,
@@ -181,11 +182,14 @@ def _above(lines: Sequence[Line], start: int, body: Sequence[Line]
     while h > 0 and heads_at - h < MAX_HEADER_LINES and _is_header(lines[h - 1]):
         h -= 1
     header = top_down(lines[h:heads_at])
+    left = _left(body)
     c = h
-    while header and c > 0 and h - c < MAX_CAP_LINES and caps(lines[c - 1], header[0], _left(body)):
+    while header and c > 0 and h - c < MAX_CAP_LINES and caps(lines[c - 1], header[0], left):
         c -= 1
     if c < h:  # the first words of the top line's column heads, drawn above it
         header, h = (capped(lines[c:h], header[0]), *header[1:]), c
+    elif header and h > 0 and group_line(lines[h - 1], header[0], left):
+        header, h = (lines[h - 1], *header), h - 1  # the groups of the top line's columns
     titles: list[str] = []
     t = h
     while t > 0 and len(titles) < MAX_TITLE_LINES:

@@ -26,6 +26,7 @@ from ragspine_nb.units import (
     join_unit,
     stated_scale,
 )
+from ragspine_nb.wordset import content_words
 
 __all__ = ["fold_quotes", "Stated", "read_stated", "merge_stated", "RowKind", "row_kind",
            "cell_unit", "kind_words"]
@@ -42,6 +43,13 @@ _PERCENT = re.compile(r"%|\bpercent(?:age)?s?\b|百分比")
 _PER_SHARE_WORDS = re.compile(r"per[- ](?:common |ordinary )?share|per[- ]unit|\beps\b")
 _SHARE_WORDS = re.compile(r"\bshares?\b|\bunits\b|\boptions\b|\bwarrants\b|\brsus?\b")
 _PERCENT_EXCEPT = re.compile(r"percent|%|ratio|margin")
+_LIST_SEP = re.compile(r"[,;&]|\band\b")
+_PER = re.compile(r"\bper\b")
+#: Words of an "except" clause that name nothing a row or column is named by.
+_EXCEPT_FILLER = frozenset({"data", "amount", "share", "unit", "noted", "otherwise", "where",
+                            "percent", "ratio", "margin", "information", "indicated", "stated",
+                            "specified", "number", "per", "eps", "value", "figure", "rate",
+                            "average", "price", "note", "footnote", "item"})
 
 
 @dataclass(frozen=True)
@@ -51,7 +59,9 @@ class Stated:
     ``scale`` applies to amounts and ``shares_scale`` to share counts ("Shares (in
     thousands)"); ``money_scale`` is True when the scale is a currency's ("$ in millions",
     "US$m"): counts are never scaled by it. ``except_*`` say which rows an "except"
-    clause takes away from the scale.
+    clause takes away from the scale; ``except_items`` are the other things it names,
+    each as its words ("(Millions, except Employees)"): a row or column named by every
+    word of one is not scaled.
     """
 
     scale: str = ""
@@ -62,9 +72,23 @@ class Stated:
     except_per_share: bool = False
     except_shares: bool = False
     except_percent: bool = False
+    except_items: tuple[frozenset[str], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.scale or self.currency or self.percent or self.shares_scale)
+
+
+def _except_items(rest: str) -> tuple[frozenset[str], ...]:
+    """The things an "except" clause names, each as its words.
+
+    >>> _except_items("revenue per membership and percentages"), _except_items("financial ratios")
+    ((), ())
+    >>> _except_items("per share data, employees and stores")
+    (frozenset({'employee'}), frozenset({'store'}))
+    """
+    items = (content_words(part) for part in _LIST_SEP.split(rest) if not _PER.search(part))
+    # an item with a kind word ("per share data", "financial ratios") is read by the flags
+    return tuple(item for item in items if item and not item & _EXCEPT_FILLER)
 
 
 def _scale_of(text: str) -> str:
@@ -80,7 +104,9 @@ def read_stated(text: str) -> Stated:
     --------
     >>> read_stated("(In thousands, except per share data)")
     Stated(scale='K', currency='', percent=False, shares_scale='', money_scale=False, \
-except_per_share=True, except_shares=False, except_percent=False)
+except_per_share=True, except_shares=False, except_percent=False, except_items=())
+    >>> read_stated("(Millions, except Employees)").except_items
+    (frozenset({'employee'}),)
     >>> s = read_stated("$’000"); (s.scale, s.money_scale)
     ('K', True)
     >>> read_stated("Shares (in thousands)").shares_scale, read_stated("(%)").percent
@@ -102,7 +128,8 @@ except_per_share=True, except_shares=False, except_percent=False)
                   except_per_share=bool(rest and _PER_SHARE_WORDS.search(rest)),
                   except_shares=bool(rest and _SHARE_WORDS.search(
                       _PER_SHARE_WORDS.sub(" ", rest))),
-                  except_percent=bool(rest and _PERCENT_EXCEPT.search(rest)))
+                  except_percent=bool(rest and _PERCENT_EXCEPT.search(rest)),
+                  except_items=_except_items(rest))
 
 
 #: A statement of scale naming what it scales ("$ and shares in millions", "dollars in
@@ -149,7 +176,7 @@ def merge_stated(*layers: Stated) -> Stated:
     return Stated(
         scale=scaled.scale, money_scale=scaled.money_scale,
         except_per_share=scaled.except_per_share, except_shares=scaled.except_shares,
-        except_percent=scaled.except_percent,
+        except_percent=scaled.except_percent, except_items=scaled.except_items,
         currency=next((s.currency for s in layers if s.currency), ""),
         percent=any(s.percent for s in layers),
         shares_scale=next((s.shares_scale for s in layers if s.shares_scale), ""))

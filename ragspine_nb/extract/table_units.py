@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from ragspine_nb.core import CHANGE_PCT_CHANNEL
 from ragspine_nb.extract.layout import Column
 from ragspine_nb.extract.placement import Block
-from ragspine_nb.extract.row_kinds import without_named_terms
+from ragspine_nb.extract.row_kinds import fold_quotes, split_except, without_named_terms
 from ragspine_nb.extract.scale import (
     RowKind,
     Stated,
@@ -28,6 +28,7 @@ from ragspine_nb.extract.scale import (
 from ragspine_nb.extract.sums import sum_parts
 from ragspine_nb.extract.values import ParsedNumber, parse_number, without_share_counts
 from ragspine_nb.units import SCALES
+from ragspine_nb.wordset import content_words
 
 __all__ = ["TableUnits", "table_units", "FigureUnit", "figure_unit", "borrow_currency",
            "alternates_percent"]
@@ -214,11 +215,20 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
     if kind == RowKind.SHARES and units.columns.get(c, Stated()).money_scale \
             and row_kind(label) != RowKind.SHARES:
         kind = RowKind.AMOUNT  # a "$M" column under a heading about shares holds money
+    named = _named(label, header) if stated.except_items else frozenset()
+    if kind == RowKind.AMOUNT and any(item <= named for item in stated.except_items):
+        kind = RowKind.COUNT  # "(Millions, except Employees)": the employees are a count
     percent = _percent(units, c, kind, number, money, channel, r)
     currency = number.currency if number.currency in _CODES else ""
     unit = cell_unit(kind, stated, percent=percent, currency=currency)
     scalable = kind in (RowKind.AMOUNT, RowKind.SHARES) and unit != "PCT"
     return FigureUnit(unit, kind, bool(stated.scale or stated.shares_scale) or not scalable)
+
+
+def _named(label: str, header: str) -> frozenset[str]:
+    """The words naming a figure's row and column, their own "except" clauses cut."""
+    return frozenset().union(*(content_words(split_except(fold_quotes(t))[0])
+                               for t in (label, header)))
 
 
 def alternates_percent(numbers: Sequence[ParsedNumber]) -> bool:
