@@ -160,3 +160,18 @@ def test_a_title_centred_over_one_year_names_no_column(tmp_path: Path) -> None:
     revenue = {f.period: f.value for f in facts
                if f.metric_code == "REVENUE" and f.channel == "TOTAL"}
     assert (revenue["2016"], revenue["2015"]) == (32376.0, 30601.0)
+
+
+def test_named_columns_with_no_period_line_are_the_tables_own_heads(tmp_path: Path) -> None:
+    # Best Buy's fiscal 2017 10-K, page 73: a restructuring roll-forward headed only by
+    # "Termination Benefits | Facility Closure and Other Costs | Total" (stacked words, no
+    # period line). It took the previous table's header ("2017 | 2016 | Cumulative
+    # Amount"): the facility costs' 113 charged in fiscal 2016 were filed as the total
+    # charges (141) and a termination benefits balance as a fiscal 2017 figure.
+    ws = dev_filing_workspace(tmp_path, "BESTBUY_2017_10K.pdf")
+    facts = {(f.metric_code, f.channel, f.period): f.value
+             for f in FactStore(ws / "facts.db", create=False).iter_facts()
+             if f.source_locator.startswith("page=73,table=3,")}
+    assert facts[("CHARGES", "TOTAL", "2016")] == 141.0
+    assert facts[("CHARGES", "C_TERMINATION_BENEFITS", "2016")] == 28.0
+    assert facts[("BALANCES", "C_FACILITY_CLOSURE_AND_OTHER_COSTS", "2017")] == 34.0

@@ -66,3 +66,20 @@ def test_what_the_caption_excepts_from_its_millions_is_not_scaled(tmp_path: Path
     units = {f.channel: (f.value, f.unit) for f in store.iter_facts()}
     assert units["C_EMPLOYEES"] == (18971.0, "NUMBER")
     assert units["C_CAPITAL_SPENDING"] == (238.0, "M")
+
+
+def test_amount_alone_names_no_line_item(tmp_path: Path) -> None:
+    # a maturity table read sideways (years down its rows, one column "Amount") gives a
+    # row code AMOUNT: "the total amount of inventories" asked back between it and the
+    # inventories
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "balance.csv").write_text(
+        "(in millions),2019,2018\nInventories,\"5,409\",\"5,209\"\n", encoding="utf-8")
+    (folder / "leases.csv").write_text("(in millions),Amount\n2020,17\n2021,31\n2022,29\n",
+                                       encoding="utf-8")
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    answer = Agent.from_workspace(tmp_path / "ws").ask(
+        "What is the year end FY2019 total amount of inventories?",
+        reference_date=date(2024, 1, 1))
+    assert "5,409 million" in answer.answer

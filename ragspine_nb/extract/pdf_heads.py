@@ -31,9 +31,10 @@ from collections.abc import Callable, Sequence
 
 from ragspine_nb.extract.pdf_layout import SAME_BASELINE, Cell, Line, is_value
 
-__all__ = ["head_words", "head_block", "stacked_heads", "names_columns", "top_down", "caps",
-           "capped", "header_rows", "group_line", "NEAR_HEAD", "MAX_HEAD_WORD_LINES",
-           "MAX_HEAD_CHARS", "MAX_CAP_LINES", "MAX_CAP_RISE", "MAX_CAP_SPILL"]
+__all__ = ["head_words", "head_block", "named_block", "stacked_heads", "names_columns",
+           "top_down", "caps", "capped", "header_rows", "group_line", "NEAR_HEAD",
+           "MAX_HEAD_WORD_LINES", "MAX_HEAD_CHARS", "MAX_CAP_LINES", "MAX_CAP_RISE",
+           "MAX_CAP_SPILL"]
 
 #: Lines of stacked column-head words read at most (pdfium may give one per word).
 MAX_HEAD_WORD_LINES = 16
@@ -74,6 +75,19 @@ def head_block(lines: Sequence[Line], start: int, is_header: Callable[[Line], bo
             and not is_header(lines[k - 1]):
         k -= 1
     return k if k < start and k > 0 and is_header(lines[k - 1]) else start
+
+
+def named_block(lines: Sequence[Line], start: int, top: float) -> int:
+    """Where the head words right above ``lines[start]`` begin, with no period line above.
+
+    Only lines of head words within :data:`MAX_CAP_RISE` points of the first figure line
+    (at ``top``) count; the caller keeps them only when they name every figure column.
+    """
+    k = start
+    while k > 0 and start - k < MAX_HEAD_WORD_LINES and head_words(lines[k - 1]) \
+            and 0 < lines[k - 1].y - top <= MAX_CAP_RISE:
+        k -= 1
+    return k
 
 
 def stacked_heads(lines: Sequence[Line]) -> Line:

@@ -35,6 +35,7 @@ from ragspine_nb.extract.pdf_heads import (
     group_line,
     head_block,
     header_rows,
+    named_block,
     names_columns,
     stacked_heads,
     top_down,
@@ -167,6 +168,8 @@ def _heads(lines: Sequence[Line], start: int, body: Sequence[Line]) -> tuple[int
     :mod:`.pdf_heads`.)
     """
     k = head_block(lines, start, _is_header)
+    if k == start:  # no period line above: the names alone, when they name every column
+        k = named_block(lines, start, body[0].y if body else 0.0)
     if k == start:
         return start, None
     heads = stacked_heads(lines[k:start])

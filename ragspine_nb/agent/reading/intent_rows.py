@@ -62,6 +62,8 @@ END_WORDS = frozenset({"end", "ending", "closing", "close"})
 _YEAR = re.compile(r"(?:19|20)\d\d")
 #: Chinese labels that only say "total" (a row named by its place in its table).
 _ZH_TOTALS = frozenset({"合计", "总计", "总额", "小计", "共计", "总数"})
+#: A measure word alone ("Amount") names no line item, as "Total" names none.
+_MEASURE_WORDS = frozenset({"amount", "amounts"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
 
 
@@ -181,6 +183,9 @@ class RowReader:
     def _bare_total(self, code: str) -> bool:
         """Whether a row's label is only "Total" / "Total change" / "合计" (named by its place).
 
+        "Amount" (a column of a table read sideways, years down its rows) names no line
+        item either: "the total amount of inventories" asks for the inventories.
+
         A label of no Latin words ("德国") is a name, not a bare total.
         """
         spec = self.profile.metrics.get(code)
@@ -188,7 +193,8 @@ class RowReader:
             return False
         label = spec.label or code
         words = word_set(label)
-        return not words - TOTAL_WORDS if words else fold(label).strip() in _ZH_TOTALS
+        return not words - TOTAL_WORDS - _MEASURE_WORDS if words \
+            else fold(label).strip() in _ZH_TOTALS
 
     def _widened(self, codes: tuple[str, ...], hits: list[Hit],
                  words: frozenset[str]) -> tuple[str, ...]:
