@@ -175,3 +175,33 @@ def test_named_columns_with_no_period_line_are_the_tables_own_heads(tmp_path: Pa
     assert facts[("CHARGES", "TOTAL", "2016")] == 141.0
     assert facts[("CHARGES", "C_TERMINATION_BENEFITS", "2016")] == 28.0
     assert facts[("BALANCES", "C_FACILITY_CLOSURE_AND_OTHER_COSTS", "2017")] == 34.0
+
+
+def test_a_quarterly_store_count_table_is_read_as_counts(tmp_path: Path) -> None:
+    # Best Buy's fiscal 2024 Q2 10-Q, page 17: "Fiscal 2024 | Fiscal 2023" over names
+    # stacked on three lines ("Total Stores at / Beginning of / Second Quarter", "Stores /
+    # Opened" …), pdfium giving them as twenty lines, one a "Second Quarter  Quarter" with
+    # no year. The table stored nothing; its stores are counts, not the filing's millions.
+    ws = dev_filing_workspace(tmp_path, "BESTBUY_2024Q2_10Q.pdf")
+    facts = {(f.metric_code, f.channel, f.period): (f.value, f.unit)
+             for f in FactStore(ws / "facts.db", create=False).iter_facts()
+             if f.source_locator.startswith("page=17,table=3,")}
+    assert facts[("TOTAL", "C_TOTAL_STORES", "2024Q2")] == (969.0, "NUMBER")
+    assert facts[("TOTAL", "C_TOTAL_STORES", "2023Q2")] == (982.0, "NUMBER")
+    assert facts[("TOTAL", "C_STORES_OPENED", "2024")] == (5.0, "NUMBER")
+
+
+def test_a_segment_tables_total_revenues_is_no_second_reading_of_revenue(
+        tmp_path: Path) -> None:
+    # Nike's 2023 10-K disaggregates revenues by segment under "Revenues by:" with a
+    # "TOTAL REVENUES" row stored only under its segment columns: "Nike's revenue" is the
+    # income statement's line, and "each fiscal year" / "FY2021, FY2022 and FY2023" list
+    # years, not rows (they asked back or refused between the two once the table was read)
+    agent = Agent.from_workspace(dev_filing_workspace(tmp_path, "NIKE_2023_10K.pdf"))
+    one = agent.ask("What was Nike's revenue in FY2023?", reference_date=REF)
+    assert "Revenue, FY2023: 51,217 million" in one.answer
+    three = agent.ask("What was Nike's revenue in FY2021, FY2022 and FY2023?",
+                      reference_date=REF)
+    assert all(f in three.answer for f in ("44,538 million", "46,710 million", "51,217"))
+    every = agent.ask("What was Nike's revenue each fiscal year?", reference_date=REF)
+    assert "46,710 million" in every.answer and "Revenues by" not in every.answer

@@ -21,23 +21,28 @@ The other header rules of the same page reading: header lines are read top down,
 line per baseline (:func:`top_down`); a group's first words drawn above the header's
 top line ("Property, Plant and" / "Equipment - net" over "as of December 31,") are put
 before that head (:func:`caps`, :func:`capped`); a head over two or more cells of the
-line under it heads that group from its first column (:func:`header_rows`).
+line under it heads that group from its first column (:func:`header_rows`); a line of
+group names over the years, each centred over its middle year, groups the years nearest it
+(:func:`group_line`); names right above the figures with no period line above them are
+the table's own heads when they name every column (:func:`named_block`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from itertools import combinations
 
 from ragspine_nb.extract.pdf_layout import SAME_BASELINE, Cell, Line, is_value
 
 __all__ = ["head_words", "head_block", "named_block", "stacked_heads", "names_columns",
-           "top_down", "caps", "capped", "header_rows", "group_line", "NEAR_HEAD",
+           "top_down", "caps", "capped", "header_rows", "group_line", "centred_groups",
+           "NEAR_HEAD",
            "MAX_HEAD_WORD_LINES", "MAX_HEAD_CHARS", "MAX_CAP_LINES", "MAX_CAP_RISE",
            "MAX_CAP_SPILL"]
 
 #: Lines of stacked column-head words read at most (pdfium may give one per word).
-MAX_HEAD_WORD_LINES = 16
+MAX_HEAD_WORD_LINES = 24
 #: Lines of a column head's words read above the header's top line at most (pdfium may
 #: give one per cell), and how far above it they may stand (points: three lines or so).
 MAX_CAP_LINES = 9
@@ -45,6 +50,7 @@ MAX_CAP_RISE = 36.0
 #: How far (points) words over a year may reach past it and still qualify it.
 MAX_CAP_SPILL = 3.0
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 #: A group head this close (points) to a cell of the line under it stands over it too.
 NEAR_HEAD = 4.0
 #: A column head's piece on one line is short: a longer cell is a title or prose.
@@ -67,14 +73,19 @@ def head_words(line: Line) -> bool:
 def head_block(lines: Sequence[Line], start: int, is_header: Callable[[Line], bool]) -> int:
     """Where the stacked head words above ``lines[start]`` begin (``start`` when none).
 
-    The words count only when a header line (``is_header``: periods, a unit caption)
-    stands right above them: a few short lines under a title are no column heads.
+    The words count only when a header line stating a year or the unit (``is_header``
+    and a year, or a caption alone) stands right above them: a few short lines under a
+    title are no column heads, and "Second Quarter  Quarter" with no year is a piece of
+    the names ("Total Stores at Beginning of Second Quarter").
     """
+    def dated(line: Line) -> bool:
+        return is_header(line) and (bool(_YEAR_IN.search(line.text)) or len(line.cells) == 1)
+
     k = start
     while k > 0 and start - k < MAX_HEAD_WORD_LINES and head_words(lines[k - 1]) \
-            and not is_header(lines[k - 1]):
+            and not dated(lines[k - 1]):
         k -= 1
-    return k if k < start and k > 0 and is_header(lines[k - 1]) else start
+    return k if k < start and k > 0 and dated(lines[k - 1]) else start
 
 
 def named_block(lines: Sequence[Line], start: int, top: float) -> int:
@@ -229,9 +240,9 @@ def header_rows(header: Sequence[Line], columns: Sequence[float], left: float
     of them) heads a group of columns: it goes over the first of them ("Fiscal Year"
     drawn a little right of the middle of "2019  2018" is the 2019 column's head, not the
     2018's alone); a cell over one cell of the line under it heads that cell's column.
-    Where a line names two groups or more over more cells, each cell under
-    it belongs to the group head nearest it ("Net Sales" and "Operating Income", each
-    centred over the middle year of three, head three years each).
+    Where a line names two groups or more over more cells, the cells under it are split
+    into groups, each centred under its head (:func:`centred_groups`: "Net Sales" and
+    "Operating Income", each over the middle year of three, head three years each).
     """
     places = [_cell_columns(line, columns, left) for line in header]
     for i in range(len(header) - 2, -1, -1):  # bottom up: a line's places settle its heads'
@@ -251,13 +262,10 @@ def _group_starts(line: Line, places: Sequence[int], below: Line,
     """Where each group head of ``line`` starts (cell index → grid place), by the line below."""
     heads = [n for n, k in enumerate(places) if k]
     cells = [n for n, k in enumerate(below_places) if k]
-    if len(heads) >= 2 and len(cells) > len(heads):  # territories: the nearest head's
-        mine: dict[int, list[int]] = {}
-        for n in cells:
-            centre = below.cells[n].center
-            home = min(heads, key=lambda h: abs(line.cells[h].center - centre))
-            mine.setdefault(home, []).append(below_places[n])
-        return {h: min(ks) for h, ks in mine.items()}
+    if len(heads) >= 2 and len(cells) > len(heads):  # each head centred over its group
+        groups = centred_groups([line.cells[h] for h in heads],
+                                [below.cells[n] for n in cells])
+        return {h: below_places[cells[first]] for h, first in zip(heads, groups, strict=True)}
     starts: dict[int, int] = {}
     for n in heads:
         cell = line.cells[n]
@@ -270,6 +278,34 @@ def _group_starts(line: Line, places: Sequence[int], below: Line,
         if first:  # over one cell or more: the first one's column, as drawn
             starts[n] = first
     return starts
+
+
+def centred_groups(heads: Sequence[Cell], cells: Sequence[Cell]) -> list[int]:
+    """Where each head's group of ``cells`` starts (heads and cells left to right).
+
+    Every cell is in one group; a cell a head stands over (within :data:`NEAR_HEAD`) is
+    in that head's group; among the splits left, the one whose groups' middles lie
+    nearest the heads' centres: a head is centred over its group, whatever its width
+    ("Fiscal 2015" over one column, "Fiscal 2016" over four, "Fiscal 2017" over three).
+
+    >>> cells = [Cell("", x, x + 20) for x in (190, 224, 277, 331, 379, 443, 497, 545)]
+    >>> centred_groups([Cell("", 185, 215), Cell("", 285, 315), Cell("", 500, 530)], cells)
+    [0, 1, 5]
+    """
+    n, k = len(cells), len(heads)
+    over = [{m for m, c in enumerate(cells)
+             if h.x0 - NEAR_HEAD < c.x1 and c.x0 < h.x1 + NEAR_HEAD} for h in heads]
+    best: tuple[float, tuple[int, ...]] | None = None
+    for cuts in combinations(range(1, n), k - 1):
+        starts, ends = (0, *cuts), (*cuts, n)
+        if any(not all(a <= m < b for m in mine)
+               for a, b, mine in zip(starts, ends, over, strict=True)):
+            continue
+        cost = sum(abs((cells[a].x0 + cells[b - 1].x1) / 2 - h.center)
+                   for a, b, h in zip(starts, ends, heads, strict=True))
+        if best is None or cost < best[0]:
+            best = (cost, starts)
+    return list(best[1]) if best else list(range(k))
 
 
 def group_line(line: Line, top: Line, left: float) -> bool:

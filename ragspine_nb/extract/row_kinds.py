@@ -63,6 +63,11 @@ _COUNT = re.compile(
     r"|\bin years\b|\byears\)|\(years\b|\(days\)|\bin days\b|^days\b|\(months\)"
     r"|\bfiscal year of\b|\b(?:expected|remaining|contractual|weighted[- ]average) "
     r"(?:\w+ )?(?:term|life)\b")
+#: A column head that counts ("Stores Opened", "Total Stores at End of Quarter"): its
+#: figures are counts whatever the row ("Best Buy", "Total").
+_COUNTED_HEAD = re.compile(r"\bstores? (?:opened|closed|converted|acquired|relocated|count)\b"
+                           r"|\btotal stores\b|\bnumber of (?:stores|employees|locations)\b"
+                           r"|\bheadcount\b")
 _SHARES = re.compile(
     r"\bshares\b|\bnumber of (?:shares|options|units|warrants|rsus?)\b"
     r"|\boptions (?:outstanding|granted|exercised|forfeited|vested|exercisable|cancelled)\b"
@@ -128,6 +133,8 @@ def row_kind(label: str, context: str = "", values: Sequence[float] = (),
     ('amount', 'per_share')
     >>> row_kind("Basic", "Continuing operations:"), row_kind("Basic", "Weighted average shares")
     ('per_share', 'shares')
+    >>> row_kind("Best Buy", " | fiscal 2024 stores opened"), row_kind("Total", " | total stores")
+    ('count', 'count')
     """
     own = _words(without_named_terms(label))
     bare = " ".join(re.sub(r"\([^)]*\)", " ", own).split())
@@ -142,7 +149,7 @@ def row_kind(label: str, context: str = "", values: Sequence[float] = (),
         return RowKind.RATE
     if small and _RATIO.search(bare):
         return RowKind.RATIO
-    if not money and _COUNT.search(own):
+    if not money and (_COUNT.search(own) or _COUNTED_HEAD.search(_words(context))):
         return RowKind.COUNT
     if not money and _SHARES.search(words) and not _NOT_SHARES.search(own):
         return RowKind.SHARES

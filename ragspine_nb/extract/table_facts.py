@@ -150,9 +150,13 @@ class Emitter:
         # a tax effect is named, and labelled, only with its section: "inventories" names
         # no deferred tax asset on inventories (Amcor's 20 was answered as its inventories)
         raw = f"{section[:1].upper()}{section[1:]}: {ref.raw}" if tax and section else ref.raw
+        # a row naming a profile metric, derived because two rows of its block claim it
+        # ("TOTAL REVENUES" under "Revenues by:" twice), is named with its section only:
+        # the bare name stays the profile metric's
+        claimed = self.known(ref) is not None
         code = self.namer.code_for(raw, ref.label, section,
-                                   ref.repeated or change_row(ref.section) or titled or tax,
-                                   ref.layout.periods, ref.stub)
+                                   ref.repeated or change_row(ref.section) or titled or tax
+                                   or claimed, ref.layout.periods, ref.stub)
         if code is None:
             self.skipped.append((self._loc(ref.r, 0, ref.raw, ""),
                                  f"row label {ref.raw!r} names nothing; row skipped"))

@@ -106,13 +106,24 @@ def without_phrases(text: str) -> str:
 _GROUPED = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 
 
+_EACH_PERIOD = re.compile(r"\beach (?:fiscal |calendar )?(?:year|quarter|month|period)\b")
+
+
 def list_cue(text: str) -> bool:
-    """A list of metrics / entities, not "between 2018 and 2019" (periods are not a list)."""
+    """A list of metrics / entities, not "between 2018 and 2019" (periods are not a list).
+
+    >>> list_cue("revenue in fy2021, fy2022 and fy2023"), list_cue("revenue each fiscal year")
+    (False, False)
+    >>> list_cue("revenue and net income in 2021"), list_cue("revenue of each segment")
+    (True, True)
+    """
     text = _DATE_COMMA.sub(" ", text)  # "as of December 31, 2019" is a date, not a list
     text = _GROUPED.sub(" ", text)  # "$1,000,000": one number
     text = QUESTION_PERIOD.sub(" \x00 ", text)  # a period ends a word ("fy2025 and")
-    text = re.sub(r"\x00\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*\x00", " ", text)
+    # every separator between two periods ("fy2021, fy2022 and fy2023"), not every other
+    text = re.sub(r"(?<=\x00)\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*(?=\x00)", " ", text)
     text = _CLAUSE_COMMA.sub(" ", text)  # "… in 2019, based on the location": no list
+    text = _EACH_PERIOD.sub(" ", text)  # "each fiscal year" lists periods, not rows
     return any(cue in f" {text} " for cue in LIST_CUES)
 
 

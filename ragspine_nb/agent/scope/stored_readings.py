@@ -52,10 +52,15 @@ class Narrowed:
 
 
 def narrowed(metrics: tuple[str, ...], options: tuple[str, ...], listed: bool,
-             held: frozenset[tuple[str, str]], brought: frozenset[str]) -> Narrowed:
+             held: frozenset[tuple[str, str]], brought: frozenset[str],
+             channel: str | None = None) -> Narrowed:
     """The readings ``held`` (stored ``(metric, channel)`` pairs) can serve.
 
     Only codes in ``brought`` (those documents brought, not the profile's) are dropped.
+    With ``channel`` (the column asked, the plain one when the question names none), a
+    metric serves only with a fact in that column: a segment table's "Total revenues",
+    stored only under its region columns, is no reading of "Nike's revenue" beside the
+    income statement's line.
 
     >>> held = frozenset({("INVENTORIES", "TOTAL"), ("INCOME_TAX", "TOTAL")})
     >>> docs = frozenset({"YEAR_END", "C_QUARTER_JUN_3", "C_QUARTER_MAR_3"})
@@ -67,10 +72,14 @@ def narrowed(metrics: tuple[str, ...], options: tuple[str, ...], listed: bool,
     ()
     >>> narrowed(("CAPEX",), ("C_QUARTER_JUN_3", "C_QUARTER_MAR_3"), False, held, docs).dropped
     ('C_QUARTER_JUN_3', 'C_QUARTER_MAR_3')
+    >>> held = frozenset({("REVENUE", "TOTAL"), ("SEGMENT_REVENUES", "C_NORTH_AMERICA")})
+    >>> narrowed(("REVENUE", "SEGMENT_REVENUES"), (), False, held,
+    ...          frozenset({"SEGMENT_REVENUES"}), "TOTAL").metrics
+    ('REVENUE',)
     """
     if not held:
         return Narrowed(metrics, options)
-    stored = {m for m, _ in held} | (set(metrics) - brought)
+    stored = {m for m, c in held if channel is None or c == channel} | (set(metrics) - brought)
     kept = metrics
     if len(metrics) > 1 and not listed:
         kept = tuple(m for m in metrics if m in stored) or metrics
@@ -145,7 +154,10 @@ def narrow_to_store(intent: ParsedIntent, store: FactReader,
         kept = [n for m in intent.metrics if m in stored for n in _names(profile, m)]
         brought = frozenset(c for c in brought if c in stored or c not in intent.metrics
                             or not names_more(intent.raw_question, _names(profile, c), kept))
-    result = narrowed(intent.metrics, intent.channel_options, intent.list_cue, held, brought)
+    asked = intent.channel or (profile.default_channel if profile is not None
+                               and not intent.channel_options else None)
+    result = narrowed(intent.metrics, intent.channel_options, intent.list_cue, held, brought,
+                      asked)
     if not result.dropped:
         return intent, result
     out = replace(intent, metrics=result.metrics, metric=result.metrics[0] if result.metrics
