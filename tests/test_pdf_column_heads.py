@@ -205,3 +205,38 @@ def test_a_segment_tables_total_revenues_is_no_second_reading_of_revenue(
     assert all(f in three.answer for f in ("44,538 million", "46,710 million", "51,217"))
     every = agent.ask("What was Nike's revenue each fiscal year?", reference_date=REF)
     assert "46,710 million" in every.answer and "Revenues by" not in every.answer
+
+
+def _facts(ws: Path, page: str) -> dict[tuple[str, str, str], tuple[float, str]]:
+    return {(f.metric_code, f.channel, f.period): (f.value, f.unit)
+            for f in FactStore(ws / "facts.db", create=False).iter_facts()
+            if f.source_locator.startswith(page)}
+
+
+def test_a_unit_caption_among_the_names_is_the_tables_unit(tmp_path: Path) -> None:
+    # Netflix's 2015 10-K, page 62: "(in thousands)" drawn under "International
+    # Streaming" was read as part of that column's name, so only that column was in
+    # thousands and the others took the filing's millions (787,417 million)
+    facts = _facts(dev_filing_workspace(tmp_path, "NETFLIX_2015_10K.pdf"), "page=62,table=1,")
+    assert facts[("CONTRIBUTION_PROFIT_LOSS", "C_CONSOLIDATED", "2013")] == (787417.0, "K")
+    assert facts[("CONTRIBUTION_PROFIT_LOSS", "C_INTERNATIONAL_STREAMING", "2013")] == \
+        (-274332.0, "K")
+
+
+def test_an_equity_statements_named_columns_in_order_and_in_money(tmp_path: Path) -> None:
+    # Amcor's fiscal 2021 10-K, page 53: "Ordinary Shares" and "Additional Paid-In
+    # Capital" both nearest one column's centre were one name; "Ordinary Shares", opening
+    # with "$ —", is the shares' par value in dollars, not a count of shares
+    facts = _facts(dev_filing_workspace(tmp_path, "AMCOR_2021_10K.pdf"), "page=53,table=1,")
+    assert facts[("BALANCE", "C_ORDINARY_SHARES", "2019")] == (16.0, "M")
+    assert facts[("BALANCE", "C_ADDITIONAL_PAIDIN_CAPITAL", "2019")] == (6008.0, "M")
+
+
+def test_a_contents_list_headed_page_no_is_no_table(tmp_path: Path) -> None:
+    # Nike's 2018 10-K, page 77, lists the financial statements by page under "Page
+    # No.": read as a table once named columns were read, its page numbers became
+    # figures of rows such as "and" (which a question's "and" then named)
+    ws = dev_filing_workspace(tmp_path, "NIKE_2018_10K.pdf")
+    assert not _facts(ws, "page=77,table=1,")
+    options = _facts(ws, "page=65,table=3,")
+    assert options[("GRANTED", "C_WEIGHTED_AVERAGE_OPTION_PRICE", "2018")][1] != "M"

@@ -34,12 +34,13 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from ragspine_nb.extract.pdf_layout import SAME_BASELINE, Cell, Line, is_value
+from ragspine_nb.units import stated_scale
 
 __all__ = ["head_words", "head_block", "named_block", "stacked_heads", "names_columns",
            "top_down", "caps", "capped", "header_rows", "group_line", "centred_groups",
            "NEAR_HEAD",
            "MAX_HEAD_WORD_LINES", "MAX_HEAD_CHARS", "MAX_CAP_LINES", "MAX_CAP_RISE",
-           "MAX_CAP_SPILL"]
+           "MAX_CAP_SPILL", "MAX_NAMES_RISE"]
 
 #: Lines of stacked column-head words read at most (pdfium may give one per word).
 MAX_HEAD_WORD_LINES = 24
@@ -47,6 +48,9 @@ MAX_HEAD_WORD_LINES = 24
 #: give one per cell), and how far above it they may stand (points: three lines or so).
 MAX_CAP_LINES = 9
 MAX_CAP_RISE = 36.0
+#: How far above the first figure line (points) column names with no period line stand:
+#: four lines or so.
+MAX_NAMES_RISE = 48.0
 #: How far (points) words over a year may reach past it and still qualify it.
 MAX_CAP_SPILL = 3.0
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -91,12 +95,12 @@ def head_block(lines: Sequence[Line], start: int, is_header: Callable[[Line], bo
 def named_block(lines: Sequence[Line], start: int, top: float) -> int:
     """Where the head words right above ``lines[start]`` begin, with no period line above.
 
-    Only lines of head words within :data:`MAX_CAP_RISE` points of the first figure line
-    (at ``top``) count; the caller keeps them only when they name every figure column.
+    Only lines of head words within :data:`MAX_NAMES_RISE` points of the first figure
+    line (at ``top``) count; the caller keeps them only when they name every figure column.
     """
     k = start
     while k > 0 and start - k < MAX_HEAD_WORD_LINES and head_words(lines[k - 1]) \
-            and 0 < lines[k - 1].y - top <= MAX_CAP_RISE:
+            and 0 < lines[k - 1].y - top <= MAX_NAMES_RISE:
         k -= 1
     return k
 
@@ -111,8 +115,9 @@ def stacked_heads(lines: Sequence[Line]) -> Line:
     >>> [c.text for c in stacked_heads(lines).cells]
     ['($ million)', 'EBITDA', 'Net Income', 'EPS (Diluted cents)']
     """
-    words = sorted(((line.y, cell) for line in lines for cell in line.cells),
-                   key=lambda w: (-w[0], w[1].x0))
+    words = sorted(((line.y, cell) for line in lines for cell in line.cells
+                    if not _caption(cell.text)), key=lambda w: (-w[0], w[1].x0))
+    captions = [cell for line in lines for cell in line.cells if _caption(cell.text)]
     stacks: list[list[Cell]] = []
     for _, cell in words:
         home = next((s for s in stacks if any(_overlap(cell, c) for c in s)), None)
@@ -122,7 +127,16 @@ def stacked_heads(lines: Sequence[Line]) -> Line:
             home.append(cell)
     cells = [Cell(" ".join(c.text for c in s), min(c.x0 for c in s), max(c.x1 for c in s))
              for s in stacks]
+    # "(in thousands)" drawn among the names is the table's unit, not a column's name: the
+    # caption, left of every column
+    cells += [Cell(c.text, -2.0, -1.0) for c in captions]
     return Line(tuple(sorted(cells, key=lambda c: c.x0)), min(line.y for line in lines))
+
+
+def _caption(text: str) -> bool:
+    """A unit caption in parentheses ("(in thousands)", "($ in millions)")."""
+    t = text.strip()
+    return t.startswith("(") and t.endswith(")") and bool(stated_scale(t))
 
 
 def names_columns(heads: Line, columns: Sequence[float], left: float) -> bool:
@@ -220,7 +234,13 @@ def capped(above: Sequence[Line], top: Line) -> Line:
 
 
 def _cell_columns(line: Line, columns: Sequence[float], left: float) -> list[int]:
-    """Each header cell's place in the grid row: 0 for the caption, else its column + 1."""
+    """Each header cell's place in the grid row: 0 for the caption, else its column + 1.
+
+    A line naming every column one to one (:func:`names_columns`) heads them in order.
+    """
+    if names_columns(line, columns, left):
+        order = iter(range(1, len(columns) + 1))
+        return [next(order) if cell.x1 > left else 0 for cell in line.cells]
     width = [columns[k] - (columns[k - 1] if k else left) for k in range(len(columns))]
     centers = [columns[k] - width[k] / 3 for k in range(len(columns))]
     places = []

@@ -359,10 +359,14 @@ def page_references(grid: Sequence[Sequence[str]], pages: int) -> bool:
     False
     >>> page_references([["Trademarks", "8"], ["Other", "5"]], 160)
     False
+    >>> page_references([["1. Financial Statements:", "Page No."], ["Balance Sheets", "46"]], 160)
+    True
     """
     if not grid or len(grid[0]) != 2:
         return False
-    figures = [row[1] for row in grid if row[1]]
+    # a column head naming the pages ("Page No.") holds no figure
+    first = next((k for k, row in enumerate(grid) if any(ch.isdigit() for ch in row[1])), 0)
+    figures = [row[1] for row in grid[first:] if row[1]]
     if not figures or not all(_PAGE_NUMBER.match(f) for f in figures):
         return False
     numbers = [int(f) for f in figures]

@@ -34,6 +34,7 @@ __all__ = ["TableUnits", "table_units", "FigureUnit", "figure_unit", "borrow_cur
            "alternates_percent"]
 
 #: Currency codes a cell may carry ("$" alone names no one currency).
+_SIGNS = ("$", "€", "£", "¥")
 _CODES = frozenset({"USD", "HKD", "AUD", "CAD", "SGD", "TWD", "BRL", "EUR", "GBP", "CNY"})
 
 
@@ -51,6 +52,8 @@ class TableUnits:
     mostly_percent: frozenset[int] = frozenset()
     #: rows adding up to a total written as percentages (a tax-rate reconciliation)
     percent_rows: frozenset[int] = frozenset()
+    #: columns whose first cell writes a currency ("$ —" atop "Ordinary Shares"): money
+    money_columns: frozenset[int] = frozenset()
 
 
 def _table_texts(grid: Sequence[Sequence[str]], block: Block) -> list[str]:
@@ -93,8 +96,15 @@ def table_units(grid: Sequence[Sequence[str]], block: Block, titles: Sequence[st
         elif _mostly_percent(values):
             mostly.add(c)
     levels = [p.column for p in block.places if not p.channel.startswith("CHANGE")]
+    money = frozenset(c for c in block.columns if _first_cell(grid, block, c)[:1] in _SIGNS)
     return TableUnits(table, columns, frozenset(headed), frozenset(mostly),
-                      percent_parts(grid, range(block.data_start, block.end), levels))
+                      percent_parts(grid, range(block.data_start, block.end), levels), money)
+
+
+def _first_cell(grid: Sequence[Sequence[str]], block: Block, c: int) -> str:
+    """The column's first written cell of the block's data."""
+    return next((grid[r][c].strip() for r in range(block.data_start, block.end)
+                 if grid[r][c].strip()), "")
 
 
 def percent_parts(grid: Sequence[Sequence[str]], rows: range, columns: Sequence[int]
@@ -212,9 +222,12 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
     if kind == RowKind.SHARES and stated.money_scale and stated.currency \
             and not stated.shares_scale:
         kind = RowKind.AMOUNT  # "Own shares held" in a £m balance sheet is money
-    if kind == RowKind.SHARES and units.columns.get(c, Stated()).money_scale \
-            and row_kind(label) != RowKind.SHARES:
-        kind = RowKind.AMOUNT  # a "$M" column under a heading about shares holds money
+    if kind == RowKind.SHARES and row_kind(label) != RowKind.SHARES and (
+            units.columns.get(c, Stated()).money_scale or c in units.money_columns
+            and row_kind(kind_words(header)) == RowKind.SHARES):
+        # a "$M" column under a heading about shares holds money, as does a column
+        # headed "Ordinary Shares" opening with "$" (an equity statement's par value)
+        kind = RowKind.AMOUNT
     named = _named(label, header) if stated.except_items else frozenset()
     if kind == RowKind.AMOUNT and any(item <= named for item in stated.except_items):
         kind = RowKind.COUNT  # "(Millions, except Employees)": the employees are a count
