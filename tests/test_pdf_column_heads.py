@@ -11,11 +11,13 @@ under the group to its left.
 
 from __future__ import annotations
 
+import shutil
 from datetime import date
 from pathlib import Path
 
 from ragspine_nb import FactStore, ingest
 from ragspine_nb.agent import Agent
+from ragspine_nb.extract.beir import data_root
 from tests.filings import cover_page, dev_filing_workspace
 
 REF = date(2024, 1, 1)
@@ -240,3 +242,17 @@ def test_a_contents_list_headed_page_no_is_no_table(tmp_path: Path) -> None:
     assert not _facts(ws, "page=77,table=1,")
     options = _facts(ws, "page=65,table=3,")
     assert options[("GRANTED", "C_WEIGHTED_AVERAGE_OPTION_PRICE", "2018")][1] != "M"
+
+
+def test_the_clause_verb_names_no_stated_change_row(tmp_path: Path) -> None:
+    # once 3M's "Components of net sales change" tables were read, their "Total sales
+    # change" row was read from "how did 3M net sales change …" (its words "sales
+    # change"), and its parts offered: "change" there is the clause's verb
+    # (the review's own folder: 3M's 2018 and 2022 10-Ks and Best Buy's FY2023 10-K)
+    ws = dev_filing_workspace(tmp_path, "3M_2022_10K.pdf")
+    for name in ("3M_2018_10K.pdf", "BESTBUY_2023_10K.pdf"):
+        shutil.copy(data_root() / "financebench" / "pdfs" / name, tmp_path / "reports" / name)
+    ingest(tmp_path / "reports", workspace=ws, progress=False)
+    agent = Agent.from_workspace(ws)
+    answer = agent.ask("How did 3M net sales change from 2021 to 2022?", reference_date=REF)
+    assert "change from FY2021 to FY2022: -1,126 million" in answer.answer

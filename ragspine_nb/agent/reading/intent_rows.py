@@ -40,7 +40,7 @@ from ragspine_nb.agent.reading.intent_terms import (
     unsigned_label,
     word_set,
 )
-from ragspine_nb.agent.reading.name_edges import negated_words
+from ragspine_nb.agent.reading.name_edges import clause_verbs, negated_words
 from ragspine_nb.agent.reading.ratio_sides import share_words
 from ragspine_nb.agent.reading.row_phrases import named_phrases
 from ragspine_nb.extract.rows import norm_label
@@ -238,7 +238,8 @@ class RowReader:
         several rows named (or offered) when some of them have figures; ``columns`` are
         the words of the columns the question names.
         """
-        words = words - negated_words(text)  # "non-GAAP" names no "GAAP" row
+        # "non-GAAP" names no "GAAP" row; "how did sales change" no "Sales change" row
+        words = words - negated_words(text) - clause_verbs(text)
         if any(not self._bare_total(h[2]) for h in hits):
             # "the total amount of inventories": "total" names no bare "Total" row
             hits = [h for h in hits if not self._bare_total(h[2])]

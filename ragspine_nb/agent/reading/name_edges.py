@@ -23,7 +23,7 @@ import re
 from ragspine_nb.wordset import content_words
 
 __all__ = ["before_flow", "without_flow_phrases", "verb_end", "negated", "negated_words",
-           "MOVEMENT_VERBS"]
+           "clause_verbs", "MOVEMENT_VERBS"]
 
 _FLOW_AFTER = re.compile(r"\s+flows?(?![a-z])")
 _MODIFIED_FLOW = re.compile(r"(?<![a-z])[a-z]+\s+flows?(?![a-z])")
@@ -39,6 +39,7 @@ _AFTER_VERB = re.compile(r"\s*(?:$|[?,.;:!)]|(?:in|from|between|during|since|ove
                          r"or|at|on|fy|q[1-4]|\d)(?![a-z]))")
 _NON_BEFORE = re.compile(r"(?<![a-z])non[\s-]*$")
 _NON_WORD = re.compile(r"(?<![a-z])non\s+([a-z]+)")
+_VERB = re.compile(rf"(?<![a-z])(?:{'|'.join(sorted(MOVEMENT_VERBS))})(?![a-z])")
 _CLAUSE_END = re.compile(r"[,;:?.!]|(?<![a-z])(?:and|but|while|which|that)(?![a-z])")
 
 
@@ -78,6 +79,27 @@ def without_flow_phrases(text: str) -> str:
     'which brought in the most   in fy2023'
     """
     return _MODIFIED_FLOW.sub(" ", text)
+
+
+def clause_verbs(text: str) -> frozenset[str]:
+    """The movement verbs a folded question uses as its clause's verb: no row's words.
+
+    As in :func:`verb_end`, for rows read by their words: a bare movement verb after
+    do-support in the same clause, followed by a preposition, a period or the clause's end
+    ("how did 3m net sales change from 2021 to 2022" reads no "Total sales change" row).
+
+    >>> sorted(clause_verbs("how did 3m net sales change from 2021 to 2022?"))
+    ['change']
+    >>> clause_verbs("what was the net sales change in 2022?")
+    frozenset()
+    """
+    found: set[str] = set()
+    for support in _SUPPORT.finditer(text):
+        end = next((m.start() for m in _CLAUSE_END.finditer(text, support.end())), len(text))
+        for verb in _VERB.finditer(text, support.end(), end):
+            if _AFTER_VERB.match(text, verb.end()):
+                found.add(verb.group(0))
+    return content_words(" ".join(found)) if found else frozenset()
 
 
 def verb_end(text: str, start: int, end: int) -> int | None:
