@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 __all__ = ["fold_quotes", "split_except", "RowKind", "row_kind", "without_named_terms"]
 
@@ -107,6 +108,7 @@ def without_named_terms(label: str) -> str:
     return " ".join(_NAMED_TERMS.sub(" ", label).split())
 
 
+@lru_cache(maxsize=8192)
 def _words(text: str) -> str:
     """Folded text without footnote markers, parenthesised notes kept, "except ..." cut."""
     head, _ = split_except(fold_quotes(text))
@@ -138,7 +140,8 @@ def row_kind(label: str, context: str = "", values: Sequence[float] = (),
     """
     own = _words(without_named_terms(label))
     bare = " ".join(re.sub(r"\([^)]*\)", " ", own).split())
-    words = f"{own} | {_words(context)}"
+    around = _words(context)
+    words = f"{own} | {around}"
     small = not money and not any(abs(v) > 1000 for v in values)
     if _PER_SHARE.search(words):
         return RowKind.PER_SHARE
@@ -149,7 +152,7 @@ def row_kind(label: str, context: str = "", values: Sequence[float] = (),
         return RowKind.RATE
     if small and _RATIO.search(bare):
         return RowKind.RATIO
-    if not money and (_COUNT.search(own) or _COUNTED_HEAD.search(_words(context))):
+    if not money and (_COUNT.search(own) or _COUNTED_HEAD.search(around)):
         return RowKind.COUNT
     if not money and _SHARES.search(words) and not _NOT_SHARES.search(own):
         return RowKind.SHARES
