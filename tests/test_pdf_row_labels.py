@@ -112,3 +112,14 @@ def test_an_amount_beside_its_percentage_under_a_percent_caption_is_an_amount(
         metric_code="RESTRUCTURING_CHARGES") if f.source_locator.startswith("page=44,")}
     assert cells[("TOTAL", "2017", 221.9)] == "M", cells
     assert cells[("C_PERCENT", "2017", 1.4)] == "PCT", cells
+
+
+def test_a_label_breaking_off_after_to_goes_on_on_the_next_line(tmp_path: Path) -> None:
+    # Nike's 2023 10-K, page 87: "Sales through Direct to" / "Consumer 10,335 …" is one
+    # row; "Consumer" was a row of its own (a name another filing's segment has)
+    ws = dev_filing_workspace(tmp_path, "NIKE_2023_10K.pdf")
+    facts = {(f.metric_code, f.channel, f.period): f.value
+             for f in FactStore(ws / "facts.db", create=False).iter_facts()
+             if f.source_locator.startswith("page=87,table=1,")}
+    assert facts[("SALES_THROUGH_DIRECT_TO_CONSUMER", "C_TOTAL_NIKE_INC", "2023")] == 22282.0
+    assert not any(code == "CONSUMER" for code, _, _ in facts)

@@ -56,6 +56,7 @@ MAX_LABEL_CHARS = 110
 _CURRENCY = re.compile(r"^[$€£¥]$")
 #: a column's "not applicable" / "not meaningful" in place of a figure
 _NOT_APPLICABLE = re.compile(r"(?i)n/?a|nm|n\.m\.?")
+_OPEN_END = re.compile(r"(?i)(?:\b(?:to|of|and|or|for|from|in|on|by|with|the)|[,&])\s*$")
 _LAST_SENTENCE = re.compile(r"(?<=[.;:])\s+")
 _PAGE_NUMBER = re.compile(r"^\d{1,4}$")
 _CAPTION = re.compile(r"(?i)^\(?\s*(?:[a-z.$€£¥]+\s+){0,3}(?:in\s+)?(?:millions|thousands|billions)"
@@ -286,12 +287,16 @@ def _row_cells(line: Line, columns: Sequence[float]) -> list[str]:
 
 
 def _joins(prev: list[str], row: list[str]) -> bool:
-    """Whether ``row`` continues the label-only row ``prev`` (a label wrapped in two)."""
+    """Whether ``row`` continues the label-only row ``prev`` (a label wrapped in two).
+
+    It does when it starts in lower case, or when ``prev`` breaks off after a word that
+    needs one more ("Sales through Direct to" / "Consumer").
+    """
     if any(prev[1:]):
         return False
     if not row[0]:
         return True  # figures alone under a label: that label's figures
-    return row[0][:1].islower()
+    return row[0][:1].islower() or bool(_OPEN_END.search(prev[0]))
 
 
 def _captions_joined(header: list[list[str]]) -> list[list[str]]:
