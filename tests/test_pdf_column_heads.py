@@ -256,3 +256,16 @@ def test_the_clause_verb_names_no_stated_change_row(tmp_path: Path) -> None:
     agent = Agent.from_workspace(ws)
     answer = agent.ask("How did 3M net sales change from 2021 to 2022?", reference_date=REF)
     assert "change from FY2021 to FY2022: -1,126 million" in answer.answer
+
+
+def test_figures_written_to_the_cent_take_no_scale_from_the_prose(tmp_path: Path) -> None:
+    # Foot Locker's 2023 10-K, page 19: a $100 investment's worth ("$ 83.41") took the
+    # filing's millions from its prose; Adobe's 2015 10-K, page 34: basic EPS "$ 1.26"
+    # took its thousands
+    ws = dev_filing_workspace(tmp_path, "FOOTLOCKER_2023_10K.pdf")
+    worth = _facts(ws, "page=19,table=2,")[("FOOT_LOCKER_INC", "TOTAL", "2020")]
+    assert worth[0] == 83.41 and worth[1] not in ("M", "USD_M")
+    (tmp_path / "adobe").mkdir()
+    eps = _facts(dev_filing_workspace(tmp_path / "adobe", "ADOBE_2015_10K.pdf"),
+                 "page=34,table=2,")[("BASIC", "TOTAL", "2015")]
+    assert eps[0] == 1.26 and eps[1] not in ("K", "USD_K")

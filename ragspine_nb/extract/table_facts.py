@@ -272,13 +272,17 @@ class Emitter:
         if not metric.known and metric.code in self.namer.rows and \
                 not self.namer.rows[metric.code].unit:
             self.namer.rows[metric.code].unit = store_unit(unit)
-        if not found.scale_stated:
+        if not found.scale_stated and not _CENTS.match(row[place.column].strip()):
+            # the prose's scale may fill it in; "$ 117.01" (a price, a $100 investment's
+            # worth) is written to the cent: no amount in millions is
             self.unscaled.append(locator)
         if not channel.startswith("CHANGE"):
             self.figures.setdefault(ref.r, {})[(place.period, channel)] = value
         return nil
 
 
+#: A figure written to the cent with its currency sign ("$ 117.01", "($ 2.50)").
+_CENTS = re.compile(r"^\(?\s*[$€£¥]\s*\(?-?\d{1,3}(?:,\d{3})*\.\d{2}\)?$")
 #: A label naming no line item, only a place in its section ("Total", "Net", "").
 _BARE_TOTAL = re.compile(r"\s*(?:(?:total|net|subtotal|sub-total)\b\s*)*[:.]?\s*", re.I)
 
