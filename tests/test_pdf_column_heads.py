@@ -269,3 +269,9 @@ def test_figures_written_to_the_cent_take_no_scale_from_the_prose(tmp_path: Path
     eps = _facts(dev_filing_workspace(tmp_path / "adobe", "ADOBE_2015_10K.pdf"),
                  "page=34,table=2,")[("BASIC", "TOTAL", "2015")]
     assert eps[0] == 1.26 and eps[1] not in ("K", "USD_K")
+    # they still say which scale the prose's amounts match: Amcor's 2021 10-K reads its
+    # unscaled supplemental cash flow table in millions (it lost them when they did not)
+    (tmp_path / "amcor").mkdir()
+    paid = _facts(dev_filing_workspace(tmp_path / "amcor", "AMCOR_2021_10K.pdf"),
+                  "page=106,table=1,")[("INCOME_TAXES_PAID", "TOTAL", "2021")]
+    assert paid == (321.0, "M")

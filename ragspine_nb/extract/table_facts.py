@@ -70,6 +70,7 @@ class Emitter:
     facts: list[Fact] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     unscaled: list[str] = field(default_factory=list)
+    priced: list[str] = field(default_factory=list)  # unscaled, written to the cent
     figures: dict[int, dict[tuple[Period, str], float]] = field(default_factory=dict)
     codes: dict[int, str] = field(default_factory=dict)
     bad_columns: dict[int, str] = field(default_factory=dict)
@@ -272,10 +273,12 @@ class Emitter:
         if not metric.known and metric.code in self.namer.rows and \
                 not self.namer.rows[metric.code].unit:
             self.namer.rows[metric.code].unit = store_unit(unit)
-        if not found.scale_stated and not _CENTS.match(row[place.column].strip()):
-            # the prose's scale may fill it in; "$ 117.01" (a price, a $100 investment's
-            # worth) is written to the cent: no amount in millions is
-            self.unscaled.append(locator)
+        if not found.scale_stated:
+            self.unscaled.append(locator)  # the prose's scale may fill it in, but
+            if _CENTS.match(row[place.column].strip()):
+                # "$ 117.01" (a price, a $100 investment's worth) is written to the cent:
+                # no amount in millions is (it still says what scale the prose matches)
+                self.priced.append(locator)
         if not channel.startswith("CHANGE"):
             self.figures.setdefault(ref.r, {})[(place.period, channel)] = value
         return nil

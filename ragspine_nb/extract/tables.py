@@ -273,7 +273,8 @@ def extract_table(
 
 def _finish(out: TableResult, emit: Emitter, channels: Channels) -> None:
     """The amounts stated without a scale, and the vocabulary the table brought."""
-    out.unscaled = emit.unscaled
+    priced = set(emit.priced)
+    out.unscaled = [at for at in emit.unscaled if at not in priced]
     if emit.unscaled:
         # only amounts stated without a scale vote for one: a share count that happens to
         # equal a prose amount in some scale ("12,632" shares, "$12.6 million") is none
