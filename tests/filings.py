@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
-from ragspine_nb import ingest
+from ragspine_nb import FactStore, ingest
 from ragspine_nb.agent import Agent
 from ragspine_nb.extract.beir import data_root
 
-__all__ = ["filing", "with_orvale_row", "cover_page", "dev_filing_workspace"]
+__all__ = ["filing", "with_orvale_row", "cover_page", "dev_filing_workspace", "page_values",
+           "page_facts"]
 
 
 def cover_page(c: Any, name: str, year: int, registrant: str) -> None:
@@ -90,3 +91,16 @@ def with_orvale_row(tmp_path: Path, label: str) -> Agent:
            [(label, "52", "50"), ("Net sales", "5,300", "5,900")], ["Sales fell."])
     ingest(folder, workspace=tmp_path / "ws", progress=False)
     return Agent.from_workspace(tmp_path / "ws")
+
+
+def page_facts(ws: Path, page: str) -> dict[tuple[str, str, str], tuple[float, str]]:
+    """The workspace's facts whose locator starts with ``page`` ("page=62,table=1,"):
+    ``(metric, channel, period) -> (value, unit)``."""
+    return {(f.metric_code, f.channel, f.period): (f.value, f.unit)
+            for f in FactStore(ws / "facts.db", create=False).iter_facts()
+            if f.source_locator.startswith(page)}
+
+
+def page_values(ws: Path, page: str) -> dict[tuple[str, str, str], float]:
+    """:func:`page_facts` with the values alone."""
+    return {key: value for key, (value, _) in page_facts(ws, page).items()}

@@ -14,23 +14,30 @@ from __future__ import annotations
 import shutil
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from ragspine_nb import FactStore, ingest
 from ragspine_nb.agent import Agent
 from ragspine_nb.extract.beir import data_root
-from tests.filings import cover_page, dev_filing_workspace
+from tests.filings import cover_page, dev_filing_workspace, page_facts, page_values
 
 REF = date(2024, 1, 1)
 
 
-def _release(path: Path) -> Path:
-    """Orvale's release: a reconciliation whose column names are stacked under periods."""
+def _orvale_page(path: Path, year: int) -> Any:
+    """A reportlab canvas: Orvale's 10-K cover page, then a page in 7-point type."""
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen import canvas
 
     c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
-    cover_page(c, "ORVALE INC.", 2023, "1-4242")
+    cover_page(c, "ORVALE INC.", year, "1-4242")
     c.setFont("Helvetica", 7)
+    return c
+
+
+def _release(path: Path) -> Path:
+    """Orvale's release: a reconciliation whose column names are stacked under periods."""
+    c = _orvale_page(path, 2023)
     c.drawString(40, 800, "Reconciliation of non-GAAP measures")
     c.drawString(230, 770, "Twelve Months Ended June 30, 2022")
     c.drawString(400, 770, "Twelve Months Ended June 30, 2023")
@@ -96,12 +103,7 @@ def test_a_group_name_above_the_header_and_a_centred_group_head(tmp_path: Path) 
 
 def _segments(path: Path) -> Path:
     """Orvale's segment table: "Net Sales" and "Operating Income" centred over their years."""
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfgen import canvas
-
-    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
-    cover_page(c, "ORVALE INC.", 2016, "1-4242")
-    c.setFont("Helvetica", 7)
+    c = _orvale_page(path, 2016)
     c.drawString(80, 760, "Business Segment Information")
     c.drawString(280, 715, "Net Sales")
     c.drawString(418, 715, "Operating Income")
@@ -171,9 +173,7 @@ def test_named_columns_with_no_period_line_are_the_tables_own_heads(tmp_path: Pa
     # Amount"): the facility costs' 113 charged in fiscal 2016 were filed as the total
     # charges (141) and a termination benefits balance as a fiscal 2017 figure.
     ws = dev_filing_workspace(tmp_path, "BESTBUY_2017_10K.pdf")
-    facts = {(f.metric_code, f.channel, f.period): f.value
-             for f in FactStore(ws / "facts.db", create=False).iter_facts()
-             if f.source_locator.startswith("page=73,table=3,")}
+    facts = page_values(ws, "page=73,table=3,")
     assert facts[("CHARGES", "TOTAL", "2016")] == 141.0
     assert facts[("CHARGES", "C_TERMINATION_BENEFITS", "2016")] == 28.0
     assert facts[("BALANCES", "C_FACILITY_CLOSURE_AND_OTHER_COSTS", "2017")] == 34.0
@@ -185,9 +185,7 @@ def test_a_quarterly_store_count_table_is_read_as_counts(tmp_path: Path) -> None
     # Opened" …), pdfium giving them as twenty lines, one a "Second Quarter  Quarter" with
     # no year. The table stored nothing; its stores are counts, not the filing's millions.
     ws = dev_filing_workspace(tmp_path, "BESTBUY_2024Q2_10Q.pdf")
-    facts = {(f.metric_code, f.channel, f.period): (f.value, f.unit)
-             for f in FactStore(ws / "facts.db", create=False).iter_facts()
-             if f.source_locator.startswith("page=17,table=3,")}
+    facts = page_facts(ws, "page=17,table=3,")
     assert facts[("TOTAL", "C_TOTAL_STORES", "2024Q2")] == (969.0, "NUMBER")
     assert facts[("TOTAL", "C_TOTAL_STORES", "2023Q2")] == (982.0, "NUMBER")
     assert facts[("TOTAL", "C_STORES_OPENED", "2024")] == (5.0, "NUMBER")
@@ -209,17 +207,11 @@ def test_a_segment_tables_total_revenues_is_no_second_reading_of_revenue(
     assert "46,710 million" in every.answer and "Revenues by" not in every.answer
 
 
-def _facts(ws: Path, page: str) -> dict[tuple[str, str, str], tuple[float, str]]:
-    return {(f.metric_code, f.channel, f.period): (f.value, f.unit)
-            for f in FactStore(ws / "facts.db", create=False).iter_facts()
-            if f.source_locator.startswith(page)}
-
-
 def test_a_unit_caption_among_the_names_is_the_tables_unit(tmp_path: Path) -> None:
     # Netflix's 2015 10-K, page 62: "(in thousands)" drawn under "International
     # Streaming" was read as part of that column's name, so only that column was in
     # thousands and the others took the filing's millions (787,417 million)
-    facts = _facts(dev_filing_workspace(tmp_path, "NETFLIX_2015_10K.pdf"), "page=62,table=1,")
+    facts = page_facts(dev_filing_workspace(tmp_path, "NETFLIX_2015_10K.pdf"), "page=62,table=1,")
     assert facts[("CONTRIBUTION_PROFIT_LOSS", "C_CONSOLIDATED", "2013")] == (787417.0, "K")
     assert facts[("CONTRIBUTION_PROFIT_LOSS", "C_INTERNATIONAL_STREAMING", "2013")] == \
         (-274332.0, "K")
@@ -229,7 +221,7 @@ def test_an_equity_statements_named_columns_in_order_and_in_money(tmp_path: Path
     # Amcor's fiscal 2021 10-K, page 53: "Ordinary Shares" and "Additional Paid-In
     # Capital" both nearest one column's centre were one name; "Ordinary Shares", opening
     # with "$ —", is the shares' par value in dollars, not a count of shares
-    facts = _facts(dev_filing_workspace(tmp_path, "AMCOR_2021_10K.pdf"), "page=53,table=1,")
+    facts = page_facts(dev_filing_workspace(tmp_path, "AMCOR_2021_10K.pdf"), "page=53,table=1,")
     assert facts[("BALANCE", "C_ORDINARY_SHARES", "2019")] == (16.0, "M")
     assert facts[("BALANCE", "C_ADDITIONAL_PAIDIN_CAPITAL", "2019")] == (6008.0, "M")
 
@@ -239,8 +231,8 @@ def test_a_contents_list_headed_page_no_is_no_table(tmp_path: Path) -> None:
     # No.": read as a table once named columns were read, its page numbers became
     # figures of rows such as "and" (which a question's "and" then named)
     ws = dev_filing_workspace(tmp_path, "NIKE_2018_10K.pdf")
-    assert not _facts(ws, "page=77,table=1,")
-    options = _facts(ws, "page=65,table=3,")
+    assert not page_facts(ws, "page=77,table=1,")
+    options = page_facts(ws, "page=65,table=3,")
     assert options[("GRANTED", "C_WEIGHTED_AVERAGE_OPTION_PRICE", "2018")][1] != "M"
 
 
@@ -263,15 +255,15 @@ def test_figures_written_to_the_cent_take_no_scale_from_the_prose(tmp_path: Path
     # filing's millions from its prose; Adobe's 2015 10-K, page 34: basic EPS "$ 1.26"
     # took its thousands
     ws = dev_filing_workspace(tmp_path, "FOOTLOCKER_2023_10K.pdf")
-    worth = _facts(ws, "page=19,table=2,")[("FOOT_LOCKER_INC", "TOTAL", "2020")]
+    worth = page_facts(ws, "page=19,table=2,")[("FOOT_LOCKER_INC", "TOTAL", "2020")]
     assert worth[0] == 83.41 and worth[1] not in ("M", "USD_M")
     (tmp_path / "adobe").mkdir()
-    eps = _facts(dev_filing_workspace(tmp_path / "adobe", "ADOBE_2015_10K.pdf"),
+    eps = page_facts(dev_filing_workspace(tmp_path / "adobe", "ADOBE_2015_10K.pdf"),
                  "page=34,table=2,")[("BASIC", "TOTAL", "2015")]
     assert eps[0] == 1.26 and eps[1] not in ("K", "USD_K")
     # they still say which scale the prose's amounts match: Amcor's 2021 10-K reads its
     # unscaled supplemental cash flow table in millions (it lost them when they did not)
     (tmp_path / "amcor").mkdir()
-    paid = _facts(dev_filing_workspace(tmp_path / "amcor", "AMCOR_2021_10K.pdf"),
+    paid = page_facts(dev_filing_workspace(tmp_path / "amcor", "AMCOR_2021_10K.pdf"),
                   "page=106,table=1,")[("INCOME_TAXES_PAID", "TOTAL", "2021")]
     assert paid == (321.0, "M")

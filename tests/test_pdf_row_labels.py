@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragspine_nb import FactStore, ingest
-from tests.filings import cover_page, dev_filing_workspace, filing
+from tests.filings import cover_page, dev_filing_workspace, filing, page_values
 
 
 def _facts(tmp_path: Path, rows: list[tuple[str, str, str]]) -> dict[tuple[str, str], tuple]:
@@ -118,8 +118,6 @@ def test_a_label_breaking_off_after_to_goes_on_on_the_next_line(tmp_path: Path) 
     # Nike's 2023 10-K, page 87: "Sales through Direct to" / "Consumer 10,335 …" is one
     # row; "Consumer" was a row of its own (a name another filing's segment has)
     ws = dev_filing_workspace(tmp_path, "NIKE_2023_10K.pdf")
-    facts = {(f.metric_code, f.channel, f.period): f.value
-             for f in FactStore(ws / "facts.db", create=False).iter_facts()
-             if f.source_locator.startswith("page=87,table=1,")}
+    facts = page_values(ws, "page=87,table=1,")
     assert facts[("SALES_THROUGH_DIRECT_TO_CONSUMER", "C_TOTAL_NIKE_INC", "2023")] == 22282.0
     assert not any(code == "CONSUMER" for code, _, _ in facts)

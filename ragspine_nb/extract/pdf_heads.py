@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from itertools import combinations
 
 from ragspine_nb.extract.pdf_layout import SAME_BASELINE, Cell, Line, is_value
 from ragspine_nb.units import stated_scale
@@ -53,8 +52,7 @@ MAX_CAP_RISE = 36.0
 MAX_NAMES_RISE = 48.0
 #: How far (points) words over a year may reach past it and still qualify it.
 MAX_CAP_SPILL = 3.0
-_YEAR = re.compile(r"(?:19|20)\d\d")
-_YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 #: A group head this close (points) to a cell of the line under it stands over it too.
 NEAR_HEAD = 4.0
 #: A column head's piece on one line is short: a longer cell is a title or prose.
@@ -83,12 +81,9 @@ def head_block(lines: Sequence[Line], start: int, is_header: Callable[[Line], bo
     the names ("Total Stores at Beginning of Second Quarter").
     """
     def dated(line: Line) -> bool:
-        return is_header(line) and (bool(_YEAR_IN.search(line.text)) or len(line.cells) == 1)
+        return is_header(line) and (bool(_YEAR.search(line.text)) or len(line.cells) == 1)
 
-    k = start
-    while k > 0 and start - k < MAX_HEAD_WORD_LINES and head_words(lines[k - 1]) \
-            and not dated(lines[k - 1]):
-        k -= 1
+    k = _words_above(lines, start, lambda line: not dated(line))
     return k if k < start and k > 0 and dated(lines[k - 1]) else start
 
 
@@ -98,9 +93,14 @@ def named_block(lines: Sequence[Line], start: int, top: float) -> int:
     Only lines of head words within :data:`MAX_NAMES_RISE` points of the first figure
     line (at ``top``) count; the caller keeps them only when they name every figure column.
     """
+    return _words_above(lines, start, lambda line: 0 < line.y - top <= MAX_NAMES_RISE)
+
+
+def _words_above(lines: Sequence[Line], start: int, keep: Callable[[Line], bool]) -> int:
+    """Where the run of head-word lines right above ``lines[start]`` that ``keep`` begins."""
     k = start
     while k > 0 and start - k < MAX_HEAD_WORD_LINES and head_words(lines[k - 1]) \
-            and 0 < lines[k - 1].y - top <= MAX_NAMES_RISE:
+            and keep(lines[k - 1]):
         k -= 1
     return k
 
@@ -115,9 +115,12 @@ def stacked_heads(lines: Sequence[Line]) -> Line:
     >>> [c.text for c in stacked_heads(lines).cells]
     ['($ million)', 'EBITDA', 'Net Income', 'EPS (Diluted cents)']
     """
-    words = sorted(((line.y, cell) for line in lines for cell in line.cells
-                    if not _caption(cell.text)), key=lambda w: (-w[0], w[1].x0))
-    captions = [cell for line in lines for cell in line.cells if _caption(cell.text)]
+    words: list[tuple[float, Cell]] = []
+    captions: list[tuple[float, Cell]] = []
+    for line in lines:
+        for cell in line.cells:
+            (captions if _caption(cell.text) else words).append((line.y, cell))
+    words.sort(key=lambda w: (-w[0], w[1].x0))
     stacks: list[list[Cell]] = []
     for _, cell in words:
         home = next((s for s in stacks if any(_overlap(cell, c) for c in s)), None)
@@ -129,7 +132,7 @@ def stacked_heads(lines: Sequence[Line]) -> Line:
              for s in stacks]
     # "(in thousands)" drawn among the names is the table's unit, not a column's name: the
     # caption, left of every column
-    cells += [Cell(c.text, -2.0, -1.0) for c in captions]
+    cells += [Cell(c.text, -2.0, -1.0) for _, c in captions]
     return Line(tuple(sorted(cells, key=lambda c: c.x0)), min(line.y for line in lines))
 
 
@@ -210,7 +213,7 @@ def caps(line: Line, top: Line, left: float) -> bool:
     """
     return head_words(line) and 0 < line.y - top.y <= MAX_CAP_RISE and all(
         c.x0 > left and len(under := [t for t in top.cells if _overlap(c, t)]) == 1
-        and (not _YEAR.fullmatch(under[0].text.strip()) or _within(c, under[0]))
+        and (not _YEAR.fullmatch(under[0].text.strip()) or _within(c, under[0], MAX_CAP_SPILL))
         for c in line.cells)
 
 
@@ -289,10 +292,8 @@ def _group_starts(line: Line, places: Sequence[int], below: Line,
     starts: dict[int, int] = {}
     for n in heads:
         cell = line.cells[n]
-        near = [m for m, c in enumerate(below.cells)
-                if cell.x0 - NEAR_HEAD < c.x1 and c.x0 < cell.x1 + NEAR_HEAD]
-        if len(near) == 1 and not (cell.x0 - NEAR_HEAD <= below.cells[near[0]].x0
-                                   and below.cells[near[0]].x1 <= cell.x1 + NEAR_HEAD):
+        near = [m for m, c in enumerate(below.cells) if _near(cell, c)]
+        if len(near) == 1 and not _within(below.cells[near[0]], cell, NEAR_HEAD):
             continue  # over a wider cell (a caption across the table): no head of it
         first = min((below_places[m] for m in near), default=0)
         if first:  # over one cell or more: the first one's column, as drawn
@@ -313,19 +314,21 @@ def centred_groups(heads: Sequence[Cell], cells: Sequence[Cell]) -> list[int]:
     [0, 1, 5]
     """
     n, k = len(cells), len(heads)
-    over = [{m for m, c in enumerate(cells)
-             if h.x0 - NEAR_HEAD < c.x1 and c.x0 < h.x1 + NEAR_HEAD} for h in heads]
-    best: tuple[float, tuple[int, ...]] | None = None
-    for cuts in combinations(range(1, n), k - 1):
-        starts, ends = (0, *cuts), (*cuts, n)
-        if any(not all(a <= m < b for m in mine)
-               for a, b, mine in zip(starts, ends, over, strict=True)):
-            continue
-        cost = sum(abs((cells[a].x0 + cells[b - 1].x1) / 2 - h.center)
-                   for a, b, h in zip(starts, ends, heads, strict=True))
-        if best is None or cost < best[0]:
-            best = (cost, starts)
-    return list(best[1]) if best else list(range(k))
+    over = [[m for m, c in enumerate(cells) if _near(h, c)] for h in heads]
+    # splits[j][b]: the cheapest split of cells[:b] into the first j groups (cost, starts)
+    splits: list[dict[int, tuple[float, tuple[int, ...]]]] = [{0: (0.0, ())}]
+    for j, head in enumerate(heads):
+        splits.append({})
+        low, high = min(over[j], default=n), max(over[j], default=-1)
+        for a, (cost, starts) in splits[j].items():
+            if a > low:  # a cell the head stands over would fall in the group before
+                continue
+            for b in range(max(a + 1, high + 1), n - (k - j - 1) + 1):
+                total = cost + abs((cells[a].x0 + cells[b - 1].x1) / 2 - head.center)
+                if b not in splits[j + 1] or total < splits[j + 1][b][0]:
+                    splits[j + 1][b] = (total, (*starts, a))
+    found = splits[k].get(n)
+    return list(found[1]) if found else list(range(k))
 
 
 def group_line(line: Line, top: Line, left: float) -> bool:
@@ -348,8 +351,14 @@ def group_line(line: Line, top: Line, left: float) -> bool:
             c.x0 > left and any(_overlap(c, t) for t in top.cells) for c in line.cells)
 
 
-def _within(cap: Cell, head: Cell) -> bool:
-    return head.x0 - MAX_CAP_SPILL <= cap.x0 and cap.x1 <= head.x1 + MAX_CAP_SPILL
+def _within(inner: Cell, outer: Cell, slack: float) -> bool:
+    """Whether ``inner`` lies within ``outer``, give or take ``slack`` points a side."""
+    return outer.x0 - slack <= inner.x0 and inner.x1 <= outer.x1 + slack
+
+
+def _near(a: Cell, b: Cell) -> bool:
+    """Whether two cells overlap, or come within :data:`NEAR_HEAD` points of it."""
+    return a.x0 - NEAR_HEAD < b.x1 and b.x0 < a.x1 + NEAR_HEAD
 
 
 def _overlap(a: Cell, b: Cell) -> bool:

@@ -162,7 +162,8 @@ def _is_header(line: Line) -> bool:
         any(is_period_cell(c.text) for c in cells) and not _is_row(line)
 
 
-def _heads(lines: Sequence[Line], start: int, body: Sequence[Line]) -> tuple[int, Line | None]:
+def _heads(lines: Sequence[Line], start: int, body: Sequence[Line], left: float
+           ) -> tuple[int, Line | None]:
     """Where the header's stacked column names begin above ``start``, and those names.
 
     (``start`` and ``None`` when the lines above the body are no column names: see
@@ -174,19 +175,18 @@ def _heads(lines: Sequence[Line], start: int, body: Sequence[Line]) -> tuple[int
     if k == start:
         return start, None
     heads = stacked_heads(lines[k:start])
-    return (k, heads) if names_columns(heads, value_columns(body), _left(body)) \
-        else (start, None)
+    return (k, heads) if names_columns(heads, value_columns(body), left) else (start, None)
 
 
 def _above(lines: Sequence[Line], start: int, body: Sequence[Line]
            ) -> tuple[tuple[Line, ...], tuple[str, ...]]:
     """Header lines right above ``start`` (top down) and title lines above them."""
-    heads_at, heads = _heads(lines, start, body)
+    left = _left(body)
+    heads_at, heads = _heads(lines, start, body, left)
     h = heads_at
     while h > 0 and heads_at - h < MAX_HEADER_LINES and _is_header(lines[h - 1]):
         h -= 1
     header = top_down(lines[h:heads_at])
-    left = _left(body)
     c = h
     while header and c > 0 and h - c < MAX_CAP_LINES and caps(lines[c - 1], header[0], left):
         c -= 1

@@ -48,7 +48,7 @@ _PER = re.compile(r"\bper\b")
 #: Words of an "except" clause that name nothing a row or column is named by.
 _EXCEPT_FILLER = frozenset({"data", "amount", "share", "unit", "noted", "otherwise", "where",
                             "percent", "ratio", "margin", "information", "indicated", "stated",
-                            "specified", "number", "per", "eps", "value", "figure", "rate",
+                            "specified", "number", "eps", "value", "figure", "rate",
                             "average", "price", "note", "footnote", "item"})
 
 

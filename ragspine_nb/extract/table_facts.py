@@ -249,7 +249,8 @@ class Emitter:
                 place: Place, channel: str, section_raw: str, key: str) -> bool:
         """File one figure of the row; whether it is a dash (nil) filed as zero."""
         row = grid[ref.r]
-        value = parse_number(row[place.column]).value
+        number = parse_number(row[place.column])
+        value = number.value
         nil = value is None and _nil(row[place.column], channel)
         if nil:
             value = 0.0
@@ -275,7 +276,7 @@ class Emitter:
             self.namer.rows[metric.code].unit = store_unit(unit)
         if not found.scale_stated:
             self.unscaled.append(locator)  # the prose's scale may fill it in, but
-            if _CENTS.match(row[place.column].strip()):
+            if number.currency and _CENTS.search(row[place.column].strip()):
                 # "$ 117.01" (a price, a $100 investment's worth) is written to the cent:
                 # no amount in millions is (it still says what scale the prose matches)
                 self.priced.append(locator)
@@ -284,8 +285,8 @@ class Emitter:
         return nil
 
 
-#: A figure written to the cent with its currency sign ("$ 117.01", "($ 2.50)").
-_CENTS = re.compile(r"^\(?\s*[$€£¥]\s*\(?-?\d{1,3}(?:,\d{3})*\.\d{2}\)?$")
+#: A figure written to the cent ("$ 117.01", "($ 2.50)"), read with its currency mark.
+_CENTS = re.compile(r"\d\.\d{2}\)?$")
 #: A label naming no line item, only a place in its section ("Total", "Net", "").
 _BARE_TOTAL = re.compile(r"\s*(?:(?:total|net|subtotal|sub-total)\b\s*)*[:.]?\s*", re.I)
 

@@ -26,7 +26,12 @@ from ragspine_nb.extract.scale import (
     row_kind,
 )
 from ragspine_nb.extract.sums import sum_parts
-from ragspine_nb.extract.values import ParsedNumber, parse_number, without_share_counts
+from ragspine_nb.extract.values import (
+    ParsedNumber,
+    cell_currency,
+    parse_number,
+    without_share_counts,
+)
 from ragspine_nb.units import SCALES
 from ragspine_nb.wordset import content_words
 
@@ -34,7 +39,6 @@ __all__ = ["TableUnits", "table_units", "FigureUnit", "figure_unit", "borrow_cur
            "alternates_percent"]
 
 #: Currency codes a cell may carry ("$" alone names no one currency).
-_SIGNS = ("$", "€", "£", "¥")
 _CODES = frozenset({"USD", "HKD", "AUD", "CAD", "SGD", "TWD", "BRL", "EUR", "GBP", "CNY"})
 
 
@@ -96,7 +100,7 @@ def table_units(grid: Sequence[Sequence[str]], block: Block, titles: Sequence[st
         elif _mostly_percent(values):
             mostly.add(c)
     levels = [p.column for p in block.places if not p.channel.startswith("CHANGE")]
-    money = frozenset(c for c in block.columns if _first_cell(grid, block, c)[:1] in _SIGNS)
+    money = frozenset(c for c in block.columns if cell_currency(_first_cell(grid, block, c)))
     return TableUnits(table, columns, frozenset(headed), frozenset(mostly),
                       percent_parts(grid, range(block.data_start, block.end), levels), money)
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from ragspine_nb.units import stated_scale
 
-__all__ = ["ParsedNumber", "parse_number", "detect_unit", "states_figure",
+__all__ = ["ParsedNumber", "parse_number", "cell_currency", "detect_unit", "states_figure",
            "without_share_counts"]
 
 _NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
@@ -65,6 +65,16 @@ def _strip_currency(text: str) -> tuple[str, str]:
         if folded.startswith(mark):
             return sign + body[len(mark):], code
     return text, ""
+
+
+def cell_currency(cell: str) -> str:
+    """The currency mark a cell writes first, whatever follows ("$ —" → ``$``).
+
+    >>> cell_currency("$ —"), cell_currency("(US$ 2.50)"), cell_currency("1,320"), cell_currency("")
+    ('$', 'USD', '', '')
+    """
+    text = unicodedata.normalize("NFKC", cell).strip().lstrip("(").replace(" ", "")
+    return _strip_currency(text)[1] if text else ""
 
 
 def parse_number(cell: object) -> ParsedNumber:
