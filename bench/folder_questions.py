@@ -68,6 +68,10 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Nike 2023财年的营业收入是多少？", ("51,217",)),
     ("Best Buy 2023财年营业收入同比变化多少？", ("-5,463",)),
     ("What was Amcor's property, plant and equipment in FY2023?", ("7,770",)),
+    # quarters in the company's fiscal calendar (10-Q, release): not the calendar's
+    ("What was Best Buy's revenue in Q2 FY2024?", ("9,583",)),
+    ("What were Amcor's net sales in Q2 FY2023?", ("3,642",)),
+    ("What was Best Buy's cash and cash equivalents at the end of Q2 FY2024?", ("1,093",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

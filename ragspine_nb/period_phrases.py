@@ -232,12 +232,15 @@ def fiscal_quarter(ended: date, year_end: date | None) -> Period | None:
     ('QUARTER', '2019Q3')
     >>> fiscal_quarter(date(2023, 5, 15), date(2022, 12, 31)) is None  # no quarter's end
     True
+    >>> fiscal_quarter(date(2021, 1, 2), date(2019, 12, 28))  # a 53-week year ended in January
+    ('QUARTER', '2020Q4')
     """
     if year_end is None:
         return ended_period(3, (ended.year, ended.month, ended.day))
     day = min(year_end.day, 28) if year_end.month == 2 else year_end.day
-    fiscal = ended.year if ended <= date(ended.year, year_end.month, day) + timedelta(days=7) \
-        else ended.year + 1
+    # the fiscal year is the first whose end (a week's leeway) is not before the date
+    fiscal = next(y for y in (ended.year - 1, ended.year, ended.year + 1)
+                  if ended <= date(y, year_end.month, day) + timedelta(days=7))
     left = (date(fiscal, year_end.month, day) - ended).days / (365.25 / 4)  # quarters to go
     if abs(left - round(left)) > 0.15 or not 0 <= round(left) <= 3:
         return None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ragspine_nb.core import Fact
 from ragspine_nb.errors import RagspineError
+from ragspine_nb.extract.fiscal_calendar import FiscalCalendar
 from ragspine_nb.extract.limits import DEFAULT_LIMITS, IngestLimits, LimitHit
 from ragspine_nb.extract.tables import Skip
 from ragspine_nb.sensitivity import ScreenText
@@ -33,7 +34,7 @@ SUFFIXES: tuple[str, ...] = (*_OOXML_PART, ".pdf", *_TEXT)
 #: Suffix → version of its reader (recorded as every fact's ``extractor_version``).
 READER_VERSIONS: dict[str, str] = {
     ".pptx": "pptx@1", ".xlsx": "xlsx@1", ".xlsm": "xlsx@1", ".docx": "docx@1",
-    ".pdf": "pdf@4", ".csv": "csv@1", ".md": "text@1", ".txt": "text@1",
+    ".pdf": "pdf@5", ".csv": "csv@1", ".md": "text@1", ".txt": "text@1",
 }
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
@@ -104,6 +105,8 @@ class Extraction:
     #: locators of tables that name no period (nor do their titles or the document):
     #: their figures gave no fact; a period stated in the prose beside them may date them
     undated: list[str] = field(default_factory=list)
+    #: the company's fiscal calendar as the document states it (None: it states none)
+    calendar: FiscalCalendar | None = None
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,8 @@ class ReadContext:
     limits: IngestLimits = DEFAULT_LIMITS
     period: tuple[str, str] | None = None
     period_source: str = ""
+    #: the company's fiscal calendar (set by a reader from the document's own words)
+    calendar: FiscalCalendar | None = None
 
 
 def sniff(path: Path) -> None:

@@ -181,7 +181,8 @@ def read_document(
                       valid_as_of=meta.get("valid_as_of", ""), limits=limits, period=found,
                       period_source=source)
     extraction = READERS[p.suffix.lower()](p, profile, ctx)
-    identity = read_identity(p.name, extraction.title, _opening(extraction.segments))
+    identity = read_identity(p.name, extraction.title, _opening(extraction.segments),
+                             extraction.calendar)
     profile, entity, own, identity, warned = _identity_step(identity, meta, profile, entity,
                                                             own, extraction, ctx.entity)
     if not period and identity.period:  # the cover's fiscal year, for the chunks and ledger

@@ -156,7 +156,7 @@ _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "sev
             "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
             "fourteen": 14, "sixteen": 16, "twenty-six": 26, "fifty-two": 52,
             "fifty-three": 53}
-_SPAN_OF = re.compile(r"\b(\d{1,2}|[a-z]+(?:-[a-z]+)?)[- ](weeks?|months?)\b")
+_SPAN_OF = re.compile(r"\b(\d{1,2}|[a-z]+(?:-[a-z]+)?)[- ](weeks?|months?|quarters)\b")
 _WORDS = (("Q", re.compile(r"\bquarters?\b|季度")),
           ("H", re.compile(r"\bhalf[- ]year\b|\bhalf\b|半年")),
           ("P", re.compile(r"\byear[- ]to[- ]date\b|\bytd\b|前三季度")))
@@ -164,6 +164,8 @@ _WORDS = (("Q", re.compile(r"\bquarters?\b|季度")),
 
 def _span(number: int, unit: str) -> str:
     """``Q``/``H`` for a quarter's or half's length, ``""`` for a year, else ``P``."""
+    if unit == "quarters":  # "trailing four quarters": a year
+        return {2: "H", 4: ""}.get(number, "P")
     if unit.startswith("month"):
         return {3: "Q", 6: "H", 12: ""}.get(number, "P")
     return {13: "Q", 26: "H", 52: "", 53: ""}.get(number, "P")
@@ -185,6 +187,8 @@ def duration(text: str) -> str:
     >>> [duration(t) for t in ("Three Months Ended", "13 weeks ended", "Six months",
     ...                        "Nine Months Ended", "12 Weeks Ended", "Year Ended", "Quarter")]
     ['Q', 'Q', 'H', 'P', 'P', '', 'Q']
+    >>> duration("Trailing Four Quarters Ended May 31"), duration("two quarters")
+    ('', 'H')
     """
     folded = text.casefold()
     for m in _SPAN_OF.finditer(folded):

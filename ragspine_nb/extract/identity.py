@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from ragspine_nb.extract.fiscal_calendar import FiscalCalendar
 from ragspine_nb.glossary import period_label
 from ragspine_nb.lexicon import MONTH_NAMES, MONTHS
 from ragspine_nb.period_phrases import fiscal_quarter
@@ -29,7 +30,7 @@ __all__ = ["DocumentIdentity", "read_identity", "display_name", "FORM_TYPES",
            "IDENTITY_VERSION"]
 
 #: Version of these rules; part of a file's ingestion fingerprint (a new rule re-reads it).
-IDENTITY_VERSION = "identity@3"
+IDENTITY_VERSION = "identity@4"
 
 #: Document types named on a cover page or in a file name (canonical spelling).
 FORM_TYPES: tuple[str, ...] = ("10-K", "10-Q", "8-K", "20-F", "40-F", "6-K", "S-1",
@@ -211,8 +212,12 @@ def _spelled(token: str, text: str) -> str:
     return ""
 
 
-def read_identity(filename: str, title: str = "", text: str = "") -> DocumentIdentity:
+def read_identity(filename: str, title: str = "", text: str = "",
+                  calendar: FiscalCalendar | None = None) -> DocumentIdentity:
     r"""The document's company, period and type, from its cover text, title and file name.
+
+    ``calendar`` (the fiscal calendar the whole document states) names a quarterly
+    report's quarter when its cover states no fiscal year end.
 
     Examples
     --------
@@ -262,8 +267,9 @@ def read_identity(filename: str, title: str = "", text: str = "") -> DocumentIde
     if kind == "10-Q" and quarter and _date(quarter):
         # a quarterly report is of its quarter; a fiscal year it names ("… the fiscal
         # year ended June 30, 2022") sets its fiscal calendar
-        period = fiscal_quarter(date.fromisoformat(_date(quarter)),
-                                date.fromisoformat(fye) if fye else None)
+        closed = date.fromisoformat(_date(quarter))
+        period = fiscal_quarter(closed, date.fromisoformat(fye)) if fye else \
+            calendar.quarter(closed) if calendar else fiscal_quarter(closed, None)
         sources = [(k, v) for k, v in sources if k != "period"] + \
             ([("period", "cover page")] if period else [])
     number = _FILE_NUMBER_VALUE.search(flat[:3000])

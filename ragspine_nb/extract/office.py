@@ -62,7 +62,7 @@ def table_context(ctx: ReadContext, version: str, titles: tuple[str, ...],
         doc_id=ctx.doc_id, titles=tuple(t for t in titles if t), locate=locate,
         entity=ctx.entity, source_file_hash=ctx.source_file_hash, extractor_version=version,
         mapping_version=ctx.mapping_version, valid_as_of=ctx.valid_as_of, period=ctx.period,
-        period_source=ctx.period_source, filing=filing)
+        period_source=ctx.period_source, filing=filing, calendar=ctx.calendar)
 
 
 def cell_locator(prefix: str, kind: tuple[str, str], r: int, c: int, rk: str, cl: str) -> str:

@@ -29,6 +29,7 @@ from ragspine_nb.extract.base import (
     ReadContext,
     Segment,
 )
+from ragspine_nb.extract.fiscal_calendar import stated_calendar
 from ragspine_nb.extract.office import cell_locator, merge_table, table_context
 from ragspine_nb.extract.pdf_layout import page_lines
 from ragspine_nb.extract.pdf_marks import annotation_screen, page_markings
@@ -45,6 +46,8 @@ _NO_BOX = (0.0, 0.0, 0.0, 0.0)
 _TABLE_HINT = re.compile(r"\d[\d,.]*\)?\s*%?\s+\(?[$€£¥]?\s*\(?\d[\d,.]*\)?\s*%?\s*$", re.M)
 _END = re.compile(r"[.!?:;。！？；]['\")”’]*$")
 _BULLET = re.compile(r"^\s*(?:[•·▪◦‣●\-–—*]|\(?\d{1,2}[.)]|\([a-z]\))\s")
+#: One table of a page: its locator prefix, its titles and its cells.
+_Grid = tuple[str, tuple[str, ...], list[list[str]]]
 
 
 def _properties(meta: dict[str, Any]) -> list[ScreenText]:
@@ -104,9 +107,8 @@ def _open(pdfium: Any, path: Path) -> Any:
         raise ExtractionError(f"cannot read the PDF: {exc}") from exc
 
 
-def _tables(out: Extraction, textpage: Any, text: str, n: int, profile: DomainProfile,
-            ctx: ReadContext, pages: int) -> list[tuple[str, TableResult]]:
-    """The page's tables as ``(statement kind, result)``.
+def _grids(out: Extraction, textpage: Any, text: str, n: int, pages: int) -> list[_Grid]:
+    """The page's tables as ``(locator prefix, titles, grid)``.
 
     Character boxes are read only when a line of the page ends in figures, and only for
     the characters that are drawn (a space or a line break places nothing: it gets an
@@ -119,17 +121,24 @@ def _tables(out: Extraction, textpage: Any, text: str, n: int, profile: DomainPr
              for i, ch in enumerate(text[:textpage.count_chars()])]
     found = []
     for k, (table, grid) in enumerate(page_tables(page_lines(text, boxes), pages), start=1):
-        prefix = f"page={n},table={k}"
         out.screen.append(ScreenText(f"table {k} of page {n}",  # a row is no marking
                                      "\n".join(" ".join(row) for row in grid), markings=False))
+        found.append((f"page={n},table={k}", table.titles, grid))
+    return found
 
+
+def _tables(out: Extraction, grids: list[_Grid], profile: DomainProfile,
+            ctx: ReadContext) -> list[tuple[str, TableResult]]:
+    """Each table as ``(statement kind, result)``, read once the whole document is known."""
+    found = []
+    for prefix, titles, grid in grids:
         def locate(r: int, c: int, rk: str, cl: str, p: str = prefix) -> str:
             return cell_locator(p, ("row", "col"), r, c, rk, cl)
 
         # a filing: deferred tax components are no line items
         result = extract_table(profile, grid, table_context(
-            ctx, out.extractor_version, table.titles, locate, filing=True))
-        found.append((statement_kind(table.titles), result))
+            ctx, out.extractor_version, titles, locate, filing=True))
+        found.append((statement_kind(titles), result))
     return found
 
 
@@ -154,7 +163,7 @@ def read_pdf(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
         out = Extraction(READER_VERSIONS[".pdf"], title=str(meta.get("Title") or path.stem),
                          screen=_properties(meta))
         empty: list[int] = []
-        tables: list[tuple[str, TableResult]] = []
+        grids: list[_Grid] = []
         total = len(doc)
         for n in range(1, total + 1):
             page = doc[n - 1]
@@ -168,7 +177,7 @@ def read_pdf(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
                 marks = page_markings(textpage, text, page.get_width())
                 if marks:
                     out.screen.append(ScreenText(f"page {n}", "\n".join(marks)))
-                tables += _tables(out, textpage, text, n, profile, ctx, total)
+                grids += _grids(out, textpage, text, n, total)
                 out.segments.append(Segment(reflow(text), f"page={n}"))
             finally:
                 textpage.close()
@@ -177,7 +186,10 @@ def read_pdf(path: Path, profile: DomainProfile, ctx: ReadContext) -> Extraction
         raise ExtractionError(f"cannot read the PDF: {exc}") from exc
     finally:
         doc.close()
-    _merge_tables(out, tables)
+    # the fiscal calendar the filing states (anywhere in it) dates its columns
+    out.calendar = ctx.calendar or stated_calendar(" ".join(
+        " ".join(s.text.split()) for s in out.segments))
+    _merge_tables(out, _tables(out, grids, profile, replace(ctx, calendar=out.calendar)))
     if empty:
         out.warnings.append(pages_without_text(empty, total))
     return out

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from ragspine_nb.core import CHANGE_PCT_CHANNEL
 from ragspine_nb.extract.column_moves import MOVEMENT, movement_columns
 from ragspine_nb.extract.column_twins import tell_twins_apart
+from ragspine_nb.extract.fiscal_calendar import FiscalCalendar, in_calendar
 from ragspine_nb.extract.header_periods import Period, cell_period
 from ragspine_nb.extract.layout import (
     CHANGE_WORDS,
@@ -233,13 +234,18 @@ def _starts(table: Sequence[Sequence[str]], header: int) -> list[tuple[int, int]
 
 
 def read_blocks(table: Sequence[Sequence[str]], default: Period | None,
-                channels: Channels) -> list[Block]:
-    """The table's blocks; ``default`` dates a table whose columns name no period."""
+                channels: Channels, calendar: FiscalCalendar | None = None) -> list[Block]:
+    """The table's blocks; ``default`` dates a table whose columns name no period.
+
+    ``calendar`` (the company's fiscal calendar, when its document states one) dates the
+    columns headed by a date.
+    """
     starts = _starts(table, header_rows(table))
     out = []
     for i, (hs, ds) in enumerate(starts):
         end = starts[i + 1][0] if i + 1 < len(starts) else len(table)
-        read = tell_twins_apart(table[hs:], ds - hs, read_columns(table[hs:], ds - hs))
+        read = tell_twins_apart(table[hs:], ds - hs,
+                                in_calendar(read_columns(table[hs:], ds - hs), calendar))
         # a column of years ("Last Fiscal Year of Expiration") holds dates, never amounts
         cols = movement_columns({c: col for c, col in read.items()
                                  if not _empty_column(table, c, hs, end) and not year_column(

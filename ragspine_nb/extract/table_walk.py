@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from ragspine_nb.extract.fiscal_calendar import FiscalCalendar, between, row_period
 from ragspine_nb.extract.header_periods import Period, cell_period
 from ragspine_nb.extract.placement import TOTAL, Block, Channels, Place, period_block, row_places
 from ragspine_nb.extract.row_kinds import RowKind, row_kind
@@ -121,18 +122,59 @@ def _row_dates(grid: Sequence[Sequence[str]], block: Block) -> dict[int, Period]
     return out
 
 
-def _dated_layouts(grid: Sequence[Sequence[str]], block: Block, channels: Channels
-                   ) -> dict[int, Block]:
+def _fiscal_dates(grid: Sequence[Sequence[str]], block: Block, dates: dict[int, Period],
+                  calendar: FiscalCalendar) -> dict[int, Period | None]:
+    """Rows dated in the company's fiscal calendar (``None``: a row of no known period).
+
+    A dated row is of its label's period, a movement between two balances of the span
+    they cover (January 28 to July 29: the first half), one before the first balance of
+    that balance's year when it closes a fiscal year (the year's movements); any other
+    movement's span is not known. With no balance dated at a quarter's or year's end,
+    only the dated rows are read into ``dates`` (empty: the rows are laid out as without
+    a calendar).
+    """
+    out: dict[int, Period | None] = {r: None for r in range(block.data_start, block.end)}
+    balances = []
+    for r in range(block.data_start, block.end):
+        found = row_period(grid[r][0], calendar)
+        if found is not None and found[1]:
+            balances.append(r)  # a balance, even of nil figures, bounds the movements
+        if r in dates:
+            out[r] = found[0] if found else dates[r]
+    if not balances:
+        dates.update({r: p for r, p in out.items() if p is not None})
+        return {}
+    for start, end in zip(balances, balances[1:], strict=False):
+        span = between(grid[start][0], grid[end][0], calendar)
+        for r in range(start + 1, end):
+            if r not in dates:
+                out[r] = span
+    first = out.get(balances[0]) if balances else None
+    if first is not None and first[0] == "FY":
+        for r in range(block.data_start, balances[0]):
+            out[r] = out[r] or first
+    return out
+
+
+def _dated_layouts(grid: Sequence[Sequence[str]], block: Block, channels: Channels,
+                   calendar: FiscalCalendar | None = None) -> dict[int, Block]:
     """A layout per row of a table whose periods are in its row labels, not its columns.
 
     A dated row ("Balances at December 31, 2018") is of its own period; the movements
     between two dated rows lead to the later one ("Goodwill acquired" above the 2019
-    balance is 2019's), those after the last dated row belong to it.
+    balance is 2019's), those after the last dated row belong to it. With the company's
+    fiscal ``calendar``, dates are read in it and a movement is of the span between the
+    balances around it, or of no period (:func:`_fiscal_dates`).
     """
     dates = _row_dates(grid, block)
     if block.places or not dates:
         return {}
-    cache: dict[Period, Block] = {}
+    cache: dict[Period | None, Block] = {None: replace(block, places=())}
+    fiscal = _fiscal_dates(grid, block, dates, calendar) if calendar is not None else {}
+    if fiscal:  # a row of no known period (None) states no fact
+        for known in filter(None, dict.fromkeys(fiscal.values())):
+            cache[known] = period_block(block, known, channels)
+        return {r: cache[p] for r, p in fiscal.items()}
     out = {}
     previous: Period | None = None
     for r in range(block.data_start, block.end):
@@ -181,10 +223,11 @@ def _units_heading(headings: Sequence[str]) -> str:
 
 
 def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tuple[int, ...]],
-                channels: Channels, units: TableUnits, out: Walk) -> None:
+                channels: Channels, units: TableUnits, out: Walk,
+                calendar: FiscalCalendar | None = None) -> None:
     section, raw_section, first = _titles_above(grid, block)
     stub, since = _stub(grid, block), block.data_start
-    dated = _dated_layouts(grid, block, channels)
+    dated = _dated_layouts(grid, block, channels, calendar)
     labels = [undated_label(grid[r][0]) if r in dated else norm_label(grid[r][0])
               for r in range(block.data_start, block.end)]
     repeated = _segment_repeats(grid, block, labels)
@@ -260,13 +303,17 @@ def block_figures(grid: Sequence[Sequence[str]], block: Block
 
 
 def walk_rows(grid: Sequence[Sequence[str]], blocks: Sequence[Block], channels: Channels,
-              units: Callable[[Block], TableUnits]) -> Walk:
-    """Every data row of every block, with its label, section and layout."""
+              units: Callable[[Block], TableUnits],
+              calendar: FiscalCalendar | None = None) -> Walk:
+    """Every data row of every block, with its label, section and layout.
+
+    Rows dated in their labels are read in the company's fiscal ``calendar``, when known.
+    """
     sums = {r: run for block in blocks
             for r, run in sum_parts(block_figures(grid, block)).items()}
     out = Walk(sums=sums)
     for block in blocks:
-        _walk_block(grid, block, sums, channels, units(block), out)
+        _walk_block(grid, block, sums, channels, units(block), out, calendar)
     return out
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ragspine_nb.core import Fact
+from ragspine_nb.extract.fiscal_calendar import FiscalCalendar
 from ragspine_nb.extract.grid import cell_text, iter_table_batches
 from ragspine_nb.extract.header_periods import cell_period, unspaced_year
 from ragspine_nb.extract.layout import column_label, header_rows, is_figure
@@ -89,6 +90,8 @@ class TableContext:
     filing: bool = False
     #: the table is read turned: its columns are the document's rows (skips say so)
     turned: bool = False
+    #: the company's fiscal calendar, when its document states one (dates the columns)
+    calendar: FiscalCalendar | None = None
 
 
 @dataclass
@@ -243,8 +246,9 @@ def extract_table(
     entity = entity or ctx.entity or profile.home_entity_code
     channels: Channels = {}
     own = _caption_period(grid) or _title_period(ctx.titles)
-    blocks = read_blocks(grid, own or ctx.period, channels)
-    walk = walk_rows(grid, blocks, channels, lambda b: table_units(grid, b, ctx.titles))
+    blocks = read_blocks(grid, own or ctx.period, channels, ctx.calendar)
+    walk = walk_rows(grid, blocks, channels, lambda b: table_units(grid, b, ctx.titles),
+                     ctx.calendar)
     emit = Emitter(profile, _derives(profile), entity, parse_row_label, ctx.locate,
                    {"source_file_hash": ctx.source_file_hash,
                     "extractor_version": ctx.extractor_version,

@@ -1,0 +1,224 @@
+"""A company's fiscal calendar, as its filing states it, and dated column heads read in it.
+
+A filing says when its fiscal year ends ("For the fiscal year ended June 30, 2023"; a
+10-Q: "… our Annual Report on Form 10-K for the fiscal year ended January 28, 2023").
+With that calendar a column "Three Months Ended July 29, 2023" is the second quarter of
+fiscal 2024 — not a quarter of calendar 2023 — "Six Months Ended December 31, 2022" the
+first half of fiscal 2023, and a balance "July 29, 2023" the end of that quarter, so a
+10-Q's figures are filed under the periods the company and its readers name them by.
+
+A fiscal year is named by the year it ends in. Companies whose year ends in January to
+March do not all say so (a retailer's "fiscal 2023" may end in January 2024), so for them
+the calendar is used only when the document itself names a quarter's end that way ("the
+second quarter of fiscal 2024 on July 29, 2023"). With no calendar stated, or statements
+that disagree, headers keep their calendar reading: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from datetime import date
+
+from ragspine_nb.extract.header_periods import Period, dated_period, duration, header_date
+from ragspine_nb.extract.layout import Column
+from ragspine_nb.lexicon import MONTH_NAMES, MONTHS
+from ragspine_nb.period_phrases import fiscal_quarter
+
+__all__ = ["FiscalCalendar", "stated_calendar", "in_calendar", "row_period", "between"]
+
+_DATE = rf"({MONTH_NAMES})\s+(\d{{1,2}}),?\s+((?:19|20)\d\d)"
+#: "fiscal year ended June 30, 2023", "fiscal year ending on May 31, 2024".
+_YEAR_END = re.compile(rf"\bfiscal\s+years?\s+end(?:ed|ing|s)?\s+(?:on\s+)?{_DATE}", re.I)
+#: "fiscal 2024 on July 29, 2023", "fiscal year 2023 ended June 30, 2023": how years are named.
+_NAMED = re.compile(rf"\bfiscal(?:\s+year)?\s+((?:19|20)\d\d)\b[^.]{{0,40}}?"
+                    rf"\b(?:ended|ending|on)\s+{_DATE}", re.I)
+#: A column head naming a year's length ("Year Ended", "Twelve Months", "52 Weeks").
+_ANNUAL = re.compile(r"\byears?\b|\btwelve\b|\b12[- ]months?\b|\b5[23][- ]weeks?\b", re.I)
+#: A row naming a maturity ("3.2% notes due February 10, 2027"), not a period.
+_DUE = re.compile(r"\bdue\b|\bmatur", re.I)
+#: Heads over several quarters ("Average for the trailing five / quarters ended …").
+_SEVERAL = re.compile(r"\b(?:trailing|rolling|average)\b|(?<![- ])\bquarters\b", re.I)
+#: Days either way within which two year ends are one calendar (52/53-week years).
+_LEEWAY = 7
+
+
+@dataclass(frozen=True)
+class FiscalCalendar:
+    """The month and day a company's fiscal year ends (52/53-week years: about then)."""
+
+    month: int
+    day: int
+
+    def quarter(self, ended: date) -> Period | None:
+        """The fiscal quarter ended on ``ended`` (``None``: no quarter ends then).
+
+        >>> FiscalCalendar(1, 28).quarter(date(2023, 7, 29))
+        ('QUARTER', '2024Q2')
+        """
+        return fiscal_quarter(ended, date(2000, self.month, self.day))
+
+
+def _date(m: re.Match[str], at: int) -> date | None:
+    try:
+        return date(int(m.group(at + 2)), MONTHS.index(m.group(at).lower()) + 1,
+                    int(m.group(at + 1)))
+    except ValueError:
+        return None
+
+
+def _apart(a: date, b: date) -> int:
+    """Days between two dates' days of the year, around the year's end."""
+    gap = abs(a.replace(year=2001).toordinal() - b.replace(year=2001).toordinal()) \
+        if (a.month, a.day) != (2, 29) and (b.month, b.day) != (2, 29) else 0
+    return min(gap, 365 - gap)
+
+
+def _named_by_end(text: str, calendar: FiscalCalendar) -> bool:
+    """Whether the text names fiscal years by the year they end in (and never otherwise)."""
+    end = start = 0
+    for m in _NAMED.finditer(text):
+        ended = _date(m, 2)
+        found = calendar.quarter(ended) if ended else None
+        if found is None:  # a filing date, not a quarter's end
+            continue
+        fiscal, named = int(found[1][:4]), int(m.group(1))
+        end += named == fiscal
+        start += named == fiscal - 1
+    return end > 0 and start == 0
+
+
+def stated_calendar(text: str) -> FiscalCalendar | None:
+    """The fiscal calendar a document states, else ``None``.
+
+    Two-thirds of the year ends it names must fall within a week of the most named one.
+
+    Examples
+    --------
+    >>> stated_calendar("Annual Report on Form 10-K for the fiscal year ended June 30, 2022")
+    FiscalCalendar(month=6, day=30)
+    >>> text = "the fiscal year ended January 28, 2023"
+    >>> stated_calendar(text) is None  # a January year end: how are its years named?
+    True
+    >>> stated_calendar(text + "; the second quarter of fiscal 2024 on July 29, 2023")
+    FiscalCalendar(month=1, day=28)
+    >>> stated_calendar("no calendar here") is None
+    True
+    """
+    ends = [d for m in _YEAR_END.finditer(text) if (d := _date(m, 1))]
+    if not ends:
+        return None
+    (month, day), _ = Counter((d.month, d.day) for d in ends).most_common(1)[0]
+    most = date(2001, month, day) if (month, day) != (2, 29) else date(2001, 2, 28)
+    if 3 * sum(_apart(d, most) <= _LEEWAY for d in ends) < 2 * len(ends):
+        return None
+    calendar = FiscalCalendar(month, day)
+    if month <= 3 and not _named_by_end(text, calendar):
+        return None
+    return calendar
+
+
+def _quarter(calendar: FiscalCalendar, ymd: tuple[int, int, int]) -> Period | None:
+    try:
+        return calendar.quarter(date(*ymd))
+    except ValueError:  # no such day
+        return None
+
+
+def _period(calendar: FiscalCalendar, span: str, annual: bool, ymd: tuple[int, int, int]
+            ) -> Period | None:
+    """The period a head or label dated ``ymd`` names (``None``: as written).
+
+    ``span`` is Q, H, P (another part of a year) or none: a year when ``annual``, else a
+    balance at that date.
+    """
+    found = _quarter(calendar, ymd)
+    if found is None:
+        return None
+    fiscal, number = found[1][:4], int(found[1][-1])
+    if span == "Q":
+        return found
+    if span == "H":
+        return ("HY", f"{fiscal}H{number // 2}") if number in (2, 4) else None
+    if span == "P" or number == 4:  # nine months: a part of its fiscal year, kept apart
+        return "FY", fiscal
+    # a year ended at another quarter's end stays as written; a balance is the quarter's
+    return None if annual else found
+
+
+def _redated(col: Column, calendar: FiscalCalendar) -> Column:
+    """One column dated by the calendar, when its period was read from its date."""
+    ymd = header_date(col.named)
+    if col.kind != "level" or col.period is None or ymd is None:
+        return col
+    span = duration(col.named) or duration(col.header)
+    if col.period not in (("FY", str(ymd[0])), dated_period(span, ymd)) or \
+            _SEVERAL.search(f"{col.named} {col.header}"):
+        return col  # the head names its period in words, or spans quarters: as written
+    period = _period(calendar, span, bool(_ANNUAL.search(col.header)), ymd)
+    if period is None:
+        return col
+    if span in ("Q", "H"):
+        return replace(col, period=period, part=False, dated="")
+    return replace(col, period=period)
+
+
+def row_period(label: str, calendar: FiscalCalendar) -> tuple[Period, bool] | None:
+    """A dated row label's period by the calendar, and whether it is a balance at its date.
+
+    >>> row_period("Balances at July 29, 2023", FiscalCalendar(1, 28))
+    (('QUARTER', '2024Q2'), True)
+    >>> row_period("Net earnings, six months ended July 29, 2023", FiscalCalendar(1, 28))
+    (('HY', '2024H1'), False)
+    """
+    ymd = header_date(label)
+    if ymd is None or _DUE.search(label):  # a note due on a date: no period of a balance
+        return None
+    span, annual = duration(label), bool(_ANNUAL.search(label))
+    period = _period(calendar, span, annual, ymd)
+    return (period, not span and not annual) if period else None
+
+
+def between(label: str, later: str, calendar: FiscalCalendar) -> Period | None:
+    """The period of the movements between two balances, else ``None``.
+
+    "Balances at January 28, 2023" … "Balances at July 29, 2023": the first half of fiscal
+    2024.
+
+    >>> between("Balances at January 28, 2023", "Balances at July 29, 2023",
+    ...         FiscalCalendar(1, 28))
+    ('HY', '2024H1')
+    """
+    start, end = header_date(label), header_date(later)
+    if start is None or end is None:
+        return None
+    try:
+        months = round((date(*end) - date(*start)).days / (365.25 / 12))
+    except ValueError:
+        return None
+    span = {3: "Q", 6: "H", 12: ""}.get(months)
+    return None if span is None else _period(calendar, span, True, end)
+
+
+def in_calendar(cols: dict[int, Column], calendar: FiscalCalendar | None
+                ) -> dict[int, Column]:
+    """Columns dated by a company's fiscal calendar (unchanged without one).
+
+    Examples
+    --------
+    >>> from ragspine_nb.extract.layout import read_columns
+    >>> table = [["", "Three Months Ended", "Three Months Ended", "Six Months Ended"],
+    ...          ["", "July 29, 2023", "July 30, 2022", "July 29, 2023"],
+    ...          ["Revenue", "1", "2", "3"]]
+    >>> cols = in_calendar(read_columns(table, 2), FiscalCalendar(1, 28))
+    >>> [cols[c].period for c in (1, 2, 3)]
+    [('QUARTER', '2024Q2'), ('QUARTER', '2023Q2'), ('HY', '2024H1')]
+    >>> sheet = [["", "December 31, 2022", "June 30, 2022"], ["Cash", "1", "2"]]
+    >>> cols = in_calendar(read_columns(sheet, 1), FiscalCalendar(6, 30))
+    >>> cols[1].period, cols[2].period
+    (('QUARTER', '2023Q2'), ('FY', '2022'))
+    """
+    if calendar is None:
+        return cols
+    return {c: _redated(col, calendar) for c, col in cols.items()}

@@ -1,0 +1,155 @@
+"""A quarterly report's periods in the company's fiscal calendar, through ingest and ask.
+
+A 10-Q of a company whose fiscal year ends in January ("… Form 10-K for the fiscal year
+ended January 28, 2023") heads its columns "Three Months Ended July 29, 2023": the second
+quarter of fiscal 2024, as the company, its readers and their questions name it. An
+earnings release of a company whose year ends June 30 heads "Three Months Ended June 30,
+2023": its fourth quarter. Each test fails on the code before the calendar was read: the
+quarter ended July 29 was filed under calendar 2023 (and a balance of July 30, 2022 as
+the fiscal-2022 figure), the quarter ended June 30 as the second quarter of 2023 — so
+"Q2 FY2023" answered the fourth quarter's net sales.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ragspine_nb import FactStore, ingest
+from ragspine_nb.agent import Agent
+from tests.filings import page_values
+
+REF = date(2024, 1, 1)
+
+
+def _canvas(path: Path, lines: tuple[str, ...]) -> Any:
+    """A reportlab canvas with a cover page of ``lines`` drawn and ended."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    y = 800
+    for line in lines:
+        c.drawString(60, y, line)
+        y -= 16
+    c.showPage()
+    return c
+
+
+def _rows(c: Any, y: int, rows: tuple[tuple[str, tuple[str, ...]], ...], step: int = 80
+          ) -> int:
+    for label, figures in rows:
+        c.drawString(40, y, label)
+        for k, figure in enumerate(figures):
+            c.drawRightString(300 + step * k, y, figure)
+        y -= 16
+    return y
+
+
+def _ten_q(path: Path) -> Path:
+    """Orvale's 10-Q for the quarter ended July 29, 2023 (its fiscal year ends in January)."""
+    c = _canvas(path, ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "FORM 10-Q",
+                       "For the quarterly period ended July 29, 2023",
+                       "Commission File Number: 1-4242", "ORVALE INC.",
+                       "(Exact name of registrant as specified in its charter)"))
+    c.drawString(40, 800, "Read this report with our Annual Report on Form 10-K for the fiscal "
+                          "year ended January 28, 2023.")
+    c.drawString(40, 784, "Sales fell in the second quarter of fiscal 2024 on July 29, 2023.")
+    c.drawString(40, 750, "Consolidated Statements of Earnings ($ in millions)")
+    c.drawString(250, 730, "Three Months Ended")
+    c.drawString(410, 730, "Six Months Ended")
+    for x, text in ((240, "July 29, 2023"), (320, "July 30, 2022"), (400, "July 29, 2023"),
+                    (480, "July 30, 2022")):
+        c.drawString(x, 716, text)
+    y = _rows(c, 700, (("Revenue", ("9,583", "10,329", "18,050", "20,976")),
+                       ("Net earnings", ("274", "306", "518", "647"))))
+    c.drawString(40, y - 20, "Consolidated Balance Sheets ($ in millions)")
+    for x, text in ((300, "July 29, 2023"), (400, "January 28, 2023"), (500, "July 30, 2022")):
+        c.drawRightString(x, y - 40, text)
+    _rows(c, y - 56, (("Cash and cash equivalents", ("1,093", "1,874", "840")),
+                      ("Total assets", ("15,244", "15,803", "17,046"))), step=100)
+    c.showPage()
+    c.drawString(40, 800, "Restructuring accrual activity was as follows ($ in millions):")
+    c.drawString(270, 780, "Total")
+    _rows(c, 764, (("Balances at January 28, 2023", ("107",)), ("Charges", ("12",)),
+                   ("Cash payments", ("(46)",)), ("Balances at July 29, 2023", ("73",))))
+    c.showPage()
+    c.save()
+    return path
+
+
+def _release(path: Path) -> Path:
+    """Zentra's fourth-quarter release: its fiscal year ends June 30."""
+    c = _canvas(path, ("ZENTRA PLC", "Results for the fiscal year ended June 30, 2023",
+                       "Annual Report on Form 10-K for the fiscal year ended June 30, 2022"))
+    c.setFont("Helvetica", 8)
+    c.drawString(40, 800, "Condensed Consolidated Statements of Income ($ million)")
+    c.drawString(262, 780, "Three Months Ended June 30,")
+    c.drawString(422, 780, "Twelve Months Ended June 30,")
+    for x, text in ((300, "2022"), (380, "2023"), (460, "2022"), (540, "2023")):
+        c.drawRightString(x, 766, text)
+    _rows(c, 750, (("Net sales", ("3,909", "3,673", "14,544", "14,694")),
+                   ("Net income", ("112", "184", "815", "1,058"))))
+    c.showPage()
+    c.save()
+    return path
+
+
+def _workspace(tmp_path: Path, make: Any, name: str) -> Path:
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    make(folder / name)
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    return tmp_path / "ws"
+
+
+def test_a_ten_q_files_its_columns_under_its_fiscal_quarter_and_half(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, _ten_q, "orvale_10q.pdf")
+    got = page_values(ws, "page=2,table=1,")
+    assert {k: v for k, v in got.items() if k[1] == "TOTAL"} == {
+        ("REVENUE", "TOTAL", "2024Q2"): 9583.0, ("REVENUE", "TOTAL", "2023Q2"): 10329.0,
+        ("REVENUE", "TOTAL", "2024H1"): 18050.0, ("REVENUE", "TOTAL", "2023H1"): 20976.0,
+        ("NET_INCOME", "TOTAL", "2024Q2"): 274.0, ("NET_INCOME", "TOTAL", "2023Q2"): 306.0,
+        ("NET_INCOME", "TOTAL", "2024H1"): 518.0, ("NET_INCOME", "TOTAL", "2023H1"): 647.0}
+
+
+def test_a_balance_at_a_quarters_end_is_that_quarters_not_the_years(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, _ten_q, "orvale_10q.pdf")
+    got = page_values(ws, "page=2,table=2,")
+    assert got == {("CASH", "TOTAL", "2024Q2"): 1093.0, ("CASH", "TOTAL", "2023"): 1874.0,
+                   ("CASH", "TOTAL", "2023Q2"): 840.0,
+                   ("TOTAL_ASSETS", "TOTAL", "2024Q2"): 15244.0,
+                   ("TOTAL_ASSETS", "TOTAL", "2023"): 15803.0,
+                   ("TOTAL_ASSETS", "TOTAL", "2023Q2"): 17046.0}
+
+
+def test_movements_between_two_balances_are_of_the_span_between_them(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, _ten_q, "orvale_10q.pdf")
+    got = page_values(ws, "page=3,table=1,")
+    assert {(m, p): v for (m, ch, p), v in got.items() if ch == "TOTAL"} == {
+        ("BALANCES", "2023"): 107.0, ("CHARGES", "2024H1"): 12.0,
+        ("CASH_PAYMENTS", "2024H1"): -46.0, ("BALANCES", "2024Q2"): 73.0}
+
+
+def test_the_quarterly_report_is_of_its_fiscal_quarter_and_answers_it(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, _ten_q, "orvale_10q.pdf")
+    [row] = FactStore(ws / "facts.db", create=False).document_identities().values()
+    assert (row["company"], row["doc_type"], row["period"]) == ("Orvale Inc.", "10-Q", "2024Q2")
+    agent = Agent.from_workspace(ws)
+    result = agent.ask("What was Orvale's revenue in Q2 FY2024?", reference_date=REF)
+    assert [(f.value, f.unit) for f in result.figures] == [(9583.0, "M")]
+    assert "col=2024Q2" in result.answer
+
+
+def test_a_june_year_ends_fourth_quarter_is_no_second_quarter(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, _release, "zentra_release.pdf")
+    got = page_values(ws, "page=2,table=1,")
+    assert {k: v for k, v in got.items() if k[0] == "REVENUE"} == {
+        ("REVENUE", "TOTAL", "2022Q4"): 3909.0, ("REVENUE", "TOTAL", "2023Q4"): 3673.0,
+        ("REVENUE", "TOTAL", "2022"): 14544.0, ("REVENUE", "TOTAL", "2023"): 14694.0}
+    agent = Agent.from_workspace(ws)
+    q2 = agent.ask("What were Zentra's net sales in Q2 FY2023?", reference_date=REF)
+    assert q2.figures == () and "3,673" not in q2.answer
+    q4 = agent.ask("What were Zentra's net sales in Q4 FY2023?", reference_date=REF)
+    assert [f.value for f in q4.figures] == [3673.0]
