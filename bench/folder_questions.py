@@ -70,6 +70,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was Amcor's property, plant and equipment in FY2023?", ("7,770",)),
     # quarters in the company's fiscal calendar (10-Q, release): not the calendar's
     ("What was Best Buy's revenue in Q2 FY2024?", ("9,583",)),
+    ("What was Best Buy's revenue in the second quarter of fiscal 2024?", ("9,583",)),
     ("What were Amcor's net sales in Q2 FY2023?", ("3,642",)),
     ("What was Best Buy's cash and cash equivalents at the end of Q2 FY2024?", ("1,093",)),
 )

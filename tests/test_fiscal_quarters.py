@@ -12,12 +12,16 @@ the fiscal-2022 figure), the quarter ended June 30 as the second quarter of 2023
 
 from __future__ import annotations
 
+import shutil
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from ragspine_nb import FactStore, ingest
 from ragspine_nb.agent import Agent
+from ragspine_nb.extract.beir import data_root
 from tests.filings import page_values
 
 REF = date(2024, 1, 1)
@@ -153,3 +157,22 @@ def test_a_june_year_ends_fourth_quarter_is_no_second_quarter(tmp_path: Path) ->
     assert q2.figures == () and "3,673" not in q2.answer
     q4 = agent.ask("What were Zentra's net sales in Q4 FY2023?", reference_date=REF)
     assert [f.value for f in q4.figures] == [3673.0]
+
+
+def test_a_quarter_named_in_words_is_the_period_not_a_column(tmp_path: Path) -> None:
+    """3M's 10-K brings a "Second Quarter" column; the question's "second quarter of fiscal
+    2024" is the period it names, not that column (it asked back between two revenues)."""
+    pdfs = data_root() / "financebench" / "pdfs"
+    names = ("3M_2016_10K.pdf", "BESTBUY_2024Q2_10Q.pdf")
+    if not all((pdfs / n).is_file() for n in names):
+        pytest.skip("FinanceBench filings not found (set RAGSPINE_DATA)")
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    for name in names:
+        shutil.copy(pdfs / name, folder / name)
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    result = agent.ask("What was Best Buy's revenue in the second quarter of fiscal 2024?",
+                       reference_date=REF)
+    assert [(f.value, f.unit) for f in result.figures] == [(9583.0, "M")]
+    assert "BESTBUY_2024Q2_10Q.pdf · page=4,table=1,row=REVENUE,col=2024Q2" in result.answer

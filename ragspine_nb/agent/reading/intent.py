@@ -155,6 +155,18 @@ def _is_change(code: str) -> bool:
     return code.startswith(_CHANGE)
 
 
+def _without_periods(text: str) -> str:
+    """``text`` without the phrases read as periods ("the second quarter of fiscal 2024").
+
+    >>> _without_periods("revenue in the second quarter of fiscal 2024 by second quarter")
+    'revenue in   by second quarter'
+    """
+    def blank(m: re.Match[str]) -> str:
+        found = phrase_periods(m.group(0))
+        return " " if found and None not in found else m.group(0)
+    return _PERIOD.sub(blank, text)
+
+
 def _starts_change(text: str, period_text: str) -> bool:
     """Whether the first period phrase is a change's starting point (``change_base``)."""
     split = split_years(text)
@@ -251,7 +263,9 @@ class RuleIntentParser:
                  percent_asked: bool) -> _Columns:
         """The columns named outside the rows' names (never a pick between two)."""
         written, rest = rest, without_year_spans(rest)
-        phrased = [c for c in find_all(rest, self._channels)
+        # a period the question names ("the second quarter of fiscal 2024") is its period,
+        # never also a column named by the same words ("Second Quarter")
+        phrased = [c for c in find_all(_without_periods(rest), self._channels)
                    if c[2] != self.profile.default_channel]
         rest_words = content_words(_PERIOD.sub(" ", rest)) - row_words
         # a column may share words with the row ("number of shares granted" → "Number of
