@@ -176,3 +176,42 @@ def test_a_quarter_named_in_words_is_the_period_not_a_column(tmp_path: Path) -> 
                        reference_date=REF)
     assert [(f.value, f.unit) for f in result.figures] == [(9583.0, "M")]
     assert "BESTBUY_2024Q2_10Q.pdf · page=4,table=1,row=REVENUE,col=2024Q2" in result.answer
+
+
+def _ten_k_by_start(path: Path) -> Path:
+    """Vesta's 10-K: a retailer naming its fiscal year by the year it starts in."""
+    c = _canvas(path, ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "FORM 10-K",
+                       "For the fiscal year ended January 28, 2023",
+                       "Commission File No. 1-5151", "VESTA STORES, INC.",
+                       "(Exact name of registrant as specified in its charter)"))
+    c.drawString(40, 800, "Fiscal year 2022 and 2021 represented the 52 weeks ended January 28,")
+    c.drawString(40, 784, "2023 and January 29, 2022, respectively.")
+    c.drawString(40, 750, "Consolidated Statements of Operations ($ in millions)")
+    for x, text in ((300, "2022"), (400, "2021")):
+        c.drawRightString(x, 730, text)
+    y = _rows(c, 714, (("Sales", ("8,759", "8,968")), ("Net income", ("341", "892"))),
+              step=100)
+    c.drawString(40, y - 20, "Consolidated Balance Sheets ($ in millions)")
+    for x, text in ((300, "January 28, 2023"), (400, "January 29, 2022")):
+        c.drawRightString(x, y - 40, text)
+    _rows(c, y - 56, (("Cash and cash equivalents", ("536", "804")),
+                      ("Inventories", ("1,643", "1,266"))), step=100)
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_a_year_named_by_its_start_names_the_balance_sheet_too(tmp_path: Path) -> None:
+    """The statement of operations heads "2022" for the year ended January 28, 2023; the
+    balance sheet "January 28, 2023" is that same fiscal 2022 (it was filed as 2023, so
+    "fiscal 2022 cash" answered the previous year's 804)."""
+    ws = _workspace(tmp_path, _ten_k_by_start, "vesta_10k.pdf")
+    assert page_values(ws, "page=2,table=2,") == {
+        ("CASH", "TOTAL", "2022"): 536.0, ("CASH", "TOTAL", "2021"): 804.0,
+        ("INVENTORIES", "TOTAL", "2022"): 1643.0, ("INVENTORIES", "TOTAL", "2021"): 1266.0}
+    [row] = FactStore(ws / "facts.db", create=False).document_identities().values()
+    assert row["period"] == "FY2022"
+    agent = Agent.from_workspace(ws)
+    result = agent.ask("What were Vesta's inventories at the end of fiscal 2022?",
+                       reference_date=REF)
+    assert [f.value for f in result.figures] == [1643.0]

@@ -7,11 +7,14 @@ fiscal 2024 — not a quarter of calendar 2023 — "Six Months Ended December 31
 first half of fiscal 2023, and a balance "July 29, 2023" the end of that quarter, so a
 10-Q's figures are filed under the periods the company and its readers name them by.
 
-A fiscal year is named by the year it ends in. Companies whose year ends in January to
-March do not all say so (a retailer's "fiscal 2023" may end in January 2024), so for them
-the calendar is used only when the document itself names a quarter's end that way ("the
-second quarter of fiscal 2024 on July 29, 2023"). With no calendar stated, or statements
-that disagree, headers keep their calendar reading: nothing is guessed.
+A fiscal year is named by the year it ends in — except by companies whose year ends in
+January to March and who name it by the year it starts in (a retailer's "Fiscal 2023 ended
+February 3, 2024"). For those the document must say which: a fiscal year or quarter it
+names beside its end date ("the second quarter of fiscal 2024 on July 29, 2023"; "Fiscal
+2023 ended February 3, 2024"), or the quarter its cover reports ("For the quarterly period
+ended July 29, 2023") named most often in its text ("the second quarter of fiscal 2024").
+With no calendar stated, statements that disagree, or no naming said, headers keep their
+calendar reading: nothing is guessed.
 """
 
 from __future__ import annotations
@@ -31,11 +34,18 @@ __all__ = ["FiscalCalendar", "stated_calendar", "in_calendar", "row_period", "be
 _DATE = rf"({MONTH_NAMES})\s+(\d{{1,2}}),?\s+((?:19|20)\d\d)"
 #: "fiscal year ended June 30, 2023", "fiscal year ending on May 31, 2024".
 _YEAR_END = re.compile(rf"\bfiscal\s+years?\s+end(?:ed|ing|s)?\s+(?:on\s+)?{_DATE}", re.I)
-#: "fiscal 2024 on July 29, 2023", "fiscal year 2023 ended June 30, 2023": how years are named.
-_NAMED = re.compile(rf"\bfiscal(?:\s+year)?\s+((?:19|20)\d\d)\b[^.]{{0,40}}?"
+#: "fiscal 2024 on July 29, 2023", "Fiscal year 2022, 2021, and 2020 represented the 52 weeks
+#: ended January 28, 2023, …": how years are named.
+_NAMED = re.compile(rf"\bfiscal(?:\s+year)?\s+((?:19|20)\d\d)\b[^.]{{0,60}}?"
                     rf"\b(?:ended|ending|on)\s+{_DATE}", re.I)
 #: A column head naming a year's length ("Year Ended", "Twelve Months", "52 Weeks").
 _ANNUAL = re.compile(r"\byears?\b|\btwelve\b|\b12[- ]months?\b|\b5[23][- ]weeks?\b", re.I)
+#: A 10-Q cover's quarter: "For the quarterly period ended July 29, 2023".
+_COVER_QUARTER = re.compile(rf"for\s+the\s+quarterly\s+period\s+ended\s*:?\s*{_DATE}", re.I)
+#: A fiscal quarter named in words: "the second quarter of fiscal 2024".
+_QUARTER_NAMED = re.compile(r"\b(first|second|third|fourth)\s+quarter\s+of\s+fiscal\s+"
+                            r"(?:year\s+)?((?:19|20)\d\d)\b", re.I)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 #: A row naming a maturity ("3.2% notes due February 10, 2027"), not a period.
 _DUE = re.compile(r"\bdue\b|\bmatur", re.I)
 #: Heads over several quarters ("Average for the trailing five / quarters ended …").
@@ -46,18 +56,27 @@ _LEEWAY = 7
 
 @dataclass(frozen=True)
 class FiscalCalendar:
-    """The month and day a company's fiscal year ends (52/53-week years: about then)."""
+    """The month and day a company's fiscal year ends (52/53-week years: about then).
+
+    ``by_start``: the company names a fiscal year by the year it starts in.
+    """
 
     month: int
     day: int
+    by_start: bool = False
 
     def quarter(self, ended: date) -> Period | None:
         """The fiscal quarter ended on ``ended`` (``None``: no quarter ends then).
 
         >>> FiscalCalendar(1, 28).quarter(date(2023, 7, 29))
         ('QUARTER', '2024Q2')
+        >>> FiscalCalendar(1, 28, by_start=True).quarter(date(2024, 2, 3))
+        ('QUARTER', '2023Q4')
         """
-        return fiscal_quarter(ended, date(2000, self.month, self.day))
+        found = fiscal_quarter(ended, date(2000, self.month, self.day))
+        if found is None or not self.by_start:
+            return found
+        return found[0], f"{int(found[1][:4]) - 1}{found[1][4:]}"
 
 
 def _date(m: re.Match[str], at: int) -> date | None:
@@ -75,18 +94,31 @@ def _apart(a: date, b: date) -> int:
     return min(gap, 365 - gap)
 
 
-def _named_by_end(text: str, calendar: FiscalCalendar) -> bool:
-    """Whether the text names fiscal years by the year they end in (and never otherwise)."""
-    end = start = 0
+def _naming(text: str, calendar: FiscalCalendar) -> FiscalCalendar | None:
+    """The calendar with the naming its text says, ``None`` when it says none or both.
+
+    Evidence: a fiscal year named beside a quarter's end date, and the cover's quarter
+    named in the text more often by one of the two namings than by the other ("the second
+    quarter of fiscal 2024" against "… of fiscal 2023", :data:`_QUARTER_NAMED`).
+    """
+    said: list[tuple[int, int]] = []  # (year named, year it ends in)
     for m in _NAMED.finditer(text):
         ended = _date(m, 2)
         found = calendar.quarter(ended) if ended else None
-        if found is None:  # a filing date, not a quarter's end
-            continue
-        fiscal, named = int(found[1][:4]), int(m.group(1))
-        end += named == fiscal
-        start += named == fiscal - 1
-    return end > 0 and start == 0
+        if found is not None:  # a filing date ends no quarter: no evidence
+            said.append((int(m.group(1)), int(found[1][:4])))
+    cover = _COVER_QUARTER.search(text[:3000])
+    ended = _date(cover, 1) if cover else None
+    if ended and (found := calendar.quarter(ended)):
+        named = Counter((_ORDINAL[m.group(1).lower()], int(m.group(2)))
+                        for m in _QUARTER_NAMED.finditer(text))
+        number, end_year = int(found[1][-1]), int(found[1][:4])
+        as_end, as_start = named[(number, end_year)], named[(number, end_year - 1)]
+        if as_end != as_start:
+            said.append((end_year if as_end > as_start else end_year - 1, end_year))
+    namings = {named_year == end_year for named_year, end_year in said
+               if named_year in (end_year, end_year - 1)}
+    return replace(calendar, by_start=False in namings) if len(namings) == 1 else None
 
 
 def stated_calendar(text: str) -> FiscalCalendar | None:
@@ -97,12 +129,18 @@ def stated_calendar(text: str) -> FiscalCalendar | None:
     Examples
     --------
     >>> stated_calendar("Annual Report on Form 10-K for the fiscal year ended June 30, 2022")
-    FiscalCalendar(month=6, day=30)
+    FiscalCalendar(month=6, day=30, by_start=False)
     >>> text = "the fiscal year ended January 28, 2023"
     >>> stated_calendar(text) is None  # a January year end: how are its years named?
     True
     >>> stated_calendar(text + "; the second quarter of fiscal 2024 on July 29, 2023")
-    FiscalCalendar(month=1, day=28)
+    FiscalCalendar(month=1, day=28, by_start=False)
+    >>> stated_calendar("For the fiscal year ended February 3, 2024. Fiscal 2023 ended "
+    ...                 "February 3, 2024 and consisted of 53 weeks.")
+    FiscalCalendar(month=2, day=3, by_start=True)
+    >>> stated_calendar("For the quarterly period ended July 29, 2023 … fiscal year ended "
+    ...                 "January 28, 2023 … in the second quarter of fiscal 2023, sales …")
+    FiscalCalendar(month=1, day=28, by_start=True)
     >>> stated_calendar("no calendar here") is None
     True
     """
@@ -114,9 +152,7 @@ def stated_calendar(text: str) -> FiscalCalendar | None:
     if 3 * sum(_apart(d, most) <= _LEEWAY for d in ends) < 2 * len(ends):
         return None
     calendar = FiscalCalendar(month, day)
-    if month <= 3 and not _named_by_end(text, calendar):
-        return None
-    return calendar
+    return _naming(text, calendar) if month <= 3 else calendar
 
 
 def _quarter(calendar: FiscalCalendar, ymd: tuple[int, int, int]) -> Period | None:

@@ -217,7 +217,9 @@ def read_identity(filename: str, title: str = "", text: str = "",
     r"""The document's company, period and type, from its cover text, title and file name.
 
     ``calendar`` (the fiscal calendar the whole document states) names a quarterly
-    report's quarter when its cover states no fiscal year end.
+    report's quarter when its cover states no fiscal year end, and an annual report's
+    year when the company names its years by the year they start in ("Fiscal year 2022
+    … ended January 28, 2023").
 
     Examples
     --------
@@ -252,7 +254,9 @@ def read_identity(filename: str, title: str = "", text: str = "",
     fye = _date(ended) if ended else ""
     period: tuple[str, str] | None = None
     if fye:
-        period = ("FY", fye[:4])
+        # the year it ends in, or the one it starts in when the company names it so
+        closing = calendar.quarter(date.fromisoformat(fye)) if calendar else None
+        period = ("FY", closing[1][:4] if closing and closing[1].endswith("Q4") else fye[:4])
         sources.append(("period", "cover page"))
     elif file_year and file_kind in ("10-K", "20-F", "40-F", "annual report"):
         period = ("FY", file_year)
