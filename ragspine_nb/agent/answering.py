@@ -60,7 +60,7 @@ __all__ = ["faq_answer", "stated_answer", "text_answer", "structured",
 
 #: Operations whose operands are planned apart (the others: two cells of the question).
 _PLANNED = frozenset({"average", "sum", "ratio", "share", "count", "max", "min",
-                      "change_of_change", "trend"})
+                      "change_of_change", "trend", "spread"})
 
 
 def faq_answer(run: Run, faq: FaqCache) -> AgentResult | None:

@@ -21,7 +21,7 @@ __all__ = ["Figure", "OPERATIONS", "COMPUTED_OPERATIONS"]
 #: (``stated_change``), or an operation computed over its operands.
 COMPUTED_OPERATIONS: tuple[str, ...] = (
     "difference", "percent_change", "average", "sum", "ratio", "share", "count", "max", "min",
-    "change_of_change", "trend",
+    "change_of_change", "trend", "spread",
 )
 OPERATIONS: tuple[str, ...] = ("lookup", "stated_change", *COMPUTED_OPERATIONS)
 

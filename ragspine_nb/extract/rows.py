@@ -198,7 +198,7 @@ class Namer:
 
     def code_for(self, raw: str, label: str, section: str, repeated: bool,
                  periods: frozenset[Period], stub: str = "") -> str | None:
-        """The derived metric code of a row; None when its label has no word.
+        """The derived metric code of a row; None when its label has no word ("$ 2").
 
         ``stub`` (what the table's rows are, from its header) qualifies a row with no
         section as a variant: "Bell Wireless" under "Operating revenues" is also
@@ -210,7 +210,7 @@ class Namer:
             return earlier[0]
         qualified = (repeated or label == "total") and section
         base = code_from_label(f"{section} {label}" if qualified else label)
-        if not base:
+        if not base or not re.search(r"[^\W\d_]", label):
             return None
         code = base
         while code in self.taken or code in self.rows:

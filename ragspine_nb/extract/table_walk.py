@@ -91,6 +91,11 @@ def _blank(row: Sequence[str]) -> bool:
     return all(not c.strip() for c in row[1:])
 
 
+#: Words that leave a phrase open ("More than" of a head "More than / 5 years" drawn on
+#: the line under the header): no heading of the rows below.
+_DANGLING = re.compile(r"(?i)\b(?:than|to|of|and|or|in|after|before|over|under|within)\s*$")
+
+
 def _titles_above(grid: Sequence[Sequence[str]], block: Block
                   ) -> tuple[str, str, Period | None]:
     """The section title and the period title among the header rows, nearest first.
@@ -102,7 +107,8 @@ def _titles_above(grid: Sequence[Sequence[str]], block: Block
     section, raw = "", ""
     for r in range(block.data_start - 1, block.header_start - 1, -1):
         label = norm_label(grid[r][0])
-        if not label or not _blank(grid[r]) or states_figure(grid[r][0]):
+        if not label or not _blank(grid[r]) or states_figure(grid[r][0]) or \
+                _DANGLING.search(grid[r][0]):
             continue  # "Common stock: Authorized — 1.0 billion shares; …" titles no rows
         period = cell_period(grid[r][0])
         if isinstance(period, tuple) and not block.periods:
@@ -244,8 +250,8 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
         if not label:
             continue
         if _blank(row):
-            if states_figure(row[0]):
-                continue  # a note stating a count, not the heading of the rows below
+            if states_figure(row[0]) or _DANGLING.search(row[0]):
+                continue  # a note stating a count, a head's first words: no heading
             period = cell_period(row[0])
             if isinstance(period, tuple) and not block.periods:
                 layout, section, raw_section = period_block(block, period, channels), "", ""

@@ -14,7 +14,8 @@
   more), else every period the row is reported for, or over listed items;
 * a ``change_of_change`` runs over two consecutive fiscal years named and the year
   before them (the later change minus the earlier one); a ``trend`` over the periods
-  named, the year named and the one before, or the row's latest two;
+  named, the year named and the one before, or the row's latest two; a ``spread`` over
+  the periods named, or every fiscal year the row (a formula: all its operands) reports;
 * a ``ratio`` / ``share`` has a numerator (one or more cells, summed) and one
   denominator, each read from its own part of the question ("A as a percentage of B"):
   a part that names no row, period or column takes it from the rest of the question.
@@ -38,6 +39,7 @@ from ragspine_nb.agent.compute.plan_cells import (
     distinct_rows,
     fiscal_years,
     ranged,
+    reported_years,
     slot_names,
     varying_slots,
     year_span,
@@ -352,18 +354,22 @@ def _change_of_change(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
 
 
 def _trend(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
-    """One row, earliest first: the periods named, else the year named and the one before."""
+    """One row, earliest first: the periods named, a year and the one before, or the last two."""
     rows = _one_row(ctx)
     if isinstance(rows, NotComputed):
         return rows
     named = sorted(set(ctx.intent.periods), key=lambda p: p[1])
-    if len(named) == 1 and named[0][0] == "FY":
+    last = None if op.kind == "spread" else 2
+    if len(named) == 1 and named[0][0] == "FY" and last:
         periods = fiscal_years(int(named[0][1]) - 1, int(named[0][1]))
-    elif named:
+    elif len(named) > 1 or named and last:
         periods = [period_label(*p) for p in named]
     else:
         kind = _period_type(ctx, rows[0])
-        periods = [period_label(kind, p) for p in _row_periods(ctx, rows[0], kind)[:2]][::-1]
+        found = _row_periods(ctx, rows[0], kind) or ([str(y) for y in sorted(reported_years(
+            ctx.store, ctx.profile, rows[0].metric, rows[0].entity, rows[0].channel),
+            reverse=True)] if kind == "FY" else [])  # a formula's: its operands' years
+        periods = [period_label(kind, p) for p in found[:last]][::-1]
     if len(periods) < 2:
         return NotComputed("no_periods", (op.kind,))
     return Plan(op, tuple(_over_periods(ctx, rows[0], periods)))
@@ -387,7 +393,7 @@ def plan_operation(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None
         return _ratio(op, ctx)
     if op.kind == "change_of_change":
         return _change_of_change(op, ctx)
-    if op.kind == "trend":
+    if op.kind in ("trend", "spread"):
         return _trend(op, ctx)
     return None
 

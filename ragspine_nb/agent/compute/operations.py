@@ -40,7 +40,7 @@ __all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "rati
 #: The operations computed today.
 SUPPORTED_OPERATIONS: tuple[str, ...] = ("difference", "percent_change", "average", "sum",
                                          "ratio", "share", "count", "max", "min",
-                                         "change_of_change", "trend")
+                                         "change_of_change", "trend", "spread")
 #: Decimal places of a computed percentage or ratio (more when the inputs have more).
 PERCENT_DECIMALS = 2
 

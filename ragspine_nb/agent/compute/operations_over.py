@@ -24,7 +24,8 @@ from ragspine_nb.core import Fact
 from ragspine_nb.glossary import period_label
 from ragspine_nb.units import SCALES, unit_parts
 
-__all__ = ["count_passing", "gap_of_means", "passing", "pick_extreme", "Trend", "trend"]
+__all__ = ["count_passing", "gap_of_means", "passing", "pick_extreme", "Trend", "trend",
+           "Spread", "spread"]
 
 
 def _in_scale(fact: Fact, test: Threshold) -> float | NotComputed:
@@ -151,6 +152,55 @@ def trend(operands: Sequence[Fact]) -> Trend | NotComputed:
         return Trend(first, last, way, f"{diff:+.2f} percentage points")
     relative = f", {diff / first.value * 100:+.1f}%" if first.value > 0 else ""
     return Trend(first, last, way, f"{'+' if diff > 0 else ''}{format_value(diff)}{relative}")
+
+
+@dataclass(frozen=True)
+class Spread:
+    """How much one row moved from each operand (earliest first) to the next.
+
+    ``moves`` are ``(from, to, move)``: in percentage points between two percentages
+    (``points``), else the change in percent of the earlier value; ``largest`` is the
+    move of the largest size, ``low`` and ``high`` the row's extremes.
+    """
+
+    moves: tuple[tuple[Fact, Fact, float], ...]
+    largest: tuple[Fact, Fact, float]
+    low: Fact
+    high: Fact
+    points: bool
+
+    def within(self, test: Threshold) -> bool | NotComputed:
+        """Whether every move is within the test's amount (a percentage: points or %)."""
+        if test.scale != "PCT":
+            return NotComputed("threshold_units", (test.text, self.low.unit))
+        return abs(self.largest[2]) <= test.value
+
+
+def spread(operands: Sequence[Fact]) -> Spread | NotComputed:
+    """The moves of one row from year to year, its largest and its extremes.
+
+    Examples
+    --------
+    >>> f = [Fact("GM", "C", "NA", "TOTAL", "FY", y, v, "PCT", "t.csv", "r")
+    ...      for y, v in (("2021", 22.5), ("2022", 22.46), ("2023", 21.41))]
+    >>> s = spread(f)
+    >>> [round(m[2], 2) for m in s.moves], s.largest[1].period, s.low.period, s.points
+    ([-0.04, -1.05], '2023', '2023', True)
+    """
+    if len(operands) < 2:
+        return NotComputed("operands", (str(len(operands)),))
+    mixed = one_unit(operands)
+    if mixed is not None:
+        return mixed
+    points = unit_parts(operands[0].unit).percent
+    if not points and any(f.value <= 0 for f in operands[:-1]):  # a change from no base
+        return NotComputed("signs", (", ".join(format_value(f.value) for f in operands),))
+    moves = tuple((a, b, round(b.value - a.value if points else
+                               (b.value - a.value) / a.value * 100, 10) + 0.0)
+                  for a, b in zip(operands, operands[1:], strict=False))
+    return Spread(moves, max(moves, key=lambda m: abs(m[2])),
+                  min(operands, key=lambda f: f.value), max(operands, key=lambda f: f.value),
+                  points)
 
 
 def gap_of_means(first: Sequence[Fact], second: Sequence[Fact]) -> Computed | NotComputed:

@@ -27,7 +27,7 @@ from ragspine_nb.stores.facts import FactStore
 
 __all__ = ["Task", "SLOTS", "Plan", "PlanContext", "base_tasks", "ranged", "fiscal_years",
            "varying_slots", "slot_names", "year_span", "distinct_rows", "reported_year",
-           "group_parts"]
+           "group_parts", "reported_years"]
 
 
 
@@ -142,7 +142,7 @@ def reported_year(intent: ParsedIntent, store: FactStore, profile: DomainProfile
     if intent.periods or not intent.metrics:
         return None
     rows = _rows(intent, profile)
-    shared = set.intersection(*(_reported_years(store, profile, m, e, c) for m, e, c in rows))
+    shared = set.intersection(*(reported_years(store, profile, m, e, c) for m, e, c in rows))
     latest = ref.year - 1
     earlier = [y for y in shared if y < latest]
     if latest in shared or not earlier:
@@ -164,7 +164,7 @@ def every_year(intent: ParsedIntent, store: FactStore, profile: DomainProfile
             not EVERY_YEAR.search(fold(intent.raw_question)):
         return ()
     rows = _rows(intent, profile)
-    return tuple(sorted(set.intersection(*(_reported_years(store, profile, m, e, c)
+    return tuple(sorted(set.intersection(*(reported_years(store, profile, m, e, c)
                                            for m, e, c in rows))))
 
 
@@ -175,8 +175,8 @@ def _rows(intent: ParsedIntent, profile: DomainProfile) -> list[tuple[str, str, 
     return [(m, e, c) for m in intent.metrics for e in entities for c in channels]
 
 
-def _reported_years(store: FactStore, profile: DomainProfile, metric: str, entity: str,
-                    channel: str, seen: frozenset[str] = frozenset()) -> set[int]:
+def reported_years(store: FactStore, profile: DomainProfile, metric: str, entity: str,
+                   channel: str, seen: frozenset[str] = frozenset()) -> set[int]:
     """The fiscal years a row has a figure for; a formula's, the years of all its operands.
 
     "3M's net income" is computed from the owners' line (Net income = Net income
@@ -189,8 +189,8 @@ def _reported_years(store: FactStore, profile: DomainProfile, metric: str, entit
     if years or spec is None or not spec.formula or metric in seen:
         return years
     operands = formula_codes(spec.formula)
-    return set.intersection(*(_reported_years(store, profile, c, entity,
-                                              profile.default_channel, seen | {metric})
+    return set.intersection(*(reported_years(store, profile, c, entity,
+                                             profile.default_channel, seen | {metric})
                               for c in operands)) if operands else set()
 
 

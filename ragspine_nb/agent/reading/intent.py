@@ -48,7 +48,11 @@ from ragspine_nb.agent.reading.intent_terms import (
     without_words,
     word_set,
 )
-from ragspine_nb.agent.reading.operation_cues import without_signed_extreme, without_year_spans
+from ragspine_nb.agent.reading.operation_cues import (
+    threshold,
+    without_signed_extreme,
+    without_year_spans,
+)
 from ragspine_nb.agent.reading.owners_words import named_codes
 from ragspine_nb.agent.reading.period_lists import listed_parts, split_years
 from ragspine_nb.agent.reading.unstated import (
@@ -263,6 +267,8 @@ class RuleIntentParser:
                  percent_asked: bool) -> _Columns:
         """The columns named outside the rows' names (never a pick between two)."""
         written, rest = rest, without_year_spans(rest)
+        bound = threshold(rest)  # "more than roughly 3%" is the test, never a "3-5" column
+        rest = rest.replace(bound.text, " ") if bound is not None else rest
         # a period the question names ("the second quarter of fiscal 2024") is its period,
         # never also a column named by the same words ("Second Quarter")
         phrased = [c for c in find_all(_without_periods(rest), self._channels)

@@ -45,6 +45,7 @@ from ragspine_nb.agent.reading.question_kind import (
     KIND_TEXT,
     TARGET_DIRECTION,
     TARGET_PERIOD,
+    TARGET_SPREAD,
     QuestionKind,
     direction_words,
     question_kind,
@@ -152,6 +153,8 @@ def _label(kind: QuestionKind, cues: str) -> Operation | None:
         return Operation("trend", answer="label", over="periods",
                          direction=direction_words(cues))
     test = threshold(cues)
+    if kind.target == TARGET_SPREAD:  # "consistent (not fluctuating more than 2%)"
+        return Operation("spread", test=test, answer="label", over="periods")
     over = "periods" if kind.target == TARGET_PERIOD else "items"
     if test is not None:
         return Operation("count", test=test, answer="label", over=over)

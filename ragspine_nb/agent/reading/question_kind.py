@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from ragspine_nb.glossary import fold
 
 __all__ = ["QuestionKind", "question_kind", "KIND_NUMBER", "KIND_LABEL", "KIND_TEXT",
-           "TARGET_PERIOD", "TARGET_ITEM", "TARGET_DIRECTION", "KINDS", "direction_words"]
+           "TARGET_PERIOD", "TARGET_ITEM", "TARGET_DIRECTION", "TARGET_SPREAD", "KINDS",
+           "direction_words"]
 
 KIND_NUMBER = "number"
 KIND_LABEL = "label"
@@ -32,6 +33,8 @@ TARGET_PERIOD = "period"
 TARGET_ITEM = "item"
 #: A label naming which way a figure moved ("Has the quick ratio improved or declined?").
 TARGET_DIRECTION = "direction"
+#: A label on how much a figure moved from year to year ("Are its margins consistent?").
+TARGET_SPREAD = "spread"
 
 _PERIOD_NOUN = r"(?:fiscal )?(?:years?|fy|periods?|quarters?|months?|half[- ]years?|halves|dates?)"
 #: "which" opening a clause: the question's own "which", not a relative pronoun.
@@ -70,6 +73,12 @@ _UP = re.compile(rf"\b(?:{_UP_WORDS})\b|增长|上升|提高")
 _DOWN = re.compile(rf"\b(?:{_DOWN_WORDS})\b|下降|减少|降低")
 _EITHER = re.compile(rf"\b(?:{_EITHER_WORDS})\b|改善|恶化")
 _DIRECTION_ZH = re.compile(r"(?:是否|有没有|有无)(?P<word>增长|上升|提高|改善|下降|减少|降低|恶化)")
+#: A yes/no question on how steady a figure is ("Are Best Buy's gross margins historically
+#: consistent?", "Is revenue volatile?", "毛利率是否稳定？").
+_STEADY_EN = re.compile(
+    r"^(?:is|are|was|were|has|have|had|did|does|do)\b.*?\b(?P<word>consistent|inconsistent|"
+    r"stable|unstable|steady|volatile|fluctuat(?:e|ed|es|ing))\b")
+_STEADY_ZH = re.compile(r"(?:是否|有没有|有无)(?P<word>稳定|波动)")
 _CAUSE = re.compile(r"\b(?:why|due to|because|driven by|caused by|attributable|result of|"
                     r"reason|as a result)\b|原因|为什么|由于")
 #: Methods, reasons, definitions, components, places and dates.
@@ -200,6 +209,9 @@ def direction_words(text: str) -> str:
 def _label(text: str) -> QuestionKind | None:
     direction = _first(text, _DIRECTION_EN, _DIRECTION_ZH)
     sentence = re.split(r"[?？。!]", text, maxsplit=1)[0]  # not a later instruction's "why"
+    steady = _first(text, _STEADY_EN, _STEADY_ZH)
+    if steady and not _CAUSE.search(sentence):
+        return QuestionKind(KIND_LABEL, TARGET_SPREAD, steady.group("word"))
     if direction and not _CAUSE.search(sentence):
         return QuestionKind(KIND_LABEL, TARGET_DIRECTION, direction.group("word"))
     period = _first(text, _LABEL_PERIOD_EN, _LABEL_PERIOD_ZH, _WHEN_EXTREME)
@@ -234,6 +246,8 @@ def question_kind(question: str) -> QuestionKind:
     'text'
     >>> question_kind("Has the quick ratio improved or declined between FY2022 and FY2023?")
     QuestionKind(kind='label', target='direction', cue='improved')
+    >>> question_kind("Are Best Buy's gross margins historically consistent?").target
+    'spread'
     """
     text = fold(question)
     label = _label(text)

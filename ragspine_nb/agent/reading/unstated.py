@@ -72,6 +72,8 @@ QUESTION_WORDS = frozenset("""
     improve improved improving improvement deteriorate deteriorated deteriorating worsen
     worsened worsening declined declining rising
     falling dropped trend trending
+    consistent consistently inconsistent stable steady volatile volatility fluctuate
+    fluctuated fluctuates fluctuating fluctuation historically roughly
 """.split())
 
 _NUMBER = re.compile(r"[\d.,]+")

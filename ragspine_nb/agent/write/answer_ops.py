@@ -32,6 +32,7 @@ from ragspine_nb.agent.compute.operations_over import (
     gap_of_means,
     passing,
     pick_extreme,
+    spread,
     trend,
 )
 from ragspine_nb.agent.compute.plan_cells import slot_names
@@ -149,6 +150,8 @@ def _label_answer(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
         return f"{names[best]}: {common} is the {word[0]} of the {len(facts)} compared."
     if op.kind == "trend":
         return _trend_text(op, facts, profile, lang)
+    if op.kind == "spread":
+        return _spread_text(op, facts, profile, lang)
     if op.test is None:
         if lang == "zh":
             return f"{common}列示的期间：{joined(names, lang)}。"
@@ -182,6 +185,41 @@ def _trend_text(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
     head = ("Yes" if moved.way == op.direction else "No") if op.direction else \
         {"up": "Rose", "down": "Fell", "flat": "Unchanged"}[moved.way]
     return f"{head}: {common} {word} from {a} in {pa} to {b} in {pb} ({moved.change})."
+
+
+def _spread_text(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
+                 lang: str) -> str | NotComputed:
+    """How much a row moved from year to year: its largest move and its extremes.
+
+    With a stated bound ("not fluctuating more than roughly 2%") whether every move is
+    within it; without one, whether that is consistent is left to the reader.
+    """
+    moved = spread(facts)
+    if isinstance(moved, NotComputed):
+        return moved
+    within = moved.within(op.test) if op.test is not None else None
+    if isinstance(within, NotComputed):
+        return within
+    common = common_of(facts, ["period"], profile)
+    a, b, size = moved.largest
+    unit = ("个百分点", " percentage points") if moved.points else ("%", "%")
+    step = f"{size:+.2f}{unit[0 if lang == 'zh' else 1]}"
+    pa, pb, low, high, first, last = (period_label(f.period_type, f.period) for f in (
+        a, b, moved.low, moved.high, facts[0], facts[-1]))
+    lo, hi = (value_text(f.value, f.unit, lang, is_amount(f)) for f in (moved.low, moved.high))
+    if lang == "zh":
+        bound = f"{format_value(op.test.value)}{unit[0]}" if op.test else ""
+        head = "" if within is None else \
+            (f"是，每年波动均在{bound}以内：" if within else f"否，并非每年均在{bound}以内：")
+        return f"{head}{common}，{first}至{last}逐年波动最大为{step}（{pa}至{pb}）；" \
+               f"最低{lo}（{low}），最高{hi}（{high}）。"
+    bound = f"{format_value(op.test.value)}{unit[1]}" if op.test else ""
+    head = "" if within is None else \
+        (f"Within {bound} every year: " if within else f"Not within {bound} every year: ")
+    tail = "" if within is not None else " Whether that is consistent is left to the reader."
+    return f"{head}{common}, {first}–{last}: the largest move from one reported year to the " \
+           f"next was {step} ({pa} to {pb}); lowest {lo} in {low}, highest {hi} in " \
+           f"{high}.{tail}"
 
 
 def _computed(op: Operation, plan: Plan, facts: Sequence[Fact], profile: DomainProfile,
