@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from ragspine_nb.lexicon import MONTH, MONTH_STEMS
 
 __all__ = ["PHRASE", "QUESTION_PERIOD", "MONTH", "ORDINALS", "phrase_periods", "ended_period",
-           "names_only_a_period", "EVERY_YEAR", "fiscal_quarter"]
+           "names_only_a_period", "EVERY_YEAR", "fiscal_quarter", "without_periods"]
 
 Period = tuple[str, str]
 
@@ -245,3 +245,17 @@ def fiscal_quarter(ended: date, year_end: date | None) -> Period | None:
     if abs(left - round(left)) > 0.15 or not 0 <= round(left) <= 3:
         return None
     return "QUARTER", f"{fiscal}Q{4 - round(left)}"
+
+
+def without_periods(text: str) -> str:
+    """Folded ``text`` without the phrases read as periods ("the second quarter of fiscal 2024").
+
+    A period the question names is its period, never also a column ("Second Quarter").
+
+    >>> without_periods("revenue in the second quarter of fiscal 2024 by second quarter")
+    'revenue in   by second quarter'
+    """
+    def blank(m: re.Match[str]) -> str:
+        found = phrase_periods(m.group(0))
+        return " " if found and None not in found else m.group(0)
+    return QUESTION_PERIOD.sub(blank, text)

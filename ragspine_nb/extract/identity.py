@@ -212,14 +212,33 @@ def _spelled(token: str, text: str) -> str:
     return ""
 
 
+def _fiscal_year(fye: str, calendar: FiscalCalendar | None) -> tuple[str, str]:
+    """The fiscal year ended on ``fye``, named by the year it ends in.
+
+    Or by the one it starts in, when the document says the company names it so ("Fiscal
+    year 2022 … ended January 28, 2023").
+    """
+    closing = calendar.quarter(date.fromisoformat(fye)) if calendar else None
+    return "FY", closing[1][:4] if closing and closing[1].endswith("Q4") else fye[:4]
+
+
+def _quarter(ended: str, fye: str, calendar: FiscalCalendar | None) -> tuple[str, str] | None:
+    """A quarterly report's quarter, never a fiscal year its text mentions.
+
+    By the year end its cover names ("… the fiscal year ended June 30, 2022"), else by the
+    calendar the document states, else the calendar quarter.
+    """
+    closed = date.fromisoformat(ended)
+    if fye:
+        return fiscal_quarter(closed, date.fromisoformat(fye))
+    return calendar.quarter(closed) if calendar else fiscal_quarter(closed, None)
+
+
 def read_identity(filename: str, title: str = "", text: str = "",
                   calendar: FiscalCalendar | None = None) -> DocumentIdentity:
     r"""The document's company, period and type, from its cover text, title and file name.
 
-    ``calendar`` (the fiscal calendar the whole document states) names a quarterly
-    report's quarter when its cover states no fiscal year end, and an annual report's
-    year when the company names its years by the year they start in ("Fiscal year 2022
-    … ended January 28, 2023").
+    ``calendar``: the fiscal calendar the document states (:func:`_fiscal_year`).
 
     Examples
     --------
@@ -254,9 +273,7 @@ def read_identity(filename: str, title: str = "", text: str = "",
     fye = _date(ended) if ended else ""
     period: tuple[str, str] | None = None
     if fye:
-        # the year it ends in, or the one it starts in when the company names it so
-        closing = calendar.quarter(date.fromisoformat(fye)) if calendar else None
-        period = ("FY", closing[1][:4] if closing and closing[1].endswith("Q4") else fye[:4])
+        period = _fiscal_year(fye, calendar)
         sources.append(("period", "cover page"))
     elif file_year and file_kind in ("10-K", "20-F", "40-F", "annual report"):
         period = ("FY", file_year)
@@ -269,11 +286,7 @@ def read_identity(filename: str, title: str = "", text: str = "",
     if not fye and quarter and not kind:
         kind = "10-Q"
     if kind == "10-Q" and quarter and _date(quarter):
-        # a quarterly report is of its quarter; a fiscal year it names ("… the fiscal
-        # year ended June 30, 2022") sets its fiscal calendar
-        closed = date.fromisoformat(_date(quarter))
-        period = fiscal_quarter(closed, date.fromisoformat(fye)) if fye else \
-            calendar.quarter(closed) if calendar else fiscal_quarter(closed, None)
+        period = _quarter(_date(quarter), fye, calendar)
         sources = [(k, v) for k, v in sources if k != "period"] + \
             ([("period", "cover page")] if period else [])
     number = _FILE_NUMBER_VALUE.search(flat[:3000])

@@ -48,11 +48,7 @@ from ragspine_nb.agent.reading.intent_terms import (
     without_words,
     word_set,
 )
-from ragspine_nb.agent.reading.operation_cues import (
-    threshold,
-    without_signed_extreme,
-    without_year_spans,
-)
+from ragspine_nb.agent.reading.operation_cues import without_operands, without_signed_extreme
 from ragspine_nb.agent.reading.owners_words import named_codes
 from ragspine_nb.agent.reading.period_lists import listed_parts, split_years
 from ragspine_nb.agent.reading.unstated import (
@@ -68,7 +64,7 @@ from ragspine_nb.glossary import (
     text_channel_vocabulary,
 )
 from ragspine_nb.lang import detect_language
-from ragspine_nb.period_phrases import QUESTION_PERIOD, phrase_periods
+from ragspine_nb.period_phrases import QUESTION_PERIOD, phrase_periods, without_periods
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import WordSetIndex, content_words
 
@@ -157,18 +153,6 @@ class IntentParser(Protocol):
 
 def _is_change(code: str) -> bool:
     return code.startswith(_CHANGE)
-
-
-def _without_periods(text: str) -> str:
-    """``text`` without the phrases read as periods ("the second quarter of fiscal 2024").
-
-    >>> _without_periods("revenue in the second quarter of fiscal 2024 by second quarter")
-    'revenue in   by second quarter'
-    """
-    def blank(m: re.Match[str]) -> str:
-        found = phrase_periods(m.group(0))
-        return " " if found and None not in found else m.group(0)
-    return _PERIOD.sub(blank, text)
 
 
 def _starts_change(text: str, period_text: str) -> bool:
@@ -266,12 +250,8 @@ class RuleIntentParser:
     def _columns(self, rest: str, words: frozenset[str], row_words: frozenset[str],
                  percent_asked: bool) -> _Columns:
         """The columns named outside the rows' names (never a pick between two)."""
-        written, rest = rest, without_year_spans(rest)
-        bound = threshold(rest)  # "more than roughly 3%" is the test, never a "3-5" column
-        rest = rest.replace(bound.text, " ") if bound is not None else rest
-        # a period the question names ("the second quarter of fiscal 2024") is its period,
-        # never also a column named by the same words ("Second Quarter")
-        phrased = [c for c in find_all(_without_periods(rest), self._channels)
+        written, rest = rest, without_operands(rest)
+        phrased = [c for c in find_all(without_periods(rest), self._channels)  # no periods
                    if c[2] != self.profile.default_channel]
         rest_words = content_words(_PERIOD.sub(" ", rest)) - row_words
         # a column may share words with the row ("number of shares granted" → "Number of

@@ -32,7 +32,7 @@ from ragspine_nb.units import SCALE_WORDS, scale_pattern
 __all__ = ["Threshold", "RatioSplit", "aggregate_cue", "listed_each", "period_range",
            "years_count", "year_average", "per_quarter", "threshold", "extreme", "signed_extreme",
            "without_signed_extreme", "ratio_split",
-           "THRESHOLD_SCALES", "operation_asked", "without_year_spans"]
+           "THRESHOLD_SCALES", "operation_asked", "without_year_spans", "without_operands"]
 
 _AVERAGE = re.compile(r"(?<![a-z-])(?:average|averages|mean|avg)(?![a-z-])|平均|均值")
 _WEIGHTED = re.compile(r"weighted[- ]average")
@@ -134,6 +134,20 @@ def without_year_spans(text: str) -> str:
     'the fy2015 - fy2017   net margin'
     """
     return _YEAR_SPAN.sub(" ", text)
+
+
+def without_operands(text: str) -> str:
+    """``text`` without the words of an operation's span or bound: never a column's.
+
+    The years an aggregate spans (:func:`without_year_spans`) and a test's bound ("more
+    than roughly 3%").
+
+    >>> without_operands("not fluctuating more than roughly 3% each year")
+    'not fluctuating   each year'
+    """
+    text = without_year_spans(text)
+    test = threshold(text)
+    return text.replace(test.text, " ") if test is not None else text
 
 
 def year_average(text: str) -> bool:
