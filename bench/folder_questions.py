@@ -73,6 +73,9 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was Best Buy's revenue in the second quarter of fiscal 2024?", ("9,583",)),
     ("What were Amcor's net sales in Q2 FY2023?", ("3,642",)),
     ("What was Best Buy's cash and cash equivalents at the end of Q2 FY2024?", ("1,093",)),
+    # a date, read in the company's fiscal calendar as its filings were
+    ("What was Best Buy's cash and cash equivalents as of July 29, 2023?", ("1,093",)),
+    ("What were Amcor's net sales for the three months ended December 31, 2022?", ("3,642",)),
     # a year named by its start ("Fiscal year 2022 … ended January 28, 2023"): its balances
     ("What were Foot Locker's cash and cash equivalents at the end of fiscal 2022?", ("536",)),
     ("What were Foot Locker's inventories at the end of fiscal 2022?", ("1,643",)),

@@ -54,7 +54,7 @@ def test_each_company_is_its_own_entity_and_the_report_says_who_filed(
         "company": "Zentra Corporation", "entity": "ZENTRA", "period": "FY2023",
         "fiscal_year_end": "2023-12-31", "doc_type": "10-K", "registrant": "1-4101",
         "sources": "company=cover page; period=cover page; doc_type=cover page; "
-                   "registrant=cover page"}
+                   "registrant=cover page; calendar=document text"}  # its year end, read
 
 
 def test_a_question_naming_a_company_is_answered_and_cited_from_its_filing_only(

@@ -215,3 +215,26 @@ def test_a_year_named_by_its_start_names_the_balance_sheet_too(tmp_path: Path) -
     result = agent.ask("What were Vesta's inventories at the end of fiscal 2022?",
                        reference_date=REF)
     assert [f.value for f in result.figures] == [1643.0]
+
+
+def test_a_date_the_question_names_is_read_in_the_companys_calendar(tmp_path: Path) -> None:
+    """"As of July 29, 2023" is the balance filed under 2024Q2; its calendar reading,
+    FY2023, is the balance of January 28, 2023 (it answered 1,874)."""
+    agent = Agent.from_workspace(_workspace(tmp_path, _ten_q, "orvale_10q.pdf"))
+    cash = agent.ask("What was Orvale's cash and cash equivalents as of July 29, 2023?",
+                     reference_date=REF)
+    assert [f.value for f in cash.figures] == [1093.0]
+    revenue = agent.ask("What was Orvale's revenue for the three months ended July 29, 2023?",
+                        reference_date=REF)
+    assert [f.value for f in revenue.figures] == [9583.0]
+
+
+def test_a_quarter_ended_on_a_date_is_the_fiscal_quarter_it_was_filed_under(
+        tmp_path: Path) -> None:
+    """Zentra's "three months ended June 30, 2023" is its fourth quarter (2023Q4); read as
+    calendar 2023Q2 it was not found (in a folder with its 10-Q: another quarter's)."""
+    agent = Agent.from_workspace(_workspace(tmp_path, _release, "zentra_release.pdf"))
+    result = agent.ask("What were Zentra's net sales for the three months ended June 30, "
+                       "2023?", reference_date=REF)
+    assert [f.value for f in result.figures] == [3673.0]
+    assert "col=2023Q4" in result.answer

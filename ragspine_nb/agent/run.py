@@ -28,6 +28,7 @@ from ragspine_nb.agent.reading.two_asks import TwoAsks
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.scope.alike_rows import alike_note, alike_rows
 from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
+from ragspine_nb.agent.scope.fiscal_dates import calendars_of, in_fiscal_calendar
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
 from ragspine_nb.agent.scope.stored_readings import Narrowed, narrow_to_store, profile_reading
 from ragspine_nb.agent.trace import Trace
@@ -190,6 +191,7 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
     Another company's rows are dropped, rows stating the same figures read as one,
     "each fiscal year" read as the years reported.
     """
+    intent = in_fiscal_calendar(intent, calendars_of(store))  # a date, as the filings read it
     intent, narrowed = narrow_to_store(intent, store, profile)  # readings it has no fact of
     intent = profile_reading(intent, store, profile)  # another company's line item's words
     alike = alike_rows(intent, store, profile)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from ragspine_nb.extract.header_periods import Period, dated_period, duration, header_date
@@ -29,7 +29,11 @@ from ragspine_nb.extract.layout import Column
 from ragspine_nb.lexicon import MONTH_NAMES, MONTHS
 from ragspine_nb.period_phrases import fiscal_quarter
 
-__all__ = ["FiscalCalendar", "stated_calendar", "in_calendar", "row_period", "between"]
+__all__ = ["FiscalCalendar", "stated_calendar", "in_calendar", "row_period", "between",
+           "phrase_period", "company_calendars", "CALENDAR_SOURCE"]
+
+#: The identity's source naming a calendar read from the document (its periods are fiscal).
+CALENDAR_SOURCE = ("calendar", "document text")
 
 _DATE = rf"({MONTH_NAMES})\s+(\d{{1,2}}),?\s+((?:19|20)\d\d)"
 #: "fiscal year ended June 30, 2023", "fiscal year ending on May 31, 2024".
@@ -58,12 +62,14 @@ _LEEWAY = 7
 class FiscalCalendar:
     """The month and day a company's fiscal year ends (52/53-week years: about then).
 
-    ``by_start``: the company names a fiscal year by the year it starts in.
+    ``by_start``: the company names a fiscal year by the year it starts in; ``stated``:
+    the year end the document names most (ISO date; ``""``: none kept).
     """
 
     month: int
     day: int
     by_start: bool = False
+    stated: str = field(default="", compare=False, repr=False)
 
     def quarter(self, ended: date) -> Period | None:
         """The fiscal quarter ended on ``ended`` (``None``: no quarter ends then).
@@ -151,7 +157,8 @@ def stated_calendar(text: str) -> FiscalCalendar | None:
     most = date(2001, month, day) if (month, day) != (2, 29) else date(2001, 2, 28)
     if 3 * sum(_apart(d, most) <= _LEEWAY for d in ends) < 2 * len(ends):
         return None
-    calendar = FiscalCalendar(month, day)
+    stated = next(d for d in ends if (d.month, d.day) == (month, day)).isoformat()
+    calendar = FiscalCalendar(month, day, stated=stated)
     return _naming(text, calendar) if month <= 3 else calendar
 
 
@@ -258,3 +265,55 @@ def in_calendar(cols: dict[int, Column], calendar: FiscalCalendar | None
     if calendar is None:
         return cols
     return {c: _redated(col, calendar) for c, col in cols.items()}
+
+
+def phrase_period(calendar: FiscalCalendar, phrase: str) -> Period | None:
+    """The fiscal period a dated phrase of a question names ("as of July 29, 2023").
+
+    >>> phrase_period(FiscalCalendar(6, 30), "the three months ended december 31, 2022")
+    ('QUARTER', '2023Q2')
+    >>> phrase_period(FiscalCalendar(1, 28), "as of july 29, 2023")
+    ('QUARTER', '2024Q2')
+    """
+    ymd = header_date(phrase)
+    if ymd is None:
+        return None
+    return _period(calendar, duration(phrase), bool(_ANNUAL.search(phrase)), ymd)
+
+
+def company_calendars(rows: list[tuple[str, str, str, bool]]
+                      ) -> dict[str, FiscalCalendar | None]:
+    """Each company's fiscal calendar, from its documents' identity rows.
+
+    A row is ``(entity, year end, period, whether the calendar was read from the text)``.
+
+    A document whose calendar was read from its text (its periods fiscal) says how the
+    company names its years: a fiscal year one before the year it ended in, or a quarter
+    in the year it ended in, is named by its start (no period said: by its end, for a year
+    ending in April to December). A company no such document is of is
+    left out (its dated columns kept the calendar's reading, as its questions' dates do);
+    one whose documents say both namings, or state year ends more than a week apart, is
+    ``None`` (a date is then no period of it).
+
+    >>> company_calendars([("AMCOR", "2022-06-30", "2023Q2", True)])
+    {'AMCOR': FiscalCalendar(month=6, day=30, by_start=False)}
+    >>> company_calendars([("BEST_BUY", "2023-01-28", "FY2023", False)])
+    {}
+    """
+    by_entity: dict[str, list[tuple[date, str]]] = {}
+    for entity, ended, period, read in rows:
+        try:
+            if read:
+                by_entity.setdefault(entity, []).append((date.fromisoformat(ended), period))
+        except ValueError:
+            continue
+    out: dict[str, FiscalCalendar | None] = {}
+    for entity, found in by_entity.items():
+        first = found[0][0]
+        said = {(p.startswith("FY") and p[2:] == str(d.year - 1)) or
+                (p[4:5] == "Q" and p[:4] == str(d.year)) for d, p in found if p}
+        said = said or ({False} if first.month > 3 else set())  # no period: named by its end
+        out[entity] = None if len(said) != 1 or any(
+            _apart(d, first) > _LEEWAY for d, _ in found) else \
+            FiscalCalendar(first.month, first.day, by_start=said == {True})
+    return out

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from ragspine_nb.extract.fiscal_calendar import FiscalCalendar
+from ragspine_nb.extract.fiscal_calendar import CALENDAR_SOURCE, FiscalCalendar
 from ragspine_nb.glossary import period_label
 from ragspine_nb.lexicon import MONTH_NAMES, MONTHS
 from ragspine_nb.period_phrases import fiscal_quarter
@@ -30,7 +30,7 @@ __all__ = ["DocumentIdentity", "read_identity", "display_name", "FORM_TYPES",
            "IDENTITY_VERSION"]
 
 #: Version of these rules; part of a file's ingestion fingerprint (a new rule re-reads it).
-IDENTITY_VERSION = "identity@4"
+IDENTITY_VERSION = "identity@5"
 
 #: Document types named on a cover page or in a file name (canonical spelling).
 FORM_TYPES: tuple[str, ...] = ("10-K", "10-Q", "8-K", "20-F", "40-F", "6-K", "S-1",
@@ -225,20 +225,18 @@ def _fiscal_year(fye: str, calendar: FiscalCalendar | None) -> tuple[str, str]:
 def _quarter(ended: str, fye: str, calendar: FiscalCalendar | None) -> tuple[str, str] | None:
     """A quarterly report's quarter, never a fiscal year its text mentions.
 
-    By the year end its cover names ("… the fiscal year ended June 30, 2022"), else by the
-    calendar the document states, else the calendar quarter.
+    By the calendar the document states (its naming too), else the year end its cover
+    names ("… the fiscal year ended June 30, 2022"), else the calendar quarter.
     """
     closed = date.fromisoformat(ended)
-    if fye:
-        return fiscal_quarter(closed, date.fromisoformat(fye))
-    return calendar.quarter(closed) if calendar else fiscal_quarter(closed, None)
+    if calendar is not None:
+        return calendar.quarter(closed)
+    return fiscal_quarter(closed, date.fromisoformat(fye) if fye else None)
 
 
 def read_identity(filename: str, title: str = "", text: str = "",
                   calendar: FiscalCalendar | None = None) -> DocumentIdentity:
-    r"""The document's company, period and type, from its cover text, title and file name.
-
-    ``calendar``: the fiscal calendar the document states (:func:`_fiscal_year`).
+    r"""The document's company, period and type: its cover, title, file name and ``calendar``.
 
     Examples
     --------
@@ -292,5 +290,6 @@ def read_identity(filename: str, title: str = "", text: str = "",
     number = _FILE_NUMBER_VALUE.search(flat[:3000])
     if number:
         sources.append(("registrant", "cover page"))
-    return DocumentIdentity(company, period, fye, kind, tuple(sources),
+    return DocumentIdentity(company, period, fye or (calendar.stated if calendar else ""), kind,
+                            (*sources, *([CALENDAR_SOURCE] if calendar else [])),
                             number.group(1) if number else "")

@@ -250,7 +250,7 @@ class RuleIntentParser:
     def _columns(self, rest: str, words: frozenset[str], row_words: frozenset[str],
                  percent_asked: bool) -> _Columns:
         """The columns named outside the rows' names (never a pick between two)."""
-        written, rest = rest, without_operands(rest)
+        written, rest = without_periods(rest), without_operands(rest)  # a period: no column
         phrased = [c for c in find_all(without_periods(rest), self._channels)  # no periods
                    if c[2] != self.profile.default_channel]
         rest_words = content_words(_PERIOD.sub(" ", rest)) - row_words

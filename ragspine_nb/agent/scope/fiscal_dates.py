@@ -1,0 +1,75 @@
+"""A date a question names, read in its company's fiscal calendar as its filings were.
+
+Ingestion files a filing's dated columns under the fiscal periods of the calendar the
+filing states (:mod:`ragspine_nb.extract.fiscal_calendar`): Amcor's "Three Months Ended
+December 31, 2022" is 2023Q2, Best Buy's balance "July 29, 2023" 2024Q2. A question naming
+that date ("Amcor's net sales for the three months ended December 31, 2022", "Best Buy's
+cash as of July 29, 2023") is read the same way: its calendar reading, 2022Q4 or FY2023,
+is another stored period of the company (the quarter ended June 30, 2022; the year ended
+January 28, 2023). The calendar comes from the company's document identities
+(:func:`~ragspine_nb.extract.fiscal_calendar.company_calendars`): documents whose calendar
+was read. A company whose documents disagree makes the date no period — the question is
+asked back, never answered from the calendar's reading; one whose year ends with the
+calendar's, or none of whose documents had a calendar read, is read as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+
+from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.extract.fiscal_calendar import (
+    CALENDAR_SOURCE,
+    FiscalCalendar,
+    company_calendars,
+    phrase_period,
+)
+from ragspine_nb.extract.header_periods import header_date
+from ragspine_nb.glossary import fold
+from ragspine_nb.lexicon import MONTH
+from ragspine_nb.stores.protocols import FactReader
+
+__all__ = ["calendars_of", "in_fiscal_calendar"]
+
+_READ = "=".join(CALENDAR_SOURCE)
+#: A date written in the question ("as of July 29, 2023"): the day a balance is asked at.
+_DATE = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b")
+
+
+def calendars_of(store: FactReader) -> dict[str, FiscalCalendar | None]:
+    """Each company's fiscal calendar, from the store's document identities."""
+    identities = getattr(store, "document_identities", None)
+    rows = identities() if callable(identities) else {}
+    return company_calendars([(r.get("entity", ""), r.get("fiscal_year_end", ""),
+                               r.get("period", ""), _READ in r.get("sources", ""))
+                              for r in rows.values() if r.get("entity")])
+
+
+def _calendar_year(calendar: FiscalCalendar) -> bool:
+    """A year ending with the calendar's (52/53 weeks: within a week of December 31)."""
+    return (calendar.month, calendar.day) >= (12, 24) or (calendar.month, calendar.day) <= (1, 7)
+
+
+def in_fiscal_calendar(intent: ParsedIntent,
+                       calendars: Mapping[str, FiscalCalendar | None]) -> ParsedIntent:
+    """The question's dated period read in its company's calendar (unchanged otherwise).
+
+    The company is the one the question names, else the workspace's only one.
+    """
+    phrase = intent.mentions.get("period", "") or intent.unread_period
+    dated = _DATE.search(fold(intent.raw_question))
+    if dated and phrase and header_date(phrase) is None and phrase in dated.group(0):
+        phrase = dated.group(0)  # "2023" of "as of July 29, 2023": the date is the period
+    entity = intent.entity or (next(iter(calendars)) if len(calendars) == 1 else None)
+    if not phrase or header_date(phrase) is None or entity is None or entity not in calendars:
+        return intent
+    calendar = calendars[entity]
+    if calendar is not None and _calendar_year(calendar):
+        return intent
+    period = phrase_period(calendar, phrase) \
+        if calendar is not None and len(intent.periods) <= 1 else None
+    if period is None:  # the company's documents disagree: asked back, never guessed
+        return replace(intent, periods=(), period=None, unread_period=phrase)
+    return replace(intent, periods=(period,), period=period, unread_period="")
