@@ -76,6 +76,9 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a date, read in the company's fiscal calendar as its filings were
     ("What was Best Buy's cash and cash equivalents as of July 29, 2023?", ("1,093",)),
     ("What were Amcor's net sales for the three months ended December 31, 2022?", ("3,642",)),
+    ("What was Best Buy's inventory as of January 28, 2023?", ("5,140",)),
+    ("What was Nike's cash and equivalents as of May 31, 2022?", ("8,574",)),
+    ("What was Adobe's total assets as of December 2, 2022?", ("27,165",)),
     # a year named by its start ("Fiscal year 2022 … ended January 28, 2023"): its balances
     ("What were Foot Locker's cash and cash equivalents at the end of fiscal 2022?", ("536",)),
     ("What were Foot Locker's inventories at the end of fiscal 2022?", ("1,643",)),

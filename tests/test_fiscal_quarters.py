@@ -238,3 +238,21 @@ def test_a_quarter_ended_on_a_date_is_the_fiscal_quarter_it_was_filed_under(
                        "2023?", reference_date=REF)
     assert [f.value for f in result.figures] == [3673.0]
     assert "col=2023Q4" in result.answer
+
+
+def test_a_dates_words_name_no_row_of_the_question(tmp_path: Path) -> None:
+    """Best Buy's equity statement has rows "Balances at January 28, 2023": the date of
+    "inventory as of January 28, 2023" named them too, and the question asked back."""
+    pdfs = data_root() / "financebench" / "pdfs"
+    names = ("BESTBUY_2023_10K.pdf", "BESTBUY_2024Q2_10Q.pdf")
+    if not all((pdfs / n).is_file() for n in names):
+        pytest.skip("FinanceBench filings not found (set RAGSPINE_DATA)")
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    for name in names:
+        shutil.copy(pdfs / name, folder / name)
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    result = agent.ask("What was Best Buy's inventory as of January 28, 2023?",
+                       reference_date=REF)
+    assert [(f.value, f.operands[0].period) for f in result.figures] == [(5140.0, "2023")]

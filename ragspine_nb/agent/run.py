@@ -191,7 +191,7 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
     Another company's rows are dropped, rows stating the same figures read as one,
     "each fiscal year" read as the years reported.
     """
-    intent = in_fiscal_calendar(intent, calendars_of(store))  # a date, as the filings read it
+    intent = in_fiscal_calendar(intent, calendars_of(store), profile)  # a date, as filed
     intent, narrowed = narrow_to_store(intent, store, profile)  # readings it has no fact of
     intent = profile_reading(intent, store, profile)  # another company's line item's words
     alike = alike_rows(intent, store, profile)

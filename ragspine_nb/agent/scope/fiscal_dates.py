@@ -28,8 +28,10 @@ from ragspine_nb.extract.fiscal_calendar import (
 )
 from ragspine_nb.extract.header_periods import header_date
 from ragspine_nb.glossary import fold
-from ragspine_nb.lexicon import MONTH
+from ragspine_nb.lexicon import MONTH, MONTH_STEMS
+from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.protocols import FactReader
+from ragspine_nb.wordset import content_words
 
 __all__ = ["calendars_of", "in_fiscal_calendar"]
 
@@ -52,8 +54,28 @@ def _calendar_year(calendar: FiscalCalendar) -> bool:
     return (calendar.month, calendar.day) >= (12, 24) or (calendar.month, calendar.day) <= (1, 7)
 
 
-def in_fiscal_calendar(intent: ParsedIntent,
-                       calendars: Mapping[str, FiscalCalendar | None]) -> ParsedIntent:
+def _not_by_the_date(intent: ParsedIntent, phrase: str, profile: DomainProfile
+                     ) -> ParsedIntent:
+    """Without the readings the date alone explains: the date is when, not what.
+
+    A row ("Balances at January 28, 2023", "May 2022" for "… as of May 31, 2022") or a
+    column dated that day ("Quarters Ended May 31") it names no other word of.
+    """
+    ymd = header_date(phrase)
+    stamp = f"_{MONTH_STEMS[ymd[1] - 1].upper()}_{ymd[2]}" if ymd else "?"
+    if intent.channels and all(c.endswith(stamp) for c in intent.channels):
+        intent = replace(intent, channel=None, channels=())
+    said = content_words(fold(intent.raw_question).replace(phrase, " "))
+    kept = tuple(m for m in intent.metrics if m in profile.metrics and said & frozenset(
+        w for n in (profile.metrics[m].label, *profile.metrics[m].synonyms)
+        for w in content_words(n)))
+    if not kept or len(kept) == len(intent.metrics):
+        return intent
+    return replace(intent, metrics=kept, metric=kept[0])
+
+
+def in_fiscal_calendar(intent: ParsedIntent, calendars: Mapping[str, FiscalCalendar | None],
+                       profile: DomainProfile) -> ParsedIntent:
     """The question's dated period read in its company's calendar (unchanged otherwise).
 
     The company is the one the question names, else the workspace's only one.
@@ -72,4 +94,5 @@ def in_fiscal_calendar(intent: ParsedIntent,
         if calendar is not None and len(intent.periods) <= 1 else None
     if period is None:  # the company's documents disagree: asked back, never guessed
         return replace(intent, periods=(), period=None, unread_period=phrase)
-    return replace(intent, periods=(period,), period=period, unread_period="")
+    return _not_by_the_date(replace(intent, periods=(period,), period=period,
+                                    unread_period=""), phrase, profile)
