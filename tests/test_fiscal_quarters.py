@@ -256,3 +256,11 @@ def test_a_dates_words_name_no_row_of_the_question(tmp_path: Path) -> None:
     result = agent.ask("What was Best Buy's inventory as of January 28, 2023?",
                        reference_date=REF)
     assert [(f.value, f.operands[0].period) for f in result.figures] == [(5140.0, "2023")]
+
+
+def test_a_date_written_in_chinese_is_read_in_the_calendar_too(tmp_path: Path) -> None:
+    """"截至2023年7月29日" read by the calendar was FY2023: the balance of January 28, 2023."""
+    agent = Agent.from_workspace(_workspace(tmp_path, _ten_q, "orvale_10q.pdf"))
+    result = agent.ask("Orvale截至2023年7月29日的现金及现金等价物是多少？", reference_date=REF)
+    assert [f.value for f in result.figures] == [1093.0]
+    assert result.answer.startswith("Orvale Inc. Cash and cash equivalents，2024Q2：1,093百万")

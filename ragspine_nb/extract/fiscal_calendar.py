@@ -30,7 +30,7 @@ from ragspine_nb.lexicon import MONTH_NAMES, MONTHS
 from ragspine_nb.period_phrases import fiscal_quarter
 
 __all__ = ["FiscalCalendar", "stated_calendar", "in_calendar", "row_period", "between",
-           "phrase_period", "company_calendars", "CALENDAR_SOURCE"]
+           "phrase_period", "phrase_date", "company_calendars", "CALENDAR_SOURCE"]
 
 #: The identity's source naming a calendar read from the document (its periods are fiscal).
 CALENDAR_SOURCE = ("calendar", "document text")
@@ -267,6 +267,24 @@ def in_calendar(cols: dict[int, Column], calendar: FiscalCalendar | None
     return {c: _redated(col, calendar) for c, col in cols.items()}
 
 
+#: A date written in Chinese ("2023年7月29日") and the spans named beside it ("止三个月").
+_CN_DATE = re.compile(r"((?:19|20)\d\d)年(\d{1,2})月(\d{1,2})日")
+_CN_SPANS = (("Q", re.compile(r"三个月|季度")), ("H", re.compile(r"六个月|半年")),
+             ("P", re.compile(r"九个月")))
+_CN_YEAR = re.compile(r"十二个月|年度")
+
+
+def phrase_date(phrase: str) -> tuple[int, int, int] | None:
+    """``(year, month, day)`` of the first date a phrase writes (English, Chinese), else None.
+
+    >>> phrase_date("as of july 29, 2023"), phrase_date("截至2023年7月29日")
+    ((2023, 7, 29), (2023, 7, 29))
+    """
+    if m := _CN_DATE.search(phrase):
+        return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    return header_date(phrase)
+
+
 def phrase_period(calendar: FiscalCalendar, phrase: str) -> Period | None:
     """The fiscal period a dated phrase of a question names ("as of July 29, 2023").
 
@@ -274,11 +292,15 @@ def phrase_period(calendar: FiscalCalendar, phrase: str) -> Period | None:
     ('QUARTER', '2023Q2')
     >>> phrase_period(FiscalCalendar(1, 28), "as of july 29, 2023")
     ('QUARTER', '2024Q2')
+    >>> phrase_period(FiscalCalendar(6, 30), "截至2022年12月31日止六个月")
+    ('HY', '2023H1')
     """
-    ymd = header_date(phrase)
+    ymd = phrase_date(phrase)
     if ymd is None:
         return None
-    return _period(calendar, duration(phrase), bool(_ANNUAL.search(phrase)), ymd)
+    span = duration(phrase) or next((s for s, p in _CN_SPANS if p.search(phrase)), "")
+    annual = bool(_ANNUAL.search(phrase) or _CN_YEAR.search(phrase))
+    return _period(calendar, span, annual, ymd)
 
 
 def company_calendars(rows: list[tuple[str, str, str, bool]]

@@ -24,9 +24,9 @@ from ragspine_nb.extract.fiscal_calendar import (
     CALENDAR_SOURCE,
     FiscalCalendar,
     company_calendars,
+    phrase_date,
     phrase_period,
 )
-from ragspine_nb.extract.header_periods import header_date
 from ragspine_nb.glossary import fold
 from ragspine_nb.lexicon import MONTH, MONTH_STEMS
 from ragspine_nb.profile import DomainProfile
@@ -36,8 +36,10 @@ from ragspine_nb.wordset import content_words
 __all__ = ["calendars_of", "in_fiscal_calendar"]
 
 _READ = "=".join(CALENDAR_SOURCE)
-#: A date written in the question ("as of July 29, 2023"): the day a balance is asked at.
-_DATE = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b")
+#: A date written in the question ("as of July 29, 2023", "截至2023年7月29日止六个月"): the
+#: day a balance is asked at, or a span's end with the span named beside it.
+_DATE = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b"
+                   r"|(?:19|20)\d\d年\d{1,2}月\d{1,2}日(?:止?(?:三|六|九|十二)个月)?")
 
 
 def calendars_of(store: FactReader) -> dict[str, FiscalCalendar | None]:
@@ -61,7 +63,7 @@ def _not_by_the_date(intent: ParsedIntent, phrase: str, profile: DomainProfile
     A row ("Balances at January 28, 2023", "May 2022" for "… as of May 31, 2022") or a
     column dated that day ("Quarters Ended May 31") it names no other word of.
     """
-    ymd = header_date(phrase)
+    ymd = phrase_date(phrase)
     stamp = f"_{MONTH_STEMS[ymd[1] - 1].upper()}_{ymd[2]}" if ymd else "?"
     if intent.channels and all(c.endswith(stamp) for c in intent.channels):
         intent = replace(intent, channel=None, channels=())
@@ -82,10 +84,10 @@ def in_fiscal_calendar(intent: ParsedIntent, calendars: Mapping[str, FiscalCalen
     """
     phrase = intent.mentions.get("period", "") or intent.unread_period
     dated = _DATE.search(fold(intent.raw_question))
-    if dated and phrase and header_date(phrase) is None and phrase in dated.group(0):
+    if dated and phrase and phrase_date(phrase) is None and phrase in dated.group(0):
         phrase = dated.group(0)  # "2023" of "as of July 29, 2023": the date is the period
     entity = intent.entity or (next(iter(calendars)) if len(calendars) == 1 else None)
-    if not phrase or header_date(phrase) is None or entity is None or entity not in calendars:
+    if not phrase or phrase_date(phrase) is None or entity is None or entity not in calendars:
         return intent
     calendar = calendars[entity]
     if calendar is not None and _calendar_year(calendar):
