@@ -80,6 +80,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was Nike's cash and equivalents as of May 31, 2022?", ("8,574",)),
     ("What was Adobe's total assets as of December 2, 2022?", ("27,165",)),
     ("Best Buy截至2023年7月29日的现金及现金等价物是多少？", ("1,093",)),
+    ("What was Amcor's cash at 31 December 2022?", ("837",)),
     # a year named by its start ("Fiscal year 2022 … ended January 28, 2023"): its balances
     ("What were Foot Locker's cash and cash equivalents at the end of fiscal 2022?", ("536",)),
     ("What were Foot Locker's inventories at the end of fiscal 2022?", ("1,643",)),

@@ -264,3 +264,12 @@ def test_a_date_written_in_chinese_is_read_in_the_calendar_too(tmp_path: Path) -
     result = agent.ask("Orvale截至2023年7月29日的现金及现金等价物是多少？", reference_date=REF)
     assert [f.value for f in result.figures] == [1093.0]
     assert result.answer.startswith("Orvale Inc. Cash and cash equivalents，2024Q2：1,093百万")
+
+
+def test_a_day_before_its_month_and_a_months_end_are_dates_too(tmp_path: Path) -> None:
+    """"At 29 July 2023" and "at the end of July 2023" were read as the year 2023."""
+    agent = Agent.from_workspace(_workspace(tmp_path, _ten_q, "orvale_10q.pdf"))
+    for asked in ("What was Orvale's cash and cash equivalents at 29 July 2023?",
+                  "What was Orvale's cash and cash equivalents at the end of July 2023?"):
+        result = agent.ask(asked, reference_date=REF)
+        assert [f.value for f in result.figures] == [1093.0], asked

@@ -20,13 +20,14 @@ calendar reading: nothing is guessed.
 from __future__ import annotations
 
 import re
+from calendar import monthrange
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import date
 
 from ragspine_nb.extract.header_periods import Period, dated_period, duration, header_date
 from ragspine_nb.extract.layout import Column
-from ragspine_nb.lexicon import MONTH_NAMES, MONTHS
+from ragspine_nb.lexicon import MONTH_CAPTURED, MONTH_NAMES, MONTH_STEMS, MONTHS
 from ragspine_nb.period_phrases import fiscal_quarter
 
 __all__ = ["FiscalCalendar", "stated_calendar", "in_calendar", "row_period", "between",
@@ -267,6 +268,9 @@ def in_calendar(cols: dict[int, Column], calendar: FiscalCalendar | None
     return {c: _redated(col, calendar) for c, col in cols.items()}
 
 
+#: A month's end a balance is asked at ("at the end of July 2023", "as of July 2023").
+_MONTH_END = re.compile(rf"\b(?:end of|as of|as at|at)\s+(?:the\s+end\s+of\s+)?"
+                        rf"{MONTH_CAPTURED}\s+((?:19|20)\d\d)\b", re.I)
 #: A date written in Chinese ("2023年7月29日") and the spans named beside it ("止三个月").
 _CN_DATE = re.compile(r"((?:19|20)\d\d)年(\d{1,2})月(\d{1,2})日")
 _CN_SPANS = (("Q", re.compile(r"三个月|季度")), ("H", re.compile(r"六个月|半年")),
@@ -277,12 +281,21 @@ _CN_YEAR = re.compile(r"十二个月|年度")
 def phrase_date(phrase: str) -> tuple[int, int, int] | None:
     """``(year, month, day)`` of the first date a phrase writes (English, Chinese), else None.
 
+    A month's end ("the end of July 2023") is its last day.
+
     >>> phrase_date("as of july 29, 2023"), phrase_date("截至2023年7月29日")
     ((2023, 7, 29), (2023, 7, 29))
+    >>> phrase_date("at 29 july 2023"), phrase_date("at the end of july 2023")
+    ((2023, 7, 29), (2023, 7, 31))
     """
     if m := _CN_DATE.search(phrase):
         return int(m.group(1)), int(m.group(2)), int(m.group(3))
-    return header_date(phrase)
+    if (found := header_date(phrase)) is not None:
+        return found
+    if m := _MONTH_END.search(phrase):
+        year, month = int(m.group(2)), MONTH_STEMS.index(m.group(1)[:3].lower()) + 1
+        return year, month, monthrange(year, month)[1]
+    return None
 
 
 def phrase_period(calendar: FiscalCalendar, phrase: str) -> Period | None:

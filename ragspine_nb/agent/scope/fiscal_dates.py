@@ -39,6 +39,9 @@ _READ = "=".join(CALENDAR_SOURCE)
 #: A date written in the question ("as of July 29, 2023", "截至2023年7月29日止六个月"): the
 #: day a balance is asked at, or a span's end with the span named beside it.
 _DATE = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b"
+                   rf"|\b\d{{1,2}}\s+{MONTH},?\s+(?:19|20)\d\d\b"
+                   rf"|\b(?:end of|as of|as at|at)\s+(?:the\s+end\s+of\s+)?{MONTH}\s+"
+                   r"(?:19|20)\d\d\b"
                    r"|(?:19|20)\d\d年\d{1,2}月\d{1,2}日(?:止?(?:三|六|九|十二)个月)?")
 
 
