@@ -28,17 +28,18 @@ def cover_page(c: Any, name: str, year: int, registrant: str) -> None:
     c.showPage()
 
 
-def dev_filing_workspace(tmp_path: Path, name: str) -> Path:
-    """One FinanceBench dev filing (``name``) ingested alone: its workspace.
+def dev_filing_workspace(tmp_path: Path, *names: str) -> Path:
+    """FinanceBench dev filings (``names``) ingested as one folder: its workspace.
 
     Skipped where the datasets are not found (``RAGSPINE_DATA``).
     """
-    pdf = data_root() / "financebench" / "pdfs" / name
-    if not pdf.is_file():
+    pdfs = [data_root() / "financebench" / "pdfs" / name for name in names]
+    if not all(pdf.is_file() for pdf in pdfs):
         pytest.skip("FinanceBench filings not found (set RAGSPINE_DATA)")
     folder = tmp_path / "reports"
     folder.mkdir()
-    shutil.copy(pdf, folder / pdf.name)
+    for pdf in pdfs:
+        shutil.copy(pdf, folder / pdf.name)
     ingest(folder, workspace=tmp_path / "ws", progress=False)
     return tmp_path / "ws"
 

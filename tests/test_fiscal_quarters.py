@@ -12,17 +12,13 @@ the fiscal-2022 figure), the quarter ended June 30 as the second quarter of 2023
 
 from __future__ import annotations
 
-import shutil
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from ragspine_nb import FactStore, ingest
 from ragspine_nb.agent import Agent
-from ragspine_nb.extract.beir import data_root
-from tests.filings import page_values
+from tests.filings import dev_filing_workspace, page_values
 
 REF = date(2024, 1, 1)
 
@@ -162,16 +158,8 @@ def test_a_june_year_ends_fourth_quarter_is_no_second_quarter(tmp_path: Path) ->
 def test_a_quarter_named_in_words_is_the_period_not_a_column(tmp_path: Path) -> None:
     """3M's 10-K brings a "Second Quarter" column; the question's "second quarter of fiscal
     2024" is the period it names, not that column (it asked back between two revenues)."""
-    pdfs = data_root() / "financebench" / "pdfs"
-    names = ("3M_2016_10K.pdf", "BESTBUY_2024Q2_10Q.pdf")
-    if not all((pdfs / n).is_file() for n in names):
-        pytest.skip("FinanceBench filings not found (set RAGSPINE_DATA)")
-    folder = tmp_path / "reports"
-    folder.mkdir()
-    for name in names:
-        shutil.copy(pdfs / name, folder / name)
-    ingest(folder, workspace=tmp_path / "ws", progress=False)
-    agent = Agent.from_workspace(tmp_path / "ws")
+    agent = Agent.from_workspace(
+        dev_filing_workspace(tmp_path, "3M_2016_10K.pdf", "BESTBUY_2024Q2_10Q.pdf"))
     result = agent.ask("What was Best Buy's revenue in the second quarter of fiscal 2024?",
                        reference_date=REF)
     assert [(f.value, f.unit) for f in result.figures] == [(9583.0, "M")]
@@ -243,16 +231,8 @@ def test_a_quarter_ended_on_a_date_is_the_fiscal_quarter_it_was_filed_under(
 def test_a_dates_words_name_no_row_of_the_question(tmp_path: Path) -> None:
     """Best Buy's equity statement has rows "Balances at January 28, 2023": the date of
     "inventory as of January 28, 2023" named them too, and the question asked back."""
-    pdfs = data_root() / "financebench" / "pdfs"
-    names = ("BESTBUY_2023_10K.pdf", "BESTBUY_2024Q2_10Q.pdf")
-    if not all((pdfs / n).is_file() for n in names):
-        pytest.skip("FinanceBench filings not found (set RAGSPINE_DATA)")
-    folder = tmp_path / "reports"
-    folder.mkdir()
-    for name in names:
-        shutil.copy(pdfs / name, folder / name)
-    ingest(folder, workspace=tmp_path / "ws", progress=False)
-    agent = Agent.from_workspace(tmp_path / "ws")
+    agent = Agent.from_workspace(
+        dev_filing_workspace(tmp_path, "BESTBUY_2023_10K.pdf", "BESTBUY_2024Q2_10Q.pdf"))
     result = agent.ask("What was Best Buy's inventory as of January 28, 2023?",
                        reference_date=REF)
     assert [(f.value, f.operands[0].period) for f in result.figures] == [(5140.0, "2023")]

@@ -21,6 +21,7 @@ from ragspine_nb.agent.pipeline import MAX_TOOL_ITERATIONS, answer_question
 from ragspine_nb.agent.providers import LLMProvider, MockProvider
 from ragspine_nb.agent.reading.intent import RuleIntentParser
 from ragspine_nb.agent.result import AgentResult
+from ragspine_nb.agent.scope.fiscal_dates import Calendars, calendars_of
 from ragspine_nb.agent.scope.follow_up import Carried
 from ragspine_nb.agent.write.render import EXCERPT_CHARS
 from ragspine_nb.display.mixin import CardReprMixin
@@ -94,6 +95,7 @@ class Agent(CardReprMixin):
             else self.provider)
         self._retriever: Any = None
         self._retriever_of: tuple[int, int] | None = None
+        self._calendars: Calendars | None = None
 
     @classmethod
     def from_workspace(cls, path: str | Path, *, provider: LLMProvider | None = None,
@@ -172,6 +174,17 @@ class Agent(CardReprMixin):
             self._retriever_of = of
         return self._retriever
 
+    @property
+    def calendars(self) -> Calendars:
+        """The companies' fiscal calendars, read from the store once, on first use.
+
+        As the parser's stored metrics are read once: an agent answers the workspace it
+        was opened on.
+        """
+        if self._calendars is None:
+            self._calendars = calendars_of(self.store)
+        return self._calendars
+
     def ask(self, question: str, reference_date: date | None = None,
             history: Sequence[tuple[str, str]] | None = None,
             follow_up: Carried | None = None) -> AgentResult:
@@ -180,7 +193,7 @@ class Agent(CardReprMixin):
                                reference_date=reference_date, follow_up=follow_up,
                                narrative_retriever=self.retriever,
                                intent_parser=self.parser, profile=self.profile,
-                               history=history, faq=self.faq)
+                               history=history, faq=self.faq, calendars=self.calendars)
 
     def close(self) -> None:
         """Close the fact store and the narrative index's chunk store (if any)."""

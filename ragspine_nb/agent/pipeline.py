@@ -61,6 +61,7 @@ from ragspine_nb.agent.scope.clarify import (
     clarify_scope,
 )
 from ragspine_nb.agent.scope.company_scope import ask_which_company, workspace_companies
+from ragspine_nb.agent.scope.fiscal_dates import Calendars
 from ragspine_nb.agent.scope.follow_up import Carried
 from ragspine_nb.agent.scope.unknown_entity import ask_unknown_entity
 from ragspine_nb.agent.write.two_ask_answer import read_as_figure_ask
@@ -270,6 +271,7 @@ def answer_question(
     faq: FaqCache | None = None,
     top_k: int = 6,
     follow_up: Carried | None = None,
+    calendars: Calendars | None = None,
 ) -> AgentResult:
     """Answer one question; see the module docstring for the guarantees.
 
@@ -277,11 +279,12 @@ def answer_question(
     only: it is never fed to intent parsing or retrieval. Turns naming a competitor are
     dropped first (the trace counts them); the question is judged on its own text.
     ``follow_up`` (in a conversation, the previous answer's resolved slots) fills the
-    slots the question leaves empty, and the answer says so. The steps of :data:`STEPS`
+    slots the question leaves empty, and the answer says so. ``calendars`` (the companies'
+    fiscal calendars) is read from the store when not given. The steps of :data:`STEPS`
     run in order; the trace's ``step`` names the one that decided.
     """
     run = start_run(question, store, provider, reference_date, intent_parser, profile, history,
-                    follow_up)
+                    follow_up, calendars)
     turn = Turn(run, narrative_retriever, top_k, faq)
     for step in STEPS:
         run.trace.record(step=step.name)

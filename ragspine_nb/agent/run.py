@@ -28,7 +28,7 @@ from ragspine_nb.agent.reading.two_asks import TwoAsks
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.scope.alike_rows import alike_note, alike_rows
 from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
-from ragspine_nb.agent.scope.fiscal_dates import calendars_of, in_fiscal_calendar
+from ragspine_nb.agent.scope.fiscal_dates import Calendars, calendars_of, in_fiscal_calendar
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
 from ragspine_nb.agent.scope.stored_readings import Narrowed, narrow_to_store, profile_reading
 from ragspine_nb.agent.trace import Trace
@@ -184,14 +184,15 @@ class Run:
 
 
 def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainProfile,
-                        kind: QuestionKind
+                        kind: QuestionKind, calendars: Calendars | None = None
                         ) -> tuple[ParsedIntent, Narrowed, tuple[int, ...], tuple[str, ...]]:
     """The readings the store settles, and what was narrowed, the years read, rows alike.
 
     Another company's rows are dropped, rows stating the same figures read as one,
     "each fiscal year" read as the years reported.
     """
-    intent = in_fiscal_calendar(intent, calendars_of(store), profile)  # a date, as filed
+    intent = in_fiscal_calendar(intent, calendars_of(store) if calendars is None else calendars,
+                                profile)  # a date, as the filings read it
     intent, narrowed = narrow_to_store(intent, store, profile)  # readings it has no fact of
     intent = profile_reading(intent, store, profile)  # another company's line item's words
     alike = alike_rows(intent, store, profile)
@@ -207,11 +208,13 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
 def start_run(question: str, store: FactStore, provider: LLMProvider | None,
               reference_date: date | None, intent_parser: IntentParser | None,
               profile: DomainProfile | None, history: Sequence[tuple[str, str]] | None,
-              follow_up: Carried | None = None) -> Run:
+              follow_up: Carried | None = None, calendars: Calendars | None = None) -> Run:
     """Check the input, screen the history, parse the intent and clarify its scope.
 
     ``follow_up``: the previous answer's resolved slots; they fill the slots the
     question leaves empty (:mod:`ragspine_nb.agent.scope.follow_up`), after the gate read it.
+    ``calendars``: the companies' fiscal calendars (:func:`calendars_of`), read from the
+    store when not given.
     """
     if profile is None:
         raise ProfileError("answer_question needs profile= (a DomainProfile)")
@@ -234,7 +237,7 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
         raise ValueError("an IntentParser must fill raw_question with the exact question")
     intent, carried = carry_over(intent, follow_up, profile)
     kind = question_kind(asked)
-    intent, narrowed, years, alike = _read_against_store(intent, store, profile, kind)
+    intent, narrowed, years, alike = _read_against_store(intent, store, profile, kind, calendars)
     # "which years …" asks for the periods: none is assumed from what is reported
     reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None
     clar = clarify_scope(intent, ref, profile=profile, gate=gate, reported=reported,

@@ -27,16 +27,17 @@ from datetime import date
 
 from ragspine_nb.extract.header_periods import Period, dated_period, duration, header_date
 from ragspine_nb.extract.layout import Column
-from ragspine_nb.lexicon import MONTH_CAPTURED, MONTH_NAMES, MONTH_STEMS, MONTHS
+from ragspine_nb.lexicon import MONTH, MONTH_CAPTURED, MONTH_NAMES, MONTH_STEMS
 from ragspine_nb.period_phrases import fiscal_quarter
 
 __all__ = ["FiscalCalendar", "stated_calendar", "in_calendar", "row_period", "between",
-           "phrase_period", "phrase_date", "company_calendars", "CALENDAR_SOURCE"]
+           "phrase_period", "phrase_date", "company_calendars", "CALENDAR_SOURCE",
+           "DATE_PHRASE"]
 
 #: The identity's source naming a calendar read from the document (its periods are fiscal).
 CALENDAR_SOURCE = ("calendar", "document text")
 
-_DATE = rf"({MONTH_NAMES})\s+(\d{{1,2}}),?\s+((?:19|20)\d\d)"
+_DATE = rf"(?P<date>(?:{MONTH_NAMES})\s+\d{{1,2}},?\s+(?:19|20)\d\d)"
 #: "fiscal year ended June 30, 2023", "fiscal year ending on May 31, 2024".
 _YEAR_END = re.compile(rf"\bfiscal\s+years?\s+end(?:ed|ing|s)?\s+(?:on\s+)?{_DATE}", re.I)
 #: "fiscal 2024 on July 29, 2023", "Fiscal year 2022, 2021, and 2020 represented the 52 weeks
@@ -86,12 +87,17 @@ class FiscalCalendar:
         return found[0], f"{int(found[1][:4]) - 1}{found[1][4:]}"
 
 
-def _date(m: re.Match[str], at: int) -> date | None:
+def _day(ymd: tuple[int, int, int] | None) -> date | None:
+    """The day ``(year, month, day)`` names (``None``: none, or no such day)."""
     try:
-        return date(int(m.group(at + 2)), MONTHS.index(m.group(at).lower()) + 1,
-                    int(m.group(at + 1)))
+        return date(*ymd) if ymd else None
     except ValueError:
         return None
+
+
+def _stated(m: re.Match[str] | None) -> date | None:
+    """The day a match of a pattern written with :data:`_DATE` states."""
+    return _day(header_date(m.group("date"))) if m else None
 
 
 def _apart(a: date, b: date) -> int:
@@ -110,12 +116,12 @@ def _naming(text: str, calendar: FiscalCalendar) -> FiscalCalendar | None:
     """
     said: list[tuple[int, int]] = []  # (year named, year it ends in)
     for m in _NAMED.finditer(text):
-        ended = _date(m, 2)
+        ended = _stated(m)
         found = calendar.quarter(ended) if ended else None
         if found is not None:  # a filing date ends no quarter: no evidence
             said.append((int(m.group(1)), int(found[1][:4])))
     cover = _COVER_QUARTER.search(text[:3000])
-    ended = _date(cover, 1) if cover else None
+    ended = _stated(cover)
     if ended and (found := calendar.quarter(ended)):
         named = Counter((_ORDINAL[m.group(1).lower()], int(m.group(2)))
                         for m in _QUARTER_NAMED.finditer(text))
@@ -151,7 +157,7 @@ def stated_calendar(text: str) -> FiscalCalendar | None:
     >>> stated_calendar("no calendar here") is None
     True
     """
-    ends = [d for m in _YEAR_END.finditer(text) if (d := _date(m, 1))]
+    ends = [d for m in _YEAR_END.finditer(text) if (d := _stated(m))]
     if not ends:
         return None
     (month, day), _ = Counter((d.month, d.day) for d in ends).most_common(1)[0]
@@ -164,10 +170,7 @@ def stated_calendar(text: str) -> FiscalCalendar | None:
 
 
 def _quarter(calendar: FiscalCalendar, ymd: tuple[int, int, int]) -> Period | None:
-    try:
-        return calendar.quarter(date(*ymd))
-    except ValueError:  # no such day
-        return None
+    return calendar.quarter(day) if (day := _day(ymd)) else None
 
 
 def _period(calendar: FiscalCalendar, span: str, annual: bool, ymd: tuple[int, int, int]
@@ -234,14 +237,11 @@ def between(label: str, later: str, calendar: FiscalCalendar) -> Period | None:
     ...         FiscalCalendar(1, 28))
     ('HY', '2024H1')
     """
-    start, end = header_date(label), header_date(later)
-    if start is None or end is None:
+    end = header_date(later)
+    start, stop = _day(header_date(label)), _day(end)
+    if start is None or stop is None or end is None:
         return None
-    try:
-        months = round((date(*end) - date(*start)).days / (365.25 / 12))
-    except ValueError:
-        return None
-    span = {3: "Q", 6: "H", 12: ""}.get(months)
+    span = {3: "Q", 6: "H", 12: ""}.get(round((stop - start).days / (365.25 / 12)))
     return None if span is None else _period(calendar, span, True, end)
 
 
@@ -269,10 +269,17 @@ def in_calendar(cols: dict[int, Column], calendar: FiscalCalendar | None
 
 
 #: A month's end a balance is asked at ("at the end of July 2023", "as of July 2023").
-_MONTH_END = re.compile(rf"\b(?:end of|as of|as at|at)\s+(?:the\s+end\s+of\s+)?"
-                        rf"{MONTH_CAPTURED}\s+((?:19|20)\d\d)\b", re.I)
+_MONTH_END_TEXT = (rf"\b(?:end of|as of|as at|at)\s+(?:the\s+end\s+of\s+)?"
+                   rf"{MONTH_CAPTURED}\s+((?:19|20)\d\d)\b")
+_MONTH_END = re.compile(_MONTH_END_TEXT, re.I)
 #: A date written in Chinese ("2023年7月29日") and the spans named beside it ("止三个月").
-_CN_DATE = re.compile(r"((?:19|20)\d\d)年(\d{1,2})月(\d{1,2})日")
+_CN_DATE_TEXT = r"((?:19|20)\d\d)年(\d{1,2})月(\d{1,2})日"
+_CN_DATE = re.compile(_CN_DATE_TEXT)
+#: A date a question writes (:func:`phrase_date` reads it): "July 29, 2023", "29 July
+#: 2023", a month's end, or "2023年7月29日" with the span after it ("止六个月").
+DATE_PHRASE = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b"
+                         rf"|\b\d{{1,2}}\s+{MONTH},?\s+(?:19|20)\d\d\b|{_MONTH_END_TEXT}"
+                         rf"|{_CN_DATE_TEXT}(?:止?(?:三|六|九|十二)个月)?", re.I)
 _CN_SPANS = (("Q", re.compile(r"三个月|季度")), ("H", re.compile(r"六个月|半年")),
              ("P", re.compile(r"九个月")))
 _CN_YEAR = re.compile(r"十二个月|年度")

@@ -129,15 +129,16 @@ def _row_dates(grid: Sequence[Sequence[str]], block: Block) -> dict[int, Period]
 
 
 def _fiscal_dates(grid: Sequence[Sequence[str]], block: Block, dates: dict[int, Period],
-                  calendar: FiscalCalendar) -> dict[int, Period | None]:
-    """Rows dated in the company's fiscal calendar (``None``: a row of no known period).
+                  calendar: FiscalCalendar
+                  ) -> tuple[dict[int, Period], dict[int, Period | None]]:
+    """The dated rows read in the company's fiscal calendar, and every row's period.
 
     A dated row is of its label's period, a movement between two balances of the span
     they cover (January 28 to July 29: the first half), one before the first balance of
     that balance's year when it closes a fiscal year (the year's movements); any other
-    movement's span is not known. With no balance dated at a quarter's or year's end,
-    only the dated rows are read into ``dates`` (empty: the rows are laid out as without
-    a calendar).
+    movement's span is not known (``None``). With no balance dated at a quarter's or
+    year's end, only the dated rows are read (every row's period empty: the rows are laid
+    out as without a calendar).
     """
     out: dict[int, Period | None] = {r: None for r in range(block.data_start, block.end)}
     balances = []
@@ -147,19 +148,19 @@ def _fiscal_dates(grid: Sequence[Sequence[str]], block: Block, dates: dict[int, 
             balances.append(r)  # a balance, even of nil figures, bounds the movements
         if r in dates:
             out[r] = found[0] if found else dates[r]
+    read = {r: p for r, p in out.items() if p is not None}
     if not balances:
-        dates.update({r: p for r, p in out.items() if p is not None})
-        return {}
+        return read, {}
     for start, end in zip(balances, balances[1:], strict=False):
         span = between(grid[start][0], grid[end][0], calendar)
         for r in range(start + 1, end):
             if r not in dates:
                 out[r] = span
-    first = out.get(balances[0]) if balances else None
+    first = out[balances[0]]
     if first is not None and first[0] == "FY":
         for r in range(block.data_start, balances[0]):
             out[r] = out[r] or first
-    return out
+    return read, out
 
 
 def _dated_layouts(grid: Sequence[Sequence[str]], block: Block, channels: Channels,
@@ -176,7 +177,9 @@ def _dated_layouts(grid: Sequence[Sequence[str]], block: Block, channels: Channe
     if block.places or not dates:
         return {}
     cache: dict[Period | None, Block] = {None: replace(block, places=())}
-    fiscal = _fiscal_dates(grid, block, dates, calendar) if calendar is not None else {}
+    fiscal: dict[int, Period | None] = {}
+    if calendar is not None:
+        dates, fiscal = _fiscal_dates(grid, block, dates, calendar)
     if fiscal:  # a row of no known period (None) states no fact
         for known in filter(None, dict.fromkeys(fiscal.values())):
             cache[known] = period_block(block, known, channels)

@@ -15,34 +15,30 @@ calendar's, or none of whose documents had a calendar read, is read as before.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.extract.fiscal_calendar import (
     CALENDAR_SOURCE,
+    DATE_PHRASE,
     FiscalCalendar,
     company_calendars,
     phrase_date,
     phrase_period,
 )
 from ragspine_nb.glossary import fold
-from ragspine_nb.lexicon import MONTH, MONTH_STEMS
+from ragspine_nb.lexicon import MONTH_STEMS
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.protocols import FactReader
 from ragspine_nb.wordset import content_words
 
-__all__ = ["calendars_of", "in_fiscal_calendar"]
+__all__ = ["Calendars", "calendars_of", "in_fiscal_calendar"]
+
+#: Each company's fiscal calendar (``None``: its documents disagree).
+Calendars = Mapping[str, FiscalCalendar | None]
 
 _READ = "=".join(CALENDAR_SOURCE)
-#: A date written in the question ("as of July 29, 2023", "截至2023年7月29日止六个月"): the
-#: day a balance is asked at, or a span's end with the span named beside it.
-_DATE = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b"
-                   rf"|\b\d{{1,2}}\s+{MONTH},?\s+(?:19|20)\d\d\b"
-                   rf"|\b(?:end of|as of|as at|at)\s+(?:the\s+end\s+of\s+)?{MONTH}\s+"
-                   r"(?:19|20)\d\d\b"
-                   r"|(?:19|20)\d\d年\d{1,2}月\d{1,2}日(?:止?(?:三|六|九|十二)个月)?")
 
 
 def calendars_of(store: FactReader) -> dict[str, FiscalCalendar | None]:
@@ -79,14 +75,14 @@ def _not_by_the_date(intent: ParsedIntent, phrase: str, profile: DomainProfile
     return replace(intent, metrics=kept, metric=kept[0])
 
 
-def in_fiscal_calendar(intent: ParsedIntent, calendars: Mapping[str, FiscalCalendar | None],
+def in_fiscal_calendar(intent: ParsedIntent, calendars: Calendars,
                        profile: DomainProfile) -> ParsedIntent:
     """The question's dated period read in its company's calendar (unchanged otherwise).
 
     The company is the one the question names, else the workspace's only one.
     """
     phrase = intent.mentions.get("period", "") or intent.unread_period
-    dated = _DATE.search(fold(intent.raw_question))
+    dated = DATE_PHRASE.search(fold(intent.raw_question))
     if dated and phrase and phrase_date(phrase) is None and phrase in dated.group(0):
         phrase = dated.group(0)  # "2023" of "as of July 29, 2023": the date is the period
     entity = intent.entity or (next(iter(calendars)) if len(calendars) == 1 else None)

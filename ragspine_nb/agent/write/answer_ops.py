@@ -60,6 +60,7 @@ from ragspine_nb.agent.write.answer_labels import (
 )
 from ragspine_nb.agent.write.render import result_sources
 from ragspine_nb.agent.write.templates import (
+    PREMISE_POINTS,
     TEXT,
     conflicted_text,
     format_value,
@@ -202,18 +203,18 @@ def _spread_text(op: Operation, facts: Sequence[Fact], profile: DomainProfile,
         return within
     common = common_of(facts, ["period"], profile)
     a, b, size = moved.largest
-    unit = ("个百分点", " percentage points") if moved.points else ("%", "%")
-    step = f"{size:+.2f}{unit[0 if lang == 'zh' else 1]}"
+    unit = PREMISE_POINTS[lang if moved.points else "pct"]
+    step = f"{size:+.2f}{unit}"
     pa, pb, low, high, first, last = (period_label(f.period_type, f.period) for f in (
         a, b, moved.low, moved.high, facts[0], facts[-1]))
     lo, hi = (value_text(f.value, f.unit, lang, is_amount(f)) for f in (moved.low, moved.high))
     if lang == "zh":
-        bound = f"{format_value(op.test.value)}{unit[0]}" if op.test else ""
+        bound = f"{format_value(op.test.value)}{unit}" if op.test else ""
         head = "" if within is None else \
             (f"是，每年波动均在{bound}以内：" if within else f"否，并非每年均在{bound}以内：")
         return f"{head}{common}，{first}至{last}逐年波动最大为{step}（{pa}至{pb}）；" \
                f"最低{lo}（{low}），最高{hi}（{high}）。"
-    bound = f"{format_value(op.test.value)}{unit[1]}" if op.test else ""
+    bound = f"{format_value(op.test.value)}{unit}" if op.test else ""
     head = "" if within is None else \
         (f"Within {bound} every year: " if within else f"Not within {bound} every year: ")
     tail = "" if within is not None else " Whether that is consistent is left to the reader."
