@@ -81,6 +81,11 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was Adobe's total assets as of December 2, 2022?", ("27,165",)),
     ("Best Buy截至2023年7月29日的现金及现金等价物是多少？", ("1,093",)),
     ("What was Amcor's cash at 31 December 2022?", ("837",)),
+    # a span ended in a month, no day: the period that ended then, never the year
+    ("What were Amcor's net sales for the quarter ended December 2022?", ("3,642",)),
+    ("What were Amcor's net sales for the six months ended December 2022?", ("7,354",)),
+    ("What was Best Buy's revenue for the quarter ended July 2023?", ("9,583",)),
+    ("What was Amcor's net income for the year ended June 2023?", ("1,058",)),
     # a year named by its start ("Fiscal year 2022 … ended January 28, 2023"): its balances
     ("What were Foot Locker's cash and cash equivalents at the end of fiscal 2022?", ("536",)),
     ("What were Foot Locker's inventories at the end of fiscal 2022?", ("1,643",)),

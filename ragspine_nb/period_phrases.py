@@ -12,6 +12,7 @@ calendars); nine months are no period of ours, so a phrase naming them reads as 
 from __future__ import annotations
 
 import re
+from calendar import monthrange
 from datetime import date, timedelta
 
 from ragspine_nb.lexicon import MONTH, MONTH_STEMS
@@ -24,7 +25,9 @@ Period = tuple[str, str]
 _Y4 = r"(?:19|20)\d\d"
 _YEAR = rf"(?:{_Y4}|'?\d\d)(?![\d%])"
 _FISCAL = r"(?:fiscal(?: year)?|fy)"
-_DATE = rf"(?:{MONTH} \d{{1,2}},? {_Y4}|\d{{1,2}} {MONTH},? {_Y4}|{_Y4}年\d{{1,2}}月\d{{1,2}}日)"
+#: a date; a month alone ("ended july 2023") is its last day
+_DATE = (rf"(?:{MONTH} \d{{1,2}},? {_Y4}|\d{{1,2}} {MONTH},? {_Y4}|{_Y4}年\d{{1,2}}月\d{{1,2}}日"
+         rf"|{MONTH},? {_Y4})")
 _MORE = rf"(?:(?:,? and|,) (?:{_DATE}|{_Y4}(?![\d%])))*"
 _SPAN = (r"(?:three|3|six|6|nine|9|twelve|12)[- ]months?|quarters?|half[- ]years?"
          r"|(?:fiscal )?years?|1[23] weeks|2[56] weeks|39 weeks|5[23] weeks")
@@ -81,9 +84,9 @@ def _date(text: str) -> tuple[int, int, int]:
     if m := re.fullmatch(r"(\d{4})年(\d{1,2})月(\d{1,2})日", text):
         return int(m.group(1)), int(m.group(2)), int(m.group(3))
     words = re.findall(r"[a-z]+|\d+", text)
-    month = next(w for w in words if w.isalpha())
-    day, year = (w for w in words if w.isdigit())
-    return int(year), MONTH_STEMS.index(month[:3]) + 1, int(day)
+    month = MONTH_STEMS.index(next(w for w in words if w.isalpha())[:3]) + 1
+    *day, year = (int(w) for w in words if w.isdigit())
+    return year, month, day[0] if day else monthrange(year, month)[1]
 
 
 def ended_period(months: int, date: tuple[int, int, int]) -> Period | None:
@@ -156,6 +159,8 @@ def phrase_periods(text: str) -> list[Period | None] | None:
      ('HY', '2025H1'), ('QUARTER', '2025Q3'), ('FY', '2018')]
     >>> phrase_periods("three months ended march 31, 2019 and 2018")
     [('QUARTER', '2019Q1'), ('QUARTER', '2018Q1')]
+    >>> phrase_periods("the quarter ended december 2022"), phrase_periods("year ended june 2019")
+    ([('QUARTER', '2022Q4')], [('FY', '2019')])
     >>> phrase_periods("quarters ended january 26, 2019 and december 29, 2018")
     [None, ('QUARTER', '2018Q4')]
     >>> phrase_periods("截至2019年12月31日止年度"), phrase_periods("nine months ended sep 30, 2019")

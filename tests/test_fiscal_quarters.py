@@ -253,3 +253,60 @@ def test_a_day_before_its_month_and_a_months_end_are_dates_too(tmp_path: Path) -
                   "What was Orvale's cash and cash equivalents at the end of July 2023?"):
         result = agent.ask(asked, reference_date=REF)
         assert [f.value for f in result.figures] == [1093.0], asked
+
+
+def test_a_span_ended_in_a_month_is_the_period_that_ended_then(tmp_path: Path) -> None:
+    """"The quarter ended July 2023" (no day) was read as the year 2023: FY2023's balance or
+    no row; "six months ended July 2023" answered nothing of the half."""
+    agent = Agent.from_workspace(_workspace(tmp_path, _ten_q, "orvale_10q.pdf"))
+    quarter = agent.ask("What was Orvale's revenue for the quarter ended July 2023?",
+                        reference_date=REF)
+    assert [f.value for f in quarter.figures] == [9583.0]
+    half = agent.ask("What was Orvale's revenue for the six months ended July 2023?",
+                     reference_date=REF)
+    assert [f.value for f in half.figures] == [18050.0]
+
+
+def test_a_june_years_quarter_ended_in_a_month_is_no_fiscal_year(tmp_path: Path) -> None:
+    """Zentra's "quarter ended June 2023" answered the year's net sales (14,694) as FY2023;
+    "the nine months ended March 31, 2023" (no period of ours) answered it too."""
+    agent = Agent.from_workspace(_workspace(tmp_path, _release, "zentra_release.pdf"))
+    quarter = agent.ask("What were Zentra's net sales for the quarter ended June 2023?",
+                        reference_date=REF)
+    assert [f.value for f in quarter.figures] == [3673.0]
+    year = agent.ask("What were Zentra's net sales for the fiscal year ended June 2023?",
+                     reference_date=REF)
+    assert [f.value for f in year.figures] == [14694.0]
+    nine = agent.ask("What were Zentra's net sales for the nine months ended March 31, 2023?",
+                     reference_date=REF)
+    assert nine.figures == ()
+    assert "nine months ended march 31, 2023" in nine.answer
+
+
+def test_a_quarter_ended_in_a_month_is_never_the_years_figure(tmp_path: Path) -> None:
+    """Yearly columns only, no calendar read (a CSV): "the quarter ended December 2022" was
+    read as FY2022 and answered the year's revenue."""
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "zentra_results.csv").write_text(
+        "(in millions),2021,2022\nRevenue,\"1,200\",\"1,250\"\n", encoding="utf-8")
+    ingest(folder, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    result = agent.ask("What was revenue for the quarter ended December 2022?",
+                       reference_date=REF)
+    assert result.figures == ()
+    assert "2022Q4" in result.answer
+    year = agent.ask("What was revenue for the year ended December 2022?", reference_date=REF)
+    assert [f.value for f in year.figures] == [1250.0]
+
+
+def test_a_month_alone_is_no_fiscal_year_of_a_company_whose_year_ends_apart(
+        tmp_path: Path) -> None:
+    """"Revenue in May 2023" was read as FY2023 (the year ended January 28, 2023, before
+    May 2023): asked back, naming the month."""
+    agent = Agent.from_workspace(_workspace(tmp_path, _ten_q, "orvale_10q.pdf"))
+    result = agent.ask("What was Orvale's revenue in May 2023?", reference_date=REF)
+    assert result.figures == ()
+    assert "may 2023" in result.answer
+    assert agent.ask("What was Orvale's revenue in fiscal 2024 Q2?",
+                     reference_date=REF).figures[0].value == 9583.0

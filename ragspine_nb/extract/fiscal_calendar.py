@@ -268,9 +268,11 @@ def in_calendar(cols: dict[int, Column], calendar: FiscalCalendar | None
     return {c: _redated(col, calendar) for c, col in cols.items()}
 
 
-#: A month's end a balance is asked at ("at the end of July 2023", "as of July 2023").
-_MONTH_END_TEXT = (rf"\b(?:end of|as of|as at|at)\s+(?:the\s+end\s+of\s+)?"
-                   rf"{MONTH_CAPTURED}\s+((?:19|20)\d\d)\b")
+#: A month's end a balance is asked at ("at the end of July 2023", "as of July 2023") or a
+#: span ended in ("the quarter ended July 2023": its words are the phrase's).
+_MONTH_END_TEXT = (rf"(?:\b(?:the\s+)?(?:(?:three|six|nine|twelve)\s+months|quarter|half[- ]year"
+                   rf"|(?:fiscal\s+)?year)\s+)?\b(?:end of|as of|as at|at|ended|ending)\s+"
+                   rf"(?:the\s+end\s+of\s+)?{MONTH_CAPTURED},?\s+((?:19|20)\d\d)\b")
 _MONTH_END = re.compile(_MONTH_END_TEXT, re.I)
 #: A date written in Chinese ("2023年7月29日") and the spans named beside it ("止三个月").
 _CN_DATE_TEXT = r"((?:19|20)\d\d)年(\d{1,2})月(\d{1,2})日"
@@ -314,11 +316,17 @@ def phrase_period(calendar: FiscalCalendar, phrase: str) -> Period | None:
     ('QUARTER', '2024Q2')
     >>> phrase_period(FiscalCalendar(6, 30), "截至2022年12月31日止六个月")
     ('HY', '2023H1')
+    >>> phrase_period(FiscalCalendar(1, 28), "the quarter ended july 2023")
+    ('QUARTER', '2024Q2')
+    >>> phrase_period(FiscalCalendar(6, 30), "the nine months ended march 31, 2023") is None
+    True
     """
     ymd = phrase_date(phrase)
     if ymd is None:
         return None
     span = duration(phrase) or next((s for s, p in _CN_SPANS if p.search(phrase)), "")
+    if span == "P":  # nine months: no period of ours, never the year they are part of
+        return None
     annual = bool(_ANNUAL.search(phrase) or _CN_YEAR.search(phrase))
     return _period(calendar, span, annual, ymd)
 

@@ -10,11 +10,14 @@ January 28, 2023). The calendar comes from the company's document identities
 (:func:`~ragspine_nb.extract.fiscal_calendar.company_calendars`): documents whose calendar
 was read. A company whose documents disagree makes the date no period — the question is
 asked back, never answered from the calendar's reading; one whose year ends with the
-calendar's, or none of whose documents had a calendar read, is read as before.
+calendar's, or none of whose documents had a calendar read, is read as before. A month
+named with no day ("Best Buy's revenue in May 2023") is no fiscal year of a company whose
+year ends in another month: asked back, never read as the fiscal year of its number.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -28,7 +31,7 @@ from ragspine_nb.extract.fiscal_calendar import (
     phrase_period,
 )
 from ragspine_nb.glossary import fold
-from ragspine_nb.lexicon import MONTH_STEMS
+from ragspine_nb.lexicon import MONTH_NAMES, MONTH_STEMS
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.protocols import FactReader
 from ragspine_nb.wordset import content_words
@@ -39,6 +42,9 @@ __all__ = ["Calendars", "calendars_of", "in_fiscal_calendar"]
 Calendars = Mapping[str, FiscalCalendar | None]
 
 _READ = "=".join(CALENDAR_SOURCE)
+#: A month named with its year and no day ("in May 2023"): a month, no period of ours.
+_MONTH_OF_YEAR = re.compile(rf"\b(?:{MONTH_NAMES}|{'|'.join(MONTH_STEMS)}|sept)\.?\s+"
+                            rf"(?:of\s+)?(?:19|20)\d\d\b")
 
 
 def calendars_of(store: FactReader) -> dict[str, FiscalCalendar | None]:
@@ -82,15 +88,21 @@ def in_fiscal_calendar(intent: ParsedIntent, calendars: Calendars,
     The company is the one the question names, else the workspace's only one.
     """
     phrase = intent.mentions.get("period", "") or intent.unread_period
-    dated = DATE_PHRASE.search(fold(intent.raw_question))
+    asked = fold(intent.raw_question)
+    dated = DATE_PHRASE.search(asked)
     if dated and phrase and phrase_date(phrase) is None and phrase in dated.group(0):
         phrase = dated.group(0)  # "2023" of "as of July 29, 2023": the date is the period
     entity = intent.entity or (next(iter(calendars)) if len(calendars) == 1 else None)
-    if not phrase or phrase_date(phrase) is None or entity is None or entity not in calendars:
+    if not phrase or entity is None or entity not in calendars:
         return intent
     calendar = calendars[entity]
     if calendar is not None and _calendar_year(calendar):
         return intent
+    if phrase_date(phrase) is None:  # "in May 2023": a month, not its company's FY2023
+        month = _MONTH_OF_YEAR.search(asked)
+        if month is None or phrase not in month.group(0):
+            return intent
+        return replace(intent, periods=(), period=None, unread_period=month.group(0))
     period = phrase_period(calendar, phrase) \
         if calendar is not None and len(intent.periods) <= 1 else None
     if period is None:  # the company's documents disagree: asked back, never guessed
