@@ -16,9 +16,11 @@ from calendar import monthrange
 from datetime import date, timedelta
 
 from ragspine_nb.lexicon import MONTH, MONTH_STEMS
+from ragspine_nb.number_words import chinese_number, english_number
 
 __all__ = ["PHRASE", "QUESTION_PERIOD", "MONTH", "ORDINALS", "phrase_periods", "ended_period",
-           "names_only_a_period", "EVERY_YEAR", "fiscal_quarter", "without_periods"]
+           "names_only_a_period", "EVERY_YEAR", "LATEST_YEARS", "latest_years", "fiscal_quarter",
+           "without_periods"]
 
 Period = tuple[str, str]
 
@@ -215,6 +217,30 @@ EVERY_YEAR = re.compile(
     r"|(?<![a-z0-9])(?:over|across) the (?:past |last )?(?:few |several )?(?:fiscal )?years"
     r"|(?<![a-z0-9])(?:year[- ]by[- ]year|historically|by year)(?![a-z0-9])"
     r"|历年|每年|各年度?|逐年")
+
+#: "the last three fiscal years", "over the past 3 years", "近三年": the latest years reported,
+#: as many as it says (apply to folded text; :func:`latest_years` reads the count).
+LATEST_YEARS = re.compile(
+    r"(?<![a-z0-9])(?:the )?(?:last|past|previous|latest|most recent|recent) "
+    r"(?P<n>two|three|four|five|six|seven|eight|nine|ten|[2-9]|10) (?:fiscal |financial )?years"
+    r"(?![a-z0-9])|(?:近|过去|最近)(?P<cn>[二两三四五六七八九十]|[2-9])个?(?:财年|会计年度|年)")
+
+
+def latest_years(text: str) -> int | None:
+    """How many of the latest years a folded text asks for ("the last three years": 3).
+
+    >>> latest_years("revenue over the past 5 fiscal years"), latest_years("近三年的营业收入")
+    (5, 3)
+    >>> latest_years("last year") is None
+    True
+    """
+    m = LATEST_YEARS.search(text)
+    if m is None:
+        return None
+    count = english_number(m.group("n")) if m.group("n") else chinese_number(m.group("cn"))
+    if count is None and (m.group("n") or m.group("cn") or "").isdigit():
+        count = float(m.group("n") or m.group("cn"))
+    return int(count) if count else None
 
 
 def fiscal_quarter(ended: date, year_end: date | None) -> Period | None:

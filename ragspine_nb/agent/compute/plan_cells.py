@@ -20,7 +20,7 @@ from ragspine_nb.agent.reading.operation_cues import period_range
 from ragspine_nb.agent.scope.clarify import ClarificationResult
 from ragspine_nb.extract.header_periods import YEAR
 from ragspine_nb.glossary import fold, period_label
-from ragspine_nb.period_phrases import EVERY_YEAR
+from ragspine_nb.period_phrases import EVERY_YEAR, latest_years
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.profile_fields import formula_codes
 from ragspine_nb.stores.facts import FactStore
@@ -156,16 +156,21 @@ def every_year(intent: ParsedIntent, store: FactStore, profile: DomainProfile
     """The fiscal years "each year" means: every year all the rows asked about report.
 
     "What was Nike's revenue in each fiscal year?" names no period and asks for them
-    all; ``()`` when the question names a period, asks a change (its two years are
-    assumed as for any change), says no "each year" (:data:`EVERY_YEAR`) or no row has a
-    figure for any year.
+    all; "in the last three fiscal years" the latest three of them (fewer when fewer
+    are reported: each answered figure says its year). ``()`` when the question names
+    a period, asks a change (its two years are assumed as for any change), says no
+    "each year" (:data:`EVERY_YEAR`, :data:`LATEST_YEARS`) or no row has a figure for
+    any year.
     """
+    asked = fold(intent.raw_question)
+    latest = latest_years(asked)
     if intent.periods or not intent.metrics or intent.change_cue or \
-            not EVERY_YEAR.search(fold(intent.raw_question)):
+            not (latest or EVERY_YEAR.search(asked)):
         return ()
     rows = _rows(intent, profile)
-    return tuple(sorted(set.intersection(*(reported_years(store, profile, m, e, c)
-                                           for m, e, c in rows))))
+    years = sorted(set.intersection(*(reported_years(store, profile, m, e, c)
+                                      for m, e, c in rows)))
+    return tuple(years[-latest:] if latest else years)
 
 
 def _rows(intent: ParsedIntent, profile: DomainProfile) -> list[tuple[str, str, str]]:

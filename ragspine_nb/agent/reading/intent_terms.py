@@ -10,7 +10,13 @@ import re
 from functools import lru_cache
 
 from ragspine_nb.lexicon import MONTH
-from ragspine_nb.period_phrases import EVERY_YEAR, ORDINALS, PHRASE, QUESTION_PERIOD
+from ragspine_nb.period_phrases import (
+    EVERY_YEAR,
+    LATEST_YEARS,
+    ORDINALS,
+    PHRASE,
+    QUESTION_PERIOD,
+)
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.vocab_matcher import VocabMatcher, shared_matcher
 from ragspine_nb.wordset import content_words
@@ -33,7 +39,7 @@ _DATE_COMMA = re.compile(rf"\b{MONTH}\s*"
 #: A comma before a clause saying how a figure is measured, not before another item.
 _CLAUSE_COMMA = re.compile(r",\s*(?=(?:based on|according to|in terms of|as reported|"
                            r"as presented|as shown)\b)")
-_PHRASE = re.compile(rf"(?<![a-z0-9])(?:{PHRASE})|{EVERY_YEAR.pattern}")
+_PHRASE = re.compile(rf"(?<![a-z0-9])(?:{PHRASE})|{EVERY_YEAR.pattern}|{LATEST_YEARS.pattern}")
 _TOKEN = re.compile(r"%|[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _PAREN = re.compile(r"\([^()]*\)")
 _TRAILING_PERCENT = re.compile(r"\s*[(\[]?\s*(?:%|(?<![a-z])(?:percentage|percent|pct))\s*[)\]]?"

@@ -60,7 +60,7 @@ QUESTION_WORDS = frozenset("""
     comprised include included including consist component item element category type kind
     line segment part whole fiscal annual annually quarter quarterly month monthly half
     week day date time end ending ended beginning begin began start starting opening
-    closing close during over across throughout within since until till through prior
+    closing close during over across throughout within since until till through prior past
     previous preceding last next latest recent first second third fourth fifth
     jan feb mar apr may jun jul aug sep oct nov dec thousand million billion trillion
     dollar cent usd eur gbp rmb cny inr aud cad sgd hkd jpy euro pound yen company group

@@ -30,6 +30,7 @@ from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ROUTE_NARRATIVE, P
 from ragspine_nb.agent.reading.labels import column_label, metric_label
 from ragspine_nb.agent.reading.operation_cues import aggregate_cue
 from ragspine_nb.glossary import fold
+from ragspine_nb.period_phrases import latest_years
 from ragspine_nb.profile import DomainProfile
 
 __all__ = [
@@ -303,8 +304,11 @@ def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: Doma
                      f"the average is of the year-end balances of {a} and {b}")
     elif "years" in assumed:
         years = assumed["years"].split(",")
-        parts.append(f"期间为有数据的各财年：{'、'.join(years)}" if zh else
-                     "the years are every fiscal year reported: "
+        latest = latest_years(fold(intent.raw_question)) is not None  # "the last three years"
+        which = "最近" if latest else "各"
+        parts.append(f"期间为有数据的{which}财年：{'、'.join(years)}" if zh else
+                     f"the years are {'the latest' if latest else 'every'} fiscal year"
+                     f"{'s' if latest else ''} reported: "
                      f"{', '.join(years[:-1])}{' and ' if len(years) > 1 else ''}{years[-1]}")
     elif "periods" in assumed:
         a, b = assumed["periods"].split(",")
