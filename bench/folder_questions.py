@@ -61,6 +61,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("How much did Adobe spend on research and development in fiscal 2022?", ("2,987",)),
     ("What was General Mills' dividend per share in fiscal 2022?", ("2.04",)),
     ("What was 3M's interest expense in 2018?", ("350",)),
+    ("What was Amcor's interest expense in FY2022?", ("159",)),
     ("What was Nike's effective tax rate in FY2023?", ("18.2%",)),
     ("What was Best Buy's return on assets in FY2023?", ("8.98%",)),
     ("What was Adobe's operating margin?", ("34.64%",)),
