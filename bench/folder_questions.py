@@ -47,6 +47,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was the change in Adobe's total revenue between FY2016 and FY2017?", ("1,447,075",)),
     ("What was 3M's revenue growth in 2022?", ("-1,126",)),
     ("What was 3M's revenue growth rate in 2022?", ("-3.18%",)),
+    ("What was the percentage change in Netflix's revenue from 2015 to 2017?", ("72.47%",)),
     ("What was Amcor's free cash flow in FY2023?", ("735",)),
     ("How much did Amcor pay in dividends in FY2023?", ("723",)),
     ("What was Adobe's subscription revenue in fiscal 2022?", ("16,388",)),

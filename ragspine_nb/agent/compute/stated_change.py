@@ -4,7 +4,8 @@ A "% change" column (or any stated-change channel, ``CHANGE*``) is filed under t
 period, so one period in the question is enough; the figure the report states wins over
 one computed from two levels (rounding, restatements), and one in conflict is answered
 as the conflict, never computed from levels instead. A stated percentage answers only a
-percentage change, a stated amount only a change in amount.
+percentage change, a stated amount only a change in amount; and only the change it
+states, from the same period a year before (a change from 2015 to 2017 is computed).
 """
 
 from __future__ import annotations
@@ -53,12 +54,33 @@ def stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactSt
     if channel is None:
         return None
     later = max(periods, key=lambda p: p[1])
+    if not _from_the_year_before(periods, later):
+        return None  # "from 2015 to 2017": the stated 2016→2017 change is another one
     entity = intent.entities[0] if intent.entities else profile.home_entity_code
     result = execute_query_metric(store, intent.metrics[0], entity, period_label(*later),
                                   channel, profile=profile, reference_date=ref)
     if isinstance(result, FoundResult) and is_percent_unit(result.fact.unit) != percent:
         return None  # a stated % change does not answer a change in amount, nor vice versa
     return result if isinstance(result, FoundResult | ConflictResult) else None
+
+
+def _from_the_year_before(periods: list[tuple[str, str]], later: tuple[str, str]) -> bool:
+    """Whether the periods asked span one year at most: what a stated change compares.
+
+    A stated change is filed under its later period and compares it with the same period
+    a year before ("FY2017 vs FY2016", "Q2 2023 vs Q2 2022").
+
+    >>> _from_the_year_before([("FY", "2016"), ("FY", "2017")], ("FY", "2017"))
+    True
+    >>> _from_the_year_before([("FY", "2015"), ("FY", "2017")], ("FY", "2017"))
+    False
+    """
+    earlier = min(periods, key=lambda p: p[1])
+    if earlier == later:
+        return True
+    years = earlier[1][:4], later[1][:4]
+    return earlier[0] == later[0] and all(y.isdigit() for y in years) and \
+        earlier[1][4:] == later[1][4:] and int(years[1]) - int(years[0]) == 1
 
 
 def is_percent_unit(unit: str) -> bool:

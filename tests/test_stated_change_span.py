@@ -1,0 +1,49 @@
+"""A change the report states answers only the change it states: from the year before.
+
+A "% change" column is filed under its later year and compares it with the year before.
+"What was the percentage change in revenue from 2015 to 2017?" named two years apart;
+the stated 2016→2017 change (32%) was answered as the 2015→2017 one (true: 72.47%),
+labelled with the later year only. Each test fails on the code before the rule.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ragspine_nb import ingest
+from ragspine_nb.agent import Agent
+
+REF = date(2018, 6, 1)
+LATER = """(in thousands),2017,2016,% change
+Revenue,"11,692,713","8,830,669",32%
+"""
+EARLIER = """(in thousands),2016,2015,% change
+Revenue,"8,830,669","6,779,511",30%
+"""
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
+    root = tmp_path_factory.mktemp("stated")
+    (root / "reports").mkdir()
+    (root / "reports" / "results_2017.csv").write_text(LATER, encoding="utf-8")
+    (root / "reports" / "results_2016.csv").write_text(EARLIER, encoding="utf-8")
+    ingest(root / "reports", workspace=root / "ws", progress=False)
+    return Agent.from_workspace(root / "ws")
+
+
+def test_a_change_over_two_years_is_computed_not_the_last_years_stated(agent: Agent
+                                                                       ) -> None:
+    result = agent.ask("What was the percentage change in revenue from 2015 to 2017?",
+                       reference_date=REF)
+    assert [f.value for f in result.figures] == [72.47]
+    assert "(11,692,713 − 6,779,511) / 6,779,511 = 72.47%" in result.answer
+
+
+def test_the_change_from_the_year_before_is_still_the_stated_one(agent: Agent) -> None:
+    result = agent.ask("What was the percentage change in revenue from 2016 to 2017?",
+                       reference_date=REF)
+    assert [f.value for f in result.figures] == [32.0]
+    assert "not computed" in result.answer.splitlines()[0]
