@@ -48,6 +48,8 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was 3M's revenue growth in 2022?", ("-1,126",)),
     ("What was 3M's revenue growth rate in 2022?", ("-3.18%",)),
     ("What was the percentage change in Netflix's revenue from 2015 to 2017?", ("72.47%",)),
+    ("What was Netflix's revenue CAGR from 2015 to 2017?", ("31.33%",)),
+    ("What is Nike's 3-year revenue CAGR?", ("11.05%",)),
     ("What was Amcor's free cash flow in FY2023?", ("735",)),
     ("How much did Amcor pay in dividends in FY2023?", ("723",)),
     ("What was Adobe's subscription revenue in fiscal 2022?", ("16,388",)),

@@ -10,7 +10,8 @@ not. Nothing here reads a store or a question: the operands come from the fact c
 off as the result of an operation.
 
 * ``difference`` — the first operand minus the second; ``percent_change`` — the same
-  relative to the second (:func:`compute`);
+  relative to the second, or compounded yearly between two fiscal years
+  (:func:`compute`, :func:`compound_rate`);
 * ``average`` / ``sum`` — of every operand, in one unit (:func:`aggregate`);
 * ``ratio`` / ``share`` — the numerators (summed) over the denominator; a share is in
   percent (:func:`ratio`);
@@ -33,8 +34,8 @@ from ragspine_nb.errors import InvalidRecordError
 from ragspine_nb.units import unit_parts
 
 __all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "ratio",
-           "change_of_change", "in_points", "one_unit", "shown_decimals", "shown_text",
-           "decimals", "SUPPORTED_OPERATIONS",
+           "compound_rate", "change_of_change", "in_points", "one_unit", "shown_decimals",
+           "shown_text", "decimals", "SUPPORTED_OPERATIONS",
            "ANSWERS", "PERCENT_DECIMALS"]
 
 #: The operations computed today.
@@ -67,7 +68,8 @@ class NotComputed:
     state), ``nested`` (an operation of operations), ``tie``, ``signs`` (negative values
     compared: the value or its size?), ``change_periods`` (a change of a change names no
     two consecutive years), ``gap_signs`` (an average gap between two rows that changes
-    sign: signed or absolute?).
+    sign: signed or absolute?), ``compound_periods`` / ``compound_years`` (a compound
+    rate's ends are not two fiscal years, or not as many years apart as asked).
     """
 
     reason: str
@@ -164,9 +166,37 @@ def compute(operation: Operation, operands: Sequence[Fact]) -> Computed | NotCom
         return NotComputed("units", (a.unit, b.unit))
     if operation.kind == "difference":
         return _difference(a, b)
+    if operation.compound:
+        return compound_rate(a, b, operation.years)
     if in_points(operation, a.unit):
         return _points(a, b)
     return _percent_change(a, b)
+
+
+def compound_rate(a: Fact, b: Fact, years: int = 0) -> Computed | NotComputed:
+    """The yearly rate compounding ``b`` (an earlier fiscal year) into ``a`` (a later one).
+
+    ``years``: the span the question names ("3-year CAGR"; 0: none named).
+
+    >>> late = Fact("R", "C", "NA", "TOTAL", "FY", "2017", 121.0, "USD_M", "t.csv", "B2")
+    >>> early = Fact("R", "C", "NA", "TOTAL", "FY", "2015", 100.0, "USD_M", "t.csv", "A2")
+    >>> compound_rate(late, early)
+    Computed(value=10.0, unit='PCT', derivation='(121 / 100)^(1/2) − 1 = 10%')
+    """
+    spans = [int(f.period) for f in (a, b) if f.period_type == "FY" and f.period.isdigit()]
+    span = spans[0] - spans[1] if len(spans) == 2 else 0
+    if span < 1:
+        return NotComputed("compound_periods", (f"{b.period_type}{b.period}",
+                                                f"{a.period_type}{a.period}"))
+    if years and years != span:
+        return NotComputed("compound_years", (str(years), f"FY{b.period}", f"FY{a.period}"))
+    if b.value == 0:
+        return NotComputed("zero_base")
+    if b.value < 0 or a.value < 0:
+        return NotComputed("negative_base", (format_value(min(a.value, b.value)),))
+    rate = round(((a.value / b.value) ** (1 / span) - 1) * 100, PERCENT_DECIMALS) + 0.0
+    return Computed(rate, "PCT", f"({format_value(a.value)} / {format_value(b.value)})"
+                                f"^(1/{span}) − 1 = {format_value(rate)}%")
 
 
 def in_points(operation: Operation, unit: str) -> bool:

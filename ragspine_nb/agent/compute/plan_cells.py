@@ -16,7 +16,7 @@ from ragspine_nb.agent.compute.operations import Operation
 from ragspine_nb.agent.compute.task import SLOTS, Slot, Task
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.reading.labels import slot_label
-from ragspine_nb.agent.reading.operation_cues import period_range
+from ragspine_nb.agent.reading.operation_cues import compound_span, period_range
 from ragspine_nb.agent.scope.clarify import ClarificationResult
 from ragspine_nb.extract.header_periods import YEAR
 from ragspine_nb.glossary import fold, period_label
@@ -165,7 +165,7 @@ def every_year(intent: ParsedIntent, store: FactStore, profile: DomainProfile
     asked = fold(intent.raw_question)
     latest = latest_years(asked)
     if intent.periods or not intent.metrics or intent.change_cue or \
-            not (latest or EVERY_YEAR.search(asked)):
+            compound_span(asked) is not None or not (latest or EVERY_YEAR.search(asked)):
         return ()
     rows = _rows(intent, profile)
     years = sorted(set.intersection(*(reported_years(store, profile, m, e, c)

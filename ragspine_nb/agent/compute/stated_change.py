@@ -42,7 +42,7 @@ def stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactSt
     periods = [("FY", p[2:]) for p in clar.assumed_slots.get("periods", "").split(",")
                if p] or list(intent.periods)
     if operation is None or operation.kind not in ("difference", "percent_change") \
-            or operation.between or operation.nested:
+            or operation.between or operation.nested or operation.compound:
         return None
     if not (intent.change_cue and len(intent.metrics) == 1 and periods
             and len(intent.entities) <= 1):

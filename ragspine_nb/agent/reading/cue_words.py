@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["NARRATIVE_CUES", "CHANGE_CUES", "PERCENT_CUES", "SHARE_CUES", "NUMERIC_CUES",
-           "PERCENT_CHANGE", "MOVEMENT_VERBS"]
+           "PERCENT_CHANGE", "COMPOUND_GROWTH", "MOVEMENT_VERBS"]
 
 NARRATIVE_CUES: tuple[str, ...] = (
     "为什么", "为何", "原因", "怎么", "如何", "解释", "说明", "影响", "发生了什么", "背景",
@@ -41,6 +41,10 @@ NUMERIC_CUES: tuple[str, ...] = (
     "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
     "amount", "figure", "number", "total",
 )
+#: A compound annual growth rate ("CAGR", "compound annual growth rate", "年复合增长率").
+COMPOUND_GROWTH = re.compile(
+    r"(?<![a-z])cagr(?![a-z])|(?<![a-z])compound(?:ed)? (?:average )?(?:annual |yearly )?"
+    r"(?:growth|rate)|年复合增长率|复合年增长率|年均复合增长率|复合增长率")
 #: A change asked as a percentage: the percentage qualifies the change itself.
 PERCENT_CHANGE = re.compile(
     r"(?:percentage|percent|per cent|%) (?:change|changes|increase|decrease|growth|decline|"

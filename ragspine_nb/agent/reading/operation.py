@@ -82,6 +82,11 @@ class Operation:
         question also asks to combine them ("the change in total net sales of A and
         B"): each row's change or the change of their total? Several rows then give no
         figure, only their inputs.
+    compound : bool
+        A ``percent_change`` asked as a compound annual growth rate ("CAGR"): the yearly
+        rate that compounds the earlier fiscal year's figure into the later one's over
+        the years between them; ``years``, when the question says them ("3-year CAGR"),
+        must be those years.
     signed : bool
         A ``max`` / ``min`` of signed values: the question names a loss's extreme beside
         ("brought in the most (or lost the least)", "the least negative"), so a loss is
@@ -107,6 +112,7 @@ class Operation:
     direction: str = ""
     each: bool = False
     signed: bool = False
+    compound: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:

@@ -24,14 +24,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragspine_nb.agent.reading.cue_words import MOVEMENT_VERBS
+from ragspine_nb.agent.reading.cue_words import COMPOUND_GROWTH, MOVEMENT_VERBS
 from ragspine_nb.agent.reading.ratio_sides import RatioSplit, ratio_split
 from ragspine_nb.period_phrases import QUESTION_PERIOD
 from ragspine_nb.units import SCALE_WORDS, scale_pattern
 
 __all__ = ["Threshold", "RatioSplit", "aggregate_cue", "listed_each", "period_range",
-           "years_count", "year_average", "per_quarter", "threshold", "extreme", "signed_extreme",
-           "without_signed_extreme", "ratio_split",
+           "years_count", "compound_span", "year_average", "per_quarter", "threshold", "extreme",
+           "signed_extreme", "without_signed_extreme", "ratio_split",
            "THRESHOLD_SCALES", "operation_asked", "without_year_spans", "without_operands"]
 
 _AVERAGE = re.compile(r"(?<![a-z-])(?:average|averages|mean|avg)(?![a-z-])|平均|均值")
@@ -119,6 +119,29 @@ def years_count(text: str) -> int | None:
         return None
     word = next(g for g in m.groups() if g)
     return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+
+
+_SPAN_YEARS = re.compile(rf"(?<![\w$]){_N}[- ](?:fiscal[- ])?years?(?![a-z])"
+                         r"|([两二三四五六七八九十])年")
+
+
+def compound_span(text: str) -> int | None:
+    """The years a compound growth rate is asked over ("3-year CAGR": 3; 0: unsaid).
+
+    ``None`` when the question asks no compound rate.
+
+    >>> compound_span("nike's 3-year revenue cagr"), compound_span("revenue cagr")
+    (3, 0)
+    >>> compound_span("revenue growth over three years") is None
+    True
+    """
+    if not COMPOUND_GROWTH.search(text):
+        return None
+    m = _SPAN_YEARS.search(text)
+    if m is None:
+        return 0
+    word = next(g for g in m.groups() if g)
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word, 0)
 
 
 _YEAR_AVERAGE = re.compile(r"(?<![\d.])(?:fy\s?)?(?:19|20)\d\d\s+average(?![a-z-])")

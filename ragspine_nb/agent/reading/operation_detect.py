@@ -30,6 +30,7 @@ from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ParsedIntent
 from ragspine_nb.agent.reading.operation import Operation
 from ragspine_nb.agent.reading.operation_cues import (
     aggregate_cue,
+    compound_span,
     extreme,
     listed_each,
     per_quarter,
@@ -310,6 +311,9 @@ def detect_operation(intent: ParsedIntent, profile: DomainProfile,
     if intent.route == ROUTE_COMPOSITE and len(intent.periods) < 2 and len(intent.channels) < 2:
         return None
     text = fold(intent.raw_question)
+    span = compound_span(text)
+    if span is not None:  # one rate over the years between two ends
+        return Operation("percent_change", compound=True, years=span)
     nested = _change_of_change(text)
     if nested is not None:
         return nested

@@ -74,6 +74,7 @@ QUESTION_WORDS = frozenset("""
     falling dropped trend trending
     consistent consistently inconsistent stable steady volatile volatility fluctuate
     fluctuated fluctuates fluctuating fluctuation historically roughly
+    cagr compound compounded
 """.split())
 
 _NUMBER = re.compile(r"[\d.,]+")

@@ -28,7 +28,7 @@ from typing import Protocol
 from ragspine_nb.agent.gate.security_gate import SecurityGate
 from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ROUTE_NARRATIVE, ParsedIntent
 from ragspine_nb.agent.reading.labels import column_label, metric_label
-from ragspine_nb.agent.reading.operation_cues import aggregate_cue
+from ragspine_nb.agent.reading.operation_cues import aggregate_cue, compound_span
 from ragspine_nb.glossary import fold
 from ragspine_nb.period_phrases import latest_years
 from ragspine_nb.profile import DomainProfile
@@ -192,6 +192,8 @@ def _ask_first(intent: ParsedIntent, profile: DomainProfile,
         return ClarificationResult(CLARIFY_ASK_FIRST, narrowing_options=options, question=ask)
     if intent.unread_period:
         return _ask_unread_period(intent)
+    if _compound_span(intent) == 0 and len(intent.periods) < 2:
+        return _ask_periods(intent)  # "revenue CAGR": over which years is not said
     change = _asks_change(intent)
     if change and intent.periods and intent.periods[0][0] != "FY":
         # "the change in Q3 2019": against the previous quarter or the same one a year
@@ -215,15 +217,25 @@ def _ask_first(intent: ParsedIntent, profile: DomainProfile,
     return None
 
 
-def _assumed(intent: ParsedIntent, latest: int, profile: DomainProfile) -> dict[str, str]:
+def _compound_span(intent: ParsedIntent) -> int | None:
+    """A compound rate's span in years as the question says it (0: unsaid; None: no rate)."""
+    return compound_span(fold(intent.raw_question))
+
+
+def _assumed(intent: ParsedIntent, latest: int, profile: DomainProfile, span: int = 0
+             ) -> dict[str, str]:
     """The slots filled by assumption (entity, period or periods, part, closing row).
 
-    ``latest`` is the fiscal year a question naming none is about.
+    ``latest`` is the fiscal year a question naming none is about; ``span`` the years
+    of a compound rate the question names ("3-year CAGR"): its two ends.
     """
     assumed: dict[str, str] = {}
     if not intent.entities:
         assumed["entity"] = profile.home_entity_code
-    if _asks_change(intent):
+    if span and len(intent.periods) < 2:
+        later = int(intent.periods[0][1]) if intent.periods else latest
+        assumed["periods"] = f"FY{later - span},FY{later}"
+    elif _asks_change(intent):
         # a change needs two periods, never a level passed off as one: the year asked
         # about against the year before, the year it starts from ("since FY2024")
         # against the latest, or the latest two fiscal years
@@ -344,7 +356,7 @@ def clarify_scope(intent: ParsedIntent, reference_date: date | None = None, *,
     asked = _ask_first(intent, profile, operation, latest)
     if asked is not None:
         return asked
-    assumed = _assumed(intent, latest, profile)
+    assumed = _assumed(intent, latest, profile, _compound_span(intent) or 0)
     if every_year:
         assumed["years"] = ",".join(f"FY{y}" for y in every_year)
     if not assumed:

@@ -125,6 +125,9 @@ def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,
         what = _what(profile, a.metric_code, a.entity, a.channel, lang)
         early, late = period_label(b.period_type, b.period), period_label(a.period_type,
                                                                           a.period)
+        if operation.compound:
+            return f"{what}，{early}至{late}年复合增长率" if lang == "zh" else \
+                f"{what}, compound annual growth rate from {early} to {late}"
         if lang == "zh":
             return f"{what}，{late}较{early}{'变动率' if pct else '变动'}"
         said = "percentage change" if pct else "change in percentage points" if points \

@@ -229,7 +229,11 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
            "signs": "some values are negative ({0}), so it is not clear whether the value "
                     "or its size is compared",
            "gap_signs": "the difference changes sign from period to period ({0}), so it is "
-                        "not clear whether its average or the average of its size is meant"},
+                        "not clear whether its average or the average of its size is meant",
+           "compound_years": "the question names a {0}-year rate, and {1} to {2} is not "
+                             "{0} years",
+           "compound_periods": "a compound annual rate runs from one fiscal year to a "
+                               "later one ({0} to {1} given)"},
     "zh": {"units": "各输入的单位不同（{0}、{1}）",
            "zero_base": "基数为零",
            "negative_base": "基数为负（{0}）",
@@ -246,7 +250,9 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
            "tie": "有两个或以上数值相等（{0}）",
            "change_periods": "需要指明两个相邻年度（例如2019年的变动与2018年的变动）",
            "signs": "部分数值为负（{0}），无法确定比较的是数值还是其绝对值",
-           "gap_signs": "各期差额正负不一（{0}），无法确定是取差额的平均值还是其绝对值的平均值"},
+           "gap_signs": "各期差额正负不一（{0}），无法确定是取差额的平均值还是其绝对值的平均值",
+           "compound_years": "问题所问为{0}年的复合增长率，而{1}至{2}并非{0}年",
+           "compound_periods": "年复合增长率需从一个财年算至其后的财年（现为{0}至{1}）"},
 }
 
 
