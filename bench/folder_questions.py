@@ -88,6 +88,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was Adobe's total assets as of December 2, 2022?", ("27,165",)),
     ("Best Buy截至2023年7月29日的现金及现金等价物是多少？", ("1,093",)),
     ("What was Amcor's cash at 31 December 2022?", ("837",)),
+    ("What was 3M's cash at December 31, 2022?", ("3,655",)),
     # a span ended in a month, no day: the period that ended then, never the year
     ("What were Amcor's net sales for the quarter ended December 2022?", ("3,642",)),
     ("What were Amcor's net sales for the six months ended December 2022?", ("7,354",)),

@@ -310,3 +310,12 @@ def test_a_month_alone_is_no_fiscal_year_of_a_company_whose_year_ends_apart(
     assert "may 2023" in result.answer
     assert agent.ask("What was Orvale's revenue in fiscal 2024 Q2?",
                      reference_date=REF).figures[0].value == 9583.0
+
+
+def test_a_date_names_no_row_of_a_calendar_year_company_either(tmp_path: Path) -> None:
+    """3M's year ends December 31: "cash at December 31, 2022" also named its rows
+    labelled "December 31" and listed them as not found beside the cash balance."""
+    agent = Agent.from_workspace(dev_filing_workspace(tmp_path, "3M_2022_10K.pdf"))
+    result = agent.ask("What was 3M's cash at December 31, 2022?", reference_date=REF)
+    assert [f.value for f in result.figures] == [3655.0]
+    assert "Not found" not in result.answer

@@ -10,7 +10,9 @@ January 28, 2023). The calendar comes from the company's document identities
 (:func:`~ragspine_nb.extract.fiscal_calendar.company_calendars`): documents whose calendar
 was read. A company whose documents disagree makes the date no period — the question is
 asked back, never answered from the calendar's reading; one whose year ends with the
-calendar's, or none of whose documents had a calendar read, is read as before. A month
+calendar's keeps the date's year (its date still names no row: "3M's cash at December 31,
+2022" names no row "December 31"), one none of whose documents had a calendar read is
+read as before. A month
 named with no day ("Best Buy's revenue in May 2023") is no fiscal year of a company whose
 year ends in another month: asked back, never read as the fiscal year of its number.
 """
@@ -96,8 +98,8 @@ def in_fiscal_calendar(intent: ParsedIntent, calendars: Calendars,
     if not phrase or entity is None or entity not in calendars:
         return intent
     calendar = calendars[entity]
-    if calendar is not None and _calendar_year(calendar):
-        return intent
+    if calendar is not None and _calendar_year(calendar):  # the date's year is the FY's
+        return _not_by_the_date(intent, phrase, profile) if phrase_date(phrase) else intent
     if phrase_date(phrase) is None:  # "in May 2023": a month, not its company's FY2023
         month = _MONTH_OF_YEAR.search(asked)
         if month is None or phrase not in month.group(0):
