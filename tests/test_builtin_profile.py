@@ -18,6 +18,7 @@ from tests.conftest import DEMO
 
 @pytest.mark.parametrize("term, code", [
     ("Revenue", "REVENUE"), ("Net sales", "REVENUE"), ("营业收入", "REVENUE"),
+    ("净销售额", "REVENUE"), ("销售额", "REVENUE"),
     ("Cost of sales", "COST_OF_REVENUE"), ("营业成本", "COST_OF_REVENUE"),
     ("Gross profit", "GROSS_PROFIT"), ("毛利", "GROSS_PROFIT"),
     ("Income from operations", "OPERATING_INCOME"), ("营业利润", "OPERATING_INCOME"),
@@ -84,6 +85,9 @@ def test_ingest_without_a_profile_starts_from_the_builtin_and_saves_it(tmp_path:
     agent = Agent(ws.facts, profile=ws.effective_profile())
     result = agent.ask("What was revenue in 2019?", reference_date=date(2020, 1, 1))
     assert "100" in result.answer and "report.csv" in result.answer
+    # "净销售额" (net sales) is revenue in Chinese too: it asked which line item was meant
+    zh = agent.ask("2019年的净销售额是多少？", reference_date=date(2020, 1, 1))
+    assert [f.value for f in zh.figures] == [100.0]
     # a second batch keeps the saved profile (the ingestion is unchanged: nothing redone)
     again = ingest(_docs(tmp_path / "b"), workspace=tmp_path / "ws", progress=False)
     assert [f.status for f in again.files] == ["skipped_unchanged", "skipped_unchanged"]

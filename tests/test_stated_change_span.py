@@ -9,6 +9,7 @@ labelled with the later year only. Each test fails on the code before the rule.
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -47,3 +48,20 @@ def test_the_change_from_the_year_before_is_still_the_stated_one(agent: Agent) -
                        reference_date=REF)
     assert [f.value for f in result.figures] == [32.0]
     assert "not computed" in result.answer.splitlines()[0]
+
+
+def test_a_stated_change_is_named_as_one_not_by_a_tables_head(tmp_path: Path) -> None:
+    """Heads dated by their tables ("% change 2016-2015") named every stated change of
+    the column: a 2017 figure was labelled with another table's years."""
+    (tmp_path / "reports").mkdir()
+    for name, head in (("results_2017.csv", "2017,2016,% change 2017-2016"),
+                       ("results_2016.csv", "2016,2015,% change 2016-2015")):
+        rows = LATER if "2017" in name else EARLIER
+        (tmp_path / "reports" / name).write_text(
+            rows.replace("2017,2016,% change", head).replace("2016,2015,% change", head),
+            encoding="utf-8")
+    ingest(tmp_path / "reports", workspace=tmp_path / "ws", progress=False)
+    result = Agent.from_workspace(tmp_path / "ws").ask(
+        "What was the percentage change in revenue in 2017?", reference_date=REF)
+    assert [f.value for f in result.figures] == [32.0]
+    assert "the company Revenue (% change as stated), FY2017: 32%" in result.answer

@@ -49,6 +49,7 @@ def metric_label(profile: DomainProfile, code: str) -> str:
     return name[:1].upper() + name[1:] if name else code
 
 
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 #: The columns of a change the report states, named in words.
 _STATED_CHANGES = {CHANGE_PCT_CHANNEL: {"en": "% change as stated", "zh": "列示变动率"},
                    CHANGE_CHANNEL: {"en": "change as stated", "zh": "列示变动"}}
@@ -57,16 +58,20 @@ _STATED_CHANGES = {CHANGE_PCT_CHANNEL: {"en": "% change as stated", "zh": "列�
 def column_label(profile: DomainProfile, code: str, lang: str = "en") -> str:
     """A column (channel) as a reader knows it: its longest written name, else its code.
 
-    A name in the answer's language is preferred (Chinese characters for ``"zh"``); a
-    stated change's column is named as one.
+    A name in the answer's language is preferred (Chinese characters for ``"zh"``), one
+    with no year in it (a year names one table's head); a stated change's column is named
+    as one, whatever its tables' heads say.
     """
+    stated = _STATED_CHANGES.get(code)
+    if stated:  # its heads differ by table ("2017-2016 percent change", "vs percentage change")
+        return stated.get(lang, stated["en"])
     spec = profile.channels.get(code)
     written = [s for s in (spec.synonyms if spec else ()) if s and s != code]
+    # a name with a year in it is one table's head ("fiscal 2020 vs. 2019 % change"), not
+    # the column's: it would date every figure of the column wrongly
+    written = [s for s in written if not _YEAR.search(s)] or written
     own = [s for s in written if (detect_language(s) == "zh") == (lang == "zh")]
-    if written:
-        return max(own or written, key=len)
-    stated = _STATED_CHANGES.get(code)
-    return stated.get(lang, stated["en"]) if stated else code
+    return max(own or written, key=len) if written else code
 
 
 def slot_label(profile: DomainProfile, slot: str, code: str, lang: str = "en") -> str:
