@@ -74,6 +74,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Compare Netflix's revenue in 2018 and 2019.", ("15,794,341", "20,156,447")),
     ("Nike 2023财年的营业收入是多少？", ("51,217",)),
     ("Best Buy 2023财年营业收入同比变化多少？", ("-5,463",)),
+    ("Amcor 2023财年的净销售额是多少？", ("14,694",)),
     ("What was Amcor's property, plant and equipment in FY2023?", ("7,770",)),
     # quarters in the company's fiscal calendar (10-Q, release): not the calendar's
     ("What was Best Buy's revenue in Q2 FY2024?", ("9,583",)),
