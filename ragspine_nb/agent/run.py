@@ -22,9 +22,16 @@ from ragspine_nb.agent.gate.security_gate import SecurityGate
 from ragspine_nb.agent.narrative.grounding import Grounder, GroundingContext, question_context
 from ragspine_nb.agent.providers import LLMProvider, MockProvider
 from ragspine_nb.agent.reading.instructions import Instructions, read_instructions
-from ragspine_nb.agent.reading.intent import IntentParser, ParsedIntent, RuleIntentParser
+from ragspine_nb.agent.reading.intent import (
+    ROUTE_NARRATIVE,
+    ROUTE_STRUCTURED,
+    IntentParser,
+    ParsedIntent,
+    RuleIntentParser,
+)
 from ragspine_nb.agent.reading.question_kind import KIND_NUMBER, QuestionKind, question_kind
 from ragspine_nb.agent.reading.two_asks import TwoAsks
+from ragspine_nb.agent.reading.unstated import unstated_rate
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.scope.alike_rows import alike_note, alike_rows
 from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
@@ -195,6 +202,7 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
                                 profile)  # a date, as the filings read it
     intent, narrowed = narrow_to_store(intent, store, profile)  # readings it has no fact of
     intent = profile_reading(intent, store, profile)  # another company's line item's words
+    intent = _per_unit(intent, profile)  # "revenue per share": no row's total
     alike = alike_rows(intent, store, profile)
     if alike:
         intent = replace(intent, metrics=alike[:1], metric=alike[0])
@@ -203,6 +211,22 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
         intent = replace(intent, periods=tuple(("FY", str(y)) for y in years),
                          period=("FY", str(years[0])))
     return intent, narrowed, years, alike
+
+
+def _per_unit(intent: ParsedIntent, profile: DomainProfile) -> ParsedIntent:
+    """A figure asked per unit no row or column read states goes to the text.
+
+    (:func:`unstated_rate`: "revenue per share" is no total of the revenue row.)
+    """
+    if intent.route != ROUTE_STRUCTURED or not intent.metrics:
+        return intent
+    names = [n for m in intent.metrics if (spec := profile.metrics.get(m))
+             for n in (spec.label, *spec.synonyms, m.replace("_", " "))]
+    names += [n for c in intent.channels if (col := profile.channels.get(c))
+              for n in (*col.synonyms, c.replace("_", " "))]
+    rate = unstated_rate(intent.raw_question, names)
+    return replace(intent, route=ROUTE_NARRATIVE, unstated=(*intent.unstated, *rate.split())) \
+        if rate else intent
 
 
 def start_run(question: str, store: FactStore, provider: LLMProvider | None,

@@ -33,7 +33,8 @@ from ragspine_nb.wordset import content_words
 
 __all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "VERSION_WORDS", "vocabulary_words",
            "unstated_words", "qualifies_beyond",
-           "unresolved_partner", "qualified_in_prose", "restates_any", "prose_figure"]
+           "unresolved_partner", "qualified_in_prose", "restates_any", "prose_figure",
+           "unstated_rate"]
 
 #: How many unstated words make a question one the tables do not answer.
 MIN_UNSTATED = 2
@@ -128,6 +129,34 @@ def unstated_words(text: str, known: frozenset[str]) -> tuple[str, ...]:
         out |= {w for w in word_set(token) - plain
                 if len(w) > 1 and not _NUMBER.fullmatch(w)}
     return tuple(sorted(out))
+
+
+#: A figure asked per unit ("per share", "per diluted share", "per employee").
+_PER = re.compile(r"(?<![a-z])per\s+(?:(?:common|ordinary|diluted|basic|average)\s+)?"
+                  r"([a-z]+?)s?(?![a-z])")
+#: "per cent", "per annum": no unit of a figure.
+_NOT_UNITS = frozenset({"cent", "centum", "annum"})
+
+
+def unstated_rate(question: str, names: Iterable[str]) -> str:
+    """The "per <unit>" a question asks that none of ``names`` (the rows read) says, else "".
+
+    Its words are all general ("per share" of earnings per share, "share" of a share of
+    revenue), so :func:`unstated_words` misses it; answering the row named would give a
+    total for a rate ("revenue per share" answered by revenue).
+
+    >>> unstated_rate("what was revenue per share in 2017?", ["Revenue"])
+    'per share'
+    >>> unstated_rate("what was eps per diluted share?", ["Earnings per share"])
+    ''
+    """
+    said = " ".join(fold(n) for n in names)
+    for m in _PER.finditer(fold(question)):
+        unit = m.group(1)
+        if unit not in _NOT_UNITS and not re.search(
+                rf"(?<![a-z])per\s+(?:[a-z]+\s+){{0,2}}{unit}s?(?![a-z])", said):
+            return f"per {unit}"
+    return ""
 
 
 def qualifies_beyond(unstated: Sequence[str]) -> bool:
