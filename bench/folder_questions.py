@@ -63,6 +63,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was Foot Locker's net income in 2022 and 2021?", ("341", "892")),
     ("How much did Adobe spend on research and development in fiscal 2022?", ("2,987",)),
     ("What was General Mills' dividend per share in fiscal 2022?", ("2.04",)),
+    ("What was General Mills' gross margin in fiscal 2019?", ("5,756.8",)),
     ("What was 3M's interest expense in 2018?", ("350",)),
     ("What was Amcor's interest expense in FY2022?", ("159",)),
     ("What was Nike's effective tax rate in FY2023?", ("18.2%",)),

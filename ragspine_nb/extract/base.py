@@ -34,7 +34,7 @@ SUFFIXES: tuple[str, ...] = (*_OOXML_PART, ".pdf", *_TEXT)
 #: Suffix → version of its reader (recorded as every fact's ``extractor_version``).
 READER_VERSIONS: dict[str, str] = {
     ".pptx": "pptx@1", ".xlsx": "xlsx@1", ".xlsm": "xlsx@1", ".docx": "docx@1",
-    ".pdf": "pdf@5", ".csv": "csv@1", ".md": "text@1", ".txt": "text@1",
+    ".pdf": "pdf@6", ".csv": "csv@1", ".md": "text@1", ".txt": "text@1",
 }
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 

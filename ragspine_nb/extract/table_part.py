@@ -19,6 +19,14 @@ A breakdown by parts ("Net sales by business segment", "Segment information",
 table pipeline reads a part's table under that part when the profile knows it as an
 entity, and otherwise files none of its figures under the company, said so with the
 part's name (:func:`part_reason`).
+
+A table of the figures of companies the filer holds a stake in is no table of the filer's
+either: "Summary combined financial information for the joint ventures on a 100 percent
+basis" (General Mills' note on its joint ventures) states "Gross margin 744.4", the joint
+ventures' own; filed under the company it answered "General Mills' gross margin". The
+titles saying so (:func:`investee_table`) file none of its figures (:func:`investee_reason`).
+The filer's own amounts with them ("Joint venture earnings and cash flow activity",
+"Dividends received") are kept: only financial information *of* the investees is theirs.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["company_part", "part_reason"]
+__all__ = ["company_part", "part_reason", "investee_table", "investee_reason"]
 
 _WORD = r"[A-Z][\w&'’.-]*"
 #: A name in title case: "Transportation and Electronics", "Safety & Industrial".
@@ -96,3 +104,39 @@ def part_reason(part: str) -> str:
     """
     return (f"a table of one part of the company ({part!r}, named in its title): its figures "
             "are not the company's; name the part as an entity of the profile to read them")
+
+
+#: Financial information of companies held, not controlled: joint ventures, equity-method
+#: investees, unconsolidated affiliates, on their own ("on a 100 percent basis").
+_INVESTEE = re.compile(
+    r"(?i)\b(?:financial\s+(?:information|data|statements?|results|position)|balance\s+sheets?"
+    r"|statements?\s+of\s+(?:operations|income))\s+(?:for|of)\s+(?:the\s+|our\s+|its\s+)?"
+    r"(?:[\w-]+\s+){0,3}?(?P<whose>joint\s+ventures?|equity[- ]method\s+investees?"
+    r"|unconsolidated\s+(?:affiliates|subsidiaries|joint\s+ventures|entities|investees)"
+    r"|investees)\b")
+
+
+def investee_table(titles: Sequence[str]) -> str:
+    """Whose figures a table states when its titles say they are investees', else ``""``.
+
+    >>> investee_table(["Summary combined financial information for the joint ventures "
+    ...                 "on a 100 percent basis is as follows:"])
+    'joint ventures'
+    >>> investee_table(["Joint venture earnings and cash flow activity is as follows:"])
+    ''
+    """
+    for title in titles:
+        found = _INVESTEE.search(" ".join(title.split()))
+        if found is not None:
+            return " ".join(found.group("whose").casefold().split())
+    return ""
+
+
+def investee_reason(whose: str) -> str:
+    """Why an investees' table gave no fact of the company.
+
+    >>> investee_reason("joint ventures").split(":")[0]
+    'a table of the financial information of joint ventures (named in its title)'
+    """
+    return (f"a table of the financial information of {whose} (named in its title): its "
+            "figures are theirs, not the company's")

@@ -29,7 +29,12 @@ from ragspine_nb.extract.quarter_rows import quarter_rows
 from ragspine_nb.extract.row_kinds import RowKind
 from ragspine_nb.extract.rows import Namer
 from ragspine_nb.extract.table_facts import DEFERRED_TAX, Emitter, known_rows
-from ragspine_nb.extract.table_part import company_part, part_reason
+from ragspine_nb.extract.table_part import (
+    company_part,
+    investee_reason,
+    investee_table,
+    part_reason,
+)
 from ragspine_nb.extract.table_units import table_units
 from ragspine_nb.extract.table_walk import row_parts, walk_rows
 from ragspine_nb.extract.turned import PERIODS_DOWN, period_key, periods_down, turn
@@ -238,6 +243,8 @@ def extract_table(
     if dated is not None and periods_down(profile, dated.grid):  # quarters under a year
         return _turned_table(profile, dated.grid, replace(
             ctx, titles=(*dated.titles, *ctx.titles), locate=dated.located(ctx.locate)))
+    if ctx.filing and (whose := investee_table(ctx.titles[:2])):  # a joint venture's
+        return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), investee_reason(whose))])
     entity = entity_from_titles(profile, ctx.titles)
     if entity is None and (part := company_part(ctx.titles)):  # a segment's: not the company's
         entity = normalize_entity(profile, part)
