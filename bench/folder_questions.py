@@ -96,6 +96,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What were Amcor's net sales for the six months ended December 2022?", ("7,354",)),
     ("What was Best Buy's revenue for the quarter ended July 2023?", ("9,583",)),
     ("What was Amcor's net income for the year ended June 2023?", ("1,058",)),
+    ("What was Nike's revenue in the year to May 2023?", ("51,217",)),
     # a year named by its start ("Fiscal year 2022 … ended January 28, 2023"): its balances
     ("What were Foot Locker's cash and cash equivalents at the end of fiscal 2022?", ("536",)),
     ("What were Foot Locker's inventories at the end of fiscal 2022?", ("1,643",)),

@@ -319,3 +319,14 @@ def test_a_date_names_no_row_of_a_calendar_year_company_either(tmp_path: Path) -
     result = agent.ask("What was 3M's cash at December 31, 2022?", reference_date=REF)
     assert [f.value for f in result.figures] == [3655.0]
     assert "Not found" not in result.answer
+
+
+def test_the_month_a_year_ends_in_names_that_year(tmp_path: Path) -> None:
+    """Zentra's year ends in June: "the year to June 2023" is its fiscal 2023 (the rule
+    asking back a month alone asked it back too)."""
+    agent = Agent.from_workspace(_workspace(tmp_path, _release, "zentra_release.pdf"))
+    result = agent.ask("What were Zentra's net sales in the year to June 2023?",
+                       reference_date=REF)
+    assert [f.value for f in result.figures] == [14694.0]
+    assert agent.ask("What were Zentra's net sales in March 2023?",
+                     reference_date=REF).figures == ()

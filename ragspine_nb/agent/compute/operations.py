@@ -31,6 +31,7 @@ from ragspine_nb.agent.reading.operation import ANSWERS, Operation
 from ragspine_nb.agent.write.templates import NOT_COMPUTED, format_value
 from ragspine_nb.core import Fact
 from ragspine_nb.errors import InvalidRecordError
+from ragspine_nb.glossary import period_label
 from ragspine_nb.units import unit_parts
 
 __all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "ratio",
@@ -186,8 +187,8 @@ def compound_rate(a: Fact, b: Fact, years: int = 0) -> Computed | NotComputed:
     spans = [int(f.period) for f in (a, b) if f.period_type == "FY" and f.period.isdigit()]
     span = spans[0] - spans[1] if len(spans) == 2 else 0
     if span < 1:
-        return NotComputed("compound_periods", (f"{b.period_type}{b.period}",
-                                                f"{a.period_type}{a.period}"))
+        return NotComputed("compound_periods", (period_label(b.period_type, b.period),
+                                                period_label(a.period_type, a.period)))
     if years and years != span:
         return NotComputed("compound_years", (str(years), f"FY{b.period}", f"FY{a.period}"))
     if b.value == 0:

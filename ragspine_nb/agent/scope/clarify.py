@@ -232,7 +232,7 @@ def _assumed(intent: ParsedIntent, latest: int, profile: DomainProfile, span: in
     assumed: dict[str, str] = {}
     if not intent.entities:
         assumed["entity"] = profile.home_entity_code
-    if span and len(intent.periods) < 2:
+    if span and len(intent.periods) < 2 and all(p[0] == "FY" for p in intent.periods):
         later = int(intent.periods[0][1]) if intent.periods else latest
         assumed["periods"] = f"FY{later - span},FY{later}"
     elif _asks_change(intent):

@@ -14,7 +14,9 @@ calendar's keeps the date's year (its date still names no row: "3M's cash at Dec
 2022" names no row "December 31"), one none of whose documents had a calendar read is
 read as before. A month
 named with no day ("Best Buy's revenue in May 2023") is no fiscal year of a company whose
-year ends in another month: asked back, never read as the fiscal year of its number.
+year ends in another month: asked back, never read as the fiscal year of its number; the
+month its year ends in names that year ("Nike's revenue in the year to May 2023", Foot
+Locker's "January 2023": its fiscal 2022, a year it names by its start).
 """
 
 from __future__ import annotations
@@ -104,7 +106,12 @@ def in_fiscal_calendar(intent: ParsedIntent, calendars: Calendars,
         month = _MONTH_OF_YEAR.search(asked)
         if month is None or phrase not in month.group(0):
             return intent
-        return replace(intent, periods=(), period=None, unread_period=month.group(0))
+        # the month the company's year ends in ("the year to May 2023"): that year
+        year = phrase_period(calendar, f"the fiscal year ended {month.group(0)}") \
+            if calendar is not None else None
+        if year is None or year[0] != "FY":
+            return replace(intent, periods=(), period=None, unread_period=month.group(0))
+        return replace(intent, periods=(year,), period=year, unread_period="")
     period = phrase_period(calendar, phrase) \
         if calendar is not None and len(intent.periods) <= 1 else None
     if period is None:  # the company's documents disagree: asked back, never guessed
