@@ -212,6 +212,18 @@ def _unplaced(grid: list[list[str]], blocks: Sequence[LayoutBlock], bad: dict[in
     return out
 
 
+def _whose(profile: DomainProfile, ctx: TableContext) -> str | Skip:
+    """The entity a table's figures are filed under, else why none (a segment, investees)."""
+    if ctx.filing and (whose := investee_table(ctx.titles[:2])):
+        return Skip(ctx.locate(0, 0, "", ""), investee_reason(whose))
+    entity = entity_from_titles(profile, ctx.titles)
+    if entity is None and (part := company_part(ctx.titles)):
+        entity = normalize_entity(profile, part)
+        if entity is None:
+            return Skip(ctx.locate(0, 0, "", ""), part_reason(part))
+    return entity or ctx.entity or profile.home_entity_code
+
+
 def extract_table(
     profile: DomainProfile, rows: Sequence[Sequence[object]], ctx: TableContext
 ) -> TableResult:
@@ -243,14 +255,9 @@ def extract_table(
     if dated is not None and periods_down(profile, dated.grid):  # quarters under a year
         return _turned_table(profile, dated.grid, replace(
             ctx, titles=(*dated.titles, *ctx.titles), locate=dated.located(ctx.locate)))
-    if ctx.filing and (whose := investee_table(ctx.titles[:2])):  # a joint venture's
-        return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), investee_reason(whose))])
-    entity = entity_from_titles(profile, ctx.titles)
-    if entity is None and (part := company_part(ctx.titles)):  # a segment's: not the company's
-        entity = normalize_entity(profile, part)
-        if entity is None:
-            return TableResult(skipped=[Skip(ctx.locate(0, 0, "", ""), part_reason(part))])
-    entity = entity or ctx.entity or profile.home_entity_code
+    entity = _whose(profile, ctx)
+    if isinstance(entity, Skip):  # a segment's or a joint venture's: not the company's
+        return TableResult(skipped=[entity])
     channels: Channels = {}
     own = _caption_period(grid) or _title_period(ctx.titles)
     blocks = read_blocks(grid, own or ctx.period, channels, ctx.calendar)
