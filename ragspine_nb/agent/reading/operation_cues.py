@@ -361,6 +361,9 @@ _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("percent_change", re.compile(r"(?:percentage|percent|per cent|%)\s*(?:change|increase|"
                                   r"decrease|growth|decline)|增长率|变动率")),
     ("average", re.compile(r"(?<![a-z-])(?<!weighted )(?:average|mean)(?![a-z-])|平均")),
+    # "revenue less cost of revenue", "2022 minus 2021": one figure less another (never
+    # "less than", "5 years or less", "more or less")
+    ("difference", re.compile(r"(?<![a-z])(?<!or )(?:minus|less)(?!\s+than)(?![a-z:])|减去")),
     ("change", re.compile(r"(?<![a-z])(?:change|changes|changed|increase|increased|"
                           rf"decrease|decreased|growth|{'|'.join(MOVEMENT_VERBS)}|"
                           r"difference)(?![a-z])|变动|变化|增长|下降|差额")),
@@ -381,5 +384,7 @@ def operation_asked(text: str) -> str:
     ''
     >>> operation_asked("what is the fy2015 unadjusted xxxx % margin?")
     'share'
+    >>> operation_asked("what was revenue less xxxx?"), operation_asked("due in 1 year or less")
+    ('difference', '')
     """
     return next((kind for kind, pattern in _ASKED if pattern.search(text)), "")
