@@ -64,6 +64,8 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("How much did Adobe spend on research and development in fiscal 2022?", ("2,987",)),
     ("What was General Mills' dividend per share in fiscal 2022?", ("2.04",)),
     ("What was General Mills' gross margin in fiscal 2019?", ("5,756.8",)),
+    ("How many times did General Mills' revenue exceed $17 billion from fiscal 2019 to fiscal "
+     "2022?", ("(of FY2022, FY2021, FY2020 and FY2019): 3",)),
     ("What was 3M's interest expense in 2018?", ("350",)),
     ("What was Amcor's interest expense in FY2022?", ("159",)),
     ("What was Nike's effective tax rate in FY2023?", ("18.2%",)),

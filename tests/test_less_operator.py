@@ -48,3 +48,11 @@ def test_less_than_and_or_less_are_no_subtraction(agent: Agent) -> None:
     result = agent.ask("In which year was revenue less than 16,000 million?",
                        reference_date=REF)
     assert "FY2021" in result.answer.splitlines()[0]
+
+
+def test_one_figure_divided_by_another_is_never_a_level(agent: Agent) -> None:
+    """"Gross profit divided by revenue" read as revenue, a part of gross profit: its level
+    was the answer (Best Buy's 46,298 million)."""
+    result = agent.ask("What was cost of revenue divided by revenue in 2022?",
+                       reference_date=REF)
+    assert all(f.operation != "lookup" for f in result.figures), result.answer

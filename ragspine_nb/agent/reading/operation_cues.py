@@ -355,7 +355,7 @@ def signed_extreme(text: str) -> str | None:
 #: Words that ask for an operation in any phrasing: what the detector did not read is
 #: still asked (checked in order; the first found names the operation refused).
 _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("ratio", re.compile(r"(?<![a-z])(?:ratio|proportion)(?![a-z])|比率|比例")),
+    ("ratio", re.compile(r"(?<![a-z])(?:ratio|proportion|divided\s+by)(?![a-z])|比率|比例|除以")),
     # "the EBITDA % margin": a margin of a row whose name has none is a share of revenue
     ("share", re.compile(r"(?<![a-z])margins?(?![a-z])|利润率")),
     ("percent_change", re.compile(r"(?:percentage|percent|per cent|%)\s*(?:change|increase|"

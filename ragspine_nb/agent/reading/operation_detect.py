@@ -157,14 +157,16 @@ def _label(kind: QuestionKind, cues: str) -> Operation | None:
     if kind.target == TARGET_SPREAD:  # "consistent (not fluctuating more than 2%)"
         return Operation("spread", test=test, answer="label", over="periods")
     over = "periods" if kind.target == TARGET_PERIOD else "items"
+    ranged = over == "periods" and period_range(cues)  # "from 2019 to 2022": every year
     if test is not None:
-        return Operation("count", test=test, answer="label", over=over)
+        return Operation("count", test=test, answer="label", over=over, over_range=ranged)
     direction = signed_extreme(cues)  # "brought in the most (or lost the least)"
     if direction is not None:
-        return Operation(direction, answer="label", over=over, signed=True)
+        return Operation(direction, answer="label", over=over, signed=True,
+                         over_range=ranged)
     direction = extreme(cues)
     if direction is not None:
-        return Operation(direction, answer="label", over=over)
+        return Operation(direction, answer="label", over=over, over_range=ranged)
     if over == "periods" and REPORTED.search(cues):
         return Operation("count", answer="label", over=over)
     return None
@@ -240,7 +242,8 @@ def _count(intent: ParsedIntent, cues: str, profile: DomainProfile) -> Operation
         # "how many years did X exceed N" / "in how many years was X reported" count
         # periods; "how many years is the lifespan" asks a duration no period count gives
         counted = test is not None or bool(REPORTED.search(cues)) or bool(m.group("zh"))
-        return Operation("count", test=test, over="periods" if counted else "items")
+        return Operation("count", test=test, over="periods" if counted else "items",
+                         over_range=period_range(fold(intent.raw_question)))
     if test is not None or not _names_the_row(m.group("noun"), intent, profile):
         return Operation("count", test=test, over="items")
     return None
@@ -333,6 +336,6 @@ def detect_operation(intent: ParsedIntent, profile: DomainProfile,
             return found
         if _SUPERLATIVE.search(cues) and not intent.change_cue:
             direction = extreme(cues)
-            if direction is not None:
-                return Operation(direction, over="periods")
+            if direction is not None:  # "from 2019 to 2022": every year of the range
+                return Operation(direction, over="periods", over_range=period_range(text))
     return _change(intent, text, cues)
