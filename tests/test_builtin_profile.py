@@ -18,7 +18,8 @@ from tests.conftest import DEMO
 
 @pytest.mark.parametrize("term, code", [
     ("Revenue", "REVENUE"), ("Net sales", "REVENUE"), ("营业收入", "REVENUE"),
-    ("净销售额", "REVENUE"), ("销售额", "REVENUE"),
+    ("净销售额", "REVENUE"), ("销售额", "REVENUE"), ("经营活动现金流", "OPERATING_CASH_FLOW"),
+    ("投资活动现金流", "INVESTING_CASH_FLOW"), ("筹资活动现金流", "FINANCING_CASH_FLOW"),
     ("Cost of sales", "COST_OF_REVENUE"), ("营业成本", "COST_OF_REVENUE"),
     ("Gross profit", "GROSS_PROFIT"), ("毛利", "GROSS_PROFIT"),
     ("Income from operations", "OPERATING_INCOME"), ("营业利润", "OPERATING_INCOME"),
@@ -270,3 +271,18 @@ def test_a_capex_line_naming_the_intangibles_bought_is_the_capex(tmp_path: Path)
     answer = agent.ask("What was the free cash flow in FY2023?", reference_date=date(2024, 1, 1)
                        ).answer
     assert "1,261 - 526 (the size of -526) = 735" in answer, answer
+
+
+def test_cash_flows_asked_in_chinese_reach_the_statement_rows(tmp_path: Path) -> None:
+    """"经营活动现金流" (operating cash flow) asked which line item was meant."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "cash.csv").write_text("USD millions,2019,2018\nNet cash provided by operating "
+                                   "activities,120,100\nNet cash used in investing activities,"
+                                   "-40,-30\n", "utf-8")
+    ingest(docs, workspace=tmp_path / "ws", progress=False)
+    agent = Agent.from_workspace(tmp_path / "ws")
+    for asked, value in (("2019年的经营活动现金流是多少？", 120.0),
+                         ("2019年的投资活动现金流是多少？", -40.0)):
+        result = agent.ask(asked, reference_date=date(2020, 1, 1))
+        assert [f.value for f in result.figures] == [value], result.answer
