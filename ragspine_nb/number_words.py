@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["spell_out_numbers", "english_number", "chinese_number"]
+__all__ = ["spell_out_numbers", "english_number", "chinese_number", "count_word"]
 
 _ONES = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -203,3 +203,15 @@ def spell_out_numbers(text: str) -> str:
     """
     out = _EN_PHRASE.sub(_english, text) if re.search(r"[a-zA-Z]", text) else text
     return _ZH_PHRASE.sub(_chinese, out) if re.search(r"[\u4e00-\u9fff]", out) else out
+
+
+def count_word(word: str) -> int | None:
+    """A small count written as digits or one number word ("3", "three", "三", "两").
+
+    >>> [count_word(w) for w in ("3", "three", "三", "两", "many")]
+    [3, 3, 3, 2, None]
+    """
+    if word.isdigit():
+        return int(word)
+    value = english_number(word) if word.isascii() else chinese_number(word)
+    return int(value) if value is not None and value == int(value) else None

@@ -16,7 +16,7 @@ from calendar import monthrange
 from datetime import date, timedelta
 
 from ragspine_nb.lexicon import MONTH, MONTH_STEMS
-from ragspine_nb.number_words import chinese_number, english_number
+from ragspine_nb.number_words import count_word
 
 __all__ = ["PHRASE", "QUESTION_PERIOD", "MONTH", "ORDINALS", "phrase_periods", "ended_period",
            "names_only_a_period", "EVERY_YEAR", "LATEST_YEARS", "latest_years", "fiscal_quarter",
@@ -235,12 +235,7 @@ def latest_years(text: str) -> int | None:
     True
     """
     m = LATEST_YEARS.search(text)
-    if m is None:
-        return None
-    count = english_number(m.group("n")) if m.group("n") else chinese_number(m.group("cn"))
-    if count is None and (m.group("n") or m.group("cn") or "").isdigit():
-        count = float(m.group("n") or m.group("cn"))
-    return int(count) if count else None
+    return (count_word(m.group("n") or m.group("cn")) or None) if m else None
 
 
 def fiscal_quarter(ended: date, year_end: date | None) -> Period | None:

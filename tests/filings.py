@@ -13,7 +13,7 @@ from ragspine_nb.agent import Agent
 from ragspine_nb.extract.beir import data_root
 
 __all__ = ["filing", "with_orvale_row", "cover_page", "dev_filing_workspace", "page_values",
-           "page_facts"]
+           "page_facts", "tables_agent"]
 
 
 def cover_page(c: Any, name: str, year: int, registrant: str) -> None:
@@ -42,6 +42,15 @@ def dev_filing_workspace(tmp_path: Path, *names: str) -> Path:
         shutil.copy(pdf, folder / pdf.name)
     ingest(folder, workspace=tmp_path / "ws", progress=False)
     return tmp_path / "ws"
+
+
+def tables_agent(root: Path, tables: dict[str, str]) -> Agent:
+    """The agent of a folder of CSV ``tables`` (file name → text) ingested under ``root``."""
+    (root / "reports").mkdir()
+    for name, text in tables.items():
+        (root / "reports" / name).write_text(text, encoding="utf-8")
+    ingest(root / "reports", workspace=root / "ws", progress=False)
+    return Agent.from_workspace(root / "ws")
 
 
 def filing(path: Path, name: str, year: int, rows: list[tuple[str, str, str]],

@@ -12,11 +12,11 @@ from datetime import date
 
 import pytest
 
-from ragspine_nb import ingest
 from ragspine_nb.agent import Agent
 from ragspine_nb.agent.compute.operations import NotComputed, compute
 from ragspine_nb.agent.reading.operation import Operation
 from ragspine_nb.core import Fact
+from tests.filings import tables_agent
 
 REF = date(2018, 6, 1)
 TABLE = """(in thousands),2014,2015,2016,2017
@@ -28,11 +28,7 @@ Operating loss,-100,-50,-20,10
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
-    root = tmp_path_factory.mktemp("cagr")
-    (root / "reports").mkdir()
-    (root / "reports" / "results.csv").write_text(TABLE, encoding="utf-8")
-    ingest(root / "reports", workspace=root / "ws", progress=False)
-    return Agent.from_workspace(root / "ws")
+    return tables_agent(tmp_path_factory.mktemp("cagr"), {"results.csv": TABLE})
 
 
 @pytest.mark.parametrize("asked", [

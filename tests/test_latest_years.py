@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ragspine_nb import ingest
 from ragspine_nb.agent import Agent
 from ragspine_nb.period_phrases import latest_years
-from tests.filings import dev_filing_workspace
+from tests.filings import dev_filing_workspace, tables_agent
 
 REF = date(2023, 1, 1)
 TABLE = """(in millions),2019,2020,2021,2022
@@ -25,11 +24,7 @@ Net income,90,95,120,130
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
-    root = tmp_path_factory.mktemp("latest")
-    (root / "reports").mkdir()
-    (root / "reports" / "zentra_results.csv").write_text(TABLE, encoding="utf-8")
-    ingest(root / "reports", workspace=root / "ws", progress=False)
-    return Agent.from_workspace(root / "ws")
+    return tables_agent(tmp_path_factory.mktemp("latest"), {"zentra_results.csv": TABLE})
 
 
 @pytest.mark.parametrize("asked", [

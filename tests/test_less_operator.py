@@ -14,8 +14,8 @@ from datetime import date
 
 import pytest
 
-from ragspine_nb import ingest
 from ragspine_nb.agent import Agent
+from tests.filings import tables_agent
 
 REF = date(2023, 6, 1)
 TABLE = """(in millions),2021,2022
@@ -26,11 +26,7 @@ Cost of revenue,"1,865","2,165"
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
-    root = tmp_path_factory.mktemp("less")
-    (root / "reports").mkdir()
-    (root / "reports" / "results.csv").write_text(TABLE, encoding="utf-8")
-    ingest(root / "reports", workspace=root / "ws", progress=False)
-    return Agent.from_workspace(root / "ws")
+    return tables_agent(tmp_path_factory.mktemp("less"), {"results.csv": TABLE})
 
 
 @pytest.mark.parametrize("asked", [

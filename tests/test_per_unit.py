@@ -14,9 +14,9 @@ from datetime import date
 
 import pytest
 
-from ragspine_nb import ingest
 from ragspine_nb.agent import Agent
 from ragspine_nb.agent.reading.unstated import unstated_rate
+from tests.filings import tables_agent
 
 REF = date(2018, 6, 1)
 TABLE = """(in thousands),2016,2017
@@ -28,11 +28,7 @@ Revenue per employee,380,420
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
-    root = tmp_path_factory.mktemp("per")
-    (root / "reports").mkdir()
-    (root / "reports" / "results.csv").write_text(TABLE, encoding="utf-8")
-    ingest(root / "reports", workspace=root / "ws", progress=False)
-    return Agent.from_workspace(root / "ws")
+    return tables_agent(tmp_path_factory.mktemp("per"), {"results.csv": TABLE})
 
 
 def test_a_rate_no_row_states_is_not_the_rows_total(agent: Agent) -> None:

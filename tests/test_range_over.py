@@ -13,8 +13,8 @@ from datetime import date
 
 import pytest
 
-from ragspine_nb import ingest
 from ragspine_nb.agent import Agent
+from tests.filings import tables_agent
 
 REF = date(2023, 6, 1)
 TABLE = """(in millions),2019,2020,2021,2022
@@ -25,11 +25,7 @@ Operating income,100,300,200,150
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
-    root = tmp_path_factory.mktemp("range")
-    (root / "reports").mkdir()
-    (root / "reports" / "results.csv").write_text(TABLE, encoding="utf-8")
-    ingest(root / "reports", workspace=root / "ws", progress=False)
-    return Agent.from_workspace(root / "ws")
+    return tables_agent(tmp_path_factory.mktemp("range"), {"results.csv": TABLE})
 
 
 def test_a_count_over_a_range_counts_every_year_of_it(agent: Agent) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from ragspine_nb import ingest
 from ragspine_nb.agent import Agent
+from tests.filings import tables_agent
 
 REF = date(2018, 6, 1)
 LATER = """(in thousands),2017,2016,% change
@@ -27,12 +28,8 @@ Revenue,"8,830,669","6,779,511",30%
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
-    root = tmp_path_factory.mktemp("stated")
-    (root / "reports").mkdir()
-    (root / "reports" / "results_2017.csv").write_text(LATER, encoding="utf-8")
-    (root / "reports" / "results_2016.csv").write_text(EARLIER, encoding="utf-8")
-    ingest(root / "reports", workspace=root / "ws", progress=False)
-    return Agent.from_workspace(root / "ws")
+    return tables_agent(tmp_path_factory.mktemp("stated"),
+                        {"results_2017.csv": LATER, "results_2016.csv": EARLIER})
 
 
 def test_a_change_over_two_years_is_computed_not_the_last_years_stated(agent: Agent

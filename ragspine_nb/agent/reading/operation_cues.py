@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ragspine_nb.agent.reading.cue_words import COMPOUND_GROWTH, MOVEMENT_VERBS
 from ragspine_nb.agent.reading.ratio_sides import RatioSplit, ratio_split
+from ragspine_nb.number_words import count_word
 from ragspine_nb.period_phrases import QUESTION_PERIOD
 from ragspine_nb.units import SCALE_WORDS, scale_pattern
 
@@ -138,10 +139,7 @@ def compound_span(text: str) -> int | None:
     if not COMPOUND_GROWTH.search(text):
         return None
     m = _SPAN_YEARS.search(text)
-    if m is None:
-        return 0
-    word = next(g for g in m.groups() if g)
-    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word, 0)
+    return (count_word(next(g for g in m.groups() if g)) or 0) if m else 0
 
 
 _YEAR_AVERAGE = re.compile(r"(?<![\d.])(?:fy\s?)?(?:19|20)\d\d\s+average(?![a-z-])")
