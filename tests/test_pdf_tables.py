@@ -244,3 +244,25 @@ def test_a_raised_footnote_mark_is_no_figure(tmp_path: Path) -> None:
     assert got[("STRUCTURED_REPURCHASES", "2017")] == 4263.0
     # a "(1)" on the baseline is a figure: minus one
     assert got[("TOTAL_SHARES", "2016")] == -1.0
+
+
+def test_character_boxes_are_pypdfium2s_own(filing: Path) -> None:
+    """The reader's fast box reading gives exactly ``PdfTextPage.get_charbox``'s values."""
+    import pypdfium2 as pdfium
+
+    from ragspine_nb.extract.pdf import char_boxes
+
+    doc, drawn = pdfium.PdfDocument(str(filing)), 0
+    try:
+        for page in doc:
+            textpage = page.get_textpage()
+            text = textpage.get_text_range()
+            expected = [(0.0, 0.0, 0.0, 0.0) if ch.isspace() else textpage.get_charbox(i)
+                        for i, ch in enumerate(text[:textpage.count_chars()])]
+            assert char_boxes(textpage, text) == expected
+            drawn += sum(1 for box in expected if box[2] > box[0])
+            textpage.close()
+            page.close()
+    finally:
+        doc.close()
+    assert drawn > 400  # both statements' characters, each in its own box

@@ -13,6 +13,7 @@ is never the year.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragspine_nb.lexicon import MONTH_CAPTURED, MONTH_STEMS
 
@@ -95,8 +96,11 @@ def _part(text: str, patterns: tuple[tuple[re.Pattern[str], str], ...], kind: st
     return None
 
 
+@lru_cache(maxsize=8192)
 def cell_period(text: str) -> Period | str | None:
     """A header cell's period; :data:`MULTI` for a span or change of years; else None.
+
+    Kept per text: a filing repeats its headers on every table.
 
     Examples
     --------

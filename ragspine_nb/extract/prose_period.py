@@ -28,6 +28,8 @@ _INTRO = re.compile(
     r"\b(?:the|these) following\b|\bas follows\b|\btables?\b"
     r"|\b(?:set out|set forth|shown|presented|summari[sz]ed|detailed|listed|provided|"
     r"disclosed|analy[sz]ed|included|reconciled|as) below\b|如下|下表", re.I)
+#: Words every match of :data:`_INTRO` holds (a cheap test before it, on long prose).
+_INTRO_WORDS = ("follow", "table", "below", "如下", "下表")
 #: Sentence ends: a full stop, question or exclamation mark (a closing quote may follow)
 #: before a space, a Chinese full stop, or a line break. "Dec. 31" and "U.S." are not
 #: cut: a full stop ends a sentence only before a capital letter, a digit or a bracket.
@@ -67,6 +69,11 @@ def introducing_sentences(prose: str) -> list[str]:
         line = " ".join(line.split()).lstrip("#").strip()
         if not line:
             continue
+        lower = line.lower()
+        if not any(w in lower for w in _INTRO_WORDS) and ":" not in line and \
+                "：" not in line and (len(line.split()) > _HEADING_WORDS
+                                     or line.endswith(tuple(".!?;:。："))):
+            continue  # no sentence of it introduces a table, nor is it a heading
         pieces = _SPLIT.split(line)
         if len(pieces) == 1 and len(line.split()) <= _HEADING_WORDS and \
                 not line.endswith(tuple(".!?;:。：")):

@@ -138,11 +138,19 @@ def row_kind(label: str, context: str = "", values: Sequence[float] = (),
     >>> row_kind("Best Buy", " | fiscal 2024 stores opened"), row_kind("Total", " | total stores")
     ('count', 'count')
     """
+    return _kind(label, context, not money and not any(abs(v) > 1000 for v in values), money)
+
+
+@lru_cache(maxsize=8192)
+def _kind(label: str, context: str, small: bool, money: bool) -> str:
+    """:func:`row_kind` with its figures read as ``small`` (none above 1,000, no money).
+
+    Kept per row: every figure of a row asks it again.
+    """
     own = _words(without_named_terms(label))
     bare = " ".join(re.sub(r"\([^)]*\)", " ", own).split())
     around = _words(context)
     words = f"{own} | {around}"
-    small = not money and not any(abs(v) > 1000 for v in values)
     if _PER_SHARE.search(words):
         return RowKind.PER_SHARE
     if small and _BASIC_DILUTED.fullmatch(bare) and not _COUNTED.search(words):
