@@ -102,6 +102,14 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a year named by its start ("Fiscal year 2022 … ended January 28, 2023"): its balances
     ("What were Foot Locker's cash and cash equivalents at the end of fiscal 2022?", ("536",)),
     ("What were Foot Locker's inventories at the end of fiscal 2022?", ("1,643",)),
+    # one figure less another, written as an operator (17,606 - 2,165; 7,207 - 350; …)
+    ("What was Adobe's revenue less cost of revenue in fiscal 2022?", ("15,441",)),
+    ("What was 3M's operating income minus its interest expense in 2018?", ("6,857",)),
+    ("How much higher was Nike's revenue than its cost of sales in fiscal 2023?", ("22,292",)),
+    ("What was Best Buy's gross profit minus SG&A in fiscal 2023?", ("1,942",)),
+    # "the change in net income": the change of the row, not rows named "Change in …"
+    ("What was the change in Nike's net income from fiscal 2022 to fiscal 2023?", ("-976",)),
+    ("What was the change in Amcor's net income from fiscal 2022 to fiscal 2023?", ("243",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

@@ -126,6 +126,11 @@ class WordSetIndex:
     rival_pairs : iterable of (str, str), optional
         The terms whose partial matches make a full match ambiguous (default: ``pairs``);
         e.g. row labels only, not their section-qualified forms.
+    cues : iterable of str, optional
+        Words a question uses to ask an operation ("change", "difference"): shared with
+        a term they name it fully, but they never make a partial match outweigh a full
+        one ("the change in net income" names "Net income", not "Change in equity from
+        net income").
 
     Examples
     --------
@@ -134,10 +139,19 @@ class WordSetIndex:
     ('R1',)
     >>> idx.closest(content_words("What was the net interest cost?"))
     ('R1', 'R2')
+
+    A word asking an operation makes no partial match a rival of a full one:
+
+    >>> pairs = [("Net income", "N"), ("Change in equity from net income", "C")]
+    >>> asked = content_words("What was the change in net income?")
+    >>> WordSetIndex(pairs).contained(asked), WordSetIndex(pairs, cues={"change"}).contained(asked)
+    (('N', 'C'), ('N',))
     """
 
     def __init__(self, pairs: Iterable[tuple[str, str]],
-                 rival_pairs: Iterable[tuple[str, str]] | None = None) -> None:
+                 rival_pairs: Iterable[tuple[str, str]] | None = None,
+                 cues: Iterable[str] = ()) -> None:
+        self._cues = frozenset(cues)
         self._terms = [_Term(w, code) for text, code in pairs
                        if (w := content_words(text))]
         self._rivals = self._terms if rival_pairs is None else [
@@ -179,7 +193,7 @@ class WordSetIndex:
         codes = {t.code for t in inside if len(t.words) == best}
         strength = max(len(t.words & plain) for c in codes for t in self._by_code[c])
         rivals = [t.code for t in self._having(self._rivals, self._rival_postings, plain)
-                  if len(t.words & plain) > strength]
+                  if len((t.words & plain) - self._cues) > strength]
         if rivals:  # a partial match sharing more words than any full one: ask back
             top = [t.code for t in inside if len(t.words) == best]
             return tuple(dict.fromkeys([*top, *rivals]))

@@ -87,8 +87,15 @@ class Agent(CardReprMixin):
         self.index = index
         self.provider = provider or MockProvider()
         self.faq = faq
-        # metrics with no stored figure never compete with named ones that have some
-        self.parser = RuleIntentParser(self.profile, live_metrics=self.store.metric_codes())
+        # metrics with no stored figure never compete with named ones that have some; a
+        # column's rows with figures tell its name apart from a row's of the same words
+        pairs = self.store.metric_channels()
+        held: dict[str, set[str]] = {}
+        for metric, channel in pairs:
+            held.setdefault(channel, set()).add(metric)
+        self.parser = RuleIntentParser(
+            self.profile, live_metrics={m for m, _ in pairs},
+            held={c: frozenset(ms) for c, ms in held.items()})
         # a real model also paraphrases the question for retrieval (semantic variants)
         self.planner = RuleQueryPlanner(
             self.profile, provider=None if isinstance(self.provider, MockProvider)

@@ -341,10 +341,11 @@ class FactStore(ConflictMixin, SQLStore):
         rows = self._db.fetchall("SELECT DISTINCT metric_code FROM fact_metric")
         return frozenset(str(r[0]) for r in rows)
 
-    def metric_channels(self, entity: str) -> frozenset[tuple[str, str]]:
-        """The ``(metric_code, channel)`` pairs with at least one stored fact of ``entity``."""
+    def metric_channels(self, entity: str | None = None) -> frozenset[tuple[str, str]]:
+        """The ``(metric_code, channel)`` pairs with at least one stored fact (of ``entity``)."""
+        where, args = ("WHERE entity = ?", (entity,)) if entity is not None else ("", ())
         rows = self._db.fetchall(
-            "SELECT DISTINCT metric_code, channel FROM fact_metric WHERE entity = ?", (entity,))
+            f"SELECT DISTINCT metric_code, channel FROM fact_metric {where}", args)  # noqa: S608
         return frozenset((str(r[0]), str(r[1])) for r in rows)
 
     def count(self) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["NARRATIVE_CUES", "CHANGE_CUES", "PERCENT_CUES", "SHARE_CUES", "NUMERIC_CUES",
-           "PERCENT_CHANGE", "COMPOUND_GROWTH", "MOVEMENT_VERBS"]
+           "PERCENT_CHANGE", "COMPOUND_GROWTH", "MOVEMENT_VERBS", "SUBTRACTION", "HOW_MUCH_MORE"]
 
 NARRATIVE_CUES: tuple[str, ...] = (
     "为什么", "为何", "原因", "怎么", "如何", "解释", "说明", "影响", "发生了什么", "背景",
@@ -41,6 +41,13 @@ NUMERIC_CUES: tuple[str, ...] = (
     "多少", "是多少", "数值", "金额", "几", "比例", "数字", "how much", "how many", "value",
     "amount", "figure", "number", "total",
 )
+#: One figure less another, written as an operator: "revenue less cost of revenue",
+#: "2022 minus 2021", "营业收入减去营业成本" — never "less than", "1 year or less",
+#: "more or less", nor a row's sign ("Less: interest expense").
+SUBTRACTION = re.compile(r"(?<![a-z])(?<!or )(?:minus|less)(?!\s+than)(?![a-z:])|减去")
+#: "How much more did A earn than B": the difference between the figures named.
+HOW_MUCH_MORE = re.compile(r"(?<![a-z])how much (?:more|less|higher|lower|greater|larger|"
+                           r"bigger|smaller)(?![a-z])")
 #: A compound annual growth rate ("CAGR", "compound annual growth rate", "年复合增长率").
 COMPOUND_GROWTH = re.compile(
     r"(?<![a-z])cagr(?![a-z])|(?<![a-z])compound(?:ed)? (?:average )?(?:annual |yearly )?"

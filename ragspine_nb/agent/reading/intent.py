@@ -1,6 +1,7 @@
 """Rule-based intent parsing (zero LLM, driven by the profile).
 
-Slots are read from the gate-masked question: metric, entity, period, channel, the
+Slots are read from the gate-masked question into a
+:class:`~ragspine_nb.agent.reading.parsed.ParsedIntent`: metric, entity, period, channel, the
 multi-value lists ``metrics`` / ``entities`` / ``periods`` in question order, and the
 route: a recognised metric plus a narrative cue → ``composite``; a metric or a
 numeric cue → ``structured``; otherwise ``narrative``. Rows are read by
@@ -13,10 +14,8 @@ nearest row.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping
 from datetime import date
-from typing import Protocol, runtime_checkable
 
 from ragspine_nb.agent.gate.security_gate import SecurityGate
 from ragspine_nb.agent.reading.bucket_window import read_window
@@ -29,7 +28,12 @@ from ragspine_nb.agent.reading.cue_words import (
     SHARE_CUES,
 )
 from ragspine_nb.agent.reading.dated_columns import dated_columns
-from ragspine_nb.agent.reading.intent_columns import TOTAL_COLUMN, names_the_operation, total_pair
+from ragspine_nb.agent.reading.intent_columns import (
+    TOTAL_COLUMN,
+    column_phrases,
+    names_the_operation,
+    total_pair,
+)
 from ragspine_nb.agent.reading.intent_columns import Columns as _Columns
 from ragspine_nb.agent.reading.intent_columns import channel_terms as _channel_terms
 from ragspine_nb.agent.reading.intent_rows import Hit, RowReader, Rows
@@ -50,6 +54,13 @@ from ragspine_nb.agent.reading.intent_terms import (
 )
 from ragspine_nb.agent.reading.operation_cues import without_operands, without_signed_extreme
 from ragspine_nb.agent.reading.owners_words import named_codes
+from ragspine_nb.agent.reading.parsed import (
+    ROUTE_COMPOSITE,
+    ROUTE_NARRATIVE,
+    ROUTE_STRUCTURED,
+    IntentParser,
+    ParsedIntent,
+)
 from ragspine_nb.agent.reading.period_lists import listed_parts, split_years
 from ragspine_nb.agent.reading.unstated import (
     qualifies_beyond,
@@ -83,9 +94,6 @@ __all__ = [
     "SHARE_CUES",
 ]
 
-ROUTE_STRUCTURED = "structured"
-ROUTE_NARRATIVE = "narrative"
-ROUTE_COMPOSITE = "composite"
 _PERIOD = QUESTION_PERIOD
 # kept importable under their earlier names (agent.figures reads figures with them)
 _compile, _find_all = compile_terms, find_all
@@ -95,60 +103,6 @@ _SHARE_OF = re.compile(r"(?:percentage|percent|per cent|%) of\b")
 _PARTS = ("QUARTER", "HY")
 #: The prefix of a stated-change column's code (``CHANGE``, ``CHANGE_PCT``, ``CHANGE_PCT_X``).
 _CHANGE = "CHANGE"
-
-
-@dataclass(frozen=True)
-class ParsedIntent:
-    """Slots of one question. ``raw_question`` is always the user's exact text."""
-
-    raw_question: str
-    route: str
-    language: str
-    metric: str | None = None
-    entity: str | None = None
-    period: tuple[str, str] | None = None
-    channel: str | None = None
-    #: several channels (columns) named as a list: one sub-task each
-    channels: tuple[str, ...] = ()
-    metrics: tuple[str, ...] = ()
-    entities: tuple[str, ...] = ()
-    periods: tuple[tuple[str, str], ...] = ()
-    external_entity: str | None = None
-    numeric_cue: bool = False
-    narrative_cue: bool = False
-    list_cue: bool = False
-    change_cue: bool = False
-    #: the one period named is where a change starts ("from FY2024", "since 2024", "较2024年")
-    change_from: bool = False
-    percent_cue: bool = False
-    #: fuzzy candidates (some words shared) when no metric matched: options to ask back
-    metric_candidates: tuple[str, ...] = ()
-    #: several channels (e.g. table columns) named at once: options to ask back
-    channel_options: tuple[str, ...] = ()
-    #: the row read as the closing balance ("... end of the year") of a balance named bare
-    read_as_closing: str | None = None
-    #: a total and its part were both named: ``(*totals, part)``, the part is answered
-    read_as_part: tuple[str, ...] = ()
-    #: metrics without figures qualified by a row: ``(*unfilled, row)``, the row answered
-    read_as_row: tuple[str, ...] = ()
-    #: ``(balance, movement)``: a roll-forward's balance named with its movement
-    read_as_movement: tuple[str, ...] = ()
-    #: a period phrase that names no period of ours ("the quarter ended July 27, 2019",
-    #: "nine months ended ..."): never read as the year in it; the gateway asks back
-    unread_period: str = ""
-    #: words qualifying the figure that no row, column or entity states (two or more
-    #: send the question to the narrative channel, never to the nearest row)
-    unstated: tuple[str, ...] = ()
-    mentions: dict[str, str] = field(default_factory=dict)  # slot → the text that matched
-
-
-@runtime_checkable
-class IntentParser(Protocol):
-    """Parses a question; implementations must fill ``raw_question`` with the input."""
-
-    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
-        """Return the intent."""
-        ...
 
 
 def _is_change(code: str) -> bool:
@@ -193,11 +147,14 @@ class RuleIntentParser:
     live_metrics : collection of str, optional
         The metrics that have stored figures (:meth:`FactStore.metric_codes`): one
         without figures never makes a question naming one with figures ambiguous.
+    held : mapping of str to frozenset of str, optional
+        Each column's metrics that have stored figures in it (see
+        :func:`~ragspine_nb.agent.reading.intent_columns.column_phrases`).
     """
 
-    def __init__(self, profile: DomainProfile, *,
-                 live_metrics: Collection[str] | None = None) -> None:
-        self.profile = profile
+    def __init__(self, profile: DomainProfile, *, live_metrics: Collection[str] | None = None,
+                 held: Mapping[str, frozenset[str]] | None = None) -> None:
+        self.profile, self.held = profile, held
         self.gate = SecurityGate.from_profile(profile)
         self.rows = RowReader(profile, live_metrics)  # compiled once, not per question
         self._entities = compile_terms(entity_vocabulary(profile))
@@ -237,14 +194,12 @@ class RuleIntentParser:
     def _rows(self, text: str, hits: list[Hit], words: frozenset[str], listed: bool) -> Rows:
         """The rows named; a phrase inside a column's name is the column, not a row."""
         row_words = words
-        column_words = frozenset().union(*(self._channel_words.words_of(c, words)
-                                           for c in self._channel_words.contained(words)))
-        if len({h[2] for h in hits}) > 1:
-            # a phrase that is part of a column's name ("Total" in "% of Total") is the
-            # column, not a second row, as long as another row is named
-            kept = [h for h in hits if not word_set(h[3]) <= column_words or not word_set(h[3])]
-            if kept and len(kept) < len(hits):
-                hits, row_words = kept, words - column_words
+        named = {c: self._channel_words.words_of(c, words)
+                 for c in self._channel_words.contained(words)}
+        column_words = frozenset().union(*named.values())
+        kept = column_phrases(hits, named, self.held)
+        if len(kept) < len(hits):
+            hits, row_words = kept, words - column_words
         return self.rows.read(hits, row_words, listed, text, column_words)
 
     def _columns(self, rest: str, words: frozenset[str], row_words: frozenset[str],

@@ -1,25 +1,29 @@
 """Columns a question names: the terms naming them, and the row's total beside one.
 
 :func:`channel_terms` lists every column's names (a percent column also without its
-"%"); :func:`total_pair` reads "the difference between total net receivables and current
+"%"); :func:`column_phrases` tells a row's name inside a column's name apart from a
+row named; :func:`total_pair` reads "the difference between total net receivables and current
 net receivables" over a table with a "Total" column as that column against the one named.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ragspine_nb.agent.reading.cue_words import PERCENT_CHANGE
 from ragspine_nb.agent.reading.dated_columns import DatedColumns
-from ragspine_nb.agent.reading.intent_terms import without_percent
+from ragspine_nb.agent.reading.intent_readings import Hit
+from ragspine_nb.agent.reading.intent_terms import without_percent, word_set
 from ragspine_nb.agent.reading.ratio_sides import AS_SHARE
 from ragspine_nb.extract.placement import TOTAL_COLUMN
 from ragspine_nb.glossary import function_words_only
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
-__all__ = ["Columns", "channel_terms", "total_pair", "TOTAL_COLUMN", "names_the_operation"]
+__all__ = ["Columns", "channel_terms", "total_pair", "TOTAL_COLUMN", "names_the_operation",
+           "column_phrases"]
 _BETWEEN = re.compile(r"(?<![a-z])between(?![a-z]).*(?<![a-z])and(?![a-z])")
 _TOTAL = re.compile(r"(?<![a-z])total(?![a-z])")
 
@@ -115,3 +119,39 @@ def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
         return column_words - {"percent"} <= content_words(rest[share.end():])
     return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest))
 
+
+
+def column_phrases(hits: Sequence[Hit], columns: Mapping[str, frozenset[str]],
+                   held: Mapping[str, frozenset[str]] | None = None) -> list[Hit]:
+    """The row phrases ``hits`` without those that name a column the question names.
+
+    ``columns`` are the columns named, each with the words of its name. A phrase inside
+    their names ("Total" in "% of Total") is the column, not a second row, as long as
+    another row is named. With ``held`` (each column's rows that have stored figures),
+    a phrase that is a column's whole name stays a row when that column holds no figure
+    of another row named: "operating income and interest expense" beside a segment
+    table's "Operating income" column names two rows, "net sales in Americas" under a
+    "Net sales" column the column of the row "Americas".
+
+    >>> hits = [(0, 16, "OPERATING_INCOME", "operating income"),
+    ...         (21, 37, "INTEREST_EXPENSE", "interest expense")]
+    >>> cols = {"C_OPERATING_INCOME": frozenset({"operating", "income"})}
+    >>> [h[2] for h in column_phrases(hits, cols)]
+    ['INTEREST_EXPENSE']
+    >>> [h[2] for h in column_phrases(hits, cols, {"C_OPERATING_INCOME": frozenset({"SAFETY"})})]
+    ['OPERATING_INCOME', 'INTEREST_EXPENSE']
+    """
+    if len({h[2] for h in hits}) < 2:
+        return list(hits)
+    named = frozenset().union(*columns.values())
+    codes = {h[2] for h in hits}
+
+    def is_column(hit: Hit) -> bool:
+        phrase = word_set(hit[3])
+        if not phrase or not phrase <= named:
+            return False
+        whole = [c for c, words in columns.items() if words == phrase]
+        return held is None or not whole or any(
+            held.get(c, frozenset()) & (codes - {hit[2]}) for c in whole)
+
+    return [h for h in hits if not is_column(h)] or list(hits)

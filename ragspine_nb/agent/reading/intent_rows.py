@@ -106,7 +106,8 @@ class RowReader:
         # amount (non-current (liabilities)/assets)"); two rows left alike ask back
         pairs += [(bare, code) for t, code in pairs if (bare := bare_label(t))]
         self.index = WordSetIndex(
-            pairs, rival_pairs=[(m.label or m.code, m.code) for m in profile.metrics.values()])
+            pairs, rival_pairs=[(m.label or m.code, m.code) for m in profile.metrics.values()],
+            cues=OPERATION_WORDS - {"rate"})  # "rate" names rows as often as it asks
         #: every name, those two metrics share too: a list is never read inside one
         self.names = compile_terms({fold(t): "" for t, _ in pairs if fold(t)})
         self._typos: TypoIndex | None = None  # built on the first misspelled question
@@ -319,7 +320,8 @@ class RowReader:
         the row "Income tax expense" below them: when two or more rows share the same
         words with the question beyond those of the row named (their heading's), the
         question may mean any of them (the caller asks back). Rows without stored
-        figures are left out.
+        figures are left out, and so is a heading of operation words: "the change in net
+        income" asks a change of the row, not for the rows "Change in … net income".
         """
         mine = self.index.words_of(code, words)
         if not mine:
@@ -331,7 +333,9 @@ class RowReader:
                     and len(shared) > len(extra.get(other, frozenset())):
                 extra[other] = shared
         heads = {shared - mine for shared in extra.values()}
-        return tuple(extra) if len(extra) >= 2 and len(heads) == 1 else ()
+        if len(extra) < 2 or len(heads) != 1 or _asks_operation(next(iter(heads))):
+            return ()
+        return tuple(extra)
 
     def _read(self, hits: list[Hit], words: frozenset[str], listed: bool) -> Rows:
         codes = tuple(dict.fromkeys(h[2] for h in hits))

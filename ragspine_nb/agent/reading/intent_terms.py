@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragspine_nb.agent.reading.cue_words import HOW_MUCH_MORE, SUBTRACTION
 from ragspine_nb.lexicon import MONTH
 from ragspine_nb.period_phrases import (
     EVERY_YEAR,
@@ -122,6 +123,14 @@ def list_cue(text: str) -> bool:
     (False, False)
     >>> list_cue("revenue and net income in 2021"), list_cue("revenue of each segment")
     (True, True)
+
+    One figure less another lists its two operands, as does "how much more … than …";
+    "less than" lists nothing:
+
+    >>> list_cue("revenue less cost of revenue"), list_cue("due in less than a year")
+    (True, False)
+    >>> list_cue("how much higher was revenue than cost of sales")
+    True
     """
     text = _DATE_COMMA.sub(" ", text)  # "as of December 31, 2019" is a date, not a list
     text = _GROUPED.sub(" ", text)  # "$1,000,000": one number
@@ -130,7 +139,8 @@ def list_cue(text: str) -> bool:
     text = re.sub(r"(?<=\x00)\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*(?=\x00)", " ", text)
     text = _CLAUSE_COMMA.sub(" ", text)  # "… in 2019, based on the location": no list
     text = _EACH_PERIOD.sub(" ", text)  # "each fiscal year" lists periods, not rows
-    return any(cue in f" {text} " for cue in LIST_CUES)
+    return any(cue in f" {text} " for cue in LIST_CUES) or bool(SUBTRACTION.search(text)) or \
+        bool(HOW_MUCH_MORE.search(text) and " than " in text)
 
 
 def has_cue(text: str, cues: tuple[str, ...]) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragspine_nb.agent.reading.cue_words import COMPOUND_GROWTH, MOVEMENT_VERBS
+from ragspine_nb.agent.reading.cue_words import COMPOUND_GROWTH, MOVEMENT_VERBS, SUBTRACTION
 from ragspine_nb.agent.reading.ratio_sides import RatioSplit, ratio_split
 from ragspine_nb.number_words import count_word
 from ragspine_nb.period_phrases import QUESTION_PERIOD
@@ -359,9 +359,7 @@ _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("percent_change", re.compile(r"(?:percentage|percent|per cent|%)\s*(?:change|increase|"
                                   r"decrease|growth|decline)|增长率|变动率")),
     ("average", re.compile(r"(?<![a-z-])(?<!weighted )(?:average|mean)(?![a-z-])|平均")),
-    # "revenue less cost of revenue", "2022 minus 2021": one figure less another (never
-    # "less than", "5 years or less", "more or less")
-    ("difference", re.compile(r"(?<![a-z])(?<!or )(?:minus|less)(?!\s+than)(?![a-z:])|减去")),
+    ("difference", SUBTRACTION),  # "revenue less cost of revenue", "2022 minus 2021"
     ("change", re.compile(r"(?<![a-z])(?:change|changes|changed|increase|increased|"
                           rf"decrease|decreased|growth|{'|'.join(MOVEMENT_VERBS)}|"
                           r"difference)(?![a-z])|变动|变化|增长|下降|差额")),

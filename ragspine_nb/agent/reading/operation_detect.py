@@ -25,7 +25,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ragspine_nb.agent.reading.bucket_window import window_asked
-from ragspine_nb.agent.reading.cue_words import MOVEMENT_VERBS, PERCENT_CHANGE
+from ragspine_nb.agent.reading.cue_words import (
+    HOW_MUCH_MORE,
+    MOVEMENT_VERBS,
+    PERCENT_CHANGE,
+    SUBTRACTION,
+)
 from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ParsedIntent
 from ragspine_nb.agent.reading.operation import Operation
 from ragspine_nb.agent.reading.operation_cues import (
@@ -62,9 +67,6 @@ COMPARE_CUES: tuple[str, ...] = ("对比", "比较", "compare", "comparison", "v
 #: Words asking for the difference *between* two named figures (not a change over time).
 DIFFERENCE_CUES: tuple[str, ...] = ("difference", "differences", "differ", "gap", "差额", "差异",
                                     "相差", "差距")
-#: "How much more did A earn than B": the difference between the figures named.
-_HOW_MUCH_MORE = re.compile(r"(?<![a-z])how much (?:more|less|higher|lower|greater|larger|"
-                            r"bigger|smaller)(?![a-z])")
 #: A difference asked as a percentage of the second figure.
 RELATIVE_DIFFERENCE_CUES: tuple[str, ...] = ("percentage difference", "percent difference",
                                              "% difference", "差异率")
@@ -278,13 +280,25 @@ def _change_of_change(text: str) -> Operation | None:
     return Operation("change_of_change", inner="percent_change" if percent else "difference")
 
 
+def _earlier_less_later(intent: ParsedIntent) -> bool:
+    """"Revenue in 2021 minus revenue in 2022": one row's earlier figure less its later one.
+
+    A change over time is the later figure less the earlier; this asks the reverse, which
+    is not read (the net of :func:`operation_asked` refuses it with its inputs listed).
+    """
+    periods = intent.periods
+    return len(intent.metrics) <= 1 and len(periods) == 2 and \
+        periods[0][0] == periods[1][0] and periods[0][1] < periods[1][1]
+
+
 def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
     """A difference between named figures, a change over time, or a comparison."""
     points = bool(_POINTS.search(text))
     # several rows' changes, one each, unless the question asks to combine them ("the
     # change in total net sales of A and B"): then none (which is meant is not clear)
     each = listed_each(cues) or aggregate_cue(text) is None
-    if _has_cue(cues, DIFFERENCE_CUES) or _HOW_MUCH_MORE.search(cues):
+    if _has_cue(cues, DIFFERENCE_CUES) or HOW_MUCH_MORE.search(cues) or \
+            (SUBTRACTION.search(cues) and not _earlier_less_later(intent)):
         # a subtraction, unless asked as a percentage
         relative = _has_cue(cues, RELATIVE_DIFFERENCE_CUES)
         return Operation("percent_change" if relative else "difference", between=True,

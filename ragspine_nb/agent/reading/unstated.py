@@ -76,6 +76,7 @@ QUESTION_WORDS = frozenset("""
     consistent consistently inconsistent stable steady volatile volatility fluctuate
     fluctuated fluctuates fluctuating fluctuation historically roughly
     cagr compound compounded
+    minus plus subtract subtracted subtracting deduct deducted divided divide dividing
 """.split())
 
 _NUMBER = re.compile(r"[\d.,]+")
