@@ -33,8 +33,8 @@ _TEXT = (".csv", ".md", ".txt")
 SUFFIXES: tuple[str, ...] = (*_OOXML_PART, ".pdf", *_TEXT)
 #: Suffix → version of its reader (recorded as every fact's ``extractor_version``).
 READER_VERSIONS: dict[str, str] = {
-    ".pptx": "pptx@1", ".xlsx": "xlsx@1", ".xlsm": "xlsx@1", ".docx": "docx@1",
-    ".pdf": "pdf@6", ".csv": "csv@1", ".md": "text@1", ".txt": "text@1",
+    ".pptx": "pptx@2", ".xlsx": "xlsx@2", ".xlsm": "xlsx@2", ".docx": "docx@2",
+    ".pdf": "pdf@7", ".csv": "csv@2", ".md": "text@1", ".txt": "text@1",
 }
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 

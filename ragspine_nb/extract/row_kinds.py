@@ -49,7 +49,9 @@ class RowKind:
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z]|[ivx]{1,4})\s*\)|\*+|(?<=[a-z])\d$")
 _PER_SHARE = re.compile(
     r"\bper[- ](?:\w+ )?(?:share|unit|ads|ton|tonne|barrel|ounce|employee|customer|"
-    r"subscriber|user|square|hour|day|store)\b|\beps\b|\bearnings per\b|\bdividends? per\b"
+    r"subscriber|user|square|hour|day|store|member|membership|subscription|account|"
+    r"household|order|transaction|visit|guest|room|seat|passenger)\b|\beps\b"
+    r"|\bearnings per\b|\bdividends? per\b"
     r"|\b(?:share|stock|exercise|strike|closing|offering|purchase|market|selling|sale|unit|"
     r"grant[- ]date|average)(?: \w+)? prices?\b|\bprices? (?:per|paid)\b|\bcents?\b"
     r"|\bfair value per\b|\(in dollars\)|\bweighted[- ]average (?:\w+[- ]){0,3}fair values?\b")
@@ -137,6 +139,11 @@ def row_kind(label: str, context: str = "", values: Sequence[float] = (),
     ('per_share', 'shares')
     >>> row_kind("Best Buy", " | fiscal 2024 stores opened"), row_kind("Total", " | total stores")
     ('count', 'count')
+
+    An amount per member, order or room is an amount per unit, as one per share is:
+
+    >>> row_kind("Average monthly revenue per paying membership"), row_kind("Revenue per room")
+    ('per_share', 'per_share')
     """
     return _kind(label, context, not money and not any(abs(v) > 1000 for v in values), money)
 

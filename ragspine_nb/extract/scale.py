@@ -44,7 +44,6 @@ _PER_SHARE_WORDS = re.compile(r"per[- ](?:common |ordinary )?share|per[- ]unit|\
 _SHARE_WORDS = re.compile(r"\bshares?\b|\bunits\b|\boptions\b|\bwarrants\b|\brsus?\b")
 _PERCENT_EXCEPT = re.compile(r"percent|%|ratio|margin")
 _LIST_SEP = re.compile(r"[,;&]|\band\b")
-_PER = re.compile(r"\bper\b")
 #: Words of an "except" clause that name nothing a row or column is named by.
 _EXCEPT_FILLER = frozenset({"data", "amount", "share", "unit", "noted", "otherwise", "where",
                             "percent", "ratio", "margin", "information", "indicated", "stated",
@@ -81,12 +80,15 @@ class Stated:
 def _except_items(rest: str) -> tuple[frozenset[str], ...]:
     """The things an "except" clause names, each as its words.
 
-    >>> _except_items("revenue per membership and percentages"), _except_items("financial ratios")
-    ((), ())
+    >>> [sorted(item) for item in _except_items("revenue per membership and percentages")]
+    [['membership', 'revenue']]
+    >>> _except_items("financial ratios")
+    ()
     >>> _except_items("per share data, employees and stores")
     (frozenset({'employee'}), frozenset({'store'}))
     """
-    items = (content_words(part) for part in _LIST_SEP.split(rest) if not _PER.search(part))
+    items = (content_words(part) for part in _LIST_SEP.split(rest)
+             if not _PER_SHARE_WORDS.search(part))
     # an item with a kind word ("per share data", "financial ratios") is read by the flags
     return tuple(item for item in items if item and not item & _EXCEPT_FILLER)
 

@@ -234,7 +234,9 @@ def figure_unit(units: TableUnits, block: Block, c: int, channel: str, label: st
         kind = RowKind.AMOUNT
     named = _named(label, header) if stated.except_items else frozenset()
     if kind == RowKind.AMOUNT and any(item <= named for item in stated.except_items):
-        kind = RowKind.COUNT  # "(Millions, except Employees)": the employees are a count
+        # "(Millions, except Employees)": the employees are a count; "(in thousands,
+        # except revenue per membership)": "$ 8.15" an amount per unit, never scaled
+        kind = RowKind.PER_SHARE if number.currency else RowKind.COUNT
     percent = _percent(units, c, kind, number, money, channel, r)
     currency = number.currency if number.currency in _CODES else ""
     unit = cell_unit(kind, stated, percent=percent, currency=currency)

@@ -55,6 +55,10 @@ __all__ = ["Hit", "Rows", "RowReader", "START_WORDS", "END_WORDS", "OPERATION_WO
 #: Words that ask an operation, never name a row beside one the question names.
 OPERATION_WORDS = frozenset({"percent", "change", "changes", "increase", "decrease", "growth",
                              "rate", "difference", "variance", "%"})
+#: Words a question asks an operation with, which make no partial name outweigh a name
+#: written in full ("the average of revenue" names "Revenue", not "Average monthly
+#: revenue per membership"); "rate" names rows as often as it asks.
+_ASKING_WORDS = (OPERATION_WORDS - {"rate"}) | {"average", "mean"}
 #: Words placing a balance at the start or the end of a period.
 START_WORDS = frozenset({"beginning", "begin", "opening", "start", "starting"})
 END_WORDS = frozenset({"end", "ending", "closing", "close"})
@@ -107,7 +111,7 @@ class RowReader:
         pairs += [(bare, code) for t, code in pairs if (bare := bare_label(t))]
         self.index = WordSetIndex(
             pairs, rival_pairs=[(m.label or m.code, m.code) for m in profile.metrics.values()],
-            cues=OPERATION_WORDS - {"rate"})  # "rate" names rows as often as it asks
+            cues=_ASKING_WORDS)
         #: every name, those two metrics share too: a list is never read inside one
         self.names = compile_terms({fold(t): "" for t, _ in pairs if fold(t)})
         self._typos: TypoIndex | None = None  # built on the first misspelled question
