@@ -110,6 +110,8 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # "the change in net income": the change of the row, not rows named "Change in …"
     ("What was the change in Nike's net income from fiscal 2022 to fiscal 2023?", ("-976",)),
     ("What was the change in Amcor's net income from fiscal 2022 to fiscal 2023?", ("243",)),
+    # "the average of revenue": the row's mean, not a row "Average monthly revenue per …"
+    ("What was the average of Netflix's revenue in 2017, 2018 and 2019?", ("15,881,167",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

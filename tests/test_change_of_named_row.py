@@ -49,3 +49,16 @@ def test_a_row_whose_name_holds_the_word_is_still_named_by_it(agent: Agent) -> N
                        "in 2022?", reference_date=REF)
     assert [(f.value, f.operation) for f in result.figures] == [(-20.0, "lookup")], \
         result.answer
+
+
+def test_the_average_of_a_row_named_in_full_is_computed(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"The average of revenue" asked back with "Average monthly revenue per paying
+    membership" (the word "average" made it a rival of "Revenue")."""
+    agent = tables_agent(tmp_path_factory.mktemp("average"), {"results.csv": (
+        "(in millions),2021,2022\n"
+        "Revenue,\"10,000\",\"11,000\"\n"
+        "Average monthly revenue per paying membership,$ 11.67,$ 11.76\n")})
+    result = agent.ask("What was the average of revenue in 2021 and 2022?", reference_date=REF)
+    assert [(f.value, f.operation) for f in result.figures] == [(10500.0, "average")], \
+        result.answer

@@ -99,3 +99,31 @@ def test_one_figure_divided_by_another_is_never_a_level(agent: Agent) -> None:
     result = agent.ask("What was cost of revenue divided by revenue in 2022?",
                        reference_date=REF)
     assert all(f.operation != "lookup" for f in result.figures), result.answer
+
+
+BALANCE = """(in millions),2021,2022
+Total assets,"20,000","21,000"
+Total liabilities,"12,000","12,500"
+"""
+#: a segment table whose columns share the balance sheet rows' words
+SEGMENT_BALANCES = """(in millions),Total assets,Liabilities
+Americas,"12,000","7,000"
+Europe,"9,000","5,500"
+"""
+
+
+@pytest.fixture(scope="module")
+def balances(tmp_path_factory: pytest.TempPathFactory) -> Agent:
+    return tables_agent(tmp_path_factory.mktemp("balances"),
+                        {"balance.csv": BALANCE, "segments_FY2022.csv": SEGMENT_BALANCES})
+
+
+def test_a_row_spread_over_two_columns_names_is_a_row(balances: Agent) -> None:
+    """"Total liabilities" lies in no one column's name ("Total assets", "Liabilities"):
+    before, it was read as the columns and the question asked back."""
+    result = balances.ask("What were total assets minus total liabilities in 2022?",
+                          reference_date=REF)
+    assert [f.value for f in result.figures] == [8500.0], result.answer
+    segment = balances.ask("What were the total assets of Americas in 2022?",
+                           reference_date=REF)
+    assert [f.value for f in segment.figures] == [12000.0], segment.answer

@@ -126,8 +126,8 @@ def column_phrases(hits: Sequence[Hit], columns: Mapping[str, frozenset[str]],
     """The row phrases ``hits`` without those that name a column the question names.
 
     ``columns`` are the columns named, each with the words of its name. A phrase inside
-    their names ("Total" in "% of Total") is the column, not a second row, as long as
-    another row is named. With ``held`` (each column's rows that have stored figures),
+    one of their names ("Total" in "% of Total") is the column, not a second row, as
+    long as another row is named. With ``held`` (each column's rows that have stored figures),
     a phrase that is a column's whole name stays a row when that column holds no figure
     of another row named: "operating income and interest expense" beside a segment
     table's "Operating income" column names two rows, "net sales in Americas" under a
@@ -140,16 +140,24 @@ def column_phrases(hits: Sequence[Hit], columns: Mapping[str, frozenset[str]],
     ['INTEREST_EXPENSE']
     >>> [h[2] for h in column_phrases(hits, cols, {"C_OPERATING_INCOME": frozenset({"SAFETY"})})]
     ['OPERATING_INCOME', 'INTEREST_EXPENSE']
+
+    A phrase whose words lie in two columns' names is in neither:
+
+    >>> hits = [(0, 12, "TOTAL_ASSETS", "total assets"),
+    ...         (19, 36, "TOTAL_LIABILITIES", "total liabilities")]
+    >>> cols = {"C_TOTAL_ASSETS": frozenset({"total", "asset"}),
+    ...         "C_LIABILITIES": frozenset({"liability"})}
+    >>> [h[2] for h in column_phrases(hits, cols)]
+    ['TOTAL_LIABILITIES']
     """
     if len({h[2] for h in hits}) < 2:
         return list(hits)
-    named = frozenset().union(*columns.values())
     codes = {h[2] for h in hits}
 
     def is_column(hit: Hit) -> bool:
         phrase = word_set(hit[3])
-        if not phrase or not phrase <= named:
-            return False
+        if not phrase or not any(phrase <= words for words in columns.values()):
+            return False  # "total liabilities" is in no one of "Total assets", "Liabilities"
         whole = [c for c, words in columns.items() if words == phrase]
         return held is None or not whole or any(
             held.get(c, frozenset()) & (codes - {hit[2]}) for c in whole)
