@@ -45,6 +45,7 @@ def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
     "What was revenue minus cost of revenue in 2022?",
     "How much higher was revenue than cost of revenue in 2022?",
     "2022年营业收入减去营业成本是多少？",
+    "2022年营业收入比营业成本高多少？",
 ])
 def test_one_figure_less_another_is_their_difference(agent: Agent, asked: str) -> None:
     result = agent.ask(asked, reference_date=REF)
@@ -127,3 +128,18 @@ def test_a_row_spread_over_two_columns_names_is_a_row(balances: Agent) -> None:
     segment = balances.ask("What were the total assets of Americas in 2022?",
                            reference_date=REF)
     assert [f.value for f in segment.figures] == [12000.0], segment.answer
+
+
+def test_an_outflow_stated_negative_is_never_added_where_a_subtraction_is_asked(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Amcor's "net income minus dividends paid" answered 1,781 = 1,058 − (−723): the
+    dividends, an outflow stated negative, were added. Its amount or its signed value is
+    not said: refused with both inputs listed."""
+    agent = tables_agent(tmp_path_factory.mktemp("outflow"), {"results.csv": (
+        "(in millions),2021,2022\n"
+        "Net income,\"1,200\",\"1,058\"\n"
+        "Dividends paid,(700),(723)\n")})
+    result = agent.ask("What was net income minus dividends paid in 2022?", reference_date=REF)
+    assert result.figures == (), result.answer
+    assert "Difference not computed: some values are negative" in result.answer
+    assert "1,058" in result.answer and "-723" in result.answer

@@ -62,3 +62,23 @@ def test_a_stated_change_is_named_as_one_not_by_a_tables_head(tmp_path: Path) ->
         "What was the percentage change in revenue in 2017?", reference_date=REF)
     assert [f.value for f in result.figures] == [32.0]
     assert "the company Revenue (% change as stated), FY2017: 32%" in result.answer
+
+
+def test_a_one_year_change_no_column_states_is_computed_from_the_levels(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"How much did operating income change in 2022?" read the "Change" column another
+    table has (the year before assumed): no change is stated for the row, so it was
+    refused as "Operating income (change as stated) … not in the fact store"."""
+    agent = tables_agent(tmp_path_factory.mktemp("one_year"), {
+        "highlights.csv": '(in millions),2022,2021,Change\nMemberships,"93,800","74,762",'
+                          '"19,038"\n',
+        "income.csv": '(in millions),2021,2022\nRevenue,"10,000","11,000"\n'
+                      'Operating income,"1,200","1,500"\n'})
+    for asked in ("How much did operating income change in 2022?",
+                  "What was the year-over-year change in operating income in 2022?"):
+        result = agent.ask(asked, reference_date=date(2023, 6, 1))
+        assert [(f.value, f.operation) for f in result.figures] == [(300.0, "difference")], \
+            result.answer
+    stated = agent.ask("What was the change in memberships in 2022?",
+                       reference_date=date(2023, 6, 1))
+    assert [f.value for f in stated.figures] == [19038.0]  # the change the report states

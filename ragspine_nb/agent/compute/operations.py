@@ -166,6 +166,10 @@ def compute(operation: Operation, operands: Sequence[Fact]) -> Computed | NotCom
     if a.unit != b.unit:
         return NotComputed("units", (a.unit, b.unit))
     if operation.kind == "difference":
+        if operation.between and a.metric_code != b.metric_code and a.value * b.value < 0:
+            # "net income minus dividends paid" (an outflow, stated negative): its amount
+            # or its signed value? Not said; never added where a subtraction is asked
+            return NotComputed("signs", (f"{format_value(a.value)}, {format_value(b.value)}",))
         return _difference(a, b)
     if operation.compound:
         return compound_rate(a, b, operation.years)

@@ -131,6 +131,8 @@ def list_cue(text: str) -> bool:
     (True, False)
     >>> list_cue("how much higher was revenue than cost of sales")
     True
+    >>> list_cue("营业收入比营业成本高多少")
+    True
     """
     text = _DATE_COMMA.sub(" ", text)  # "as of December 31, 2019" is a date, not a list
     text = _GROUPED.sub(" ", text)  # "$1,000,000": one number
@@ -140,7 +142,7 @@ def list_cue(text: str) -> bool:
     text = _CLAUSE_COMMA.sub(" ", text)  # "… in 2019, based on the location": no list
     text = _EACH_PERIOD.sub(" ", text)  # "each fiscal year" lists periods, not rows
     return any(cue in f" {text} " for cue in LIST_CUES) or bool(SUBTRACTION.search(text)) or \
-        bool(HOW_MUCH_MORE.search(text) and " than " in text)
+        bool(HOW_MUCH_MORE.search(text) and (" than " in text or "比" in text))
 
 
 def has_cue(text: str, cues: tuple[str, ...]) -> bool:
