@@ -112,6 +112,9 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was the change in Amcor's net income from fiscal 2022 to fiscal 2023?", ("243",)),
     # "the average of revenue": the row's mean, not a row "Average monthly revenue per …"
     ("What was the average of Netflix's revenue in 2017, 2018 and 2019?", ("15,881,167",)),
+    # a change of one year (the year before assumed) no column states: from the levels
+    ("How much did Netflix's operating income change in 2015?", ("-96,822",)),
+    ("3M公司2018年营业收入比2017年高多少？", ("1,108",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 
