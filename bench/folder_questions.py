@@ -115,6 +115,9 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a change of one year (the year before assumed) no column states: from the levels
     ("How much did Netflix's operating income change in 2015?", ("-96,822",)),
     ("3M公司2018年营业收入比2017年高多少？", ("1,108",)),
+    # earnings per share stated as "Basic" / "Diluted" under "Earnings per common share"
+    ("What was Nike's diluted EPS in fiscal 2023?", ("3.23",)),
+    ("What was Nike's basic EPS in fiscal 2023?", ("3.27",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

@@ -198,7 +198,19 @@ def normalize_metric(profile: DomainProfile, text: object, *, row: bool = False
     ...     "metrics": {"REVENUE": {"unit": "USD_M", "synonyms": ["营收"]}}})
     >>> [normalize_metric(p, t) for t in ("营收", "Revenue (US$m)", "Total revenue", "rev")]
     ['REVENUE', 'REVENUE', 'REVENUE', None]
+
+    Asked by its code (not a table row's label), a metric is itself, even where other
+    metrics are labelled in its words (two rows labelled "Diluted" make the folded word
+    "diluted" name no one metric):
+
+    >>> p = DomainProfile.from_dict({"home": {"company_name": "A", "entity_code": "A"},
+    ...     "metrics": {"DILUTED": {"unit": "", "label": "Diluted"},
+    ...                 "EPS_DILUTED_2": {"unit": "", "label": "Diluted"}}})
+    >>> normalize_metric(p, "DILUTED"), normalize_metric(p, "Diluted")
+    ('DILUTED', None)
     """
+    if not row and isinstance(text, str) and text in profile.metrics:
+        return text
     vocab = row_vocabulary(profile) if row else metric_vocabulary(profile)
     code = _lookup(vocab, text)
     if code is None and isinstance(text, str):
