@@ -118,6 +118,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # earnings per share stated as "Basic" / "Diluted" under "Earnings per common share"
     ("What was Nike's diluted EPS in fiscal 2023?", ("3.23",)),
     ("What was Nike's basic EPS in fiscal 2023?", ("3.27",)),
+    ("What was 3M's diluted EPS in 2018?", ("8.89",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

@@ -39,6 +39,8 @@ _WS = re.compile(r"\s+")
 _PAREN_NOTE = re.compile(r"\s*[(（\[【][^()（）\[\]【】]*[)）\]】]\s*$")
 _INLINE_PAREN = re.compile(r"\s*[(（][^()（）]*[)）]")
 _TOTAL = re.compile(r"^\s*total\s+", re.I)
+#: A dash between a name and its qualifier ("Earnings per share — diluted"), written "-".
+_DASH = re.compile(r"\s+[–—−]\s+")
 #: A contra account's amounts in a line's name: "— net of allowances of $174 and $189",
 #: ", less allowance for doubtful accounts of $12": the line is the net balance.
 _NET_OF = re.compile(r"\s*(?:[—–-]|,)?\s*\b(?:net of|less)\s+(?:the\s+)?allowances?\b.*$",
@@ -162,21 +164,27 @@ def _lookup(vocab: dict[str, str], text: object) -> str | None:
 
 
 def _owners(m: re.Match[str]) -> str:
-    """The company's owners, unnamed: "attributable to General Mills" → "... shareholders"."""
+    """The company's owners, unnamed: "attributable to General Mills" → "... shareholders".
+
+    What follows the owners is kept ("… to 3M common shareholders - diluted").
+    """
     holders = _HOLDERS.search(m.group(1))
-    return f"attributable to {holders.group(0) if holders else 'shareholders'}"
+    if holders is None:
+        return "attributable to shareholders"
+    return f"attributable to {holders.group(0)}{m.group(1)[holders.end():]}"
 
 
 def _label_forms(text: str) -> list[str]:
     """A row label as statements vary it, each form one documented step from the last.
 
-    The label with a trailing note dropped ("Revenue (US$m)"), then with every inline
+    The label with a trailing note dropped ("Revenue (US$m)") and its dashes written "-",
+    then with every inline
     alternative dropped ("Cash provided (used) by operations", "Income (loss) before
     taxes"), without a leading "Total", and with the owner of an "attributable to"
     left unnamed ("attributable to Best Buy Co., Inc. shareholders", "attributable to
     General Mills"; never a minority, redeemable or preferred interest's line).
     """
-    forms = [_PAREN_NOTE.sub("", text)]
+    forms = [_DASH.sub(" - ", _PAREN_NOTE.sub("", text))]
     forms.append(_WS.sub(" ", _INLINE_PAREN.sub("", forms[-1])).strip())
     forms.append(_TOTAL.sub("", forms[-1]))
     forms.append(_OWNER.sub(_owners, forms[-1]))

@@ -42,3 +42,19 @@ def test_earnings_per_share_under_its_heading_is_the_line_item(
     result = agent.ask(asked, reference_date=REF)
     assert [(f.value, f.unit) for f in result.figures] == [(expected, "")], result.answer
     assert "cell=" in result.answer  # cited at its cell
+
+
+def test_earnings_per_share_attributable_to_the_owners_with_a_dash_is_the_line_item(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """3M writes "Earnings per share attributable to 3M common shareholders — diluted": the
+    owners' name was dropped with everything after it (the "— diluted" too), so no form of
+    the label named the line item and "3M's diluted EPS in 2018" was not found."""
+    agent = tables_agent(tmp_path_factory.mktemp("eps_owners"), {"income.csv": (
+        '"(Millions, except per share amounts)",2017,2018\n'
+        'Net sales,"31,657","32,765"\n'
+        'Earnings per share attributable to Acme common shareholders — basic,8.13,9.09\n'
+        'Earnings per share attributable to Acme common shareholders — diluted,7.93,8.89\n')})
+    diluted = agent.ask("What was diluted EPS in 2018?", reference_date=REF)
+    assert [f.value for f in diluted.figures] == [8.89], diluted.answer
+    basic = agent.ask("What was basic EPS in 2017?", reference_date=REF)
+    assert [f.value for f in basic.figures] == [8.13], basic.answer
