@@ -145,16 +145,16 @@ def stated_change_columns(intent: ParsedIntent) -> bool:
 
 
 def change_of_levels(intent: ParsedIntent, operation: Operation | None,
-                     assumed: str = "") -> bool:
+                     assumed: Sequence[str] = ()) -> bool:
     """A change between two years named or assumed, its only column a stated-change one.
 
     "The change in service revenue between 2017 and 2018" names the "Change" column
     by its word; when the report states no change for those years, the change is
     computed from the two years' levels, never looked up in the change column. So is
     "the change in 2015" once the year before is assumed (``assumed``: the periods
-    the clarification assumed, ``"FY2014,FY2015"``).
+    the clarification assumed, ``["FY2014", "FY2015"]``).
     """
-    periods = max(len(set(intent.periods)), len([p for p in assumed.split(",") if p]))
+    periods = max(len(set(intent.periods)), len(assumed))
     return operation is not None and operation.kind in ("difference", "percent_change") \
         and periods >= 2 and stated_change_columns(intent)
 

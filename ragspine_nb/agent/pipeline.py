@@ -181,7 +181,7 @@ def _stated_change(t: Turn) -> AgentResult | None:
         if run.clar.mode != CLARIFY_ASK_FIRST or run.intent.metrics else None
     if stated is not None:
         return stated_answer(run, stated)
-    if change_of_levels(run.intent, t.operation, run.clar.assumed_slots.get("periods", "")):
+    if change_of_levels(run.intent, t.operation, run.clar.assumed_periods):
         # no stated change for these years: the change of the levels
         run.intent = replace(run.intent, channel=None, channels=())
     return None

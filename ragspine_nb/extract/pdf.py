@@ -19,6 +19,7 @@ from __future__ import annotations
 import ctypes
 import re
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -116,11 +117,7 @@ def char_boxes(textpage: Any, text: str) -> list[Box]:
     argument conversions per character were a quarter of the time (7.1 s against 9.4 s
     for the 10.1 million characters of the 29 FinanceBench dev filings).
     """
-    pdfium = import_optional("pypdfium2", extra="ingest", feature="Reading .pdf files")
-    # FPDFText_GetCharBox(text_page, index, *left, *right, *bottom, *top) -> int, its
-    # arguments passed as they are: a page handle and four pointers made once, an index
-    call = ctypes.CFUNCTYPE(ctypes.c_int)(
-        ctypes.cast(pdfium.raw.FPDFText_GetCharBox, ctypes.c_void_p).value or 0)
+    call = _char_box_call()
     numbers = (ctypes.c_double * 4)()
     at = ctypes.addressof(numbers)
     left, right, bottom, top = (ctypes.c_void_p(at + 8 * k) for k in range(4))
@@ -133,8 +130,20 @@ def char_boxes(textpage: Any, text: str) -> list[Box]:
             x0, x1, y0, y1 = numbers
             boxes.append((x0, y0, x1, y1))
         else:
-            raise pdfium.PdfiumError(f"no box for character {i}")
+            raise ExtractionError(f"cannot read the PDF: no box for character {i}")
     return boxes
+
+
+@cache
+def _char_box_call() -> Any:
+    """``FPDFText_GetCharBox(text_page, index, *left, *right, *bottom, *top) -> int``.
+
+    Made once: its arguments are passed as they are (a page handle and four pointers made
+    per page, an index), without the binding's conversions per call.
+    """
+    pdfium = import_optional("pypdfium2", extra="ingest", feature="Reading .pdf files")
+    return ctypes.CFUNCTYPE(ctypes.c_int)(
+        ctypes.cast(pdfium.raw.FPDFText_GetCharBox, ctypes.c_void_p).value or 0)
 
 
 def _grids(out: Extraction, textpage: Any, text: str, n: int, pages: int) -> list[_Grid]:

@@ -43,6 +43,8 @@ _DATE = rf"(?:{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d|\d{{1,2}}\s+{_MONTH},?\s+(?
 _AS_OF = re.compile(
     rf"\b(?:as of|as at|at)\s+(?:the\s+)?({_DATE}(?:(?:\s*,\s*|,?\s+and\s+)(?:19|20)\d\d\b)*)",
     re.I)
+#: What ends a sentence or a clause at the end of a line (a heading ends with none).
+_ENDS = tuple(".!?;:。：")
 #: A heading line: a few words with no sentence end ("Ageing of receivables at 31 March 2019").
 _HEADING_WORDS = 15
 
@@ -69,14 +71,13 @@ def introducing_sentences(prose: str) -> list[str]:
         line = " ".join(line.split()).lstrip("#").strip()
         if not line:
             continue
+        short = len(line.split()) <= _HEADING_WORDS and not line.endswith(_ENDS)
         lower = line.lower()
-        if not any(w in lower for w in _INTRO_WORDS) and ":" not in line and \
-                "：" not in line and (len(line.split()) > _HEADING_WORDS
-                                     or line.endswith(tuple(".!?;:。："))):
+        if not short and ":" not in line and "：" not in line and \
+                not any(w in lower for w in _INTRO_WORDS):
             continue  # no sentence of it introduces a table, nor is it a heading
         pieces = _SPLIT.split(line)
-        if len(pieces) == 1 and len(line.split()) <= _HEADING_WORDS and \
-                not line.endswith(tuple(".!?;:。：")):
+        if len(pieces) == 1 and short:
             out.append(line)  # a heading over what follows
             continue
         for piece in pieces:

@@ -60,11 +60,8 @@ def base_tasks(intent: ParsedIntent, clar: ClarificationResult,
     """Every cell the question names (rows × entities × periods × columns), in its order."""
     entities = list(intent.entities) or [clar.assumed_slots.get("entity",
                                                                  profile.home_entity_code)]
-    if "periods" in clar.assumed_slots:
-        periods = clar.assumed_slots["periods"].split(",")
-    else:
-        periods = [period_label(*p) for p in intent.periods] or \
-            [clar.assumed_slots.get("period", "")]
+    periods = clar.assumed_periods or [period_label(*p) for p in intent.periods] or \
+        [clar.assumed_slots.get("period", "")]
     channels = list(intent.channels) or [intent.channel or profile.default_channel]
     return [Task(m, e, p, c)
             for m in intent.metrics for e in entities for p in periods for c in channels]

@@ -39,8 +39,7 @@ def stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactSt
     in amount.
     """
     # the assumed two periods first: "since FY2024" names the change's start, not its end
-    periods = [("FY", p[2:]) for p in clar.assumed_slots.get("periods", "").split(",")
-               if p] or list(intent.periods)
+    periods = [("FY", p[2:]) for p in clar.assumed_periods] or list(intent.periods)
     if operation is None or operation.kind not in ("difference", "percent_change") \
             or operation.between or operation.nested or operation.compound:
         return None

@@ -79,6 +79,11 @@ class ClarificationResult:
     narrowing_options: tuple[str, ...] = ()
     question: str = ""
 
+    @property
+    def assumed_periods(self) -> list[str]:
+        """The periods the gateway assumed, as labels (``["FY2014", "FY2015"]``), if any."""
+        return [p for p in self.assumed_slots.get("periods", "").split(",") if p]
+
 
 #: How many metrics an ask-back lists by name (the rest are counted).
 _LISTED = 12
