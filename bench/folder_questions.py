@@ -119,6 +119,13 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was Nike's diluted EPS in fiscal 2023?", ("3.23",)),
     ("What was Nike's basic EPS in fiscal 2023?", ("3.27",)),
     ("What was 3M's diluted EPS in 2018?", ("8.89",)),
+    ("What was Nike's revenue from Greater China in fiscal 2023?", ("7,248",)),
+    ("What percentage of Nike's fiscal 2023 revenues came from Greater China?", ("14.15%",)),
+    ("What proportion of Nike's revenue came from Greater China in fiscal 2022?",
+     ("7,547 / 46,710 = 0.16",)),
+    ("What drove the change in Nike's revenue in fiscal 2023?", ("(51,217 − 46,710) = 4,507",)),
+    ("What drove operating margin change as of FY2022 for 3M?", ("(19.1 − 20.8) = -1.7",)),
+    ("Why did Netflix's operating income change in 2015?", ("(305,826 − 402,648) = -96,822",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

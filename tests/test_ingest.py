@@ -37,7 +37,7 @@ def test_demo_facts_carry_full_version_lineage(demo_ws: Path) -> None:
     for f in store.iter_facts():
         assert f.source_file_hash == ledger[f.source_doc_id]["file_hash"]
         assert len(f.source_file_hash) == 64
-        assert f.extractor_version in ("pptx@2", "xlsx@2", "csv@2")
+        assert f.extractor_version in ("pptx@3", "xlsx@3", "csv@3")
         assert f.mapping_version.startswith("glossary@") and f.ingested_at
     pptx = [f for f in store.iter_facts() if f.source_doc_id == "ACME_FY2025_Results.pptx"]
     assert {f.valid_as_of for f in pptx} == {"2026-03-20"}

@@ -82,3 +82,24 @@ def test_a_one_year_change_no_column_states_is_computed_from_the_levels(
     stated = agent.ask("What was the change in memberships in 2022?",
                        reference_date=date(2023, 6, 1))
     assert [f.value for f in stated.figures] == [19038.0]  # the change the report states
+
+
+def test_why_a_change_no_column_states_shows_the_change_of_the_levels(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"What drove the change in operating income in 2022?" showed as its context "Not
+    found: Operating income (change as stated), FY2022": the "Change" column another table
+    has was looked up. Its context is now the change of the two levels, the comparison
+    assumed and said; the figure stays context (a why question asserts none)."""
+    agent = tables_agent(tmp_path_factory.mktemp("why_change"), {
+        "highlights.csv": '(in millions),2022,2021,Change\nMemberships,"93,800","74,762",'
+                          '"19,038"\n',
+        "income.csv": '(in millions),2021,2022\nRevenue,"10,000","11,000"\n'
+                      'Operating income,"1,200","1,500"\n'})
+    for asked in ("What drove the change in operating income in 2022?",
+                  "Why did operating income change in 2022?"):
+        result = agent.ask(asked, reference_date=date(2023, 6, 1))
+        assert result.figures == (), result.answer
+        assert "Not found" not in result.answer
+        assert "the comparison is FY2022 against FY2021.)" in result.answer
+        assert "Operating income, change from FY2021 to FY2022: 300 million" in result.answer
+        assert "(1,500 − 1,200) = 300" in result.answer

@@ -34,7 +34,12 @@ from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.compute.tool_loop import run_tool_loop
 from ragspine_nb.agent.faq import FaqCache
 from ragspine_nb.agent.narrative.channel import NarrativeRetriever, run_narrative
-from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ROUTE_NARRATIVE, ParsedIntent
+from ragspine_nb.agent.reading.intent import (
+    ROUTE_COMPOSITE,
+    ROUTE_NARRATIVE,
+    ROUTE_STRUCTURED,
+    ParsedIntent,
+)
 from ragspine_nb.agent.reading.operation_cues import operation_asked
 from ragspine_nb.agent.reading.operation_detect import cue_text
 from ragspine_nb.agent.result import AgentResult
@@ -124,9 +129,16 @@ def text_answer(run: Run, retriever: NarrativeRetriever | None, top_k: int) -> A
                 results = _lookups(run, tasks)
             except ProviderError:
                 run.trace.record(provider_error=True)
+    change = _context_change(run, results)
+    note = ""
+    if change is not None:  # the change no column states: from the two levels
+        tasks, results, note = change
+    operation = Operation("difference") if change is not None else None
     told = _narrative(run, retriever, top_k, anchors=results)
-    context = structured_answer(tasks, results, None, run.profile, run.lang) if results \
+    context = structured_answer(tasks, results, operation, run.profile, run.lang) if results \
         else None  # the cells named (a conflict as the conflict), never the answer's figure
+    if context is not None and note:
+        context = replace(context, text=with_note(note, context.text, run.lang))
     text = told.text if context is None else "\n".join(
         [TEXT["context_figures"][run.lang], context.text, "", TEXT["attribution"][run.lang],
          told.text])
@@ -137,6 +149,36 @@ def text_answer(run: Run, retriever: NarrativeRetriever | None, top_k: int) -> A
     route = run.intent.route if results else ROUTE_NARRATIVE
     return run.finish(text, route, sources=sources, narrative=told,
                       tool=ToolOutcome(tuple(results), tuple(sql_of(run.store, results))))
+
+
+def _context_change(run: Run, results: Sequence[QueryResult]
+                    ) -> tuple[list[Task], list[QueryResult], str] | None:
+    """"What drove X's change in FY2022?": the change no column states, from the levels.
+
+    Only when the question's only column is a stated-change one that is not stored, and
+    the comparison is named or, read as the fact channel reads it, assumed (the year
+    before, said): the two levels and the note saying what was assumed, for their
+    difference to be shown as the context of the why (``None`` otherwise, or when a
+    level is not stored).
+    """
+    if not results or any(r.status == "found" for r in results) or \
+            not stated_change_columns(run.intent):
+        return None
+    figure = replace(run.intent, route=ROUTE_STRUCTURED)  # the change, as a figure ask
+    clar = clarify_scope(figure, run.ref, profile=run.profile, reported=run.reported)
+    if clar.mode == CLARIFY_ASK_FIRST or not change_of_levels(
+            figure, Operation("difference"), clar.assumed_periods):
+        return None
+    tasks = base_tasks(replace(figure, channel=None, channels=()), clar, run.profile)
+    if len(tasks) != 2 or varying_slots(tasks) != ["period"]:
+        return None
+    try:
+        found = _lookups(run, tasks)
+    except ProviderError:
+        return None
+    if not all(r.status == "found" for r in found):
+        return None
+    return tasks, found, clar.assumption_note
 
 
 def stated_change_columns(intent: ParsedIntent) -> bool:

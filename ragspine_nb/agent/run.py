@@ -37,7 +37,12 @@ from ragspine_nb.agent.scope.alike_rows import alike_note, alike_rows
 from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
 from ragspine_nb.agent.scope.fiscal_dates import Calendars, calendars_of, in_fiscal_calendar
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
-from ragspine_nb.agent.scope.stored_readings import Narrowed, narrow_to_store, profile_reading
+from ragspine_nb.agent.scope.stored_readings import (
+    Narrowed,
+    narrow_to_store,
+    profile_reading,
+    share_not_column,
+)
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.agent.write.render import citations
 from ragspine_nb.agent.write.templates import STATEMENT_NAMES, TEXT, with_note
@@ -202,6 +207,7 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
                                 profile)  # a date, as the filings read it
     intent, narrowed = narrow_to_store(intent, store, profile)  # readings it has no fact of
     intent = profile_reading(intent, store, profile)  # another company's line item's words
+    intent = share_not_column(intent, store, profile)  # a share's word, no column of theirs
     intent = _per_unit(intent, profile)  # "revenue per share": no row's total
     alike = alike_rows(intent, store, profile)
     if alike:

@@ -239,12 +239,17 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
     dated = _dated_layouts(grid, block, channels, calendar)
     labels = [undated_label(grid[r][0]) if r in dated else norm_label(grid[r][0])
               for r in range(block.data_start, block.end)]
-    repeated = _segment_repeats(grid, block, labels)
+    again = _restated(grid, block, labels)
+    repeated = _segment_repeats(grid, block, [
+        "" if r in again else label for r, label in zip(range(block.data_start, block.end),
+                                                        labels, strict=True)])
     layout = block
     if first is not None and not block.periods:  # "2019" above the data
         layout = period_block(block, first, channels)
     headings, run = [raw_section], False  # the run of headings over the rows
     for r, label in zip(range(block.data_start, block.end), labels, strict=True):
+        if r in again:
+            continue  # the same row stated again: one row
         row = grid[r]
         layout = dated.get(r, layout)
         has_figures = bool(row_places(row, layout))
@@ -276,6 +281,29 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
             continue
         out.rows.append(RowRef(r, row[0] or "Total", label, own,
                                repeated[r - block.data_start], layout, units, stub))
+
+
+def _restated(grid: Sequence[Sequence[str]], block: Block, labels: Sequence[str]) -> set[int]:
+    """Rows stating again a row above them: the same label, the very same figures.
+
+    "TOTAL REVENUES" closes revenues by product and again revenues by channel: the one
+    total, stated twice (it was named "Revenues by: Total revenues", a row of its own,
+    and the second time by the wrapped label above it). Under year titles ("2019" …
+    "2018" over the rows) each year's rows are apart.
+    """
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    again: set[int] = set()
+    for r, label in zip(range(block.data_start, block.end), labels, strict=True):
+        if not block.periods and _blank(grid[r]) and isinstance(cell_period(grid[r][0]), tuple):
+            seen.clear()  # another year's rows
+            continue
+        cells = tuple(c.strip() for c in grid[r][1:])
+        if not label or not any(states_figure(c) for c in cells):
+            continue
+        if (label, cells) in seen:
+            again.add(r)
+        seen.add((label, cells))
+    return again
 
 
 def _segment_repeats(grid: Sequence[Sequence[str]], block: Block, labels: Sequence[str]

@@ -18,7 +18,7 @@
   the periods named, or every fiscal year the row (a formula: all its operands) reports;
 * a ``ratio`` / ``share`` has a numerator (one or more cells, summed) and one
   denominator, each read from its own part of the question ("A as a percentage of B"):
-  a part that names no row, period or column takes it from the rest of the question.
+  :mod:`~ragspine_nb.agent.compute.ratio_plan`.
 
 Nothing is computed here and nothing is answered: a plan, ``None`` (no operation after
 all: a bare "total" naming one cell asks for that level) or why not.
@@ -27,7 +27,6 @@ all: a bare "total" naming one cell asks for that level) or why not.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ragspine_nb.agent.compute.operations import NotComputed, Operation
 from ragspine_nb.agent.compute.plan_cells import (
@@ -42,16 +41,13 @@ from ragspine_nb.agent.compute.plan_cells import (
     reported_years,
     slot_names,
     varying_slots,
-    year_span,
 )
-from ragspine_nb.agent.reading.intent import ParsedIntent
-from ragspine_nb.agent.reading.labels import metric_label
-from ragspine_nb.glossary import fold, period_label
-from ragspine_nb.profile import DomainProfile
-from ragspine_nb.wordset import content_words
+from ragspine_nb.agent.compute.ratio_plan import plan_ratio
+from ragspine_nb.glossary import period_label
 
 __all__ = ["Task", "Plan", "PlanContext", "base_tasks", "plan_operation", "varying_slots",
            "ranged", "SLOTS"]
+
 
 def _crossed(rows: Sequence[Task], ctx: PlanContext) -> NotComputed:
     """Several rows where one is wanted (named in words), or none at all."""
@@ -200,138 +196,6 @@ def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
     return Plan(op, tuple(_over_periods(ctx, rows[0], periods)))
 
 
-# ------------------------------------------------------------------ ratios
-def _one(values: Sequence[str], *fallbacks: Sequence[str]) -> list[str]:
-    """A side's own values, else the first fallback that has some."""
-    for candidate in (values, *fallbacks):
-        if candidate:
-            return list(dict.fromkeys(candidate))
-    return []
-
-
-def _side_tasks(side: ParsedIntent, other: ParsedIntent, rest: ParsedIntent,
-                ctx: PlanContext, year: str = "") -> list[Task]:
-    """The cells one side of a ratio names, completed from the rest of the question."""
-    intent, profile = ctx.intent, ctx.profile
-    metrics = _one(side.metrics, rest.metrics,
-                   other.metrics if len(other.metrics) == 1 else (),
-                   intent.metrics if len(intent.metrics) == 1 else ())
-    periods = [year] if year else _one([period_label(*p) for p in side.periods],
-                   [period_label(*p) for p in rest.periods],
-                   [period_label(*p) for p in other.periods],
-                   [period_label(*p) for p in intent.periods][:1],
-                   [ctx.clar.assumed_slots.get("period", "")])
-    entities = _one(side.entities, rest.entities, intent.entities[:1],
-                    [profile.home_entity_code])
-    channels = _one(side.channels, rest.channels, [profile.default_channel])
-    if len(periods) != 1 or len(entities) != 1 or not metrics or not periods[0]:
-        return []
-    if len(metrics) > 1 and len(channels) > 1:
-        return []
-    return [Task(m, entities[0], periods[0], c) for m in metrics for c in channels]
-
-
-def _whole_named_once(num: ParsedIntent,
-                      den: ParsedIntent) -> tuple[ParsedIntent, ParsedIntent]:
-    """The sides without the whole one of them names beside its own row.
-
-    "Net sales from total electronic components as a percentage of total net sales":
-    the numerator names the denominator's one row as the group its row belongs to —
-    the numerator is the other row. "Operating leases of more than 5 years in the total
-    operating leases": the denominator names the numerator's one row beside a "Total"
-    row — it is that row (in its total column).
-    """
-    def without(side: ParsedIntent, whole: str) -> ParsedIntent:
-        return replace(side, metrics=tuple(m for m in side.metrics if m != whole))
-
-    def only(side: ParsedIntent, row: str) -> ParsedIntent:
-        return replace(side, metrics=(row,))
-
-    if len(den.metrics) == 1 and len(num.metrics) == 2 and den.metrics[0] in num.metrics:
-        return without(num, den.metrics[0]), den
-    if len(num.metrics) == 1 and len(den.metrics) > 1 and num.metrics[0] in den.metrics:
-        return num, only(den, num.metrics[0])
-    return num, den
-
-
-def _apart(profile: DomainProfile, codes: Sequence[str]) -> bool:
-    """Whether the rows' names share no word ("Total" aside): no name runs into another."""
-    seen: set[str] = set()
-    for code in codes:
-        words = content_words(metric_label(profile, code)) - {"total"}
-        if words & seen:
-            return False
-        seen |= words
-    return True
-
-
-def _sides_clear(top: Sequence[Task], bottom: Sequence[Task],
-                 parts: tuple[ParsedIntent, ParsedIntent, ParsedIntent],
-                 profile: DomainProfile) -> bool:
-    """Whether the two sides name their cells clearly enough to divide them."""
-    num, den, rest = parts
-    # a total or its part? named unclearly — unless the total is the other side and the
-    # names run into each other nowhere ("revenue from services as a percentage of total
-    # revenue"; not "prepaid expenses and other current assets" beside "Total prepaid
-    # expenses and other")
-    whole = set(num.read_as_part[:-1]) <= {t.metric for t in bottom} and \
-        _apart(profile, num.read_as_part)
-    if den.read_as_part or (num.read_as_part and not whole):
-        return False
-    if not top or len(bottom) != 1 or bottom[0] in top:
-        return False
-    if not den.channels and not rest.channels and bottom[0].metric not in \
-            {t.metric for t in top} and \
-            any(t.channel != profile.default_channel for t in top):
-        # "A due in less than one year as a percentage of the total": the total in that
-        # column too, or the whole total? Never pick
-        return False
-    return len(top) == 1 or num.list_cue
-
-
-def _ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
-    split = op.split
-    if split is None:
-        return NotComputed("sides", ("",))
-    text = fold(ctx.intent.raw_question)
-    (a, b), (c, d) = split.numerator, split.denominator
-    outside = "".join(" " if a <= i < b or c <= i < d else ch for i, ch in enumerate(text))
-    num, den = _whole_named_once(ctx.parse(text[a:b]), ctx.parse(text[c:d]))
-    rest = ctx.parse(outside) if outside.strip() else replace(num, metrics=(), periods=(),
-                                                              channels=(), entities=())
-    said = f"{text[a:b]!r} / {text[c:d]!r}"
-    years = _yearly(ctx.intent, num, den, rest) or [""]
-    if op.over_range and len(years) == 2:  # "from FY2016 to FY2018": every year in it
-        years = year_span(ctx.intent) or years
-    if op.then and len(years) < 2 or op.then == "change" and len(years) != 2:
-        # an average of one year's share; a change of shares over other than two years
-        return NotComputed("operands", (str(len(years) if years != [""] else 1),))
-    tasks: list[Task] = []
-    for year in years:  # one numerator / denominator run per year asked, same rows
-        top = _side_tasks(num, den, rest, ctx, year)
-        bottom = _side_tasks(den, num, rest, ctx, year)
-        if not _sides_clear(top, bottom, (num, den, rest), ctx.profile):
-            return NotComputed("sides", (said,))
-        tasks += [*top, *bottom]
-    return Plan(op, tuple(tasks), numerators=len(tasks) // len(years) - 1, groups=len(years))
-
-
-def _yearly(intent: ParsedIntent, *parts: ParsedIntent) -> list[str]:
-    """The fiscal years a ratio is asked for, one result each ("… in 2018 and 2019").
-
-    Two or more fiscal years named, and every part of the question naming either none
-    of them or all of them; else none (the sides name their own periods).
-    """
-    named = [period_label(*p) for p in intent.periods]
-    if len(set(named)) < 2 or any(p[0] != "FY" for p in intent.periods):
-        return []
-    every = set(named)
-    if any(part.periods and {period_label(*p) for p in part.periods} != every
-           for part in parts):
-        return []
-    return list(dict.fromkeys(named))
-
-
 def _one_row(ctx: PlanContext) -> list[Task] | NotComputed:
     """The distinct rows (every slot but the period) the question names; one, or why not."""
     tasks = base_tasks(ctx.intent, ctx.clar, ctx.profile)
@@ -390,7 +254,7 @@ def plan_operation(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None
     if op.kind in ("count", "max", "min"):
         return _over(op, ctx)
     if op.kind in ("ratio", "share"):
-        return _ratio(op, ctx)
+        return plan_ratio(op, ctx)
     if op.kind == "change_of_change":
         return _change_of_change(op, ctx)
     if op.kind in ("trend", "spread"):

@@ -62,6 +62,7 @@ from ragspine_nb.agent.reading.parsed import (
     ParsedIntent,
 )
 from ragspine_nb.agent.reading.period_lists import listed_parts, split_years
+from ragspine_nb.agent.reading.ratio_sides import share_nouns
 from ragspine_nb.agent.reading.unstated import (
     qualifies_beyond,
     unresolved_partner,
@@ -310,7 +311,8 @@ class RuleIntentParser:
         listed = list_cue(self.rows.unlisted(text))
         # rows are named outside period phrases and the entities' names ("Best Buy" the
         # company, not the segment row "Best Buy" of its own filing)
-        named = without_phrases(mask(text, entities))
+        named = without_phrases(mask(mask(text, entities), [
+            (a, b, "", "") for a, b in share_nouns(text)]))  # "what share of": no row
         words = content_words(named)
         rows = self._rows(named, self.rows.phrases(named), words, listed)
         # a ratio named with its items asks for the ratio; "… attributable to 3M": the owners'

@@ -62,6 +62,8 @@ def column_label(profile: DomainProfile, code: str, lang: str = "en") -> str:
     with no year in it (a year names one table's head); a stated change's column is named
     as one, whatever its tables' heads say.
     """
+    if code == profile.default_channel:  # the row's own figure, beside a column's
+        return "合计" if lang == "zh" else "total"
     stated = _STATED_CHANGES.get(code)
     if stated:  # its heads differ by table ("2017-2016 percent change", "vs percentage change")
         return stated.get(lang, stated["en"])

@@ -59,8 +59,8 @@ from ragspine_nb.agent.reading.question_kind import (
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 
-__all__ = ["detect_operation", "cue_text", "COMPARE_CUES", "DIFFERENCE_CUES",
-           "PERCENT_CHANGE", "REPORTED"]
+__all__ = ["detect_operation", "cue_text", "percent_column", "COMPARE_CUES",
+           "DIFFERENCE_CUES", "PERCENT_CHANGE", "REPORTED"]
 
 #: Words asking to compare two figures: both levels are answered, with their difference.
 COMPARE_CUES: tuple[str, ...] = ("对比", "比较", "compare", "comparison", "versus", "vs")
@@ -174,7 +174,7 @@ def _label(kind: QuestionKind, cues: str) -> Operation | None:
     return None
 
 
-def _percent_column(profile: DomainProfile, code: str) -> bool:
+def percent_column(profile: DomainProfile, code: str) -> bool:
     """Whether a column states percentages itself ("% of total", "Percent of sales")."""
     spec = profile.channels.get(code)
     names = [code, *(spec.synonyms if spec else ())]
@@ -197,7 +197,7 @@ def _ratio(intent: ParsedIntent, text: str, cues: str,
     question) is looked up, not computed.
     """
     split = ratio_split(cues)
-    if split is None or any(_percent_column(profile, c) for c in intent.channels):
+    if split is None or any(percent_column(profile, c) for c in intent.channels):
         return None
     numerator = text[slice(*split.numerator)]  # a stated-change column may name "change"
     first = min(split.numerator[0], split.denominator[0])

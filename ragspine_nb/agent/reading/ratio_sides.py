@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ragspine_nb.period_phrases import QUESTION_PERIOD
 
-__all__ = ["RatioSplit", "ratio_split", "AS_SHARE", "share_words"]
+__all__ = ["RatioSplit", "ratio_split", "AS_SHARE", "share_words", "share_nouns", "ratio_words"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,11 @@ _RATIO_WORD = rf"(?:{_PCT_WORD}|proportion|ratio|fraction|share|portion|multiple
 _AS_OF = re.compile(rf"(?<![a-z])as an? {_RATIO_WORD} of(?![a-z])")
 #: "X as a percentage of Y": a share asked with both sides named
 AS_SHARE = re.compile(rf"(?<![a-z])as an? (?P<pct>{_PCT_WORD}) of(?![a-z])")
+#: "what share of revenue …", "the proportion of sales …": the noun asks a ratio
+_SHARE_NOUN = re.compile(r"(?<![a-z])(?:what|which|the|a) (?P<noun>share|portion|proportion|"
+                         r"fraction) of(?![a-z])")
+
+
 def share_words(text: str) -> list[tuple[int, int]]:
     """Spans of the percent words of "X as a percentage of Y" (the operation, not a name).
 
@@ -45,6 +50,32 @@ def share_words(text: str) -> list[tuple[int, int]]:
     ['%']
     """
     return [m.span("pct") for m in AS_SHARE.finditer(text)]
+
+
+def share_nouns(text: str) -> list[tuple[int, int]]:
+    """Spans of the nouns asking a share: "what *share* of revenue", "the *proportion* of".
+
+    They name no row: "Total shares" is not what "what share of revenue …" names.
+
+    >>> text = "what share of revenue came from china"
+    >>> [text[a:b] for a, b in share_nouns(text)]
+    ['share']
+    """
+    return [m.span("noun") for m in _SHARE_NOUN.finditer(text)]
+
+
+def ratio_words(text: str) -> list[tuple[int, int]]:
+    """Spans of the words asking a ratio or share ("what share of", "as a percentage of").
+
+    They name the operation, never a row or a column ("Shares", "Percent").
+
+    >>> text = "what share of revenue came from china?"
+    >>> [text[a:b] for a, b in ratio_words(text)]
+    ['what share of']
+    """
+    spans = {m.span() for p in (_AS_OF, _WHAT_OF, _OF) for m in p.finditer(text)}
+    return sorted(s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1]
+                                              for o in spans))  # "share of" in "what share of"
 
 
 _WHAT_OF = re.compile(rf"(?<![a-z])(?:what|which) (?:{_PCT_WORD}|proportion|"
@@ -135,6 +166,9 @@ def ratio_split(text: str) -> RatioSplit | None:
     >>> q = "what is the ratio of inventory to sales in 2018?"
     >>> s = ratio_split(q); s.kind, q[slice(*s.numerator)], q[slice(*s.denominator)]
     ('ratio', 'inventory', 'sales in 2018')
+    >>> q = "what is the proportion of revenue from china in 2018?"
+    >>> s = ratio_split(q); q[slice(*s.numerator)], q[slice(*s.denominator)]
+    ('from china in 2018', 'revenue')
     """
     end = len(text)
     m = _AS_OF.search(text)
@@ -154,6 +188,8 @@ def ratio_split(text: str) -> RatioSplit | None:
         sep = _separator(text, m.end())
         if sep is None:
             return None
+        if sep.group(0) == "from":  # "the proportion of revenue from China": China's part
+            return _split(text, _kind(text), (sep.start(), end), (m.end(), sep.start()))
         return _split(text, _kind(text), (m.end(), sep.start()), (sep.end(), end))
     m = _ZH_SHARE.search(text) or _ZH_RATIO.search(text)
     if m:

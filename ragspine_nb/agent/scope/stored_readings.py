@@ -31,6 +31,8 @@ from functools import lru_cache
 
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.reading.intent_terms import bare_label
+from ragspine_nb.agent.reading.operation_detect import percent_column
+from ragspine_nb.agent.reading.ratio_sides import ratio_split
 from ragspine_nb.agent.reading.unstated import QUESTION_WORDS
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
@@ -39,7 +41,7 @@ from ragspine_nb.vocabulary import Vocabulary
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes", "names_more",
-           "profile_reading"]
+           "profile_reading", "share_not_column"]
 
 
 @dataclass(frozen=True)
@@ -206,3 +208,24 @@ def _own_names(profile: DomainProfile, brought: frozenset[str]) -> dict[str, fro
             for form in {fold(name), fold(bare_label(name))} - {""}:
                 out.setdefault(form, set()).add(m.code)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def share_not_column(intent: ParsedIntent, store: FactReader, profile: DomainProfile
+                     ) -> ParsedIntent:
+    """A share asked, its percent word read as a column the company states for no row read.
+
+    "What percentage of Nike's revenue came from North America?" read the "Percent"
+    column of General Mills' tables: a share the tables state is looked up, not
+    computed — but Nike states none. A percent column the named companies hold for
+    none of the rows read is the question's word for the share: no column is read, and
+    the share is computed (or refused) over the rows. A column a named company states
+    for a row read ("what percent of sales was APAC" beside a "%" column) stays.
+    """
+    if not intent.entities or not intent.channels or \
+            not all(percent_column(profile, c) for c in intent.channels) or \
+            ratio_split(fold(intent.raw_question)) is None:
+        return intent
+    held = frozenset().union(*(store.metric_channels(e) for e in intent.entities))
+    if not held or any((m, c) in held for m in intent.metrics for c in intent.channels):
+        return intent
+    return replace(intent, channel=None, channels=())

@@ -130,6 +130,8 @@ def ratio_label(kind: str, top: Sequence[Fact], bottom: Fact, profile: DomainPro
     entity = "" if "entity" in varying else entity_label(profile, bottom.entity) + " "
     if "entity" in varying and "metric" not in varying:
         varying = [*varying, "metric"]  # "ACME Hong Kong Revenue", not "ACME Hong Kong"
+    elif "metric" not in varying:  # "Revenue, north america as a percentage of total"
+        entity += metric_label(profile, bottom.metric_code) + ("，" if lang == "zh" else ", ")
     num = joined([name_of(f, varying, profile) for f in top], lang)
     den = name_of(bottom, varying, profile)
     tail = period_tail(facts, varying, lang) if period else ""
