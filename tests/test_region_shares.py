@@ -107,3 +107,31 @@ def test_another_companys_percent_column_is_not_the_shares_word(tmp_path: Path) 
     assert [f.value for f in result.figures] == [pytest.approx(25.4106, abs=1e-3)], \
         result.answer
     assert "Zentra Corporation Revenue, greater china as a percentage of total" in result.answer
+
+
+@pytest.fixture(scope="module")
+def filings(tmp_path_factory: pytest.TempPathFactory) -> Agent:
+    from tests.filings import dev_filing_workspace
+    return Agent.from_workspace(dev_filing_workspace(
+        tmp_path_factory.mktemp("filings"), "NIKE_2023_10K.pdf", "BESTBUY_2023_10K.pdf",
+        "AMCOR_2023_10K.pdf"))
+
+
+def test_nikes_region_revenue_and_share_from_its_filing(filings: Agent) -> None:
+    level = filings.ask("What was Nike's revenue from Greater China in fiscal 2023?",
+                        reference_date=REF)
+    assert [f.value for f in level.figures] == [7248.0], level.answer
+    assert "page=87" in level.answer
+    share = filings.ask("What percentage of Nike's fiscal 2023 revenues came from Greater "
+                        "China?", reference_date=REF)
+    assert "7,248 / 51,217 × 100 = 14.15%" in share.answer, share.answer
+
+
+def test_a_ratio_of_two_named_rows_notes_no_part_of_a_total(filings: Agent) -> None:
+    """Each side of a ratio is read apart: the whole question's reading "Revenue, part of
+    Operating income" (Amcor's statements sum revenue into gross profit, gross profit into
+    operating income) was said before a right 3.88%."""
+    result = filings.ask("What was Best Buy's operating income as a percentage of revenue "
+                         "in fiscal 2023?", reference_date=REF)
+    assert "1,795 / 46,298 × 100 = 3.88%" in result.answer, result.answer
+    assert "part of" not in result.answer

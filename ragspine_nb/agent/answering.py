@@ -306,6 +306,14 @@ def _reading_note(run: Run, plan: Plan | None) -> str:
     When the operation chose its periods the assumed ones are not used; how the question's
     rows were read is still said.
     """
+    if plan is not None and plan.operation.kind in ("ratio", "share") and \
+            "part" in run.clar.assumed_slots:
+        # each side was read apart: the whole question's "a part of a total" is no reading
+        # ("Revenue, part of Operating income" for "operating income as a % of revenue")
+        slots = {k: v for k, v in run.clar.assumed_slots.items() if k != "part"}
+        intent = replace(run.intent, read_as_part=())
+        return assumption_note(intent, slots, run.profile, run.reported is not None) \
+            if slots else ""
     if plan is None or "period" not in varying_slots(plan.tasks):
         return run.clar.assumption_note
     kept = {k: v for k, v in run.clar.assumed_slots.items() if k in READING_SLOTS}
