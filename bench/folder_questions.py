@@ -126,6 +126,10 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What drove the change in Nike's revenue in fiscal 2023?", ("(51,217 − 46,710) = 4,507",)),
     ("What drove operating margin change as of FY2022 for 3M?", ("(19.1 − 20.8) = -1.7",)),
     ("Why did Netflix's operating income change in 2015?", ("(305,826 − 402,648) = -96,822",)),
+    ("What was Amcor's days payable outstanding in FY2023?", ("× 365 = 82.03",)),
+    ("What was Foot Locker's inventory turnover in 2022?", ("= 3.62",)),
+    ("What was Amcor's interest coverage ratio in FY2023?", ("= 5.2",)),
+    ("What was Nike's asset turnover in fiscal 2023?", ("51,217 / 37,531 = 1.36",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

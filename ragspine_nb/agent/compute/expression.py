@@ -142,6 +142,10 @@ def _combine(op: str, a: Value, b: Value) -> Value | NotComputed:
     rhs = b.value
     if op == "-" and b.value < 0 <= a.value:  # a deduction shown negative: its size
         rhs, nums_b = -b.value, f"{format_value(-b.value)} (the size of {b.numbers})"
+    if op == "/" and b.stated and b.value < 0 <= a.value:
+        # a base stated negative, a cost in brackets ("Cost of sales (11,969)"): its size,
+        # never a negative count of days or a negative turnover
+        rhs, nums_b = -b.value, f"{format_value(-b.value)} (the size of {b.numbers})"
     if op == "+" and a.stated and b.stated and (a.value < 0) != (b.value < 0):
         return NotComputed("signs", (f"{format_value(a.value)}, {format_value(b.value)}",))
     if op == "/" and b.value == 0:

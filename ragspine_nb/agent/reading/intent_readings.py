@@ -72,6 +72,12 @@ _QUALIFIES = re.compile(r"\s*(?:['\u2019]s\s*)?(?:(?:fy\s*)?(?:19|20)\d\d\s*(?:å
                         r"(?:çš„\s*)?", re.I)
 
 
+def _computed(reader: RowReader, code: str) -> bool:
+    """Whether the profile computes the metric by a formula (no figure states it)."""
+    spec = reader.profile.metrics.get(code)
+    return spec is not None and bool(spec.formula)
+
+
 def row_and_column(reader: RowReader, rows: Rows, words: frozenset[str],
                     columns: frozenset[str]) -> Rows:
     """"the number of shares outstanding": a row with figures and a column, named apart.
@@ -83,8 +89,9 @@ def row_and_column(reader: RowReader, rows: Rows, words: frozenset[str],
     another such row ("Subscription revenue" in "Total subscription revenue") is no
     second reading.
     """
-    if reader.live is None or not rows.codes or any(c in reader.live for c in rows.codes):
-        return rows
+    if reader.live is None or not rows.codes or any(c in reader.live or _computed(reader, c)
+                                                    for c in rows.codes):
+        return rows  # a ratio the profile computes ("asset turnover") has its figure
     said = frozenset().union(*(reader.index.words_of(c, words) for c in rows.codes))
     named = dict.fromkeys(reader.index.inside(words))
     mine = {c: reader.index.words_of(c, words) for c in named}

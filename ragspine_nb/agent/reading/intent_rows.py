@@ -52,6 +52,9 @@ from ragspine_nb.wordset import WordSetIndex, content_words
 
 __all__ = ["Hit", "Rows", "RowReader", "START_WORDS", "END_WORDS", "OPERATION_WORDS"]
 
+#: Metrics a question naming none offers, closest first.
+_OFFERED = 5
+
 #: Words that ask an operation, never name a row beside one the question names.
 OPERATION_WORDS = frozenset({"percent", "change", "changes", "increase", "decrease", "growth",
                              "rate", "difference", "variance", "%"})
@@ -143,7 +146,11 @@ class RowReader:
         fixed = self._typo_index().correct(words)
         if fixed is not None and (named := self.index.contained(fixed)):
             return named, True
-        return self.index.closest(words), False
+        # the closest with stored figures first: a built-in name with none (dropped
+        # later) never crowds a row that has figures out of the five offered
+        ranked = self.index.closest(words, n=len(self.profile.metrics))
+        live = [c for c in ranked if self.live is not None and c in self.live]
+        return tuple((live or list(ranked))[:_OFFERED]), False
 
     def closing_balance(self, words: frozenset[str]) -> str | None:
         """The one row named but for "end of the year" when the question states no point.
