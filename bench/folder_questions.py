@@ -130,6 +130,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was Foot Locker's inventory turnover in 2022?", ("= 3.62",)),
     ("What was Amcor's interest coverage ratio in FY2023?", ("= 5.2",)),
     ("What was Nike's asset turnover in fiscal 2023?", ("51,217 / 37,531 = 1.36",)),
+    ("How much cash did Best Buy have at the end of Q2 FY2024?", ("2024Q2: 1,093",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

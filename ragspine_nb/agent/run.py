@@ -39,6 +39,7 @@ from ragspine_nb.agent.scope.fiscal_dates import Calendars, calendars_of, in_fis
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
 from ragspine_nb.agent.scope.stored_readings import (
     Narrowed,
+    narrow_to_periods,
     narrow_to_store,
     profile_reading,
     share_not_column,
@@ -208,6 +209,7 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
     intent, narrowed = narrow_to_store(intent, store, profile)  # readings it has no fact of
     intent = profile_reading(intent, store, profile)  # another company's line item's words
     intent = share_not_column(intent, store, profile)  # a share's word, no column of theirs
+    intent = narrow_to_periods(intent, store, profile)  # a row with no figure for the years
     intent = _per_unit(intent, profile)  # "revenue per share": no row's total
     alike = alike_rows(intent, store, profile)
     if alike:

@@ -41,7 +41,7 @@ from ragspine_nb.vocabulary import Vocabulary
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes", "names_more",
-           "profile_reading", "share_not_column"]
+           "profile_reading", "share_not_column", "narrow_to_periods"]
 
 
 @dataclass(frozen=True)
@@ -229,3 +229,45 @@ def share_not_column(intent: ParsedIntent, store: FactReader, profile: DomainPro
     if not held or any((m, c) in held for m in intent.metrics for c in intent.channels):
         return intent
     return replace(intent, channel=None, channels=())
+
+
+def narrow_to_periods(intent: ParsedIntent, store: FactReader, profile: DomainProfile
+                      ) -> ParsedIntent:
+    """Several rows read for the periods named: a document's row with no figure for them.
+
+    "How much cash did Best Buy have at the end of Q2 FY2024?" offered, beside the two
+    cash rows its 10-Q states, two rows only its 2017 10-K has ("Cash and cash
+    equivalents at end of period - held for sale"). A row a document brought that holds
+    no figure of the named companies for any period asked is no reading, when another
+    row read holds one — unless the question writes its name in full, or its words say
+    something the kept rows' do not (:func:`names_more`): then it stays, and the
+    question is asked back with it ("subscription revenue" beside "Total subscription
+    revenue", in a year only the latter states).
+    """
+    if not intent.entities or not intent.periods or len(intent.metrics) < 2 or \
+            intent.list_cue:
+        return intent
+    channel = intent.channel or profile.default_channel
+    asked = set(intent.periods)
+
+    def serves(metric: str) -> bool:
+        return any((f.period_type, f.period) in asked for e in intent.entities
+                   for f in store.iter_facts(metric_code=metric, entity=e, channel=channel))
+
+    brought = brought_codes(store)
+    serving = [m for m in intent.metrics if serves(m)]
+    if not serving:
+        return intent
+    kept_names = [n for m in serving for n in _names(profile, m)]
+    asked_text = fold(intent.raw_question)
+    kept = tuple(m for m in intent.metrics if m in serving or m not in brought
+                 or names_more(intent.raw_question, _names(profile, m), kept_names)
+                 or any(_written(asked_text, n) for n in _names(profile, m)))
+    if len(kept) == len(intent.metrics):
+        return intent
+    return replace(intent, metrics=kept, metric=kept[0])
+
+
+def _written(asked: str, name: str) -> bool:
+    """Whether the folded question writes ``name`` in full (as words)."""
+    return bool(name) and re.search(rf"(?<!\w){re.escape(fold(name))}(?!\w)", asked) is not None

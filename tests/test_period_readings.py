@@ -1,0 +1,41 @@
+"""Rows read for the periods a question names: a document's row with no figure for them.
+
+On the folder of the 29 FinanceBench dev filings (no metadata), "How much cash did Best
+Buy have at the end of Q2 FY2024?" asked back among four rows, two of them stated only
+in its 2017 10-K ("Cash and Cash Equivalents at End of Period - held for sale"); the
+quarter's balance sheet states one: 1,093. The test fails on the code before the rule
+(``scope/stored_readings.narrow_to_periods``).
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import date
+
+import pytest
+
+from ragspine_nb import ingest
+from ragspine_nb.agent import Agent
+from ragspine_nb.extract.beir import data_root
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Agent:
+    pdfs = sorted((data_root() / "financebench" / "pdfs").glob("*.pdf"))
+    if len(pdfs) < 29:
+        pytest.skip("FinanceBench filings not found (set RAGSPINE_DATA)")
+    root = tmp_path_factory.mktemp("folder")
+    (root / "reports").mkdir()
+    for pdf in pdfs:
+        shutil.copy(pdf, root / "reports" / pdf.name)
+    ingest(root / "reports", workspace=root / "ws", progress=False)
+    return Agent.from_workspace(root / "ws")
+
+
+def test_a_row_with_no_figure_for_the_quarter_is_no_reading(folder: Agent) -> None:
+    result = folder.ask("How much cash did Best Buy have at the end of Q2 FY2024?",
+                        reference_date=date(2024, 1, 1))
+    assert [f.value for f in result.figures] == [1093.0], \
+        result.answer
+    assert "2024Q2: 1,093 million" in result.answer
+    assert "held for sale" not in result.answer
