@@ -25,6 +25,12 @@ EARLIER = """(in thousands),2016,2015,% change
 Revenue,"8,830,669","6,779,511",30%
 """
 
+#: Another table's "Change" column; the income statement states levels only.
+ONE_YEAR = {
+    "highlights.csv": '(in millions),2022,2021,Change\nMemberships,"93,800","74,762","19,038"\n',
+    "income.csv": '(in millions),2021,2022\nRevenue,"10,000","11,000"\n'
+                  'Operating income,"1,200","1,500"\n'}
+
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
@@ -69,11 +75,7 @@ def test_a_one_year_change_no_column_states_is_computed_from_the_levels(
     """"How much did operating income change in 2022?" read the "Change" column another
     table has (the year before assumed): no change is stated for the row, so it was
     refused as "Operating income (change as stated) … not in the fact store"."""
-    agent = tables_agent(tmp_path_factory.mktemp("one_year"), {
-        "highlights.csv": '(in millions),2022,2021,Change\nMemberships,"93,800","74,762",'
-                          '"19,038"\n',
-        "income.csv": '(in millions),2021,2022\nRevenue,"10,000","11,000"\n'
-                      'Operating income,"1,200","1,500"\n'})
+    agent = tables_agent(tmp_path_factory.mktemp("one_year"), ONE_YEAR)
     for asked in ("How much did operating income change in 2022?",
                   "What was the year-over-year change in operating income in 2022?"):
         result = agent.ask(asked, reference_date=date(2023, 6, 1))
@@ -90,11 +92,7 @@ def test_why_a_change_no_column_states_shows_the_change_of_the_levels(
     found: Operating income (change as stated), FY2022": the "Change" column another table
     has was looked up. Its context is now the change of the two levels, the comparison
     assumed and said; the figure stays context (a why question asserts none)."""
-    agent = tables_agent(tmp_path_factory.mktemp("why_change"), {
-        "highlights.csv": '(in millions),2022,2021,Change\nMemberships,"93,800","74,762",'
-                          '"19,038"\n',
-        "income.csv": '(in millions),2021,2022\nRevenue,"10,000","11,000"\n'
-                      'Operating income,"1,200","1,500"\n'})
+    agent = tables_agent(tmp_path_factory.mktemp("why_change"), ONE_YEAR)
     for asked in ("What drove the change in operating income in 2022?",
                   "Why did operating income change in 2022?"):
         result = agent.ask(asked, reference_date=date(2023, 6, 1))

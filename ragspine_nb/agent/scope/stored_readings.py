@@ -129,7 +129,7 @@ def names_more(question: str, names: Iterable[str], kept_names: Iterable[str]) -
     asked = fold(question)
     said: set[str] = set()
     for name in names:
-        if name and re.search(rf"(?<!\w){re.escape(fold(name))}(?!\w)", asked):
+        if _written(asked, name):
             said |= content_words(name)
     covered = set().union(*(content_words(n) for n in kept_names))
     return bool(said - covered - QUESTION_WORDS)
