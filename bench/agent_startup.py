@@ -52,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", help="the first question asked (default: the first of the set), "
                     "e.g. a 'why' to time a process's first narrative question")
     args = ap.parse_args(argv)
+    if args.baseline and not (Path(args.baseline) / "ragspine_nb").is_dir():
+        # a path that is not there is left off the import path: this code would run twice
+        ap.error(f"--baseline {args.baseline!r} is no checkout (no ragspine_nb/ in it)")
     if args.baseline:
         return _compare(args)
     prof = cProfile.Profile() if args.profile else None

@@ -131,6 +131,8 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("What was Amcor's interest coverage ratio in FY2023?", ("= 5.2",)),
     ("What was Nike's asset turnover in fiscal 2023?", ("51,217 / 37,531 = 1.36",)),
     ("How much cash did Best Buy have at the end of Q2 FY2024?", ("2024Q2: 1,093",)),
+    ("What percentage of Nike's revenue came from North America in fiscal 2023?",
+     ("21,608 / 51,217 × 100 = 42.19%",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 
@@ -170,6 +172,9 @@ def main() -> int:
     if args.raw:
         print(json.dumps(run(args.workspace)))
         return 0
+    if args.baseline and not (Path(args.baseline) / "ragspine_nb").is_dir():
+        # a path that is not there is left off the import path: this code would answer twice
+        ap.error(f"--baseline {args.baseline!r} is no checkout (no ragspine_nb/ in it)")
     here = str(Path(__file__).resolve().parents[1])
     sides = [("this", here, args.workspace)] if not args.baseline else \
         [("baseline", str(Path(args.baseline).resolve()),

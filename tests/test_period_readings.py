@@ -1,10 +1,10 @@
-"""Rows read for the periods a question names: a document's row with no figure for them.
+"""Readings on a folder of filings: rows with no figure for the periods named, a region's row.
 
 On the folder of the 29 FinanceBench dev filings (no metadata), "How much cash did Best
 Buy have at the end of Q2 FY2024?" asked back among four rows, two of them stated only
 in its 2017 10-K ("Cash and Cash Equivalents at End of Period - held for sale"); the
-quarter's balance sheet states one: 1,093. The test fails on the code before the rule
-(``scope/stored_readings.narrow_to_periods``).
+quarter's balance sheet states one: 1,093 (``scope/stored_readings.narrow_to_periods``).
+Each test fails on the code before its rule.
 """
 
 from __future__ import annotations
@@ -39,3 +39,12 @@ def test_a_row_with_no_figure_for_the_quarter_is_no_reading(folder: Agent) -> No
         result.answer
     assert "2024Q2: 1,093 million" in result.answer
     assert "held for sale" not in result.answer
+
+
+def test_a_regions_share_named_by_a_row_and_a_column_of_its_words(folder: Agent) -> None:
+    """"North America" names a row of Nike's revenues ("Revenues: North America") and a
+    column of its segment table: read as both, the share was refused ("could not be
+    identified"); the column is the row's own words, no column asked."""
+    result = folder.ask("What percentage of Nike's revenue came from North America in "
+                        "fiscal 2023?", reference_date=date(2024, 1, 1))
+    assert "21,608 / 51,217 × 100 = 42.19%" in result.answer, result.answer

@@ -78,8 +78,8 @@ def _whole_named_once(num: ParsedIntent,
     return num, den
 
 
-def _completed(num: ParsedIntent, den: ParsedIntent, read: ParsedIntent, part: str
-               ) -> ParsedIntent:
+def _completed(num: ParsedIntent, den: ParsedIntent, read: ParsedIntent, part: str,
+               profile: DomainProfile) -> ParsedIntent:
     """A part named by a qualifier only, read with the whole's words before it (``read``).
 
     "What percentage of revenue came from Greater China?": "from Greater China" may name
@@ -98,8 +98,24 @@ def _completed(num: ParsedIntent, den: ParsedIntent, read: ParsedIntent, part: s
     if not named_from or len(num.metrics) == 1 and num.metrics == read.metrics:
         return num
     if len(read.metrics) == 1 and read.metrics != den.metrics:
-        return read  # one row named with the whole's words
+        # one row named with the whole's words; a column read from the row's own words
+        # ("Revenues: North America" beside a "North America" column) is no column asked
+        own = content_words(" ".join(_names(profile, read.metrics[0])))
+        columns = [c for c in read.channels if not _column_words(profile, c) <= own]
+        return replace(read, channels=tuple(columns), channel=columns[0] if columns else None)
     return replace(num, metrics=())
+
+
+def _names(profile: DomainProfile, code: str) -> list[str]:
+    spec = profile.metrics.get(code)
+    return [spec.label, *spec.synonyms] if spec is not None else []
+
+
+def _column_words(profile: DomainProfile, code: str) -> frozenset[str]:
+    """The words of a column's shortest name (its code's where it has none)."""
+    spec = profile.channels.get(code)
+    names = [n for n in (spec.synonyms if spec else ()) if n] or [code.replace("_", " ")]
+    return frozenset(content_words(min(names, key=len)))
 
 
 def _apart(profile: DomainProfile, codes: Sequence[str]) -> bool:
@@ -148,7 +164,7 @@ def plan_ratio(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
     outside = "".join(" " if a <= i < b or c <= i < d or any(x <= i < y for x, y in asked)
                       else ch for i, ch in enumerate(text))
     num, den = _whole_named_once(ctx.parse(text[a:b]), ctx.parse(text[c:d]))
-    num = _completed(num, den, ctx.parse(f"{text[c:d]} {text[a:b]}"), text[a:b])
+    num = _completed(num, den, ctx.parse(f"{text[c:d]} {text[a:b]}"), text[a:b], ctx.profile)
     rest = ctx.parse(outside) if outside.strip() else replace(num, metrics=(), periods=(),
                                                               channels=(), entities=())
     said = f"{text[a:b]!r} / {text[c:d]!r}"
