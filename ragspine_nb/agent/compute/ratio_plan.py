@@ -18,6 +18,7 @@ from ragspine_nb.agent.compute.plan_cells import Plan, PlanContext, Task, year_s
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.reading.labels import metric_label
 from ragspine_nb.agent.reading.ratio_sides import ratio_words
+from ragspine_nb.agent.scope.stored_readings import metric_names
 from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
@@ -100,15 +101,10 @@ def _completed(num: ParsedIntent, den: ParsedIntent, read: ParsedIntent, part: s
     if len(read.metrics) == 1 and read.metrics != den.metrics:
         # one row named with the whole's words; a column read from the row's own words
         # ("Revenues: North America" beside a "North America" column) is no column asked
-        own = content_words(" ".join(_names(profile, read.metrics[0])))
+        own = content_words(" ".join(metric_names(profile, read.metrics[0])))
         columns = [c for c in read.channels if not _column_words(profile, c) <= own]
         return replace(read, channels=tuple(columns), channel=columns[0] if columns else None)
     return replace(num, metrics=())
-
-
-def _names(profile: DomainProfile, code: str) -> list[str]:
-    spec = profile.metrics.get(code)
-    return [spec.label, *spec.synonyms] if spec is not None else []
 
 
 def _column_words(profile: DomainProfile, code: str) -> frozenset[str]:

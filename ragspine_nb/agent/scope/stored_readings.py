@@ -41,7 +41,7 @@ from ragspine_nb.vocabulary import Vocabulary
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes", "names_more",
-           "profile_reading", "share_not_column", "narrow_to_periods"]
+           "profile_reading", "share_not_column", "narrow_to_periods", "metric_names"]
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,8 @@ def names_more(question: str, names: Iterable[str], kept_names: Iterable[str]) -
     return bool(said - covered - QUESTION_WORDS)
 
 
-def _names(profile: DomainProfile, code: str) -> list[str]:
+def metric_names(profile: DomainProfile, code: str) -> list[str]:
+    """A metric's label and synonyms (none for a code the profile lacks)."""
     spec = profile.metrics.get(code)
     return [spec.label, *spec.synonyms] if spec is not None else []
 
@@ -153,9 +154,9 @@ def narrow_to_store(intent: ParsedIntent, store: FactReader,
     brought = brought_codes(store)
     if profile is not None:
         stored = {m for m, _ in held}
-        kept = [n for m in intent.metrics if m in stored for n in _names(profile, m)]
+        kept = [n for m in intent.metrics if m in stored for n in metric_names(profile, m)]
         brought = frozenset(c for c in brought if c in stored or c not in intent.metrics
-                            or not names_more(intent.raw_question, _names(profile, c), kept))
+                            or not names_more(intent.raw_question, metric_names(profile, c), kept))
     asked = intent.channel or (profile.default_channel if profile is not None
                                and not intent.channel_options else None)
     result = narrowed(intent.metrics, intent.channel_options, intent.list_cue, held, brought,
@@ -258,11 +259,11 @@ def narrow_to_periods(intent: ParsedIntent, store: FactReader, profile: DomainPr
     serving = [m for m in intent.metrics if serves(m)]
     if not serving:
         return intent
-    kept_names = [n for m in serving for n in _names(profile, m)]
+    kept_names = [n for m in serving for n in metric_names(profile, m)]
     asked_text = fold(intent.raw_question)
     kept = tuple(m for m in intent.metrics if m in serving or m not in brought
-                 or names_more(intent.raw_question, _names(profile, m), kept_names)
-                 or any(_written(asked_text, n) for n in _names(profile, m)))
+                 or names_more(intent.raw_question, metric_names(profile, m), kept_names)
+                 or any(_written(asked_text, n) for n in metric_names(profile, m)))
     if len(kept) == len(intent.metrics):
         return intent
     return replace(intent, metrics=kept, metric=kept[0])
