@@ -21,6 +21,7 @@ from ragspine_nb.agent.compute.plan_cells import every_year, reported_year
 from ragspine_nb.agent.gate.security_gate import SecurityGate
 from ragspine_nb.agent.narrative.grounding import Grounder, GroundingContext, question_context
 from ragspine_nb.agent.providers import LLMProvider, MockProvider
+from ragspine_nb.agent.reading.asked_scale import asked_scale
 from ragspine_nb.agent.reading.instructions import Instructions, read_instructions
 from ragspine_nb.agent.reading.intent import (
     ROUTE_NARRATIVE,
@@ -46,6 +47,7 @@ from ragspine_nb.agent.scope.stored_readings import (
 )
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.agent.write.render import citations
+from ragspine_nb.agent.write.restate import with_restated
 from ragspine_nb.agent.write.templates import STATEMENT_NAMES, TEXT, with_note
 from ragspine_nb.core import NarrativeOutcome, ToolOutcome
 from ragspine_nb.errors import ProfileError
@@ -117,7 +119,8 @@ class Run:
         cites = citations(narrative.passages if narrative else (), tool_results, refs, plain)
         self.trace.record(latency_ms=round((time.perf_counter() - self.started) * 1e3, 3),
                           n_sources=len(refs))
-        answer = f"{self.read_note()}{answer}"
+        answer = self.read_note() + with_restated(answer, tool.figures,
+                                                  asked_scale(self.question), self.lang)
         return AgentResult(
             self.question, answer, route, self.clar, tool_results=tool_results, sources=refs,
             trace=self.trace.to_dict(), answer_plain=answer if plain is None else plain,

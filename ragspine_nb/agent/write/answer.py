@@ -54,7 +54,7 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import unit_text
 
 __all__ = ["StructuredAnswer", "structured_answer", "figure_label", "figure_text",
-           "render_figures", "layout", "fact_line", "input_lines", "cited"]
+           "amount_figure", "render_figures", "layout", "fact_line", "input_lines", "cited"]
 
 
 @dataclass(frozen=True)
@@ -168,6 +168,16 @@ def _operand_name(fact: Fact, operands: Sequence[Fact], lang: str,
     return _sep(lang).join([*parts, period_label(fact.period_type, fact.period)])
 
 
+def amount_figure(figure: Figure) -> bool:
+    """Whether a figure is an amount of money (not a ratio, a percentage or a count).
+
+    An amount keeps its operands' unit (a formula over amounts giving days does not).
+    """
+    return bool(figure.operands) and figure.operation not in _PLAIN_RESULTS \
+        and is_amount(figure.operands[0]) \
+        and unit_text(figure.operands[0].unit) == unit_text(figure.unit)
+
+
 def figure_text(figure: Figure, lang: str, amount: bool | None = None,
                 profile: DomainProfile | None = None) -> str:
     """One figure as text: label, value with its unit, source; then how it was computed.
@@ -178,10 +188,7 @@ def figure_text(figure: Figure, lang: str, amount: bool | None = None,
     ``profile`` names the operands in its words (their codes without one).
     """
     if amount is None:
-        # an amount keeps its operands' unit (a formula over amounts giving days does not)
-        amount = bool(figure.operands) and figure.operation not in _PLAIN_RESULTS \
-            and is_amount(figure.operands[0]) \
-            and unit_text(figure.operands[0].unit) == unit_text(figure.unit)
+        amount = amount_figure(figure)
     places = shown_decimals(figure.operation, figure.operands)
     shown = figure.value if places is None else round(figure.value, places) + 0.0
     value = value_text(shown, figure.unit, lang, amount)

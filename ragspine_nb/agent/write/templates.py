@@ -124,6 +124,11 @@ TEXT = {
     "read_apart": {"zh": "（按问题读取：“{asked}”；另有{n}句说明另读{kinds}。）",
                    "en": "(Read as the question: “{asked}”; {n} instruction sentence(s) "
                          "read apart{kinds}.) "},
+    "restated": {"zh": "按所问单位（{span}）换算：", "en": "Restated as asked ({span}):"},
+    "restated_no_scale": {"zh": "{label}：来源未注明数量级，未换算", "en": "{label}: its source "
+                          "states no scale, so it is not restated"},
+    "restated_currency": {"zh": "（以{have}列示，未做汇率换算）",
+                          "en": " (stated in {have}; no exchange rate is applied)"},
     "stated_share": {"zh": "（报告中直接列示的百分比，非计算所得）",
                      "en": "(The percentages as the report states them, not computed.)"},
     "stated_change": {"zh": "（报告中直接列示的变动，非计算所得）",
