@@ -133,6 +133,12 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("How much cash did Best Buy have at the end of Q2 FY2024?", ("2024Q2: 1,093",)),
     ("What percentage of Nike's revenue came from North America in fiscal 2023?",
      ("21,608 / 51,217 × 100 = 42.19%",)),
+    # two periods compared: both levels and their difference, the row named only
+    ("What were Nike's inventories at the end of fiscal 2023 compared with fiscal 2022?",
+     ("FY2023: 8,454", "FY2022: 8,420", "(8,454 − 8,420) = 34")),
+    # a scale asked: the stated figure restated in it, the conversion shown
+    ("What were Foot Locker's total sales in 2022 in USD billions?",
+     ("8,759 million", "8.759 billion = 8,759 million ÷ 1,000")),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

@@ -48,3 +48,26 @@ def test_a_regions_share_named_by_a_row_and_a_column_of_its_words(folder: Agent)
     result = folder.ask("What percentage of Nike's revenue came from North America in "
                         "fiscal 2023?", reference_date=date(2024, 1, 1))
     assert "21,608 / 51,217 × 100 = 42.19%" in result.answer, result.answer
+
+
+def test_periods_compared_keep_to_the_row_named(folder: Agent) -> None:
+    """"Nike's inventories at the end of fiscal 2023 compared with fiscal 2022" was read as a
+    list of three rows ("Inventories", a "Year end" row with no figure of Nike's and the
+    cash flow's "(Increase) in inventories", stated for 2016–2018 only) and refused as rows
+    × periods; "compared" lists the periods, and a row found only inside another's words is
+    no item of a list: both levels and their difference."""
+    result = folder.ask("What were Nike's inventories at the end of fiscal 2023 compared with "
+                        "fiscal 2022?", reference_date=date(2024, 1, 1))
+    assert [f.value for f in result.figures] == [8454.0, 8420.0, 34.0], result.answer
+    assert "(8,454 − 8,420) = 34" in result.answer
+
+
+def test_a_row_listed_in_its_own_words_is_still_asked(folder: Agent) -> None:
+    """A list's item written in full stays an item when it has no figure for the year: it
+    is said not found, never dropped."""
+    result = folder.ask("What were Adobe's revenue and total digital media revenue in fiscal "
+                        "2017?", reference_date=date(2024, 1, 1))
+    assert [f.value for f in result.figures] == [7301505.0], result.answer
+    assert "Not found: Adobe Systems Incorporated Total Digital Media revenue, FY2017" \
+        in result.answer
+

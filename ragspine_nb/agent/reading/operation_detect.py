@@ -63,7 +63,8 @@ __all__ = ["detect_operation", "cue_text", "percent_column", "COMPARE_CUES",
            "DIFFERENCE_CUES", "PERCENT_CHANGE", "REPORTED"]
 
 #: Words asking to compare two figures: both levels are answered, with their difference.
-COMPARE_CUES: tuple[str, ...] = ("对比", "比较", "compare", "comparison", "versus", "vs")
+COMPARE_CUES: tuple[str, ...] = ("对比", "比较", "compare", "compared", "comparison", "versus",
+                                 "vs")
 #: Words asking for the difference *between* two named figures (not a change over time).
 DIFFERENCE_CUES: tuple[str, ...] = ("difference", "differences", "differ", "gap", "差额", "差异",
                                     "相差", "差距")

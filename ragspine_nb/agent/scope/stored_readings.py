@@ -25,7 +25,7 @@ guessed: a reading is only ever removed, never added.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -72,6 +72,8 @@ def narrowed(metrics: tuple[str, ...], options: tuple[str, ...], listed: bool,
     ()
     >>> narrowed(("YEAR_END", "NET_INCOME"), (), True, held, docs).dropped  # a list: both asked
     ()
+
+    (:func:`narrow_to_store` reads a list's items apart: a row listed with its own words.)
     >>> narrowed(("CAPEX",), ("C_QUARTER_JUN_3", "C_QUARTER_MAR_3"), False, held, docs).dropped
     ('C_QUARTER_JUN_3', 'C_QUARTER_MAR_3')
     >>> held = frozenset({("REVENUE", "TOTAL"), ("SEGMENT_REVENUES", "C_NORTH_AMERICA")})
@@ -152,15 +154,16 @@ def narrow_to_store(intent: ParsedIntent, store: FactReader,
         return intent, Narrowed(intent.metrics, intent.channel_options)
     held = frozenset().union(*(store.metric_channels(e) for e in intent.entities))
     brought = brought_codes(store)
+    listed = intent.list_cue
     if profile is not None:
         stored = {m for m, _ in held}
         kept = [n for m in intent.metrics if m in stored for n in metric_names(profile, m)]
         brought = frozenset(c for c in brought if c in stored or c not in intent.metrics
-                            or not names_more(intent.raw_question, metric_names(profile, c), kept))
+                            or not _own_item(intent, metric_names(profile, c), kept))
+        listed = False  # a row listed with its own words stays (above); none else is asked
     asked = intent.channel or (profile.default_channel if profile is not None
                                and not intent.channel_options else None)
-    result = narrowed(intent.metrics, intent.channel_options, intent.list_cue, held, brought,
-                      asked)
+    result = narrowed(intent.metrics, intent.channel_options, listed, held, brought, asked)
     if not result.dropped:
         return intent, result
     out = replace(intent, metrics=result.metrics, metric=result.metrics[0] if result.metrics
@@ -245,8 +248,7 @@ def narrow_to_periods(intent: ParsedIntent, store: FactReader, profile: DomainPr
     question is asked back with it ("subscription revenue" beside "Total subscription
     revenue", in a year only the latter states).
     """
-    if not intent.entities or not intent.periods or len(intent.metrics) < 2 or \
-            intent.list_cue:
+    if not intent.entities or not intent.periods or len(intent.metrics) < 2:
         return intent
     channel = intent.channel or profile.default_channel
     asked = set(intent.periods)
@@ -262,11 +264,26 @@ def narrow_to_periods(intent: ParsedIntent, store: FactReader, profile: DomainPr
     kept_names = [n for m in serving for n in metric_names(profile, m)]
     asked_text = fold(intent.raw_question)
     kept = tuple(m for m in intent.metrics if m in serving or m not in brought
-                 or names_more(intent.raw_question, metric_names(profile, m), kept_names)
-                 or any(_written(asked_text, n) for n in metric_names(profile, m)))
+                 or _own_item(intent, metric_names(profile, m), kept_names, asked_text))
     if len(kept) == len(intent.metrics):
         return intent
     return replace(intent, metrics=kept, metric=kept[0])
+
+
+def _own_item(intent: ParsedIntent, names: Sequence[str], kept: Sequence[str],
+              asked: str | None = None) -> bool:
+    """Whether a row is asked in its own words: they say more than the kept rows' names.
+
+    In a list ("revenue and EBITDA"), a row whose name is written in full is an item of
+    it too; a row found only inside the words of another ("(Increase) in inventories"
+    beside "Inventories") is none.
+    """
+    if names_more(intent.raw_question, names, kept):
+        return True
+    if not intent.list_cue and asked is None:
+        return False
+    asked = asked if asked is not None else fold(intent.raw_question)
+    return any(_written(asked, n) for n in names)
 
 
 def _written(asked: str, name: str) -> bool:
