@@ -139,6 +139,9 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a scale asked: the stated figure restated in it, the conversion shown
     ("What were Foot Locker's total sales in 2022 in USD billions?",
      ("8,759 million", "8.759 billion = 8,759 million ÷ 1,000")),
+    # a later filing's row with no figure for the year: the segment column that states it
+    ("What was Adobe's Digital Media revenue in fiscal 2017?",
+     ("5,010,579 thousand", "col=FY2017.C_DIGITAL_MEDIA")),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

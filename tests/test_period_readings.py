@@ -71,3 +71,16 @@ def test_a_row_listed_in_its_own_words_is_still_asked(folder: Agent) -> None:
     assert "Not found: Adobe Systems Incorporated Total Digital Media revenue, FY2017" \
         in result.answer
 
+
+def test_a_row_with_no_figure_for_the_year_read_as_a_row_and_a_column(folder: Agent) -> None:
+    """"Adobe's Digital Media revenue in fiscal 2017": its 2022 10-K's row "Total Digital
+    Media revenue" (2020–2022 only) took the words and the answer was "not found", while
+    the 2017 segment table states Revenue in a "Digital Media" column: read as that row and
+    column, the reading said."""
+    result = folder.ask("What was Adobe's Digital Media revenue in fiscal 2017?",
+                        reference_date=date(2024, 1, 1))
+    assert [f.value for f in result.figures] == [5010579.0], result.answer
+    assert "row=REVENUE,col=FY2017.C_DIGITAL_MEDIA" in result.answer
+    later = folder.ask("What was Adobe's Digital Media revenue in fiscal 2022?",
+                       reference_date=date(2024, 1, 1))
+    assert [f.value for f in later.figures] == [12842.0], later.answer

@@ -399,7 +399,8 @@ def test_chinese_row_labels_are_names_not_bare_totals(tmp_path: Path) -> None:
     assert [(f.value, f.unit) for f in agent.ask("德国2019年的收入是多少？",
                                                  reference_date=REF).figures] == [
         (78062.0, "CNY_K")]
-    assert result.answer.startswith("（假设：问的是德国这一行（Revenue (REVENUE)没有数据）")
+    assert result.answer.startswith(
+        "（假设：问的是德国这一行（Revenue (REVENUE)在所问期间没有数据）")
     reader = RuleIntentParser(agent.profile, live_metrics=agent.store.metric_codes()).rows
     assert [reader._bare_total(c) for c in ("德国", "合计")] == [False, True]
 

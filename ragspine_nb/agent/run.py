@@ -43,7 +43,9 @@ from ragspine_nb.agent.scope.stored_readings import (
     narrow_to_periods,
     narrow_to_store,
     profile_reading,
+    serves_column,
     share_not_column,
+    unserved_row,
 )
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.agent.write.render import citations
@@ -273,6 +275,13 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     intent, carried = carry_over(intent, follow_up, profile)
     kind = question_kind(asked)
     intent, narrowed, years, alike = _read_against_store(intent, store, profile, kind, calendars)
+    unserved = unserved_row(intent, store)
+    if unserved and isinstance(parser, RuleIntentParser):
+        # a row stating no figure asked: its words as another row and a column that do
+        again, _ = carry_over(parser.sparing({unserved}).parse(asked, ref), follow_up, profile)
+        read_again = _read_against_store(again, store, profile, kind, calendars)
+        if serves_column(read_again[0], store):
+            intent, narrowed, years, alike = read_again
     # "which years …" asks for the periods: none is assumed from what is reported
     reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None
     clar = clarify_scope(intent, ref, profile=profile, gate=gate, reported=reported,

@@ -13,6 +13,7 @@ nearest row.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Collection, Mapping
 from datetime import date
@@ -300,6 +301,19 @@ class RuleIntentParser:
             # a near-miss row with a period, or a misspelled metric: ask back, not search
             return ROUTE_STRUCTURED
         return ROUTE_NARRATIVE
+
+    def sparing(self, codes: Collection[str]) -> RuleIntentParser:
+        """A copy of this parser reading ``codes`` as rows without stored figures.
+
+        A row the named companies state for no period asked is read as no row with
+        figures; the compiled vocabularies are shared, not built again.
+        """
+        if self.rows.live is None or not set(codes) & self.rows.live:
+            return self
+        spared = copy.copy(self)
+        spared.rows = copy.copy(self.rows)
+        spared.rows.live = self.rows.live - frozenset(codes)
+        return spared
 
     def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
         """Parse ``question`` (relative periods resolve against ``reference_date``)."""

@@ -301,9 +301,9 @@ def assumption_note(intent: ParsedIntent, assumed: dict[str, str], profile: Doma
                      else f"the question asks for {movement}, a movement of {balance}")
     if intent.read_as_row:
         *unfilled, row = _names(profile, intent.read_as_row)
-        parts.append(f"问的是{row}这一行（{'、'.join(unfilled)}没有数据）" if zh
+        parts.append(f"问的是{row}这一行（{'、'.join(unfilled)}在所问期间没有数据）" if zh
                      else f"the question asks for the row {row}, as {' and '.join(unfilled)} "
-                     "has no stored figure")
+                     "has no stored figure for the period asked")
     if intent.read_as_closing:
         (name,) = _names(profile, (intent.read_as_closing,))
         parts.append(f"余额取期末数{name}" if zh else f"the balance is the closing one, {name}")

@@ -41,7 +41,8 @@ from ragspine_nb.vocabulary import Vocabulary
 from ragspine_nb.wordset import content_words
 
 __all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes", "names_more",
-           "profile_reading", "share_not_column", "narrow_to_periods", "metric_names"]
+           "profile_reading", "share_not_column", "narrow_to_periods", "metric_names",
+           "unserved_row", "serves_column"]
 
 
 @dataclass(frozen=True)
@@ -289,3 +290,34 @@ def _own_item(intent: ParsedIntent, names: Sequence[str], kept: Sequence[str],
 def _written(asked: str, name: str) -> bool:
     """Whether the folded question writes ``name`` in full (as words)."""
     return bool(name) and re.search(rf"(?<!\w){re.escape(fold(name))}(?!\w)", asked) is not None
+
+
+def unserved_row(intent: ParsedIntent, store: FactReader) -> str | None:
+    """The one row read when a document brought it and it holds no figure asked.
+
+    "Adobe's Digital Media revenue in fiscal 2017": the 2022 10-K's row "Total Digital
+    Media revenue" states 2020–2022 only. Such a row (named companies and periods, no
+    column named) may be the words of another row and a column
+    (:func:`serves_column`); ``None`` when the row read holds a figure asked.
+    """
+    if not intent.entities or not intent.periods or len(intent.metrics) != 1 \
+            or intent.channel or intent.channel_options:
+        return None
+    (metric,) = intent.metrics
+    if metric not in brought_codes(store):
+        return None
+    asked = set(intent.periods)
+    held = any((f.period_type, f.period) in asked for e in intent.entities
+               for f in store.iter_facts(metric_code=metric, entity=e))
+    return None if held else metric
+
+
+def serves_column(intent: ParsedIntent, store: FactReader) -> bool:
+    """Whether one row in one named column holds a figure of the companies for a period asked."""
+    if len(intent.metrics) != 1 or not intent.channel or not intent.entities:
+        return False
+    asked = set(intent.periods)
+    return any((f.period_type, f.period) in asked for e in intent.entities
+               for f in store.iter_facts(metric_code=intent.metrics[0], entity=e,
+                                         channel=intent.channel))
+
