@@ -142,6 +142,8 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a later filing's row with no figure for the year: the segment column that states it
     ("What was Adobe's Digital Media revenue in fiscal 2017?",
      ("5,010,579 thousand", "col=FY2017.C_DIGITAL_MEDIA")),
+    # another filing's "Current liabilities" row with no figure of Nike's: its total
+    ("What were Nike's current liabilities at the end of fiscal 2023?", ("FY2023: 9,256",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

@@ -84,3 +84,17 @@ def test_a_row_with_no_figure_for_the_year_read_as_a_row_and_a_column(folder: Ag
     later = folder.ask("What was Adobe's Digital Media revenue in fiscal 2022?",
                        reference_date=date(2024, 1, 1))
     assert [f.value for f in later.figures] == [12842.0], later.answer
+
+
+def test_a_notes_row_is_no_answer_for_the_balance_sheets_total(folder: Agent) -> None:
+    """General Mills' note on joint ventures states "Current liabilities" 1,298.8 (the
+    ventures', on a 100 percent basis); its balance sheet "Total current liabilities"
+    8,019.9. The previous code answered 1,298.8; both are readings now (asked back). For
+    Nike, whose filings state only the total, the total is answered, the reading said."""
+    general_mills = folder.ask("What were General Mills' current liabilities at the end of "
+                               "fiscal 2022?", reference_date=date(2024, 1, 1))
+    assert general_mills.figures == (), general_mills.answer
+    assert "Total current liabilities (CURRENT_LIABILITIES)" in general_mills.answer
+    nike = folder.ask("What were Nike's current liabilities at the end of fiscal 2023?",
+                      reference_date=date(2024, 1, 1))
+    assert [f.value for f in nike.figures] == [9256.0], nike.answer

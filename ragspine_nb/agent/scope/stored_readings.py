@@ -42,7 +42,7 @@ from ragspine_nb.wordset import content_words
 
 __all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes", "names_more",
            "profile_reading", "share_not_column", "narrow_to_periods", "metric_names",
-           "unserved_row", "serves_column"]
+           "unserved_row", "serves_column", "beside_totals"]
 
 
 @dataclass(frozen=True)
@@ -320,4 +320,44 @@ def serves_column(intent: ParsedIntent, store: FactReader) -> bool:
     return any((f.period_type, f.period) in asked for e in intent.entities
                for f in store.iter_facts(metric_code=intent.metrics[0], entity=e,
                                          channel=intent.channel))
+
+
+def _table(doc: str, locator: str) -> str:
+    """The table a fact's cell is in: its document and locator before the row or cell."""
+    head = re.split(r",?(?:row|cell)=", locator, maxsplit=1)[0]
+    return f"{doc}|{head}"
+
+
+def beside_totals(intent: ParsedIntent, store: FactReader, totals: Sequence[str]
+                  ) -> ParsedIntent:
+    """One row read, and the rows named by "Total" and its name: both, from other tables.
+
+    "General Mills' current liabilities" named, as written, the "Current liabilities" of
+    a note on its joint ventures (1,298.8) — and the balance sheet's "Total current
+    liabilities" (8,019.9) just as well: both are readings (the question is asked back
+    unless they state the same figures). In one table "Other operating expenses" and
+    "Total other operating expenses" are a line and its section's sum: the line named is
+    asked, as before. A row named that states no figure asked ("Current liabilities" of
+    another company's filing, for Nike) gives way to the one total that does, the reading
+    said. ``totals``: the rows named "Total" + the row's name.
+    """
+    if len(intent.metrics) != 1 or not totals:
+        return intent
+    asked = set(intent.periods)
+
+    def tables(metric: str) -> set[str]:
+        return {_table(f.source_doc_id, f.source_locator) for f in
+                store.iter_facts(metric_code=metric)
+                if (not intent.entities or f.entity in intent.entities)
+                and (not asked or (f.period_type, f.period) in asked)}
+
+    (row,) = intent.metrics
+    mine = tables(row)
+    others = [t for t in totals if (theirs := tables(t)) and not theirs & mine]
+    if not others:
+        return intent
+    if not mine:  # the row named states no figure asked: the total does, said
+        return intent if len(others) > 1 else replace(
+            intent, metrics=(others[0],), metric=others[0], read_as_row=(row, others[0]))
+    return replace(intent, metrics=(row, *others))
 
