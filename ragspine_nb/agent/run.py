@@ -57,7 +57,6 @@ from ragspine_nb.errors import ProfileError
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
-from ragspine_nb.wordset import content_words
 
 __all__ = ["Run", "start_run", "NO_TOOLS"]
 
@@ -204,8 +203,7 @@ class Run:
 
 
 def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainProfile,
-                        kind: QuestionKind, calendars: Calendars | None = None,
-                        parser: IntentParser | None = None
+                        kind: QuestionKind, calendars: Calendars | None = None
                         ) -> tuple[ParsedIntent, Narrowed, tuple[int, ...], tuple[str, ...]]:
     """The readings the store settles, and what was narrowed, the years read, rows alike.
 
@@ -218,7 +216,7 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
     intent = profile_reading(intent, store, profile)  # another company's line item's words
     intent = share_not_column(intent, store, profile)  # a share's word, no column of theirs
     intent = narrow_to_periods(intent, store, profile)  # a row with no figure for the years
-    intent = _with_totals(intent, store, parser)  # "Total" and the row's name, elsewhere
+    intent = beside_totals(intent, store, profile)  # "Total" and the row's name, elsewhere
     intent = _per_unit(intent, profile)  # "revenue per share": no row's total
     alike = alike_rows(intent, store, profile)
     if alike:
@@ -228,18 +226,6 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
         intent = replace(intent, periods=tuple(("FY", str(y)) for y in years),
                          period=("FY", str(years[0])))
     return intent, narrowed, years, alike
-
-
-def _with_totals(intent: ParsedIntent, store: FactStore, parser: IntentParser | None
-                 ) -> ParsedIntent:
-    """One row read beside the rows named by "Total" and its name, in other tables.
-
-    (:func:`beside_totals`; "total" written in the question names its row already.)
-    """
-    if not isinstance(parser, RuleIntentParser) or len(intent.metrics) != 1 \
-            or intent.list_cue or "total" in content_words(intent.raw_question):
-        return intent
-    return beside_totals(intent, store, parser.rows.totals_of(intent.metrics[0]))
 
 
 def _per_unit(intent: ParsedIntent, profile: DomainProfile) -> ParsedIntent:
@@ -290,13 +276,12 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
         raise ValueError("an IntentParser must fill raw_question with the exact question")
     intent, carried = carry_over(intent, follow_up, profile)
     kind = question_kind(asked)
-    intent, narrowed, years, alike = _read_against_store(intent, store, profile, kind,
-                                                         calendars, parser)
+    intent, narrowed, years, alike = _read_against_store(intent, store, profile, kind, calendars)
     unserved = unserved_row(intent, store)
     if unserved and isinstance(parser, RuleIntentParser):
         # a row stating no figure asked: its words as another row and a column that do
         again, _ = carry_over(parser.sparing({unserved}).parse(asked, ref), follow_up, profile)
-        read_again = _read_against_store(again, store, profile, kind, calendars, parser)
+        read_again = _read_against_store(again, store, profile, kind, calendars)
         if serves_column(read_again[0], store):
             intent, narrowed, years, alike = read_again
     # "which years …" asks for the periods: none is assumed from what is reported

@@ -118,8 +118,6 @@ class RowReader:
         #: every name, those two metrics share too: a list is never read inside one
         self.names = compile_terms({fold(t): "" for t, _ in pairs if fold(t)})
         self._typos: TypoIndex | None = None  # built on the first misspelled question
-        #: names without their total word → the rows named so with one (on first use)
-        self._totals: dict[frozenset[str], list[str]] | None = None
 
     @property
     def strict(self) -> WordSetIndex:
@@ -193,25 +191,6 @@ class RowReader:
         found = [p for p in named
                  if all(self.profile.contains(c, p) and apart(p, c) for c in codes if c != p)]
         return found[0] if len(found) == 1 else None
-
-    def totals_of(self, code: str) -> tuple[str, ...]:
-        """The rows with figures whose name is ``code``'s with "Total" before it.
-
-        "Total current liabilities" (a balance sheet's) for "Current liabilities" (a
-        note's, of its joint ventures): both name the figure "current liabilities".
-        """
-        if self._totals is None:
-            self._totals = {}
-            for c, spec in self.profile.metrics.items():
-                words = word_set(spec.label or c)
-                if "total" in words and words - {"total"}:
-                    self._totals.setdefault(words - {"total"}, []).append(c)
-        row = self.profile.metrics.get(code)
-        words = word_set(row.label or code) if row is not None else frozenset()
-        if not words or "total" in words:
-            return ()
-        return tuple(c for c in self._totals.get(words, ())
-                     if self.live is None or c in self.live)
 
     def _bare_total(self, code: str) -> bool:
         """Whether a row's label is only "Total" / "Total change" / "合计" (named by its place).

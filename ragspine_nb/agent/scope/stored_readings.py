@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ragspine_nb.agent.reading.intent import ParsedIntent
-from ragspine_nb.agent.reading.intent_terms import bare_label
+from ragspine_nb.agent.reading.intent_terms import bare_label, word_set
 from ragspine_nb.agent.reading.operation_detect import percent_column
 from ragspine_nb.agent.reading.ratio_sides import ratio_split
 from ragspine_nb.agent.reading.unstated import QUESTION_WORDS
@@ -252,11 +252,9 @@ def narrow_to_periods(intent: ParsedIntent, store: FactReader, profile: DomainPr
     if not intent.entities or not intent.periods or len(intent.metrics) < 2:
         return intent
     channel = intent.channel or profile.default_channel
-    asked = set(intent.periods)
 
     def serves(metric: str) -> bool:
-        return any((f.period_type, f.period) in asked for e in intent.entities
-                   for f in store.iter_facts(metric_code=metric, entity=e, channel=channel))
+        return _holds(store, metric, intent, channel)
 
     brought = brought_codes(store)
     serving = [m for m in intent.metrics if serves(m)]
@@ -287,6 +285,18 @@ def _own_item(intent: ParsedIntent, names: Sequence[str], kept: Sequence[str],
     return any(_written(asked, n) for n in names)
 
 
+def _holds(store: FactReader, metric: str, intent: ParsedIntent,
+           channel: str | None = None) -> bool:
+    """Whether ``metric`` holds a figure of the named companies for a period asked.
+
+    In ``channel`` only, when one is given (any column when ``None``).
+    """
+    asked = set(intent.periods)
+    where = {"channel": channel} if channel is not None else {}
+    return any((f.period_type, f.period) in asked for e in intent.entities
+               for f in store.iter_facts(metric_code=metric, entity=e, **where))
+
+
 def _written(asked: str, name: str) -> bool:
     """Whether the folded question writes ``name`` in full (as words)."""
     return bool(name) and re.search(rf"(?<!\w){re.escape(fold(name))}(?!\w)", asked) is not None
@@ -306,20 +316,25 @@ def unserved_row(intent: ParsedIntent, store: FactReader) -> str | None:
     (metric,) = intent.metrics
     if metric not in brought_codes(store):
         return None
-    asked = set(intent.periods)
-    held = any((f.period_type, f.period) in asked for e in intent.entities
-               for f in store.iter_facts(metric_code=metric, entity=e))
-    return None if held else metric
+    return None if _holds(store, metric, intent) else metric
 
 
 def serves_column(intent: ParsedIntent, store: FactReader) -> bool:
     """Whether one row in one named column holds a figure of the companies for a period asked."""
     if len(intent.metrics) != 1 or not intent.channel or not intent.entities:
         return False
-    asked = set(intent.periods)
-    return any((f.period_type, f.period) in asked for e in intent.entities
-               for f in store.iter_facts(metric_code=intent.metrics[0], entity=e,
-                                         channel=intent.channel))
+    return _holds(store, intent.metrics[0], intent, intent.channel)
+
+
+@lru_cache(maxsize=8)
+def _totals(profile: DomainProfile) -> dict[frozenset[str], tuple[str, ...]]:
+    """Each name's words → the metrics named "Total" and those words."""
+    out: dict[frozenset[str], list[str]] = {}
+    for code, spec in profile.metrics.items():
+        words = word_set(spec.label or code)
+        if "total" in words and words - {"total"}:
+            out.setdefault(words - {"total"}, []).append(code)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _table(doc: str, locator: str) -> str:
@@ -328,7 +343,7 @@ def _table(doc: str, locator: str) -> str:
     return f"{doc}|{head}"
 
 
-def beside_totals(intent: ParsedIntent, store: FactReader, totals: Sequence[str]
+def beside_totals(intent: ParsedIntent, store: FactReader, profile: DomainProfile
                   ) -> ParsedIntent:
     """One row read, and the rows named by "Total" and its name: both, from other tables.
 
@@ -339,9 +354,15 @@ def beside_totals(intent: ParsedIntent, store: FactReader, totals: Sequence[str]
     "Total other operating expenses" are a line and its section's sum: the line named is
     asked, as before. A row named that states no figure asked ("Current liabilities" of
     another company's filing, for Nike) gives way to the one total that does, the reading
-    said. ``totals``: the rows named "Total" + the row's name.
+    said. "total" written in the question names its row already.
     """
-    if len(intent.metrics) != 1 or not totals:
+    if len(intent.metrics) != 1 or intent.list_cue or "total" in word_set(intent.raw_question):
+        return intent
+    (row,) = intent.metrics
+    spec = profile.metrics.get(row)
+    named = word_set(spec.label or row) if spec is not None else frozenset()
+    totals = _totals(profile).get(named, ()) if named and "total" not in named else ()
+    if not totals:
         return intent
     asked = set(intent.periods)
 
@@ -351,7 +372,6 @@ def beside_totals(intent: ParsedIntent, store: FactReader, totals: Sequence[str]
                 if (not intent.entities or f.entity in intent.entities)
                 and (not asked or (f.period_type, f.period) in asked)}
 
-    (row,) = intent.metrics
     mine = tables(row)
     others = [t for t in totals if (theirs := tables(t)) and not theirs & mine]
     if not others:
