@@ -98,3 +98,17 @@ def test_a_notes_row_is_no_answer_for_the_balance_sheets_total(folder: Agent) ->
     nike = folder.ask("What were Nike's current liabilities at the end of fiscal 2023?",
                       reference_date=date(2024, 1, 1))
     assert [f.value for f in nike.figures] == [9256.0], nike.answer
+
+
+def test_a_row_never_stated_alone_offers_its_variants(folder: Agent) -> None:
+    """General Mills states "Basic" and "Diluted earnings per share", never "Earnings per
+    share" alone: "not found" before; the two are offered now (which is meant is not
+    said), and a formula's row (free cash flow) is still computed, not offered."""
+    eps = folder.ask("What was General Mills' earnings per share in fiscal 2020?",
+                     reference_date=date(2024, 1, 1))
+    assert eps.figures == (), eps.answer
+    assert eps.answer == ("Which metric do you mean? Closest: Basic earnings per share "
+                          "(EPS_BASIC); Diluted earnings per share (EPS_DILUTED)")
+    fcf = folder.ask("What was Amcor's free cash flow in FY2023?",
+                     reference_date=date(2024, 1, 1))
+    assert len(fcf.figures) == 1 and fcf.figures[0].operation != "lookup", fcf.answer

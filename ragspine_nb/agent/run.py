@@ -40,7 +40,6 @@ from ragspine_nb.agent.scope.fiscal_dates import Calendars, calendars_of, in_fis
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
 from ragspine_nb.agent.scope.stored_readings import (
     Narrowed,
-    beside_totals,
     narrow_to_periods,
     narrow_to_store,
     profile_reading,
@@ -48,6 +47,7 @@ from ragspine_nb.agent.scope.stored_readings import (
     share_not_column,
     unserved_row,
 )
+from ragspine_nb.agent.scope.wider_names import beside_totals, variants_stated
 from ragspine_nb.agent.trace import Trace
 from ragspine_nb.agent.write.render import citations
 from ragspine_nb.agent.write.restate import with_restated
@@ -217,6 +217,7 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
     intent = share_not_column(intent, store, profile)  # a share's word, no column of theirs
     intent = narrow_to_periods(intent, store, profile)  # a row with no figure for the years
     intent = beside_totals(intent, store, profile)  # "Total" and the row's name, elsewhere
+    intent = variants_stated(intent, store, profile)  # "Diluted EPS" for "EPS": offered
     intent = _per_unit(intent, profile)  # "revenue per share": no row's total
     alike = alike_rows(intent, store, profile)
     if alike:

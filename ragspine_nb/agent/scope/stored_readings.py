@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ragspine_nb.agent.reading.intent import ParsedIntent
-from ragspine_nb.agent.reading.intent_terms import bare_label, word_set
+from ragspine_nb.agent.reading.intent_terms import bare_label
 from ragspine_nb.agent.reading.operation_detect import percent_column
 from ragspine_nb.agent.reading.ratio_sides import ratio_split
 from ragspine_nb.agent.reading.unstated import QUESTION_WORDS
@@ -42,7 +42,7 @@ from ragspine_nb.wordset import content_words
 
 __all__ = ["Narrowed", "narrow_to_store", "narrowed", "brought_codes", "names_more",
            "profile_reading", "share_not_column", "narrow_to_periods", "metric_names",
-           "unserved_row", "serves_column", "beside_totals"]
+           "unserved_row", "serves_column", "holds_asked"]
 
 
 @dataclass(frozen=True)
@@ -254,7 +254,7 @@ def narrow_to_periods(intent: ParsedIntent, store: FactReader, profile: DomainPr
     channel = intent.channel or profile.default_channel
 
     def serves(metric: str) -> bool:
-        return _holds(store, metric, intent, channel)
+        return holds_asked(store, metric, intent, channel)
 
     brought = brought_codes(store)
     serving = [m for m in intent.metrics if serves(m)]
@@ -285,7 +285,7 @@ def _own_item(intent: ParsedIntent, names: Sequence[str], kept: Sequence[str],
     return any(_written(asked, n) for n in names)
 
 
-def _holds(store: FactReader, metric: str, intent: ParsedIntent,
+def holds_asked(store: FactReader, metric: str, intent: ParsedIntent,
            channel: str | None = None) -> bool:
     """Whether ``metric`` holds a figure of the named companies for a period asked.
 
@@ -316,68 +316,11 @@ def unserved_row(intent: ParsedIntent, store: FactReader) -> str | None:
     (metric,) = intent.metrics
     if metric not in brought_codes(store):
         return None
-    return None if _holds(store, metric, intent) else metric
+    return None if holds_asked(store, metric, intent) else metric
 
 
 def serves_column(intent: ParsedIntent, store: FactReader) -> bool:
     """Whether one row in one named column holds a figure of the companies for a period asked."""
     if len(intent.metrics) != 1 or not intent.channel or not intent.entities:
         return False
-    return _holds(store, intent.metrics[0], intent, intent.channel)
-
-
-@lru_cache(maxsize=8)
-def _totals(profile: DomainProfile) -> dict[frozenset[str], tuple[str, ...]]:
-    """Each name's words → the metrics named "Total" and those words."""
-    out: dict[frozenset[str], list[str]] = {}
-    for code, spec in profile.metrics.items():
-        words = word_set(spec.label or code)
-        if "total" in words and words - {"total"}:
-            out.setdefault(words - {"total"}, []).append(code)
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def _table(doc: str, locator: str) -> str:
-    """The table a fact's cell is in: its document and locator before the row or cell."""
-    head = re.split(r",?(?:row|cell)=", locator, maxsplit=1)[0]
-    return f"{doc}|{head}"
-
-
-def beside_totals(intent: ParsedIntent, store: FactReader, profile: DomainProfile
-                  ) -> ParsedIntent:
-    """One row read, and the rows named by "Total" and its name: both, from other tables.
-
-    "General Mills' current liabilities" named, as written, the "Current liabilities" of
-    a note on its joint ventures (1,298.8) — and the balance sheet's "Total current
-    liabilities" (8,019.9) just as well: both are readings (the question is asked back
-    unless they state the same figures). In one table "Other operating expenses" and
-    "Total other operating expenses" are a line and its section's sum: the line named is
-    asked, as before. A row named that states no figure asked ("Current liabilities" of
-    another company's filing, for Nike) gives way to the one total that does, the reading
-    said. "total" written in the question names its row already.
-    """
-    if len(intent.metrics) != 1 or intent.list_cue or "total" in word_set(intent.raw_question):
-        return intent
-    (row,) = intent.metrics
-    spec = profile.metrics.get(row)
-    named = word_set(spec.label or row) if spec is not None else frozenset()
-    totals = _totals(profile).get(named, ()) if named and "total" not in named else ()
-    if not totals:
-        return intent
-    asked = set(intent.periods)
-
-    def tables(metric: str) -> set[str]:
-        return {_table(f.source_doc_id, f.source_locator) for f in
-                store.iter_facts(metric_code=metric)
-                if (not intent.entities or f.entity in intent.entities)
-                and (not asked or (f.period_type, f.period) in asked)}
-
-    mine = tables(row)
-    others = [t for t in totals if (theirs := tables(t)) and not theirs & mine]
-    if not others:
-        return intent
-    if not mine:  # the row named states no figure asked: the total does, said
-        return intent if len(others) > 1 else replace(
-            intent, metrics=(others[0],), metric=others[0], read_as_row=(row, others[0]))
-    return replace(intent, metrics=(row, *others))
-
+    return holds_asked(store, intent.metrics[0], intent, intent.channel)
