@@ -144,6 +144,8 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("5,010,579 thousand", "col=FY2017.C_DIGITAL_MEDIA")),
     # another filing's "Current liabilities" row with no figure of Nike's: its total
     ("What were Nike's current liabilities at the end of fiscal 2023?", ("FY2023: 9,256",)),
+    ("What was Nike's ratio of current assets to current liabilities at the end of fiscal "
+     "2023?", ("25,202 / 9,256 = 2.72",)),
 )
 KINDS = ("right", "wrong", "ask back", "refused")
 

@@ -112,3 +112,12 @@ def test_a_row_never_stated_alone_offers_its_variants(folder: Agent) -> None:
     fcf = folder.ask("What was Amcor's free cash flow in FY2023?",
                      reference_date=date(2024, 1, 1))
     assert len(fcf.figures) == 1 and fcf.figures[0].operation != "lookup", fcf.answer
+
+
+def test_a_ratio_side_with_no_figure_takes_its_total(folder: Agent) -> None:
+    """"Nike's ratio of current assets to current liabilities": both sides named rows of
+    other filings ("Current assets", "Current liabilities") with no figure of Nike's and
+    the ratio was not computed; each side takes the total Nike states."""
+    result = folder.ask("What was Nike's ratio of current assets to current liabilities at "
+                        "the end of fiscal 2023?", reference_date=date(2024, 1, 1))
+    assert "25,202 / 9,256 = 2.72" in result.answer, result.answer

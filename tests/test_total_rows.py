@@ -57,3 +57,14 @@ def test_total_written_names_the_total(agent: Agent) -> None:
 def test_a_line_and_its_sections_total_in_one_table_stay_the_line(agent: Agent) -> None:
     result = agent.ask("What were other operating expenses in 2022?", reference_date=REF)
     assert [f.value for f in result.figures] == [27.0], result.answer
+
+
+def test_a_ratio_of_rows_named_so_is_not_the_notes_ratio(agent: Agent) -> None:
+    """Each side of "the ratio of current assets to current liabilities" named the note's
+    rows as written: the previous code answered the joint ventures' 0.63 (823.9 /
+    1,298.8) as the company's. Each side now reads both rows; which is meant is asked."""
+    result = agent.ask("What was the ratio of current assets to current liabilities in 2022?",
+                       reference_date=REF)
+    assert result.figures == (), result.answer
+    assert result.answer.startswith("Ratio not computed: what is divided by what could not "
+                                    "be identified"), result.answer

@@ -193,9 +193,10 @@ class Run:
         """
         part = self.parser.parse(text, self.ref)
         whose = part.entities or self.intent.entities
-        if not whose:
-            return part
+        if not whose:  # a note's "Current liabilities" beside the balance sheet's total
+            return beside_totals(part, self.store, self.profile)
         narrowed, _ = narrow_to_store(replace(part, entities=whose), self.store, self.profile)
+        narrowed = beside_totals(narrowed, self.store, self.profile)
         alike = alike_rows(narrowed, self.store, self.profile)  # one row stated twice
         if alike:
             narrowed = replace(narrowed, metrics=alike[:1], metric=alike[0])
