@@ -116,6 +116,31 @@ def test_compare_settings_counts_wins_and_holm_corrects(scifact: TuningEngine) -
     assert c.p_t_holm >= c.p_t and comps[1].p_randomisation_holm >= comps[1].p_randomisation
 
 
+def test_the_judgments_file_is_never_missing_while_a_version_is_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The previous file was moved aside before the new one was written: a reader (the
+    inspector's follower, another notebook) polling the file could find none — the
+    browser test reading it after each click failed once with FileNotFoundError. The
+    previous version is kept as a copy now; the file exists at every write."""
+    import ragspine_nb.retrieval.judgments as judgments
+
+    path = tmp_path / "ws" / "judgments" / "qrels.trec"
+    j = Judgments(path)
+    j.mark("q1", "a.md#0-1", "relevant", query="why did revenue fall")
+    seen: list[bool] = []
+    real = judgments.os.replace
+
+    def watched(src: str | Path, dst: str | Path) -> None:
+        seen.append(path.exists())
+        real(src, dst)
+
+    monkeypatch.setattr(judgments.os, "replace", watched)
+    j.mark("q1", "a.md#1-2", "partly")
+    assert seen and all(seen)
+    assert path.read_text().splitlines() == ["q1 0 a.md#0-1 2", "q1 0 a.md#1-2 1"]
+    assert (path.parent / "qrels.v0001.trec").read_text().splitlines() == ["q1 0 a.md#0-1 2"]
+
+
 def test_judgments_save_load_versions_and_trec_format(tmp_path: Path) -> None:
     ir_measures = pytest.importorskip("ir_measures")
     path = tmp_path / "ws" / "judgments" / "qrels.trec"

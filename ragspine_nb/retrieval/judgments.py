@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -217,8 +218,8 @@ class Judgments(CardReprMixin, Mapping[str, Mapping[str, int]]):
         meta_path = path.with_name(path.name + ".meta.json")
         if path.exists() and meta_path.exists():
             old = json.loads(meta_path.read_text(encoding="utf-8")).get("version", 0)
-            if old != self.version:
-                path.replace(path.with_name(f"{path.stem}.v{old:04d}{path.suffix}"))
+            if old != self.version:  # kept as a copy: the file is never missing, even briefly
+                shutil.copyfile(path, path.with_name(f"{path.stem}.v{old:04d}{path.suffix}"))
         lines = [f"{q} 0 {d} {r}\n" for q, judged in self._rel.items() for d, r in judged.items()]
         meta = {"version": self.version, "queries": self.queries,
                 "synthetic": sorted(self.synthetic),
