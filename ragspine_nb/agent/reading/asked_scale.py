@@ -61,6 +61,11 @@ class AskedScale:
         return unit_parts(self.unit).factor or 1.0
 
     @property
+    def scale(self) -> str:
+        """The asked scale's code (``BN`` for billions)."""
+        return self.unit.rpartition("_")[2]
+
+    @property
     def currency(self) -> str:
         """The currency asked (``""``: none written, or a bare ``$``)."""
         return unit_parts(self.unit).currency

@@ -32,6 +32,12 @@ __all__ = ["beside_totals", "variants_stated"]
 _OFFERED = 5
 
 
+def _named(profile: DomainProfile, code: str) -> frozenset[str]:
+    """A metric's name (its label, else its code) as words."""
+    spec = profile.metrics.get(code)
+    return word_set(spec.label or code) if spec is not None else frozenset()
+
+
 @lru_cache(maxsize=8)
 def _totals(profile: DomainProfile) -> dict[frozenset[str], tuple[str, ...]]:
     """Each name's words → the metrics named "Total" and those words."""
@@ -65,8 +71,7 @@ def beside_totals(intent: ParsedIntent, store: FactReader, profile: DomainProfil
     if len(intent.metrics) != 1 or intent.list_cue or "total" in word_set(intent.raw_question):
         return intent
     (row,) = intent.metrics
-    spec = profile.metrics.get(row)
-    named = word_set(spec.label or row) if spec is not None else frozenset()
+    named = _named(profile, row)
     totals = _totals(profile).get(named, ()) if named and "total" not in named else ()
     if not totals:
         return intent
@@ -98,11 +103,6 @@ def _by_word(profile: DomainProfile) -> dict[str, frozenset[str]]:
     return {w: frozenset(c) for w, c in out.items()}
 
 
-def _named(profile: DomainProfile, code: str) -> frozenset[str]:
-    spec = profile.metrics.get(code)
-    return word_set(spec.label or code) if spec is not None else frozenset()
-
-
 def variants_stated(intent: ParsedIntent, store: FactReader, profile: DomainProfile
                     ) -> ParsedIntent:
     """One row read that holds no figure asked: its variants that do, offered.
@@ -113,9 +113,8 @@ def variants_stated(intent: ParsedIntent, store: FactReader, profile: DomainProf
     whose names hold every word of the one read and more, with a figure of the named
     companies for a period asked, are offered instead (asked back: which is meant is not
     said), when there are at most five. A name adding a change or a rate ("Changes in
-    operating assets and liabilities: Inventories") is another quantity, not a variant.
-    A row the profile computes (a formula) or
-    answers by its parts (a group) is left to those.
+    operating assets and liabilities: Inventories") is another quantity, not a variant. A
+    row the profile computes (a formula) or answers by its parts (a group) is left to those.
     """
     if not intent.entities or not intent.periods or len(intent.metrics) != 1 \
             or intent.list_cue:
@@ -131,8 +130,9 @@ def variants_stated(intent: ParsedIntent, store: FactReader, profile: DomainProf
     index = _by_word(profile)
     holding = frozenset.intersection(*(index.get(w, frozenset()) for w in named))
     held = {m for e in intent.entities for m, c in store.metric_channels(e) if c == channel}
-    found = sorted(c for c in holding & held if c != row and _named(profile, c) > named
-                   and not (_named(profile, c) - named) & OPERATION_WORDS
+    wider = {c: _named(profile, c) for c in holding & held if c != row}
+    found = sorted(c for c, words in wider.items() if words > named
+                   and not (words - named) & OPERATION_WORDS
                    and holds_asked(store, c, intent, channel))
     if not found or len(found) > _OFFERED:
         return intent

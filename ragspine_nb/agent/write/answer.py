@@ -54,7 +54,8 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import unit_text
 
 __all__ = ["StructuredAnswer", "structured_answer", "figure_label", "figure_text",
-           "amount_figure", "render_figures", "layout", "fact_line", "input_lines", "cited"]
+           "amount_figure", "shown_value", "render_figures", "layout", "fact_line",
+           "input_lines", "cited"]
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,12 @@ def amount_figure(figure: Figure) -> bool:
         and unit_text(figure.operands[0].unit) == unit_text(figure.unit)
 
 
+def shown_value(figure: Figure) -> float:
+    """A figure's value as the answer writes it (an average or a ratio rounded)."""
+    places = shown_decimals(figure.operation, figure.operands)
+    return figure.value if places is None else round(figure.value, places) + 0.0
+
+
 def figure_text(figure: Figure, lang: str, amount: bool | None = None,
                 profile: DomainProfile | None = None) -> str:
     """One figure as text: label, value with its unit, source; then how it was computed.
@@ -189,9 +196,7 @@ def figure_text(figure: Figure, lang: str, amount: bool | None = None,
     """
     if amount is None:
         amount = amount_figure(figure)
-    places = shown_decimals(figure.operation, figure.operands)
-    shown = figure.value if places is None else round(figure.value, places) + 0.0
-    value = value_text(shown, figure.unit, lang, amount)
+    value = value_text(shown_value(figure), figure.unit, lang, amount)
     if not figure.derivation and len(figure.operands) == 1:
         return figure_line(figure.label, value, where_text(figure.operands[0], lang), lang)
     docs = "; ".join(dict.fromkeys(s.doc for s in figure.sources))

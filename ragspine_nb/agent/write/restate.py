@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from ragspine_nb.agent.compute.operations import shown_decimals
 from ragspine_nb.agent.reading.asked_scale import AskedScale
-from ragspine_nb.agent.write.answer import amount_figure
+from ragspine_nb.agent.write.answer import amount_figure, shown_value
 from ragspine_nb.agent.write.templates import TEXT, format_value
 from ragspine_nb.core import Figure
-from ragspine_nb.units import SCALES, join_unit, unit_label, unit_parts, with_unit
+from ragspine_nb.units import join_unit, unit_label, unit_parts, with_unit
 
 __all__ = ["restated", "with_restated"]
 
@@ -39,15 +38,13 @@ def _line(figure: Figure, asked: AskedScale, lang: str) -> str:
         return TEXT["restated_no_scale"][lang].format(label=figure.label)
     if parts.factor == asked.factor:
         return ""
-    places = shown_decimals(figure.operation, figure.operands)
-    shown = figure.value if places is None else round(figure.value, places) + 0.0
+    shown = shown_value(figure)
     factor = Decimal(repr(parts.factor)) / Decimal(repr(asked.factor))
     value = float(Decimal(repr(shown)) * factor)
-    scale = next(code for code, f in SCALES.items() if f == asked.factor)
     step = f"× {format_value(float(factor))}" if factor >= 1 \
         else f"÷ {format_value(float(1 / factor))}"
     sep = "：" if lang == "zh" else ": "
-    restated_unit = join_unit(parts.currency, scale)
+    restated_unit = join_unit(parts.currency, asked.scale)
     text = (f"{figure.label}{sep}{with_unit(format_value(value), restated_unit, lang)}"
             f" = {with_unit(format_value(shown), figure.unit, lang)} {step}")
     if parts.currency and not _same_currency(parts.currency, asked.currency):
