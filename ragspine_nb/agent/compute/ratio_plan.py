@@ -5,7 +5,8 @@ denominator, each read from its own part of the question ("A as a percentage of 
 :func:`~ragspine_nb.agent.reading.ratio_sides.ratio_split`): a part that names no row,
 period or column takes it from the rest of the question; a part named by a qualifier
 only ("what percentage of revenue came from Greater China") is read with the whole's
-words. Sides named unclearly give no plan but the reason (``sides``): never a guess.
+words; a part naming no column, stated only in columns, takes the whole's column. Sides
+named unclearly give no plan but the reason (``sides``): never a guess.
 """
 
 from __future__ import annotations
@@ -48,12 +49,33 @@ def _side_tasks(side: ParsedIntent, other: ParsedIntent, rest: ParsedIntent,
                    [ctx.clar.assumed_slots.get("period", "")])
     entities = _one(side.entities, rest.entities, intent.entities[:1],
                     [profile.home_entity_code])
-    channels = _one(side.channels, rest.channels, [profile.default_channel])
+    channels = _one(side.channels, rest.channels,
+                    _whole_column(metrics, other, ctx, (*periods, *entities)),
+                    [profile.default_channel])
     if len(periods) != 1 or len(entities) != 1 or not metrics or not periods[0]:
         return []
     if len(metrics) > 1 and len(channels) > 1:
         return []
     return [Task(m, entities[0], periods[0], c) for m in metrics for c in channels]
+
+
+def _whole_column(metrics: Sequence[str], other: ParsedIntent, ctx: PlanContext,
+                  cell: tuple[str, ...]) -> list[str]:
+    """The other side's one column, for a row stated only in columns, with a figure there.
+
+    "What percentage of the total unrealized gain is generated from U.S. government
+    obligations in 2018?": the row has no figure of its own, only its amortized cost,
+    unrealized gains … — the part is its figure in the whole's column. A row with a figure
+    of its own keeps it (nothing read before is read otherwise).
+    """
+    if len(metrics) != 1 or len(other.channels) != 1 or len(cell) != 2:
+        return []  # one row, one column, one period and one company
+    period, entity = cell
+    stated = {f.channel for f in ctx.store.iter_facts(metric_code=metrics[0], entity=entity)
+              if period_label(f.period_type, f.period) == period}
+    if ctx.profile.default_channel in stated or other.channels[0] not in stated:
+        return []
+    return [other.channels[0]]
 
 
 def _whole_named_once(num: ParsedIntent,
@@ -98,6 +120,8 @@ def _completed(num: ParsedIntent, den: ParsedIntent, read: ParsedIntent, part: s
     named_from = part.lstrip(" ,").startswith("from ")
     if not named_from or len(num.metrics) == 1 and num.metrics == read.metrics:
         return num
+    if len(num.metrics) == 1 and _names_whole(profile, num.metrics[0], den.metrics[0]):
+        return num  # "came from services revenue": a row named with the whole's words
     if len(read.metrics) == 1 and read.metrics != den.metrics:
         # one row named with the whole's words; a column read from the row's own words
         # ("Revenues: North America" beside a "North America" column) is no column asked
@@ -105,6 +129,13 @@ def _completed(num: ParsedIntent, den: ParsedIntent, read: ParsedIntent, part: s
         columns = [c for c in read.channels if not _column_words(profile, c) <= own]
         return replace(read, channels=tuple(columns), channel=columns[0] if columns else None)
     return replace(num, metrics=())
+
+
+def _names_whole(profile: DomainProfile, row: str, whole: str) -> bool:
+    """Whether a name of ``row`` holds every word of the whole's ("Services revenue")."""
+    words = content_words(metric_label(profile, whole)) - {"total"}
+    return bool(words) and row != whole and any(
+        words <= content_words(name) for name in metric_names(profile, row))
 
 
 def _column_words(profile: DomainProfile, code: str) -> frozenset[str]:
