@@ -8,7 +8,7 @@ figure in the whole's column (416 / 14,650). "What percentage of total revenue c
 from services revenue?" was refused (a part named after "from" is read with the whole's
 words, and "total revenue … services revenue" named two rows): a row whose name holds the
 whole's words is its part. A row of another table is still no part of the whole. Through
-ingest and ask of CSV tables, as a user runs it; the first three tests fail on the
+ingest and ask of CSV tables, as a user runs it; the first four tests fail on the
 previous code.
 """
 
@@ -28,6 +28,12 @@ Foreign government obligations,"$73,798","$14,234",$235,"$87,797"
 U.S. government obligations,"97,223",416,"6,436","91,203"
 Total,"$171,021","$14,650","$6,671","$179,000"
 """
+DEBT = """(In millions),Carrying Amount 2019,Fair Value 2019
+Senior Notes due 2024,421.9,458.9
+Other foreign borrowings,12.1,12.4
+Other domestic borrowings,89.0,89.0
+Total debt,"3,774.4","4,073.9"
+"""
 REVENUE = """(in millions),2018,2017
 Services revenue,400,350
 Total revenue,"1,000",900
@@ -37,7 +43,7 @@ Total revenue,"1,000",900
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
     return tables_agent(tmp_path_factory.mktemp("share_column"), {
-        "investments.csv": INVESTMENTS, "revenue.csv": REVENUE})
+        "investments.csv": INVESTMENTS, "revenue.csv": REVENUE, "debt.csv": DEBT})
 
 
 def test_the_part_is_read_in_the_wholes_column(agent: Agent) -> None:
@@ -53,6 +59,13 @@ def test_made_up_of_reads_the_same_way(agent: Agent) -> None:
     result = agent.ask("What percentage of the total amortized cost is made up of foreign "
                        "government obligations in 2018?", reference_date=REF)
     assert [round(f.value, 2) for f in result.figures] == [43.15], result.answer
+
+
+def test_two_parts_summed_in_the_wholes_column(agent: Agent) -> None:
+    result = agent.ask("What is other foreign borrowings and other domestic borrowings as a "
+                       "percentage of total debt in fair value in 2019?", reference_date=REF)
+    assert [round(f.value, 2) for f in result.figures] == [2.49], result.answer
+    assert "(12.4 + 89) / 4,073.9 × 100 = 2.49%" in result.answer
 
 
 def test_a_row_named_with_the_wholes_words_is_its_part(agent: Agent) -> None:

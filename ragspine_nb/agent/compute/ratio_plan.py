@@ -61,20 +61,21 @@ def _side_tasks(side: ParsedIntent, other: ParsedIntent, rest: ParsedIntent,
 
 def _whole_column(metrics: Sequence[str], other: ParsedIntent, ctx: PlanContext,
                   cell: tuple[str, ...]) -> list[str]:
-    """The other side's one column, for a row stated only in columns, with a figure there.
+    """The other side's one column, for rows stated only in columns, each with a figure there.
 
     "What percentage of the total unrealized gain is generated from U.S. government
     obligations in 2018?": the row has no figure of its own, only its amortized cost,
     unrealized gains … — the part is its figure in the whole's column. A row with a figure
     of its own keeps it (nothing read before is read otherwise).
     """
-    if len(metrics) != 1 or len(other.channels) != 1 or len(cell) != 2:
-        return []  # one row, one column, one period and one company
+    if not metrics or len(other.channels) != 1 or len(cell) != 2:
+        return []  # one column, one period and one company
     period, entity = cell
-    stated = {f.channel for f in ctx.store.iter_facts(metric_code=metrics[0], entity=entity)
-              if period_label(f.period_type, f.period) == period}
-    if ctx.profile.default_channel in stated or other.channels[0] not in stated:
-        return []
+    for metric in metrics:
+        stated = {f.channel for f in ctx.store.iter_facts(metric_code=metric, entity=entity)
+                  if period_label(f.period_type, f.period) == period}
+        if ctx.profile.default_channel in stated or other.channels[0] not in stated:
+            return []
     return [other.channels[0]]
 
 
