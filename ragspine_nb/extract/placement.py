@@ -163,10 +163,14 @@ def _level_places(levels: dict[int, Column], channels: Channels
             # quarters ended "July 27", "April 27"; balances "as of August 1" and "as of
             # December 31" of one year beside an undated "Adjustments"
             labels = [levels[c].dated or levels[c].label for c in cs]
+        # a period's columns dated apart ("Estimated at June 30, 2019", "Final as of
+        # December 31, 2019") are also named by their dates ("estimated jun 30")
+        apart = len({month_day(levels[c].named) for c in cs}) > 1
         for c, label in zip(cs, labels, strict=True):
             if label and labels.count(label) == 1:
                 out.append(Place(c, period, channel_code(label)))
-                _add(channels, channel_code(label), label, levels[c].full)
+                _add(channels, channel_code(label), label, levels[c].full,
+                     levels[c].dated if apart else "")
             elif not label and labels.count("") == 1 and not partial:
                 out.append(Place(c, period, TOTAL))  # the plain figure beside named ones
         if "" not in labels and labels.count("total") == 1:
