@@ -42,6 +42,7 @@ from ragspine_nb.agent.reading.intent_terms import (
 )
 from ragspine_nb.agent.reading.name_edges import clause_verbs, negated_words
 from ragspine_nb.agent.reading.ratio_sides import share_words
+from ragspine_nb.agent.reading.row_heads import named_by_head
 from ragspine_nb.agent.reading.row_phrases import named_phrases
 from ragspine_nb.extract.rows import norm_label
 from ragspine_nb.glossary import fold, metric_vocabulary
@@ -260,7 +261,8 @@ class RowReader:
             # "net sales growth": beside a row named, a name of operation words only (a
             # filing's "Growth %") asks that operation of it, read as a cue
             hits = named
-        rows = no_total_beside(self, self._read(hits, words, listed), words)
+        rows = named_by_head(self, no_total_beside(self, self._read(hits, words, listed), words),
+                             words)  # "indemnification receivable": a label's head
         if listed:
             return self._alive(rows, words)
         return row_and_column(self, qualified_by(self, self._alive(rows, words), text),
