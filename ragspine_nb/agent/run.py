@@ -38,6 +38,7 @@ from ragspine_nb.agent.scope.alike_rows import alike_note, alike_rows
 from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
 from ragspine_nb.agent.scope.fiscal_dates import Calendars, calendars_of, in_fiscal_calendar
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
+from ragspine_nb.agent.scope.row_qualifier import offered_instead
 from ragspine_nb.agent.scope.stored_readings import (
     Narrowed,
     narrow_to_periods,
@@ -220,6 +221,7 @@ def _read_against_store(intent: ParsedIntent, store: FactStore, profile: DomainP
     intent = beside_totals(intent, store, profile)  # "Total" and the row's name, elsewhere
     intent = variants_stated(intent, store, profile)  # "Diluted EPS" for "EPS": offered
     intent = _per_unit(intent, profile)  # "revenue per share": no row's total
+    intent = offered_instead(intent, profile)  # "tax receivable": a word the row lacks
     alike = alike_rows(intent, store, profile)
     if alike:
         intent = replace(intent, metrics=alike[:1], metric=alike[0])

@@ -1,0 +1,84 @@
+"""A word written right before the one row read, that the row's names do not hold.
+
+In a folder of filings every line label of every filing names something: General Mills'
+balance sheet line "Receivables" becomes a name of the built-in "Accounts receivable".
+"What is Nike's tax receivable in fiscal 2023?" then names that row in full by its last
+word, and "tax" — a word of other rows' names, so not "unstated" — was read by nothing:
+Nike's accounts receivable (4,131 million) was answered as its tax receivable, a wrong
+number. A question naming a company, read as one row, whose word just before the row's
+name is a word of some line item's name (a qualifier: "tax", not a verb: "drove") but
+none of the row's own names' words, no word of a question about figures, no company,
+column or period word, and no plain modifier ("net", "consolidated") asks about a
+narrower thing than the row: the row is offered (asked back), never answered.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.agent.reading.unstated import QUESTION_WORDS
+from ragspine_nb.agent.scope.stored_readings import metric_names
+from ragspine_nb.glossary import fold
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.wordset import content_words
+
+__all__ = ["unread_qualifier", "offered_instead"]
+
+#: Modifiers that leave a line item what it is ("net revenue", "consolidated revenue").
+_PLAIN = frozenset({"net", "consolidated", "reported", "gaap", "annual", "overall", "group",
+                    "company", "companys", "firm", "business", "its", "their", "the"})
+_WORD_BEFORE = re.compile(r"([a-z][a-z'’-]*)\s+$")
+
+
+def _known_words(intent: ParsedIntent, profile: DomainProfile) -> set[str]:
+    """Words of the row's names, the companies' names and the columns read."""
+    words = {w for m in intent.metrics for n in metric_names(profile, m)
+             for w in content_words(n)}
+    for code in intent.entities:
+        spec = profile.entities.get(code)
+        words |= {w for n in ((spec.label, *spec.synonyms) if spec else (code,))
+                  for w in content_words(n)}
+    for column in (*intent.channels, intent.channel or ""):
+        names = profile.channels[column].synonyms if column in profile.channels else ()
+        words |= {w for n in names for w in content_words(n)}
+    return words
+
+
+def unread_qualifier(intent: ParsedIntent, profile: DomainProfile) -> str | None:
+    """The word before the one row's name that nothing read explains, else ``None``.
+
+    Only a question naming a company and read as one row, no list.
+    """
+    said = intent.mentions.get("metric", "")
+    if not intent.entities or len(intent.metrics) != 1 or intent.list_cue or not said:
+        return None
+    asked = fold(intent.raw_question)
+    at = asked.find(fold(said))
+    m = _WORD_BEFORE.search(asked[:at]) if at > 0 else None
+    if m is None:
+        return None
+    word = m.group(1)
+    if word.endswith(("'s", "’s", "s'")):
+        return None  # a possessive: the company's, Nike's
+    words = content_words(word)
+    if not words or words & (QUESTION_WORDS | _PLAIN | _known_words(intent, profile)):
+        return None
+    # a word of some line item's name qualifies one ("tax"); a verb ("drove") does not
+    return word if words <= _row_words(profile) else None
+
+
+@lru_cache(maxsize=8)
+def _row_words(profile: DomainProfile) -> frozenset[str]:
+    """Every word of every line item's names (built once per profile)."""
+    return frozenset(w for spec in profile.metrics.values()
+                     for n in (spec.label, *spec.synonyms) for w in content_words(n))
+
+
+def offered_instead(intent: ParsedIntent, profile: DomainProfile) -> ParsedIntent:
+    """The intent with its one row offered instead of read, when a qualifier is unread."""
+    if unread_qualifier(intent, profile) is None:
+        return intent
+    return replace(intent, metrics=(), metric=None, metric_candidates=intent.metrics)
