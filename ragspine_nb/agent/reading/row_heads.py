@@ -77,7 +77,6 @@ def named_by_head(reader: RowReader, rows: Rows, words: frozenset[str]) -> Rows:
     """
     if rows.codes or not rows.candidates or rows.misspelled or reader.live is None:
         return rows
-    code = row_by_head(_heads(reader.profile), words, reader.live)
-    if code is None:
-        return rows
-    return Rows((code,), rows.hits, _heads(reader.profile)[code])
+    heads = _heads(reader.profile)
+    code = row_by_head(heads, words, reader.live)
+    return rows if code is None else Rows((code,), rows.hits, heads[code])

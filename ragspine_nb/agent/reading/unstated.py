@@ -31,7 +31,7 @@ from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
-__all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "VERSION_WORDS", "vocabulary_words",
+__all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "VERSION_WORDS", "vocabulary_words", "line_item_words",
            "unstated_words", "qualifies_beyond",
            "unresolved_partner", "qualified_in_prose", "restates_any", "prose_figure",
            "unstated_rate"]
@@ -92,12 +92,18 @@ _PAIR = re.compile(r"(?=(?<![a-z0-9-])([a-z][a-z0-9-]*)\s*(?:,|\band\b|\bor\b|&|
 
 
 @lru_cache(maxsize=64)
+def line_item_words(profile: DomainProfile) -> frozenset[str]:
+    """Every content word of the profile's line items' labels and synonyms."""
+    return frozenset(w for m in profile.metrics.values() for term in (m.label, *m.synonyms)
+                     for w in content_words(term))
+
+
+@lru_cache(maxsize=64)
 def vocabulary_words(profile: DomainProfile) -> frozenset[str]:
     """Every content word of the profile's metric, column and entity names."""
-    words: set[str] = set()
+    words: set[str] = set(line_item_words(profile))
     for m in profile.metrics.values():
-        for term in (m.code.replace("_", " "), m.label, *m.synonyms):
-            words |= content_words(term)
+        words |= content_words(m.code.replace("_", " "))
     for c in profile.channels.values():
         for term in (c.code.replace("_", " "), *c.synonyms):
             words |= content_words(term)

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import lru_cache
 
 from ragspine_nb.agent.reading.intent import ParsedIntent
-from ragspine_nb.agent.reading.unstated import QUESTION_WORDS
+from ragspine_nb.agent.reading.unstated import QUESTION_WORDS, line_item_words
 from ragspine_nb.agent.scope.stored_readings import metric_names
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
@@ -67,14 +66,7 @@ def unread_qualifier(intent: ParsedIntent, profile: DomainProfile) -> str | None
     if not words or words & (QUESTION_WORDS | _PLAIN | _known_words(intent, profile)):
         return None
     # a word of some line item's name qualifies one ("tax"); a verb ("drove") does not
-    return word if words <= _row_words(profile) else None
-
-
-@lru_cache(maxsize=8)
-def _row_words(profile: DomainProfile) -> frozenset[str]:
-    """Every word of every line item's names (built once per profile)."""
-    return frozenset(w for spec in profile.metrics.values()
-                     for n in (spec.label, *spec.synonyms) for w in content_words(n))
+    return word if words <= line_item_words(profile) else None
 
 
 def offered_instead(intent: ParsedIntent, profile: DomainProfile) -> ParsedIntent:
