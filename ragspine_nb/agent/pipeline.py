@@ -43,6 +43,7 @@ from ragspine_nb.agent.answering import (
 )
 from ragspine_nb.agent.compute.formula_answer import defined_answer
 from ragspine_nb.agent.compute.introduced import qualified_in_prose, read_as_introduced
+from ragspine_nb.agent.compute.model_answer import model_read
 from ragspine_nb.agent.compute.operations import Operation
 from ragspine_nb.agent.compute.stated_change import stated_change
 from ragspine_nb.agent.compute.stated_share import read_stated_shares
@@ -201,7 +202,8 @@ def _narrative_route(t: Turn) -> AgentResult | None:
 
 
 def _fact_channel(t: Turn) -> AgentResult | None:
-    return structured(t.run, t.operation, t.retriever, t.top_k)
+    # no figure read by any rule: a wired model's reading, verified against the store
+    return model_read(t.run, t.operation, structured(t.run, t.operation, t.retriever, t.top_k))
 
 
 #: The answer loop, in order: the first step that returns an answer decides it.
@@ -243,7 +245,8 @@ STEPS: tuple[Step, ...] = (
          _narrative_route),
     Step("fact_channel", "answer",
          "the cells named, or the operation computed over cited cells with its derivation; a "
-         "missing cell, an operation not read or rows × periods: an honest refusal",
+         "missing cell, an operation not read or rows × periods: an honest refusal, unless a "
+         "wired model proposes a formula over stored cells that the store verifies",
          _fact_channel),
 )
 

@@ -256,8 +256,10 @@ class OpenAIProvider:
         """One Chat Completions call; SDK errors become ProviderError."""
         kwargs: dict[str, Any] = {"model": self.model,
                                   "messages": self._convert(system, messages)}
-        if tools:
-            kwargs["tools"] = tools
+        if tools:  # the orchestrator's tools are in Anthropic's shape: functions here
+            kwargs["tools"] = [t if "type" in t else {"type": "function", "function": {
+                "name": t["name"], "description": t.get("description", ""),
+                "parameters": t.get("input_schema", {"type": "object"})}} for t in tools]
         try:
             resp = self._client.chat.completions.create(**kwargs)
         except self._sdk.APIError as exc:

@@ -151,6 +151,14 @@ TEXT = {
     "withheld": {"zh": "（已略去 {n} 句与事实表不符、无法由事实表核实或涉及数据冲突的内容。）",
                  "en": "({n} sentence(s) stating a figure the fact store contradicts, cannot "
                        "confirm or holds in conflict were withheld.)"},
+    # a reading a wired model proposed, verified against the store (compute/model_answer)
+    "model_read": {"zh": "（由模型（{model}）读取为：{name} = {names}；已按事实库核验：每个单元格"
+                         "均已存储并注明来源，问题所述期间与用语均已覆盖，单位一致。）",
+                   "en": "(Read by the model ({model}) as {name} = {names}; checked against the "
+                         "store: every cell stored and cited, the question's periods and words "
+                         "covered, one unit.)"},
+    "model_rejected": {"zh": "模型（{model}）提出的读法未被采用：{why}。",
+                       "en": "A reading the model ({model}) proposed was not used: {why}."},
     "withheld_instructions": {"zh": "（已略去 {n} 句对回答者下达指令、而非陈述文件内容的句子。）",
                               "en": "({n} sentence(s) addressed to whoever answers, not stating "
                                     "what the documents say, were withheld.)"},
