@@ -148,6 +148,14 @@ def test_a_hostile_reading_is_rejected_and_the_refusal_stands(
     assert r.trace["model_reading"]["rejected"]
 
 
+def test_a_chinese_question_is_never_read_by_a_model(demo_ws: Path) -> None:
+    seen: list[dict[str, Any]] = []
+    agent = Agent.from_workspace(demo_ws, provider=_claude(lambda ids: "C1 + C2", seen=seen))
+    r = agent.ask("香港2025年营业收入和营业成本合计是多少？")
+    assert not r.figures and r.answer.startswith("未计算合计")
+    assert not any(b.get("system") == READING_SYSTEM for b in seen)
+
+
 def test_an_api_error_leaves_the_refusal(workspace: Path) -> None:
     def handler(request: httpx2.Request) -> httpx2.Response:
         if json.loads(request.content).get("system") == READING_SYSTEM:

@@ -1,6 +1,7 @@
 """The fact channel's last reader: a wired model's reading, verified, or the refusal as it was.
 
-Only for a question asking a number, after every rule has read nothing it can compute
+Only for a question asking a number in English (the verifier checks English words; a
+Chinese question keeps the rules' answer), after every rule has read nothing it can compute
 (the fact channel's answer asserts no figure), and only with a wired model
 (:func:`reads_questions`: the offline mock never is): the cells of the question's
 companies and periods that share a word with it are offered
@@ -152,9 +153,9 @@ def _answer(run: Run, proposal: Proposal, value: Value, asked: Asked) -> AgentRe
 
 def model_read(run: Run, operation: Operation | None, refused: AgentResult) -> AgentResult:
     """A verified reading of a wired model when ``refused`` asserts no figure, else it."""
-    if refused.figures or run.kind.kind != KIND_NUMBER or not reads_questions(run.provider) \
-            or refused.tool_status.get("conflict"):
-        return refused
+    if refused.figures or run.kind.kind != KIND_NUMBER or run.lang != "en" or \
+            not reads_questions(run.provider) or refused.tool_status.get("conflict"):
+        return refused  # a Chinese question's words are not checked: never read by a model
     asked = _asked(run, operation)
     question = run.read.asked if run.read is not None else run.question
     cells = offered_cells(_facts(run, asked), question, run.profile,

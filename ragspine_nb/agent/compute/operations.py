@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragspine_nb.agent.reading.operation import ANSWERS, Operation
-from ragspine_nb.agent.write.templates import NOT_COMPUTED, format_value
+from ragspine_nb.agent.write.templates import NOT_COMPUTED, OPERATION_NAMES, format_value
 from ragspine_nb.core import Fact
 from ragspine_nb.errors import InvalidRecordError
 from ragspine_nb.glossary import period_label
@@ -83,7 +83,10 @@ class NotComputed:
 
     def text(self, lang: str = "en") -> str:
         """The reason in words, in ``lang`` (``en`` or ``zh``)."""
-        return NOT_COMPUTED[lang][self.reason].format(*self.values)
+        values = self.values
+        if self.reason == "nested" and lang == "zh":  # the operations named in Chinese
+            values = tuple(OPERATION_NAMES["zh"].get(v, v) for v in values)
+        return NOT_COMPUTED[lang][self.reason].format(*values)
 
 
 def decimals(value: float) -> int:

@@ -363,6 +363,10 @@ _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("change", re.compile(r"(?<![a-z])(?:change|changes|changed|increase|increased|"
                           rf"decrease|decreased|growth|{'|'.join(MOVEMENT_VERBS)}|"
                           r"difference)(?![a-z])|变动|变化|增长|下降|差额")),
+    # "half of revenue", "twice", "3 times": a multiple, never computed (a level is no answer)
+    ("multiple", re.compile(r"(?<![a-z])(?:half\s+of|halved|double|doubled|twice|triple|"
+                            r"tripled|multiplied\s+by|(?:\d+(?:\.\d+)?|how\s+many)\s+times)"
+                            r"(?![a-z])|一半|两倍|三倍|几倍|多少倍")),
 )
 
 
@@ -376,6 +380,8 @@ def operation_asked(text: str) -> str:
     'ratio'
     >>> operation_asked("what was xxxx in 2019 and 2018?")
     ''
+    >>> operation_asked("what is half of xxxx in fy2025?"), operation_asked("xxxx的一半是多少？")
+    ('multiple', 'multiple')
     >>> operation_asked("what is the weighted average rate of return?")
     ''
     >>> operation_asked("what is the fy2015 unadjusted xxxx % margin?")

@@ -67,7 +67,9 @@ COMPARE_CUES: tuple[str, ...] = ("对比", "比较", "compare", "compared", "com
                                  "vs")
 #: Words asking for the difference *between* two named figures (not a change over time).
 DIFFERENCE_CUES: tuple[str, ...] = ("difference", "differences", "differ", "gap", "差额", "差异",
-                                    "相差", "差距")
+                                    "相差", "差距", "之差")
+#: A division written out: a sum or mean divided by something is a formula, not a sum.
+_DIVIDED = re.compile(r"(?<![a-z])divided\s+by(?![a-z])|除以")
 #: A difference asked as a percentage of the second figure.
 RELATIVE_DIFFERENCE_CUES: tuple[str, ...] = ("percentage difference", "percent difference",
                                              "% difference", "差异率")
@@ -241,7 +243,9 @@ def _count(intent: ParsedIntent, cues: str, profile: DomainProfile) -> Operation
     test = threshold(cues)
     if m.group("noun") in _NOT_COUNTED:  # "how many percent did X change by": a change
         return None
-    if m.group("zh") or m.group("noun") in _PERIOD_NOUNS:
+    if m.group("noun") == "times" and test is None:
+        return None  # "how many times did A exceed B": a multiple (times over N: periods)
+    if m.group("zh") or m.group("noun") in (*_PERIOD_NOUNS, "times"):
         # "how many years did X exceed N" / "in how many years was X reported" count
         # periods; "how many years is the lifespan" asks a duration no period count gives
         counted = test is not None or bool(REPORTED.search(cues)) or bool(m.group("zh"))
@@ -336,6 +340,8 @@ def detect_operation(intent: ParsedIntent, profile: DomainProfile,
     if nested is not None:
         return nested
     cue = aggregate_cue(cues)
+    if cue in ("average", "sum") and _DIVIDED.search(cues):
+        return Operation(cue, nested="ratio")  # "the sum of A and B divided by C": not computed
     if cue in ("average", "sum") and _has_cue(cues, DIFFERENCE_CUES):
         if cue == "average" and len(intent.metrics) == 2:
             # "the average difference between A and B", "the difference between the

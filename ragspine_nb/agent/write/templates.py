@@ -283,10 +283,11 @@ OPERATION_NAMES: dict[str, dict[str, str]] = {
            "Percentage change", "average": "Average", "sum": "Sum", "ratio": "Ratio",
            "share": "Percentage", "count": "Count", "max": "Comparison", "min": "Comparison",
            "change_of_change": "Change of a change", "trend": "Direction",
-           "spread": "Year-to-year moves"},
+           "spread": "Year-to-year moves", "multiple": "Multiple"},
     "zh": {"change": "变动", "difference": "差额", "percent_change": "变动率", "average": "平均值",
            "sum": "合计", "ratio": "比率", "share": "占比", "count": "计数", "max": "比较",
-           "min": "比较", "change_of_change": "变动的变动", "trend": "走势", "spread": "逐年波动"},
+           "min": "比较", "change_of_change": "变动的变动", "trend": "走势", "spread": "逐年波动",
+           "multiple": "倍数"},
 }
 
 

@@ -1,0 +1,50 @@
+"""Operations a question asks that the agent does not compute are refused, never a level.
+
+Through the demo workspace (``build_demo`` → ``Agent.from_workspace`` → ``Agent.ask``):
+"half of revenue" is no revenue, "the sum of A and B divided by C" is no sum of three,
+"how many times did A exceed B" is no count of items; "A与B之差" is their difference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import Agent
+
+
+@pytest.fixture(scope="module")
+def agent(demo_ws: Path) -> Agent:
+    return Agent.from_workspace(demo_ws)
+
+
+@pytest.mark.parametrize(("question", "starts"), [
+    ("What is half of ACME Hong Kong revenue in FY2025?",
+     "Multiple not computed: the question asks for it in words this agent could not read "
+     "exactly, so no figure is given."),
+    ("香港2025年Revenue的一半是多少？", "未计算倍数：问题要求的运算未能从问题中确定地读出"),
+    ("What is the sum of ACME Hong Kong revenue and operating profit divided by new sales in "
+     "FY2025?", "Sum not computed: the sum of changes or of other computed figures (ratio) is "
+                "not computed."),
+    ("香港2025年Revenue与Operating profit之和除以New sales是多少？",
+     "未计算合计：暂不计算变动或其他计算结果的合计（比率）。"),
+])
+def test_an_operation_not_computed_gives_no_figure(agent: Agent, question: str,
+                                                   starts: str) -> None:
+    r = agent.ask(question)
+    assert not r.figures
+    assert r.answer.startswith(starts)
+    assert "2,759" not in r.answer  # never the sum of the three
+
+
+def test_how_many_times_one_figure_exceeds_another_is_no_count(agent: Agent) -> None:
+    r = agent.ask("How many times did ACME Hong Kong revenue exceed operating profit in "
+                  "FY2025?")
+    assert not r.figures and "number of items" not in r.answer
+
+
+def test_the_difference_of_two_rows_asked_in_chinese(agent: Agent) -> None:
+    r = agent.ask("香港2025年Revenue与New sales之差是多少？")
+    assert [f.value for f in r.figures] == [503.0]
+    assert "计算：(1,405 − 902) = 503" in r.answer
