@@ -10,6 +10,7 @@ import pytest
 
 from ragspine_nb import Agent
 from ragspine_nb.agent.pipeline import DECISIONS, STEPS, catalogue
+from ragspine_nb.agent.rules import PACKAGES, rule_catalogue, rules
 
 ROOT = Path(__file__).resolve().parents[1]
 REF = date(2026, 3, 31)
@@ -20,6 +21,18 @@ def test_the_readme_lists_the_steps_as_the_code_runs_them() -> None:
     listed = re.search(r"<!-- steps:begin -->\n(.*?)\n<!-- steps:end -->", readme, re.S)
     assert listed is not None, "README.md lacks the generated steps table"
     assert listed.group(1) == catalogue()
+
+
+def test_the_readme_lists_the_rule_files_as_they_are() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = re.search(r"<!-- rules:begin -->\n(.*?)\n<!-- rules:end -->", readme, re.S)
+    assert listed is not None, "README.md lacks the generated rules table"
+    assert listed.group(1) == rule_catalogue()
+    # every module of the engine's rule packages is listed, each saying what it is
+    files = {f"{p}/{f.stem}" for p in PACKAGES
+             for f in (ROOT / "ragspine_nb" / "agent" / p).glob("*.py") if f.stem != "__init__"}
+    assert {f"{r.package}/{r.module}" for r in rules()} == files
+    assert all(r.says for r in rules())
 
 
 def test_every_step_is_named_once_and_decides_a_known_verdict() -> None:

@@ -202,8 +202,9 @@ def _narrative_route(t: Turn) -> AgentResult | None:
 
 
 def _fact_channel(t: Turn) -> AgentResult | None:
+    answered = structured(t.run, t.operation, t.retriever, t.top_k)
     # no figure read by any rule: a wired model's reading, verified against the store
-    return model_read(t.run, t.operation, structured(t.run, t.operation, t.retriever, t.top_k))
+    return answered if answered.figures else model_read(t.run, t.operation, answered)
 
 
 #: The answer loop, in order: the first step that returns an answer decides it.
