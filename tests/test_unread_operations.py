@@ -48,3 +48,23 @@ def test_the_difference_of_two_rows_asked_in_chinese(agent: Agent) -> None:
     r = agent.ask("香港2025年Revenue与New sales之差是多少？")
     assert [f.value for f in r.figures] == [503.0]
     assert "计算：(1,405 − 902) = 503" in r.answer
+
+
+def test_a_difference_divided_by_a_figure_is_no_difference(agent: Agent) -> None:
+    r = agent.ask("What is ACME Hong Kong revenue minus new sales divided by revenue in "
+                  "FY2025?")
+    assert not r.figures and "503" not in r.answer
+    assert r.answer.startswith("Difference not computed: the difference of changes or of other "
+                               "computed figures (ratio) is not computed.")
+
+
+def test_the_first_half_of_a_year_is_a_period_not_a_multiple(agent: Agent) -> None:
+    r = agent.ask("What was ACME Hong Kong revenue in the first half of FY2025?")
+    assert r.answer.startswith("Not found: ACME Hong Kong Revenue, 2025H1 is not in the fact "
+                               "store; no estimate is given.")
+
+
+def test_one_figure_divided_by_another_is_their_ratio(agent: Agent) -> None:
+    r = agent.ask("What is ACME Hong Kong operating profit divided by revenue in FY2025?")
+    assert [round(f.value, 4) for f in r.figures] == [0.3217]
+    assert "Derivation: 452 / 1,405 = 0.32" in r.answer

@@ -364,8 +364,9 @@ _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
                           rf"decrease|decreased|growth|{'|'.join(MOVEMENT_VERBS)}|"
                           r"difference)(?![a-z])|变动|变化|增长|下降|差额")),
     # "half of revenue", "twice", "3 times": a multiple, never computed (a level is no answer)
-    ("multiple", re.compile(r"(?<![a-z])(?:half\s+of|halved|double|doubled|twice|triple|"
-                            r"tripled|multiplied\s+by|(?:\d+(?:\.\d+)?|how\s+many)\s+times)"
+    ("multiple", re.compile(r"(?<![a-z])(?:(?<!first )(?<!second )(?<!1st )(?<!2nd )half\s+of|"
+                            r"halved|double|doubled|twice|triple|tripled|multiplied\s+by|"
+                            r"(?:\d+(?:\.\d+)?|how\s+many)\s+times)"
                             r"(?![a-z])|一半|两倍|三倍|几倍|多少倍")),
 )
 
@@ -382,6 +383,8 @@ def operation_asked(text: str) -> str:
     ''
     >>> operation_asked("what is half of xxxx in fy2025?"), operation_asked("xxxx的一半是多少？")
     ('multiple', 'multiple')
+    >>> operation_asked("what was xxxx in the first half of 2022?")
+    ''
     >>> operation_asked("what is the weighted average rate of return?")
     ''
     >>> operation_asked("what is the fy2015 unadjusted xxxx % margin?")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from ragspine_nb.agent.reading.bucket_window import window_asked
@@ -359,4 +360,7 @@ def detect_operation(intent: ParsedIntent, profile: DomainProfile,
             direction = extreme(cues)
             if direction is not None:  # "from 2019 to 2022": every year of the range
                 return Operation(direction, over="periods", over_range=period_range(text))
-    return _change(intent, text, cues)
+    found = _change(intent, text, cues)
+    if found is not None and _DIVIDED.search(cues):  # "A minus B divided by C": a formula
+        return replace(found, nested="ratio")
+    return found

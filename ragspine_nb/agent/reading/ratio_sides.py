@@ -95,6 +95,10 @@ _SIDE_VERBS = (r"made up|taken up|comprised|composed|constituted|accounted for|r
 _BY = re.compile(rf"(?<![a-z])(?:{_SIDE_VERBS}) by(?![a-z])")
 _NUMERAL = re.compile(r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*$")
 _ZH_SHARE = re.compile(r"占(?P<den>.+?)的?(?:比例|比重|百分比|份额|比率)")
+#: "A divided by B" (one figure each side: a sum or difference divided is a formula)
+_DIVIDED_BY = re.compile(r"(?<![a-z])divided by(?![a-z])")
+_COMBINED = re.compile(r"(?<![a-z])(?:minus|less|plus|and|sum|total of|difference)(?![a-z])"
+                       r"|\s[-+]\s")
 _ZH_RATIO = re.compile(r"与(?P<den>.+?)(?:之比|的比率|的比值)")
 
 
@@ -169,6 +173,11 @@ def ratio_split(text: str) -> RatioSplit | None:
     >>> q = "what is the proportion of revenue from china in 2018?"
     >>> s = ratio_split(q); q[slice(*s.numerator)], q[slice(*s.denominator)]
     ('from china in 2018', 'revenue')
+    >>> q = "what is gross profit divided by revenue in 2022?"
+    >>> s = ratio_split(q); s.kind, q[slice(*s.numerator)], q[slice(*s.denominator)]
+    ('ratio', 'what is gross profit', 'revenue in 2022')
+    >>> ratio_split("what is revenue minus cost of sales divided by revenue?") is None
+    True
     """
     end = len(text)
     m = _AS_OF.search(text)
@@ -195,4 +204,7 @@ def ratio_split(text: str) -> RatioSplit | None:
     if m:
         kind = "share" if m.re is _ZH_SHARE and "比率" not in m.group(0) else "ratio"
         return _split(text, kind, (0, m.start()), (m.start("den"), m.end("den")))
+    m = _DIVIDED_BY.search(text)
+    if m and not _COMBINED.search(text[:m.start()]):  # "A minus B divided by C": no ratio
+        return _split(text, "ratio", (0, m.start()), (m.end(), end))
     return None
