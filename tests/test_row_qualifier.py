@@ -19,7 +19,7 @@ import pytest
 
 from ragspine_nb.agent import Agent
 from ragspine_nb.agent.reading.intent import ParsedIntent
-from ragspine_nb.agent.scope.row_qualifier import unread_qualifier
+from ragspine_nb.agent.scope.row_qualifier import unread_adjustment, unread_qualifier
 from ragspine_nb.profile import DomainProfile
 from tests.filings import dev_filing_workspace
 
@@ -61,3 +61,21 @@ def _intent(question: str, said: str) -> ParsedIntent:
 ])
 def test_unread_qualifier(question: str, said: str, word: str | None) -> None:
     assert unread_qualifier(_intent(question, said), DomainProfile.builtin()) == word
+
+
+def test_a_row_asked_net_of_another_line_item_is_asked_back(agent: Agent) -> None:
+    r = agent.ask("What was Nike's net income excluding restructuring in fiscal 2023?")
+    assert r.figures == (), r.answer
+    assert r.answer.startswith("Which metric do you mean? Closest: Net income"), r.answer
+
+
+@pytest.mark.parametrize(("question", "word"), [
+    ("What was ACME's operating income excluding depreciation in 2024?", "depreciation"),
+    ("What was ACME's operating income before depreciation in 2024?", "depreciation"),
+    ("What was ACME's operating income in the year before 2024?", None),
+    ("What was ACME's operating income before 2024?", None),
+    ("What was ACME's operating income excluding the company's share in 2024?", None),
+])
+def test_unread_adjustment(question: str, word: str | None) -> None:
+    intent = _intent(question, "operating income")
+    assert unread_adjustment(intent, DomainProfile.builtin()) == word

@@ -10,6 +10,11 @@ name is a word of some line item's name (a qualifier: "tax", not a verb: "drove"
 none of the row's own names' words, no word of a question about figures, no company,
 column or period word, and no plain modifier ("net", "consolidated") asks about a
 narrower thing than the row: the row is offered (asked back), never answered.
+
+The same after the row's name: "What was 3M's operating income excluding restructuring in
+2022?" answered the reported operating income (6,539 million), which restructuring is part
+of. A word of another line item after "excluding", "before", "after", "net of", "adjusted
+for" or "less" asks the row adjusted by it, a figure no row states: the row is offered.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
-__all__ = ["unread_qualifier", "offered_instead"]
+__all__ = ["unread_qualifier", "unread_adjustment", "offered_instead"]
 
 #: Modifiers that leave a line item what it is ("net revenue", "consolidated revenue").
 _PLAIN = frozenset({"net", "consolidated", "reported", "gaap", "annual", "overall", "group",
@@ -69,8 +74,43 @@ def unread_qualifier(intent: ParsedIntent, profile: DomainProfile) -> str | None
     return word if words <= line_item_words(profile) else None
 
 
+#: "excluding restructuring", "before special items", "net of litigation": the row adjusted by
+#: another line item, a figure no row states (a period after "before" is no adjustment).
+_ADJUSTED = re.compile(r"(?<![a-z])(?:excluding|excludes|exclude|ex|before|after|net of|"
+                       r"adjusted for|less)\s+(?:the\s+|any\s+|all\s+)?([a-z][a-z'’-]*)")
+
+
+def unread_adjustment(intent: ParsedIntent, profile: DomainProfile) -> str | None:
+    """The line item the one row read is asked net of ("excluding restructuring"), else ``None``.
+
+    Only a question naming a company and read as one row: the word after "excluding",
+    "before", "after", "net of", "adjusted for" or "less" that follows the row's name is a
+    word of some line item's name and none of the row's (nor a question's, company's,
+    column's or period's word).
+    """
+    said = intent.mentions.get("metric", "")
+    if not intent.entities or len(intent.metrics) != 1 or intent.list_cue or not said:
+        return None
+    asked = fold(intent.raw_question)
+    at = asked.find(fold(said))
+    if at < 0:
+        return None
+    m = _ADJUSTED.search(asked, at + len(said))
+    if m is None:
+        return None
+    words = content_words(m.group(1))
+    if not words or words & (QUESTION_WORDS | _PLAIN | _known_words(intent, profile)):
+        return None
+    return m.group(1) if words <= line_item_words(profile) else None
+
+
 def offered_instead(intent: ParsedIntent, profile: DomainProfile) -> ParsedIntent:
-    """The intent with its one row offered instead of read, when a qualifier is unread."""
-    if unread_qualifier(intent, profile) is None:
+    """The intent with its one row offered instead of read, when a qualifier is unread.
+
+    A qualifier before the row's name ("tax receivable") or an adjustment after it
+    ("operating income excluding restructuring").
+    """
+    if unread_qualifier(intent, profile) is None and \
+            unread_adjustment(intent, profile) is None:
         return intent
     return replace(intent, metrics=(), metric=None, metric_candidates=intent.metrics)
