@@ -1,4 +1,4 @@
-"""Operations a question asks that the agent does not compute are refused, never a level.
+"""Operations (and periods) a question asks that the agent does not read give no level.
 
 Through the demo workspace (``build_demo`` → ``Agent.from_workspace`` → ``Agent.ask``):
 "half of revenue" is no revenue, "the sum of A and B divided by C" is no sum of three,
@@ -68,3 +68,15 @@ def test_one_figure_divided_by_another_is_their_ratio(agent: Agent) -> None:
     r = agent.ask("What is ACME Hong Kong operating profit divided by revenue in FY2025?")
     assert [round(f.value, 4) for f in r.figures] == [0.3217]
     assert "Derivation: 452 / 1,405 = 0.32" in r.answer
+
+
+def test_a_period_named_relative_to_another_is_asked_never_the_latest(agent: Agent) -> None:
+    r = agent.ask("What was ACME Hong Kong revenue in the prior year?")
+    assert not r.figures
+    assert r.answer.startswith("Which period do you mean? “the prior year” is not a fiscal "
+                               "year, half-year or quarter I can match")
+    # with a change asked, or a year named, it is read as before
+    change = agent.ask("How did ACME Hong Kong revenue change from the prior year?")
+    assert [f.value for f in change.figures] == [85.0]
+    named = agent.ask("What was ACME Hong Kong revenue in FY2024, the year before?")
+    assert [f.value for f in named.figures] == [1320.0]

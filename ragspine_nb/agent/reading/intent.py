@@ -97,6 +97,11 @@ __all__ = [
 ]
 
 _PERIOD = QUESTION_PERIOD
+#: A period named relative to another that no phrase reader reads ("three years ago",
+#: "the prior year"): asked back, never read as the latest year.
+_RELATIVE = re.compile(r"(?<![a-z])(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+                       r"\s+(?:fiscal\s+)?years?\s+ago|(?:the\s+)?(?:prior|preceding)\s+"
+                       r"(?:fiscal\s+)?year|the\s+year\s+before)(?![a-z])")
 # kept importable under their earlier names (agent.figures reads figures with them)
 _compile, _find_all = compile_terms, find_all
 #: "percentage of" names a share, not a percentage change
@@ -341,6 +346,9 @@ class RuleIntentParser:
         periods, period_text, unread = self._periods(text, reference_date)
         periods, unread = _parts_read(mask(text, list(rows.hits)), periods, unread,
                                       rows.words | cols.words, cols)
+        relative = _RELATIVE.search(text) if not periods and not unread and \
+            not has_cue(text, CHANGE_CUES) else None
+        unread = relative.group(0) if relative else unread  # "3 years ago": never the latest
         unstated = unstated_words(_PERIOD.sub(" ", without_signed_extreme(text)), self._known)
         change_from = len(periods) == 1 and has_cue(text, CHANGE_CUES) and \
             _starts_change(text, period_text)
