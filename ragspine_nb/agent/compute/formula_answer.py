@@ -49,7 +49,7 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.profile_fields import formula_codes
 from ragspine_nb.units import unit_text
 
-__all__ = ["defined_answer", "builtin_answer", "formula_words"]
+__all__ = ["defined_answer", "builtin_answer", "figure_answer", "formula_words"]
 
 _NOT_ONE_ITEM = re.compile(r"[*/+×÷]|\s-\s|^\d[\d,.]*\s")
 _CHANGE = re.compile(r"\b(?:change|increase|decrease)\s+in\b")
@@ -146,7 +146,7 @@ def defined_answer(run: Run) -> AgentResult | None:
                                f"no estimate is given (formula read: {formula}).", value)
     if isinstance(value, NotComputed):
         return run.finish(f"{asked.name} not computed: {value.text(run.lang)}.", run.intent.route)
-    return _figure_answer(run, asked.name, value)
+    return figure_answer(run, asked.name, value)
 
 
 def _missing_answer(run: Run, head: str, missing: Missing) -> AgentResult:
@@ -161,13 +161,18 @@ def _noted(run: Run, text: str) -> str:
     return with_note(run.clar.assumption_note, text, run.lang)
 
 
-def _figure_answer(run: Run, name: str, value: Value) -> AgentResult:
+def figure_answer(run: Run, name: str, value: Value, note: str = "") -> AgentResult:
+    """A computed formula's figure as the answer: label, value, derivation, cited cells.
+
+    ``note`` (what was read, how) comes first.
+    """
     facts = tuple(dict.fromkeys(value.facts))
     periods = " and ".join(dict.fromkeys(period_label(f.period_type, f.period) for f in facts))
     label = f"{entity_label(run.profile, facts[0].entity)} {name}, {periods}" if facts \
         else name
     figure = formula_figure(name, label, value)
-    return run.finish(figure_text(figure, run.lang, profile=run.profile), run.intent.route,
+    return run.finish(with_note(note, figure_text(figure, run.lang, profile=run.profile),
+                                run.lang), run.intent.route,
                       sources=[s.to_dict() for s in figure.sources],
                       tool=ToolOutcome(figures=(figure,)))
 

@@ -15,11 +15,10 @@ stating one cell differently) is never read past. Provider errors leave the refu
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
-from ragspine_nb.agent.compute.derived import formula_figure
 from ragspine_nb.agent.compute.expression import Value
+from ragspine_nb.agent.compute.formula_answer import figure_answer
 from ragspine_nb.agent.compute.model_offer import (
     READING_SYSTEM,
     READING_TOOL,
@@ -33,26 +32,21 @@ from ragspine_nb.agent.compute.model_offer import (
 from ragspine_nb.agent.compute.model_reading import MAX_NAME_WORDS, Asked, Rejection, verify
 from ragspine_nb.agent.compute.operations import Operation
 from ragspine_nb.agent.providers import LLMProvider, MockProvider
-from ragspine_nb.agent.reading.labels import entity_label
-from ragspine_nb.agent.reading.operation_cues import operation_asked
+from ragspine_nb.agent.reading.operation_cues import aggregate_cue, operation_asked
 from ragspine_nb.agent.reading.operation_detect import cue_text
 from ragspine_nb.agent.reading.question_kind import KIND_NUMBER
 from ragspine_nb.agent.reading.unstated import line_item_words
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
 from ragspine_nb.agent.scope.stored_readings import metric_names
-from ragspine_nb.agent.write.answer import figure_text
-from ragspine_nb.agent.write.templates import TEXT, with_note
-from ragspine_nb.core import Fact, ToolOutcome
+from ragspine_nb.agent.write.templates import TEXT
+from ragspine_nb.core import Fact
 from ragspine_nb.errors import ProviderError
 from ragspine_nb.glossary import fold, normalize_period, period_label
 from ragspine_nb.profile_fields import formula_codes
 from ragspine_nb.wordset import content_words
 
 __all__ = ["reads_questions", "model_read"]
-
-#: "The total X", "combined", "altogether": a sum asked when no other operation is read.
-_TOTAL = re.compile(r"(?<![a-z])(?:total|sum|combined|altogether|aggregate)(?![a-z])")
 
 
 #: What a computed figure is called when the question's words name it not.
@@ -81,7 +75,7 @@ def _asked(run: Run, operation: Operation | None) -> Asked:
         periods = {period_label(*found)} if found else set()
     kind = operation.kind if operation is not None else \
         operation_asked(cue_text(run.intent, run.profile)) or \
-        ("sum" if _TOTAL.search(fold(run.question)) else "")
+        ("sum" if aggregate_cue(fold(run.question)) else "")
     text = run.read.asked if run.read is not None else run.question
     # the profile's line items, built-in formulas included: a name the profile defines is
     # computed by its formula, never by the model's reading of it
@@ -139,16 +133,9 @@ def _answer(run: Run, proposal: Proposal, value: Value, asked: Asked) -> AgentRe
     model = str(getattr(run.provider, "name", "") or type(run.provider).__name__)
     name = _name(proposal, asked) or _OPERATION_NAMES[run.lang].get(
         "%" if value.unit == "PCT" else value.op, value.names)
-    facts = tuple(dict.fromkeys(value.facts))
-    periods = " and ".join(dict.fromkeys(period_label(f.period_type, f.period) for f in facts))
-    figure = formula_figure(name, f"{entity_label(run.profile, facts[0].entity)} {name}, "
-                                  f"{periods}", value)
     note = TEXT["model_read"][run.lang].format(model=model, name=name, names=value.names)
     run.trace.record(model_reading={"formula": proposal.formula, "verified": True})
-    return run.finish(with_note(note, figure_text(figure, run.lang, profile=run.profile),
-                                run.lang), run.intent.route,
-                      sources=[s.to_dict() for s in figure.sources],
-                      tool=ToolOutcome(figures=(figure,)))
+    return figure_answer(run, name, value, note)
 
 
 def model_read(run: Run, operation: Operation | None, refused: AgentResult) -> AgentResult:
