@@ -36,13 +36,19 @@ def _looked_up(term: str, written: str) -> bool:
     """Whether lower case stands for ``term``'s case-insensitive pattern.
 
     ``term`` is the NFKC form of ``written``. An ASCII term; or one whose characters
-    are all caseless (digits, punctuation, CJK and other letters without case).
+    outside ASCII are all caseless (a dash, a curly quote, CJK and other letters
+    without case): such a character is a literal of the pattern (no other character
+    matches it), and an ASCII letter matches only its two cases in a text without
+    :data:`ASCII_TWINS` ("Stockholders’ equity—total" is looked up).
+
+    >>> _looked_up("stockholders’ equity", "Stockholders’ equity")
+    True
+    >>> _looked_up("σύνολο", "ΣΎΝΟΛΟ")
+    False
     """
     if term.isascii():
         return written.isascii()
-    return all((c.isascii() and not c.isalpha())
-               or (unicodedata.category(c) == "Lo" and c.lower() == c.upper() == c)
-               for c in term)
+    return all(c.isascii() or c.lower() == c.upper() == c for c in term)
 
 
 class CaselessMatcher:

@@ -234,3 +234,19 @@ def test_vocabularies_are_read_again_after_a_write_from_any_connection(tmp_path:
     reader.replace_source_doc(DECK, [make_fact(source_doc_id=DECK)], document=_LEDGER,
                               vocabulary=_VOCABULARY)  # and this one
     assert reader.vocabularies() == {DECK: _VOCABULARY}
+
+
+def test_metric_channels_are_read_again_after_a_write_from_any_connection(
+        tmp_path: Path) -> None:
+    """Kept between questions (each asks it of the entities it names), never stale."""
+    reader = FactStore(tmp_path / "facts.db")
+    writer = FactStore(tmp_path / "facts.db")
+    assert reader.metric_channels("ACME_HK") == frozenset()
+    writer.upsert([make_fact()])  # another connection writes
+    assert reader.metric_channels("ACME_HK") == frozenset({("REVENUE", "TOTAL")})
+    assert reader.metric_channels() == frozenset({("REVENUE", "TOTAL")})
+    reader.upsert([make_fact(metric_code="COGS")])  # and this one
+    assert reader.metric_channels("ACME_HK") == frozenset({("REVENUE", "TOTAL"),
+                                                           ("COGS", "TOTAL")})
+    writer.delete_by_source_doc(make_fact().source_doc_id)
+    assert reader.metric_channels("ACME_HK") == frozenset()

@@ -262,7 +262,7 @@ def test_caseless_on_tatqa_labels_questions_and_paragraphs() -> None:
     assert _same_caseless(labels, texts[:4000]) > 5000
 
 
-_MIXED = "aAbB- ,.%1营收ΣσςÉéİıſKＡ"
+_MIXED = "aAbB- ,.%1营收ΣσςÉéİıſKＡ—’…"
 
 
 @settings(max_examples=400, deadline=None)

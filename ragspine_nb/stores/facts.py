@@ -69,6 +69,7 @@ CREATE TABLE IF NOT EXISTS fact_metric ({_COLUMNS_DDL},
     PRIMARY KEY (metric_code, entity, channel, period_type, period)
 );
 CREATE INDEX IF NOT EXISTS fact_metric_by_doc ON fact_metric (source_doc_id);
+CREATE INDEX IF NOT EXISTS fact_metric_by_entity ON fact_metric (entity, metric_code, channel);
 CREATE TABLE IF NOT EXISTS source_document (
     doc_id TEXT PRIMARY KEY CHECK (length(trim(doc_id)) > 0),
     path TEXT NOT NULL,
@@ -184,6 +185,8 @@ class FactStore(ConflictMixin, SQLStore):
         self._db = open_database(path, schema=_SCHEMA, table="fact_metric", create=create)
         #: the documents' vocabularies as last read, with the database's change token then
         self._vocabularies: tuple[object, dict[str, Vocabulary]] | None = None
+        #: metric_channels' answers as last read, by entity, with the change token then
+        self._channels: dict[str | None, tuple[object, frozenset[tuple[str, str]]]] = {}
 
     # ----------------------------------------------------------------- writes
     def upsert(self, facts: Iterable[Fact]) -> int:
@@ -342,11 +345,24 @@ class FactStore(ConflictMixin, SQLStore):
         return frozenset(str(r[0]) for r in rows)
 
     def metric_channels(self, entity: str | None = None) -> frozenset[tuple[str, str]]:
-        """The ``(metric_code, channel)`` pairs with at least one stored fact (of ``entity``)."""
+        """The ``(metric_code, channel)`` pairs with at least one stored fact (of ``entity``).
+
+        On SQLite read again only after a write to the database (from any connection):
+        every question asks it of the entities it names.
+        """
+        changed = getattr(self._db, "change_token", None)  # PostgreSQL: read every time
+        token = changed() if changed is not None else object()
+        kept = self._channels.get(entity)
+        if kept is not None and kept[0] == token:
+            return kept[1]
         where, args = ("WHERE entity = ?", (entity,)) if entity is not None else ("", ())
         rows = self._db.fetchall(
             f"SELECT DISTINCT metric_code, channel FROM fact_metric {where}", args)  # noqa: S608
-        return frozenset((str(r[0]), str(r[1])) for r in rows)
+        pairs = frozenset((str(r[0]), str(r[1])) for r in rows)
+        if len(self._channels) > 256:  # bounded: entities of one workspace, read by name
+            self._channels.clear()
+        self._channels[entity] = (token, pairs)
+        return pairs
 
     def count(self) -> int:
         """Number of facts."""

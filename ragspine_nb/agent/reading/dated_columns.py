@@ -65,6 +65,8 @@ def dated_columns(text: str, columns: Mapping[str, Sequence[str]]) -> DatedColum
     ()
     """
     dates = question_dates(text)
+    if not dates:
+        return DatedColumns()
     by_date = {code: {d for n in names for d in month_days(n)} for code, names in columns.items()}
     codes = []
     for day, _ in dates:
