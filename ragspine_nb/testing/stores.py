@@ -129,7 +129,6 @@ class FactStoreContract:
         assert fact_store.metric_channels("ACME_CN") == frozenset()
         assert fact_store.delete_by_source_doc(DECK) == 2  # read again after a write
         assert fact_store.metric_channels("ACME_HK") == frozenset()
-        assert fact_store.metric_channels() == frozenset()
 
     @pytest.mark.parametrize("identity", [
         ("REVENUE", "ACME_HK", "FY", "2024", "TOTAL"), ("REVENUE", "ACME_HK", "HY", "2025",
