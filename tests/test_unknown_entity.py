@@ -3,6 +3,10 @@
 "What was Zentrix revenue in FY2025?" used to be answered with ACME Group's revenue
 "assuming ACME Group". It names a company (by position: the owner of a metric), just not
 one the demo workspace knows, so the agent asks which company is meant.
+
+A part of a known company is asked about too: "What was ACME Singapore revenue in
+FY2025?" read "ACME" (the group) and answered the group's 4,760 (a wrong number: the
+workspace states no Singapore figure); "Nike Singapore revenue" answered Nike's 51,217.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.agent.scope.unknown_entity import unknown_organisation
+from ragspine_nb.agent.scope.unknown_entity import unknown_organisation, unknown_part
+from tests.filings import dev_filing_workspace
 
 REF = date(2026, 3, 31)
 ASKS = ["What was Zentrix revenue in FY2025?", "What was Zentrix's revenue?",
@@ -72,3 +77,62 @@ def test_ordinary_questions_are_answered_as_before(agent: Agent, question: str, 
 def test_the_name_is_found_by_its_position(question: str, unstated: list[str],
                                            name: str) -> None:
     assert unknown_organisation(question, ["revenue", "cost of sales"], unstated) == name
+
+
+PART_ASKS = ["What was ACME Singapore revenue in FY2025?",
+             "What was the revenue of ACME Singapore in FY2025?",
+             "What was ACME Singapore's revenue in FY2025?"]
+PART_ANSWERS = [("What was ACME Hong Kong revenue in FY2025?", "1,405"),
+                ("What was ACME revenue in FY2025?", "4,760"),
+                ("What was ACME's revenue in FY2025?", "4,760"),
+                ("What was ACME Group revenue in FY2025?", "4,760")]
+
+
+@pytest.mark.parametrize("question", PART_ASKS)
+def test_a_part_of_a_known_company_no_table_states_is_asked_about(agent: Agent,
+                                                                  question: str) -> None:
+    r = agent.ask(question, REF)
+    assert r.clarification.mode == "ask_first", r.answer
+    assert r.answer.startswith("Which company do you mean? I do not know “ACME Singapore")
+    assert r.figures == () and "4,760" not in r.answer
+
+
+@pytest.mark.parametrize("question, said", PART_ANSWERS)
+def test_a_known_company_and_its_known_parts_are_answered(agent: Agent, question: str,
+                                                          said: str) -> None:
+    r = agent.ask(question, REF)
+    assert [f"{f.value:,.0f}" for f in r.figures] == [said], r.answer
+
+
+@pytest.mark.parametrize("question, unstated, part", [
+    ("What was ACME Singapore revenue in FY2025?", ["singapore"], "ACME Singapore"),
+    ("What was the revenue of ACME Singapore?", ["singapore"], "ACME Singapore"),
+    ("What was Nike's Zentrix revenue in 2023?", ["zentrix"], "Nike's Zentrix"),
+    # an acronym, a known word, title case, the company alone: no part
+    ("What was Nike's GAAP revenue in 2023?", ["gaap"], ""),
+    ("What was ACME Hong Kong revenue?", [], ""),
+    ("What Was ACME Singapore Revenue In FY2025?", ["singapore"], ""),
+    ("What was ACME's revenue in FY2025?", [], ""),
+    ("ACME新加坡的营收是多少？", ["新加坡"], ""),
+])
+def test_the_part_is_found_beside_the_company(question: str, unstated: list[str],
+                                              part: str) -> None:
+    owners = ["acme", "acme group", "nike"]
+    assert unknown_part(question, ["revenue"], unstated, owners) == part
+
+
+@pytest.fixture(scope="module")
+def nike(tmp_path_factory: pytest.TempPathFactory) -> Agent:
+    ws = dev_filing_workspace(tmp_path_factory.mktemp("part"), "NIKE_2023_10K.pdf")
+    return Agent.from_workspace(Path(ws))
+
+
+def test_a_part_of_a_real_filer_is_asked_about_its_segments_answered(nike: Agent) -> None:
+    """Nike's 10-K states no Singapore revenue; its Converse segment it does."""
+    r = nike.ask("What was Nike Singapore revenue in fiscal 2023?")
+    assert r.figures == () and r.answer.startswith(
+        "Which company do you mean? I do not know “Nike Singapore”"), r.answer
+    r = nike.ask("What was Nike's Converse revenue in fiscal 2023?")
+    assert [f.value for f in r.figures] == [2427.0], r.answer
+    r = nike.ask("What was Nike's revenue in fiscal 2023?")
+    assert [f.value for f in r.figures] == [51217.0], r.answer

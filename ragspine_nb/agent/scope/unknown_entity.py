@@ -38,7 +38,7 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.vocab_matcher import VocabMatcher, shared_matcher
 from ragspine_nb.wordset import content_words
 
-__all__ = ["unknown_organisation", "ask_unknown_entity"]
+__all__ = ["unknown_organisation", "unknown_part", "ask_unknown_entity"]
 
 _NAME = r"[A-Z][A-Za-z&\-]*(?:\.(?=\s))?"
 _BEFORE = re.compile(rf"(?:^|(\S+)\s+)((?:{_NAME}\s+){{0,2}}{_NAME})(?:['\u2019]s?)?\s+$")
@@ -136,19 +136,88 @@ def unknown_organisation(question: str, metric_names: Iterable[str] | VocabMatch
     return ""
 
 
+def _part_words(words: list[str], unknown: frozenset[str]) -> bool:
+    """Whether ``words`` name a part no table states: capitalised, none an acronym."""
+    return bool(words) and all(w[0].isupper() and not w.isupper() for w in words) and \
+        _unknown(" ".join(words), unknown)
+
+
+def _owned_part(head: str, name: str, owners: Iterable[str],
+                unknown: frozenset[str]) -> str:
+    """``name`` as a part of a known company written in it or just before it (``head``)."""
+    words = name.split()
+    for owner in sorted(owners, key=len, reverse=True):
+        size = len(owner.split())
+        if " ".join(words[:size]).casefold() == owner and _part_words(words[size:], unknown):
+            return name  # "ACME Singapore revenue"
+        said = re.search(rf"(?<![a-z0-9]){re.escape(owner)}(?:['\u2019]s?)?\s+$",
+                         head.casefold())
+        if said and _part_words(words, unknown):  # "Nike's Zentrix revenue"
+            return f"{head[said.start():].strip()} {name}"
+    return ""
+
+
+def unknown_part(question: str, metric_names: Iterable[str] | VocabMatcher,
+                 unstated: Iterable[str], owners: Iterable[str]) -> str:
+    """A part of a known company the question names as a metric's owner, or ``""``.
+
+    "ACME Singapore revenue", "Nike's Zentrix revenue", "revenue of ACME Singapore":
+    the company is known (``owners``: its names, case folded) but the capitalised words
+    beside it are words no table states (``unstated``): a segment, a country or a
+    subsidiary the workspace holds no figure of. The company's own figure would be
+    another one's. An acronym ("Nike's GAAP revenue") and a word the workspace knows
+    ("ACME Hong Kong revenue") name no such part.
+
+    Examples
+    --------
+    >>> unknown_part("What was ACME Singapore revenue in FY2025?", ["revenue"],
+    ...              ["singapore"], ["acme"])
+    'ACME Singapore'
+    >>> unknown_part("What was the revenue of ACME Singapore?", ["revenue"],
+    ...              ["singapore"], ["acme"])
+    'ACME Singapore'
+    >>> unknown_part("What was Nike's Zentrix revenue?", ["revenue"], ["zentrix"], ["nike"])
+    "Nike's Zentrix"
+    >>> unknown_part("What was Nike's GAAP revenue?", ["revenue"], ["gaap"], ["nike"])
+    ''
+    """
+    if not question.isascii():
+        return ""
+    unknown, owned = frozenset(unstated), [o for o in owners if o]
+    for start, end in sorted(_spans(question, metric_names)):
+        before = _BEFORE.search(question[:start])
+        after = _AFTER.match(question[end:])
+        found = [(question[:before.start(2)], before.group(2))] if before else []
+        found += [("", after.group(1))] if after else []
+        for head, name in found:
+            part = _owned_part(head, name, owned, unknown)
+            if part and not _title_case(question, part):
+                return part
+    return ""
+
+
 def ask_unknown_entity(intent: ParsedIntent, profile: DomainProfile,
                        clar: ClarificationResult, mentioned: Callable[[str], bool]
                        ) -> ClarificationResult | None:
     """Ask which company is meant, where the answer would otherwise take the home one.
 
-    Only for a question that names no known entity and would be answered (no other
-    ask-back, no refusal), and only for a name that ``mentioned`` (the workspace's
-    passages) does not know either.
+    Only for a question that would be answered (no other ask-back, no refusal): one
+    that names no known entity, for a name that ``mentioned`` (the workspace's passages)
+    does not know either; or one that names a part of a known entity no table states
+    (:func:`unknown_part`: the entity's own figure would be another one's).
     """
-    if intent.entities or clar.mode not in (CLARIFY_NONE, CLARIFY_ANSWER_WITH_ASSUMPTIONS):
+    if clar.mode not in (CLARIFY_NONE, CLARIFY_ANSWER_WITH_ASSUMPTIONS):
         return None
-    name = unknown_organisation(intent.raw_question, _metric_names(profile), intent.unstated)
-    if not name or mentioned(name):
+    if intent.entities:
+        owners = [fold(n) for code in intent.entities if (e := profile.entities.get(code))
+                  for n in (e.label, *e.synonyms)]
+        name = unknown_part(intent.raw_question, _metric_names(profile), intent.unstated,
+                            owners)
+    else:
+        name = unknown_organisation(intent.raw_question, _metric_names(profile),
+                                    intent.unstated)
+        name = "" if name and mentioned(name) else name
+    if not name:
         return None
     known = tuple(e.label for e in profile.entities.values())
     return ClarificationResult(
