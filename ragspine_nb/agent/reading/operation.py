@@ -87,6 +87,12 @@ class Operation:
         rate that compounds the earlier fiscal year's figure into the later one's over
         the years between them; ``years``, when the question says them ("3-year CAGR"),
         must be those years.
+    compared : str
+        A difference asked as "how much more (or less) was A than B"
+        (:func:`~ragspine_nb.agent.reading.comparative.compared_first`): ``first`` — A
+        less B, ``second`` — B less A, the figures taken in the order the question writes
+        them (over two years too: "larger in 2022 than in 2023" is 2022's less 2023's);
+        empty — a change over periods is the later less the earlier.
     signed : bool
         A ``max`` / ``min`` of signed values: the question names a loss's extreme beside
         ("brought in the most (or lost the least)", "the least negative"), so a loss is
@@ -113,11 +119,15 @@ class Operation:
     each: bool = False
     signed: bool = False
     compound: bool = False
+    compared: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in COMPUTED_OPERATIONS:
             raise InvalidRecordError(f"Operation.kind {self.kind!r} is not valid. "
                                      f"Valid: {list(COMPUTED_OPERATIONS)}")
+        if self.compared not in ("", "first", "second"):
+            raise InvalidRecordError(f"Operation.compared {self.compared!r} is not valid. "
+                                     "Valid: ['', 'first', 'second']")
         if self.answer not in ANSWERS:
             raise InvalidRecordError(f"Operation.answer {self.answer!r} is not valid. "
                                      f"Valid: {list(ANSWERS)}")

@@ -26,6 +26,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ragspine_nb.agent.reading.bucket_window import window_asked
+from ragspine_nb.agent.reading.comparative import compared_first
 from ragspine_nb.agent.reading.cue_words import (
     HOW_MUCH_MORE,
     MOVEMENT_VERBS,
@@ -307,8 +308,10 @@ def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
             (SUBTRACTION.search(cues) and not _earlier_less_later(intent)):
         # a subtraction, unless asked as a percentage
         relative = _has_cue(cues, RELATIVE_DIFFERENCE_CUES)
+        compared = compared_first(cues)  # "by what % was A lower than B": base unclear
         return Operation("percent_change" if relative else "difference", between=True,
-                         points=relative and points, each=each)
+                         points=relative and points, each=each,
+                         compared="" if relative and compared == "second" else compared)
     if intent.change_cue:
         if points or PERCENT_CHANGE.search(text):
             return Operation("percent_change", points=points, each=each)

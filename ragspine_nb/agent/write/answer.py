@@ -24,7 +24,7 @@ from ragspine_nb.agent.compute.operations import (
 )
 from ragspine_nb.agent.compute.task import Slot, Task
 from ragspine_nb.agent.reading.labels import column_label, entity_label, metric_label, slot_label
-from ragspine_nb.agent.write.answer_labels import SLOT_FIELDS, slots_of
+from ragspine_nb.agent.write.answer_labels import SLOT_FIELDS, compared_label, slots_of
 from ragspine_nb.agent.write.render import result_sources
 from ragspine_nb.agent.write.templates import (
     TEXT,
@@ -126,6 +126,8 @@ def _operation_label(a: Fact, b: Fact, operation: Operation, axis: str,
         what = _what(profile, a.metric_code, a.entity, a.channel, lang)
         early, late = period_label(b.period_type, b.period), period_label(a.period_type,
                                                                           a.period)
+        if a.period < b.period:  # "how much larger in 2022 than in 2023": as asked
+            return compared_label(what, late, early, pct, lang)
         if operation.compound:
             return f"{what}，{early}至{late}年复合增长率" if lang == "zh" else \
                 f"{what}, compound annual growth rate from {early} to {late}"
@@ -258,17 +260,20 @@ def _axis(tasks: Sequence[Task]) -> tuple[Slot, tuple[Slot, ...]]:
     return "period", _SLOTS
 
 
-def _groups(tasks: Sequence[Task], profile: DomainProfile
+def _groups(tasks: Sequence[Task], profile: DomainProfile, compared: str = ""
             ) -> tuple[str, list[list[int]]]:
     """The operands of each operation (task indices).
 
     Two periods of one row (the later first), or two columns of one period (in the
-    question's order).
+    question's order); ``compared`` (:attr:`Operation.compared`): in the question's
+    order, or the other way (``second``).
     """
     axis, keys = _axis(tasks)
     groups: dict[tuple[str, ...], list[int]] = {}
     for i, t in enumerate(tasks):
         groups.setdefault(tuple(t.slot(k) for k in keys), []).append(i)
+    if compared:
+        return axis, [g[::-1] if compared == "second" else g for g in groups.values()]
     if axis == "period":
         def later(i: int) -> tuple[str, str]:
             return normalize_period(profile, tasks[i].period) or ("", tasks[i].period)
@@ -374,7 +379,7 @@ def structured_answer(tasks: Sequence[Task], results: Sequence[QueryResult],
     if unclear is not None:
         blocks.append(_Block(unclear))
     elif operation is not None:
-        axis, groups = _groups(tasks, profile)
+        axis, groups = _groups(tasks, profile, operation.compared)
         if axis != "period" and not (operation.between or operation.with_levels):
             # a change from one named column to another ("between the first and the
             # second quarter"): the first named is the base, as the earlier year is

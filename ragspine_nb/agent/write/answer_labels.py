@@ -18,8 +18,8 @@ from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["OPERATION_WORDS", "SLOT_FIELDS", "slots_of", "name_of", "common_of", "joined",
-           "operation_label", "change_label", "count_label", "gap_label", "ratio_label",
-           "period_tail"]
+           "operation_label", "change_label", "compared_label", "count_label", "gap_label",
+           "ratio_label", "period_tail"]
 
 #: How an operation is named in a figure's label.
 OPERATION_WORDS: dict[str, dict[str, str]] = {
@@ -152,3 +152,19 @@ def gap_label(first: Sequence[Fact], second: Sequence[Fact], profile: DomainProf
     if lang == "zh":
         return f"{common}，{a}平均值减{b}平均值（{years}）"
     return f"{common}, average {a} less average {b} ({years})"
+
+
+def compared_label(what: str, first: str, second: str, percent: bool, lang: str) -> str:
+    """One row's figure of a period less another's, as a question compared them.
+
+    "How much larger was revenue in FY2022 than in FY2023?" is no change from FY2022 to
+    FY2023: its label says which figure is taken from which.
+
+    >>> compared_label("Nike Revenue", "FY2022", "FY2023", False, "en")
+    'Nike Revenue, FY2022 less FY2023'
+    >>> compared_label("Nike Revenue", "FY2022", "FY2023", True, "zh")
+    'Nike Revenue，FY2022较FY2023差额（占FY2023的百分比）'
+    """
+    if lang == "zh":
+        return f"{what}，{first}较{second}差额{f'（占{second}的百分比）' if percent else ''}"
+    return f"{what}, {first} less {second}{f' as a percentage of {second}' if percent else ''}"

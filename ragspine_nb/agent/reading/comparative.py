@@ -1,0 +1,43 @@
+"""Which way "how much more … than …" asks its difference: the figure compared, less the other.
+
+"How much larger was revenue in 2023 than in 2022?" asks 2023's figure less 2022's, the
+change over time; "… in 2022 than in 2023?" asks 2022's less 2023's, which is no change
+from 2022 to 2023 (the sign is the other way). "How much lower was cost of sales than
+revenue?" asks revenue less cost of sales: the second figure written less the first. The
+first figure the question writes is the one compared ("A" of "how much more was A than
+B"), whatever the order of the years. :func:`compared_first` says which figure the
+difference is taken from; the writer keeps the figures in the question's order.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragspine_nb.agent.reading.cue_words import HOW_MUCH_MORE
+
+__all__ = ["COMPARED", "compared_first"]
+
+#: ``first``: the first figure written less the second ("how much more was A than B");
+#: ``second``: the second less the first ("how much less was A than B").
+COMPARED: tuple[str, ...] = ("first", "second")
+_LESS = re.compile(r"(?<![a-z])(?:less|lower|smaller)(?![a-z])|[低少小]了?多少$")
+
+
+def compared_first(text: str) -> str:
+    """``first``, ``second`` or ``""`` (no "how much more … than …" in ``text``, folded).
+
+    Examples
+    --------
+    >>> compared_first("how much larger was revenue in 2022 than in 2023?")
+    'first'
+    >>> compared_first("how much lower was cost of sales than revenue in 2022?")
+    'second'
+    >>> compared_first("2024年营业收入比2025年低多少？"), compared_first("a比b高多少")
+    ('second', 'first')
+    >>> compared_first("how much more revenue was there?")
+    ''
+    """
+    found = HOW_MUCH_MORE.search(text)
+    if found is None or not (" than " in text or "比" in found.group(0)):
+        return ""
+    return "second" if _LESS.search(found.group(0)) else "first"

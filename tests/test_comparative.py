@@ -1,0 +1,72 @@
+""""How much larger was A than B": the figure compared less the other, in the question's order.
+
+"How much larger was Nike's revenue in FY2022 than in FY2023?" answered "change from FY2022
+to FY2023: 4,507" — FY2023 less FY2022, the other sign (FY2022's revenue was 4,507 million
+*smaller*): a wrong number. "How much lower was 3M's cost of sales than its net sales?"
+answered cost of sales less net sales, -14,997, where the question asks 14,997;
+"香港2025年营业收入比2024年低多少？" answered +85 (2025 less 2024). The difference is now
+taken as the question writes it (:mod:`ragspine_nb.agent.reading.comparative`): A less B
+for "more / higher / larger / greater / bigger", B less A for "less / lower / smaller",
+over two years as over two rows, with a label that says which from which.
+Through the demo workspace and a real 10-K, as a user asks; the tests fail on the code
+before.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine_nb import Agent
+from tests.filings import dev_filing_workspace
+
+REF = date(2026, 3, 31)
+
+
+@pytest.fixture(scope="module")
+def agent(demo_ws: Path) -> Agent:
+    return Agent.from_workspace(demo_ws)
+
+
+@pytest.mark.parametrize("question, value, label", [
+    ("How much larger was ACME Hong Kong revenue in FY2024 than in FY2025?", -85.0,
+     "ACME Hong Kong Revenue, FY2024 less FY2025"),
+    ("How much lower was ACME Hong Kong revenue in FY2025 than in FY2024?", -85.0,
+     "ACME Hong Kong Revenue, FY2024 less FY2025"),
+    ("香港2025年营业收入比2024年低多少？", -85.0, "ACME Hong Kong Revenue，FY2024较FY2025差额"),
+    # the order written is the change's: read as before
+    ("How much larger was ACME Hong Kong revenue in FY2025 than in FY2024?", 85.0,
+     "ACME Hong Kong Revenue, change from FY2024 to FY2025"),
+    ("How much lower was ACME Hong Kong revenue in FY2024 than in FY2025?", 85.0,
+     "ACME Hong Kong Revenue, change from FY2024 to FY2025"),
+    ("香港2025年营业收入比2024年高多少？", 85.0, "ACME Hong Kong Revenue，FY2025较FY2024变动"),
+    # two companies: the second less the first for "lower"
+    ("How much lower was ACME Hong Kong revenue than ACME Mainland China revenue in "
+     "FY2025?", 125.0, "Revenue, ACME Mainland China − ACME Hong Kong, FY2025"),
+    ("How much higher was ACME Hong Kong revenue than ACME Mainland China revenue in "
+     "FY2025?", -125.0, "Revenue, ACME Hong Kong − ACME Mainland China, FY2025"),
+])
+def test_the_difference_is_taken_as_the_question_compares(agent: Agent, question: str,
+                                                         value: float, label: str) -> None:
+    r = agent.ask(question, REF)
+    assert [(f.value, f.label) for f in r.figures] == [(value, label)], r.answer
+
+
+@pytest.fixture(scope="module")
+def filings(tmp_path_factory: pytest.TempPathFactory) -> Agent:
+    ws = dev_filing_workspace(tmp_path_factory.mktemp("compared"), "NIKE_2023_10K.pdf",
+                              "3M_2022_10K.pdf")
+    return Agent.from_workspace(Path(ws))
+
+
+@pytest.mark.parametrize("question, value", [
+    ("How much larger was Nike's revenue in FY2022 than in FY2023?", -4507.0),
+    ("How much larger was Nike's revenue in FY2023 than in FY2022?", 4507.0),
+    ("How much lower was 3M's cost of sales than its net sales in 2022?", 14997.0),
+    ("How much higher was 3M's net sales than its cost of sales in 2022?", 14997.0),
+])
+def test_real_filings_compared_as_asked(filings: Agent, question: str, value: float) -> None:
+    r = filings.ask(question)
+    assert [f.value for f in r.figures] == [value], r.answer
