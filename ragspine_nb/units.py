@@ -13,7 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["SCALES", "SCALE_WORDS", "SCALE_MARKS", "scale_pattern", "scale_code",
+__all__ = ["SCALES", "SCALE_WORDS", "CURRENCY_WORDS", "SCALE_MARKS", "scale_pattern", "scale_code",
            "scale_codes", "stated_scale", "UnitParts", "unit_parts", "same_amount",
            "scale_ratio", "join_unit", "SHARES", "PLAIN", "store_unit", "unit_text",
            "unit_label", "with_unit"]
@@ -211,6 +211,19 @@ SCALE_WORDS: dict[str, str] = {
     "十亿": "BN", "亿": "100M", "千万": "10M", "百万": "M", "十万": "100K", "万": "10K",
     "千": "K", "billions": "BN", "billion": "BN", "bn": "BN", "millions": "M", "million": "M",
     "mn": "M", "thousands": "K", "thousand": "K",
+}
+#: Every spelling a question writes for a currency it wants an answer in ("in euros",
+#: "以日元计"), with its code; a bare "$" or "dollars" names none (whose dollars?).
+CURRENCY_WORDS: dict[str, str] = {
+    "us dollars": "USD", "u.s. dollars": "USD", "usd": "USD", "us$": "USD",
+    "euros": "EUR", "euro": "EUR", "eur": "EUR", "€": "EUR", "pounds sterling": "GBP",
+    "pounds": "GBP", "sterling": "GBP", "gbp": "GBP", "£": "GBP", "japanese yen": "JPY",
+    "yen": "JPY", "jpy": "JPY", "renminbi": "CNY", "yuan": "CNY", "rmb": "CNY",
+    "cny": "CNY", "hong kong dollars": "HKD", "hkd": "HKD", "hk$": "HKD",
+    "swiss francs": "CHF", "chf": "CHF", "canadian dollars": "CAD", "cad": "CAD",
+    "australian dollars": "AUD", "aud": "AUD", "singapore dollars": "SGD", "sgd": "SGD",
+    "美元": "USD", "欧元": "EUR", "英镑": "GBP", "日元": "JPY", "人民币": "CNY", "港元": "HKD",
+    "港币": "HKD", "瑞士法郎": "CHF", "加元": "CAD", "澳元": "AUD", "新加坡元": "SGD",
 }
 #: Money marks a scale letter or zeros may follow ("US$m", "RMB'000", "£000", "€bn").
 _MONEY_MARK = r"(?:us\$|hk\$|a\$|c\$|s\$|nt\$|r\$|\$|€|£|¥|usd|eur|gbp|rmb|cny|hkd|jpy|chf)"

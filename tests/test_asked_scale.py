@@ -5,6 +5,8 @@ code before answered 11,692,713 thousand and nothing else, leaving the conversio
 reader. The answer now keeps the stored figure as its headline (what the report states)
 and restates it in the scale asked with the conversion shown; a figure whose table states
 no scale is said not to be restated, and another currency is named, never converted.
+A currency asked alone ("What was revenue in 2017 in euros?") answered the US$ figure as
+if it were in euros: the answer now says the currency its source states, never converted.
 Through ingest and ask of CSV tables, as a user runs it.
 """
 
@@ -78,7 +80,26 @@ def test_a_figure_with_no_stated_scale_is_not_restated(
     assert "billion" not in result.answer.split("Restated", 1)[1].split(":", 1)[1]
 
 
+def test_a_currency_asked_alone_is_named_never_converted(
+        agent: Agent, tmp_path_factory: pytest.TempPathFactory) -> None:
+    euros = agent.ask("What was revenue in 2017 in euros?", reference_date=REF)
+    assert [(f.value, f.unit) for f in euros.figures] == [(11692713.0, "USD_K")]
+    assert "Asked in euros:\n- " in euros.answer
+    assert euros.answer.endswith("stated in US$ by its source; not converted to € (no "
+                                 "exchange rate is applied)"), euros.answer
+    yen = agent.ask("2017年营业收入是多少日元？", reference_date=REF)
+    assert "所问币种（日元）：" in yen.answer and "来源以美元列示，未换算为日元" in yen.answer
+    dollars = agent.ask("What was revenue in 2017 in US dollars?", reference_date=REF)
+    assert "Asked" not in dollars.answer and dollars.figures
+    plain = tables_agent(tmp_path_factory.mktemp("no_currency"), {"orders.csv": NO_SCALE})
+    result = plain.ask("What were orders in 2017 in euros?", reference_date=REF)
+    assert "its source states no currency; not converted to €" in result.answer
+
+
 @pytest.mark.parametrize(("question", "unit"), [
+    ("What was revenue in euros in fiscal 2023?", "EUR"),
+    ("What was revenue (in EUR)?", "EUR"),
+    ("以日元计，2017年收入是多少？", "JPY"),
     ("What is the FY2018 capital expenditure amount (in USD millions) for 3M?", "USD_M"),
     ("How much was revenue? Answer in USD thousands.", "USD_K"),
     ("What was revenue in $bn?", "BN"),
@@ -95,6 +116,9 @@ def test_the_asked_scale_is_read(question: str, unit: str) -> None:
     "How many customers were in millions of households?",
     "收入为1.2亿元，比上年增长多少？",
     "What was the increase in revenue in 2017?",
+    "What was revenue in Europe in 2017?",
+    "What was revenue in dollars in 2017?",
+    "Which segments had revenue above €5 billion?",
 ])
 def test_an_amount_or_another_phrase_asks_no_scale(question: str) -> None:
     assert asked_scale(question) is None

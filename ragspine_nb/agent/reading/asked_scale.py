@@ -1,5 +1,8 @@
 """The scale a question asks its answer in: "in USD billions", "(in $ millions)", "多少亿元".
 
+A currency asked alone ("in euros", "多少日元") is read too, with no scale: the answer
+says which currency its source states the figure in, never converting it.
+
 An analyst writes the unit they want the figure in — "What was 3M's revenue in FY2022 in
 USD billions?", "Answer in USD thousands.", "营业收入是多少亿元？", "以百万美元计". The
 store states each figure in its report's scale; the answer then restates it in the scale
@@ -16,7 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ragspine_nb.extract.values import detect_unit
-from ragspine_nb.units import unit_parts
+from ragspine_nb.units import CURRENCY_WORDS, unit_parts
 
 __all__ = ["AskedScale", "asked_scale"]
 
@@ -37,6 +40,12 @@ _ZH = re.compile(
     rf"以\s*(?:人民币|美元|港元)?{_ZH_SCALE}{_ZH_MONEY}?(?:计|为单位|列示|表示)"
     rf"|单位\s*[:：为是]?\s*(?:人民币|美元|港元)?{_ZH_SCALE}{_ZH_MONEY}"
     rf"|多少{_ZH_SCALE}{_ZH_MONEY}")
+
+_MONEY = "|".join(re.escape(w) for w in sorted(CURRENCY_WORDS, key=lambda w: (-len(w), w)))
+#: A currency alone: "in euros", "(in EUR)", "expressed in yen", "以日元计", "多少欧元".
+_CURRENCY = re.compile(
+    rf"(?:\bin\s+|\(\s*in\s+|\bexpressed\s+in\s+|\bconverted\s+(?:in)?to\s+)"
+    rf"({_MONEY})(?![a-z0-9$])(?!\s*\d)|以\s*({_MONEY})\s*(?:计|为单位|列示|表示)|多少({_MONEY})")
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,11 @@ class AskedScale:
         return self.unit.rpartition("_")[2]
 
     @property
+    def has_scale(self) -> bool:
+        """Whether a scale is asked ("in euros" asks a currency alone)."""
+        return unit_parts(self.unit).factor is not None
+
+    @property
     def currency(self) -> str:
         """The currency asked (``""``: none written, or a bare ``$``)."""
         return unit_parts(self.unit).currency
@@ -86,6 +100,10 @@ def asked_scale(question: str) -> AskedScale | None:
     'USD_M'
     >>> asked_scale("Revenue (in millions of US dollars)?").unit
     'USD_M'
+    >>> asked_scale("What was Nike's revenue in euros in fiscal 2023?")
+    AskedScale(unit='EUR', span='in euros')
+    >>> asked_scale("营业收入是多少日元？").unit, asked_scale("Revenue in dollars?")
+    ('JPY', None)
     >>> [asked_scale(q) for q in ("Which segments had revenue above $5 billion?",
     ...     "Sales grew in millions of units", "收入为1.2亿元，增长多少？", "What was revenue?")]
     [None, None, None, None]
@@ -94,7 +112,10 @@ def asked_scale(question: str) -> AskedScale | None:
     folded = text.casefold()
     found = _EN.search(folded) or _ZH.search(folded)
     if found is None:
-        return None
+        money = _CURRENCY.search(folded)  # a currency alone: named, never converted
+        return None if money is None else AskedScale(
+            CURRENCY_WORDS[next(g for g in money.groups() if g)],
+            text[money.start():money.end()].strip(" ("))
     span = text[found.start():found.end()].strip(" (")
     # a bare "$" or "dollars" names no currency of its own; "US dollars" does
     unit = detect_unit(re.sub(r"\bu\.?s\.?\s+dollars?\b", "usd", span, flags=re.I))

@@ -4,8 +4,9 @@ The answer states each figure as its report does (34,229 US$ m); when the questi
 for another scale, a block after the figures restates each amount in it with the
 conversion shown (34.229 US$ bn = 34,229 US$ m ÷ 1,000). Nothing is guessed: a figure
 whose source states no scale is said not to be restated, and a currency other than the
-one asked is named, never converted (no exchange rate is applied). Percentages, ratios
-and counts are not amounts and are left as they are.
+one asked is named, never converted (no exchange rate is applied); a currency asked
+alone ("in euros") says the currency each figure is stated in, or that none is stated.
+Percentages, ratios and counts are not amounts and are left as they are.
 """
 
 from __future__ import annotations
@@ -29,11 +30,23 @@ def _same_currency(have: str, asked: str) -> bool:
     return not asked or have == asked or any({have, asked} <= s for s in _SAME_CURRENCY)
 
 
+def _currency_line(figure: Figure, asked: AskedScale, lang: str) -> str:
+    """A currency asked alone: which currency the figure is stated in ("" the one asked)."""
+    have = unit_parts(figure.unit).currency
+    if have and _same_currency(have, asked.currency):
+        return ""
+    key = "currency_stated" if have else "currency_not_stated"
+    return TEXT[key][lang].format(label=figure.label, asked=unit_label(asked.currency, lang),
+                                  have=unit_label(have, lang) if have else "")
+
+
 def _line(figure: Figure, asked: AskedScale, lang: str) -> str:
     """One figure restated, or why it is not ("" when it is already in the scale)."""
     parts = unit_parts(figure.unit)
     if parts.percent or not amount_figure(figure):
         return ""
+    if not asked.has_scale:
+        return _currency_line(figure, asked, lang)
     if parts.factor is None:
         return TEXT["restated_no_scale"][lang].format(label=figure.label)
     if parts.factor == asked.factor:
@@ -65,6 +78,9 @@ def restated(figures: Sequence[Figure], asked: AskedScale | None, lang: str) -> 
     - 3M Revenue, FY2022: 34.229 US$ bn = 34,229 US$ m ÷ 1,000
     >>> restated([fig], AskedScale("USD_M", "in USD millions"), "en")
     ''
+    >>> print(restated([fig], AskedScale("EUR", "in euros"), "en"))  # doctest: +ELLIPSIS
+    Asked in euros:
+    - 3M Revenue, FY2022: stated in US$ by its source; not converted to € (no exchange ...
     """
     if asked is None:
         return ""
@@ -72,7 +88,8 @@ def restated(figures: Sequence[Figure], asked: AskedScale | None, lang: str) -> 
     if not lines:
         return ""
     span = unit_label(asked.unit, lang) if lang == "zh" else asked.span
-    return "\n".join([TEXT["restated"][lang].format(span=span),
+    head = "restated" if asked.has_scale else "currency_asked"
+    return "\n".join([TEXT[head][lang].format(span=span),
                       *(f"- {line}" for line in lines)])
 
 

@@ -127,6 +127,13 @@ TEXT = {
     "restated": {"zh": "按所问单位（{span}）换算：", "en": "Restated as asked ({span}):"},
     "restated_no_scale": {"zh": "{label}：来源未注明数量级，未换算", "en": "{label}: its source "
                           "states no scale, so it is not restated"},
+    "currency_asked": {"zh": "所问币种（{span}）：", "en": "Asked {span}:"},
+    "currency_stated": {"zh": "{label}：来源以{have}列示，未换算为{asked}（未做汇率换算）",
+                        "en": "{label}: stated in {have} by its source; not converted to "
+                              "{asked} (no exchange rate is applied)"},
+    "currency_not_stated": {"zh": "{label}：来源未注明币种，未换算为{asked}",
+                            "en": "{label}: its source states no currency; not converted "
+                                  "to {asked}"},
     "restated_currency": {"zh": "（以{have}列示，未做汇率换算）",
                           "en": " (stated in {have}; no exchange rate is applied)"},
     "stated_share": {"zh": "（报告中直接列示的百分比，非计算所得）",
