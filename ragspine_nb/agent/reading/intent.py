@@ -53,6 +53,7 @@ from ragspine_nb.agent.reading.intent_terms import (
     without_words,
     word_set,
 )
+from ragspine_nb.agent.reading.offset_period import offset_years
 from ragspine_nb.agent.reading.operation_cues import without_operands, without_signed_extreme
 from ragspine_nb.agent.reading.owners_words import named_codes
 from ragspine_nb.agent.reading.parsed import (
@@ -346,6 +347,8 @@ class RuleIntentParser:
         periods, period_text, unread = self._periods(text, reference_date)
         periods, unread = _parts_read(mask(text, list(rows.hits)), periods, unread,
                                       rows.words | cols.words, cols)
+        if (offset := offset_years(text, periods)) is not None:  # "two years before 2023"
+            periods, unread = list(offset.periods), offset.unread or unread
         relative = _RELATIVE.search(text) if not periods and not unread and \
             not has_cue(text, CHANGE_CUES) else None
         unread = relative.group(0) if relative else unread  # "3 years ago": never the latest
