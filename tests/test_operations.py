@@ -148,6 +148,17 @@ def test_a_ratio_of_two_rows_is_a_plain_number(agent: Agent) -> None:
     assert "(scale not stated)" not in r.answer
 
 
+def test_a_small_ratio_keeps_two_significant_digits(agent: Agent) -> None:
+    """193 / 2,496 is 0.077, never "0.08"; 193 / 1,500 as a percentage 12.87% as before."""
+    r = agent.ask("What is the ratio of deposits to total prepaid expenses and other in "
+                  "2019?", REF)
+    (fig,) = r.figures
+    assert fig.derivation == "193 / 2,496 = 0.077", r.answer
+    assert ": 0.077 (source: table.csv)" in r.answer
+    r = agent.ask("What was deposits as a percentage of revenue in 2019?", REF)
+    assert r.figures[0].derivation == "193 / 1,500 × 100 = 12.87%", r.answer
+
+
 @pytest.mark.parametrize("question", [
     "In 2019, what percentage of total prepaid expenses and other is made up of prepaid "
     "expenses?",

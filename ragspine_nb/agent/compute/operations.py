@@ -24,6 +24,7 @@ rounds it (:func:`shown_decimals`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -95,15 +96,26 @@ def decimals(value: float) -> int:
     return 0 if "e" in text or "." not in text else len(text.split(".")[1].rstrip("0"))
 
 
-def shown_decimals(operation: str, operands: Sequence[Fact]) -> int | None:
+def shown_decimals(operation: str, operands: Sequence[Fact],
+                   value: float | None = None) -> int | None:
     """Decimal places an operation's value is shown with (``None``: as computed).
 
     An average, ratio or share is shown with :data:`PERCENT_DECIMALS` places, or as
-    many as its most precise operand has; a sum or difference as computed (exact).
+    many as its most precise operand has; a ratio or share below 1 (``value``) with two
+    significant digits at least (5,070 / 51,217 is 0.099, never 0.1; 0.0042 never 0.0);
+    a sum or difference as computed (exact).
+
+    >>> shown_decimals("ratio", [], 0.09899), shown_decimals("ratio", [], 0.0042)
+    (3, 4)
+    >>> shown_decimals("ratio", [], 0.17), shown_decimals("share", [], 9.9)
+    (2, 2)
     """
-    if operation in ("average", "ratio", "share", "percent_change"):
-        return max([PERCENT_DECIMALS, *(decimals(f.value) for f in operands)])
-    return None
+    if operation not in ("average", "ratio", "share", "percent_change"):
+        return None
+    places = max([PERCENT_DECIMALS, *(decimals(f.value) for f in operands)])
+    if operation in ("ratio", "share") and value is not None and 0 < abs(value) < 1:
+        places = max(places, 1 - math.floor(math.log10(abs(value))))
+    return places
 
 
 def shown_text(value: float, places: int | None) -> str:
@@ -307,7 +319,7 @@ def ratio(numerators: Sequence[Fact], denominator: Fact,
     top_text = f"({terms})" if len(numerators) > 1 else terms
     value = top / denominator.value * (100 if percent else 1)
     shown = shown_text(value, shown_decimals("share" if percent else "ratio",
-                                         [*numerators, denominator]))
+                                             [*numerators, denominator], value))
     tail = f" × 100 = {shown}%" if percent else f" = {shown}"
     return Computed(value, "PCT" if percent else "",
                     f"{top_text} / {format_value(denominator.value)}{tail}")

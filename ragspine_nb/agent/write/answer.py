@@ -183,7 +183,7 @@ def amount_figure(figure: Figure) -> bool:
 
 def shown_value(figure: Figure) -> float:
     """A figure's value as the answer writes it (an average or a ratio rounded)."""
-    places = shown_decimals(figure.operation, figure.operands)
+    places = shown_decimals(figure.operation, figure.operands, figure.value)
     return figure.value if places is None else round(figure.value, places) + 0.0
 
 
