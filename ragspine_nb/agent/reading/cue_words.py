@@ -30,6 +30,9 @@ CHANGE_CUES: tuple[str, ...] = ("percentage change", "change in", "changes in", 
                                 *MOVEMENT_VERBS,
                                 "增长了多少", "下降了多少", "增加了多少", "减少了多少",
                                 "上升了多少", "增长多少", "下降多少", "增加多少", "减少多少",
+                                "增长了百分之", "下降了百分之", "增加了百分之", "减少了百分之",
+                                "上升了百分之", "增长百分之", "下降百分之", "增加百分之",
+                                "减少百分之",
                                 "variance", "growth rate", "增长率", "增幅", "降幅", "变化", "同比")
 #: Words asking for a change as a percentage (a stated "% change" answers these first).
 PERCENT_CUES: tuple[str, ...] = ("percentage", "percent", "per cent", "%", "growth rate",
@@ -63,4 +66,4 @@ PERCENT_CHANGE = re.compile(
     r"|\((?:in (?:units of )?(?:percents?|percentages?|%)|as an? (?:%|percent(?:age)?))"
     r"|\bin (?:units of )?(?:percents?|percentages?|%)(?: terms)?\s*[?.]?\s*$"
     r"|增长率|增幅|降幅|变动率|"
-    r"变化率|百分比变化|变动百分比")
+    r"变化率|百分比变化|变动百分比|(?:增长|下降|减少|增加|上升|变动|变化)了?百分之(?:几|多少)")

@@ -94,7 +94,7 @@ _SIDE_VERBS = (r"made up|taken up|comprised|composed|constituted|accounted for|r
                r"generated|contributed|derived")
 _BY = re.compile(rf"(?<![a-z])(?:{_SIDE_VERBS}) by(?![a-z])")
 _NUMERAL = re.compile(r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*$")
-_ZH_SHARE = re.compile(r"占(?P<den>.+?)的?(?:比例|比重|百分比|份额|比率)")
+_ZH_SHARE = re.compile(r"占(?P<den>.+?)的?(?:比例|比重|百分比|份额|比率|百分之几|百分之多少)")
 #: "A divided by B" (one figure each side: a sum or difference divided is a formula)
 _DIVIDED_BY = re.compile(r"(?<![a-z])divided by(?![a-z])")
 _COMBINED = re.compile(r"(?<![a-z])(?:minus|less|plus|and|sum|total of|difference)(?![a-z])"
