@@ -36,6 +36,7 @@ from ragspine_nb.agent.reading.unstated import unstated_rate
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.scope.alike_rows import alike_note, alike_rows
 from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
+from ragspine_nb.agent.scope.compared_entities import compared_entities, compared_note
 from ragspine_nb.agent.scope.fiscal_dates import Calendars, calendars_of, in_fiscal_calendar
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
 from ragspine_nb.agent.scope.row_qualifier import offered_instead
@@ -280,6 +281,8 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
         raise ValueError("an IntentParser must fill raw_question with the exact question")
     intent, carried = carry_over(intent, follow_up, profile)
     kind = question_kind(asked)
+    compared = compared_entities(intent, kind, store, profile)  # "which company had the most"
+    intent = compared.intent
     intent, narrowed, years, alike = _read_against_store(intent, store, profile, kind, calendars)
     unserved = unserved_row(intent, store)
     if unserved and isinstance(parser, RuleIntentParser):
@@ -292,6 +295,10 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None
     clar = clarify_scope(intent, ref, profile=profile, gate=gate, reported=reported,
                          every_year=years)
+    if compared.without:  # companies stating none of the periods compared: said
+        clar = replace(clar, assumption_note=with_note(compared_note(
+            profile, compared.without, intent.periods, intent.language), clar.assumption_note,
+            intent.language))
     if alike:  # rows that state the same figures: the first answered, said first
         clar = replace(clar, assumption_note=with_note(
             alike_note(profile, alike, intent.language), clar.assumption_note,

@@ -1,0 +1,114 @@
+"""Which company (or region) had the highest X: every one the store states X for, compared.
+
+"Which company had the highest revenue in 2022?" over a folder of several companies' 10-Ks
+names no company: it asks for the one of them all with the highest figure. It was read as
+the home company's rows ("Comparison not computed: the company Subscription … and the
+company Product …") or asked back which company was meant. "Which region had the highest
+revenue in FY2025?" over a group's deck went to the narrative and quoted a passage about
+something else. :func:`compared_entities` reads a which-item question whose noun is a
+company, a region or another part of a group ("which company", "which of the segments",
+"哪个地区", "哪家公司") and names none of them: the entities compared are every one holding
+a fact of the rows read, the home entity left out when two or more others hold one (the
+group is their whole, not one of them). The extreme is then taken over them as over a
+list the question wrote ("Hong Kong or Mainland China"), each figure cited.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.agent.reading.labels import entity_label
+from ragspine_nb.agent.reading.question_kind import KIND_LABEL, TARGET_ITEM, QuestionKind
+from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.profile import DomainProfile
+from ragspine_nb.stores.protocols import FactReader
+
+__all__ = ["entity_noun", "Compared", "compared_entities", "compared_note"]
+
+_WHICH = re.compile(
+    r"(?<![a-z])which\s+(?:one\s+)?(?:of\s+(?:the|these|those|our)\s+)?(?:\w+\s+)?"
+    r"(?:compan(?:y|ies)|firms?|issuers?|registrants?|business(?:es)?|regions?|segments?|"
+    r"entit(?:y|ies)|subsidiar(?:y|ies)|markets?|geograph(?:y|ies)|divisions?|"
+    r"operating units?)(?![a-z])"
+    r"|哪(?:个|家|一个|一家|些)(?:公司|地区|区域|分部|业务|市场|企业|子公司)")
+
+
+def entity_noun(question: str) -> bool:
+    """Whether a which-question's noun is a company or a part of one.
+
+    >>> entity_noun("Which company had the highest revenue in 2022?")
+    True
+    >>> entity_noun("Which of the regions had the lowest sales?"), entity_noun("哪个地区营收最高？")
+    (True, True)
+    >>> entity_noun("Which year had the highest revenue?")
+    False
+    """
+    return _WHICH.search(fold(question)) is not None
+
+
+def _none_named(intent: ParsedIntent, noun: str, profile: DomainProfile) -> bool:
+    """No entity named, but the home one read from the noun itself ("which company")."""
+    said = fold(intent.mentions.get("entity", ""))
+    return not intent.entities or (intent.entities == (profile.home_entity_code,)
+                                   and bool(said) and said in noun)
+
+
+@dataclass(frozen=True)
+class Compared:
+    """The intent with the entities compared, and those stating no figure of it (named)."""
+
+    intent: ParsedIntent
+    without: tuple[str, ...] = ()
+
+
+def _in_periods(store: FactReader, code: str, rows: set[str],
+                periods: tuple[tuple[str, str], ...]) -> bool:
+    return not periods or any((f.period_type, f.period) in periods for m in rows
+                              for f in store.iter_facts(metric_code=m, entity=code))
+
+
+def compared_entities(intent: ParsedIntent, kind: QuestionKind, store: FactReader,
+                      profile: DomainProfile) -> Compared:
+    """Every entity holding the rows' facts in the periods named, for a which-company ask.
+
+    Only a which-item question (:class:`QuestionKind` label, item) naming no entity, one
+    or more rows, and a company or part of one as its noun; otherwise unchanged. Those
+    stating facts but none of the rows in the periods named are left out and named
+    (``without``): the answer says it compared the others.
+    """
+    found = _WHICH.search(fold(intent.raw_question))
+    if kind.kind != KIND_LABEL or kind.target != TARGET_ITEM or not intent.metrics or \
+            found is None or not _none_named(intent, found.group(0), profile):
+        return Compared(intent)
+    rows = set(intent.metrics)
+    stating = [code for code in profile.entities if store.metric_channels(code)]
+    others = [code for code in stating if code != profile.home_entity_code]
+    candidates = others if len(others) >= 2 else stating
+    compared = tuple(c for c in candidates
+                     if any(m in rows for m, _ in store.metric_channels(c))
+                     and _in_periods(store, c, rows, intent.periods))
+    if len(compared) < 2:
+        return Compared(intent)
+    return Compared(replace(intent, entities=compared, entity=compared[0]),
+                    tuple(c for c in candidates if c not in compared))
+
+
+def compared_note(profile: DomainProfile, without: tuple[str, ...],
+                  periods: tuple[tuple[str, str], ...], lang: str) -> str:
+    """What the answer says of the entities left out of the comparison.
+
+    >>> from ragspine_nb.profile import DomainProfile
+    >>> p = DomainProfile.builtin()
+    >>> compared_note(p, ("NETFLIX",), (("FY", "2022"),), "en")
+    '(Compared: those with a stored figure for FY2022; none stored for NETFLIX.)'
+    """
+    names = [entity_label(profile, code) for code in without]
+    when = "、".join(period_label(*p) for p in periods) if lang == "zh" else \
+        " or ".join(period_label(*p) for p in periods)
+    if lang == "zh":
+        return f"（仅比较已存储{when}数字的各方；{'、'.join(names)}无已存储的数字）"
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    end = "" if listed.endswith(".") else "."
+    return f"(Compared: those with a stored figure for {when}; none stored for {listed}{end})"
