@@ -48,6 +48,23 @@ def test_a_plain_modifier_is_answered(agent: Agent) -> None:
     assert [f.value for f in r.figures] == [51217.0], r.answer
 
 
+@pytest.mark.parametrize("question", [
+    "What was Nike's revenue in constant currency in fiscal 2023?",
+    "What was Nike's currency-neutral revenue growth in fiscal 2023?",
+])
+def test_another_version_of_the_row_is_asked_back(agent: Agent, question: str) -> None:
+    """"constant" is a row word of other filings, never unstated in a folder: it still asks
+    a figure Nike's "Revenue" is not (it answered 51,217 million and a change of 4,507)."""
+    r = agent.ask(question)
+    assert r.figures == () and r.answer.startswith(
+        "Which metric do you mean? Closest: Revenue"), r.answer
+
+
+def test_a_version_the_row_names_is_answered(agent: Agent) -> None:
+    r = agent.ask("What was General Mills' adjusted operating profit in fiscal 2022?")
+    assert [f.value for f in r.figures] == [3213.3], r.answer
+
+
 def _intent(question: str, said: str) -> ParsedIntent:
     return ParsedIntent(raw_question=question, route="structured", language="en",
                         metrics=("OPERATING_INCOME",), metric="OPERATING_INCOME",

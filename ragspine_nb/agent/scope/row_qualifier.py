@@ -15,6 +15,8 @@ The same after the row's name: "What was 3M's operating income excluding restruc
 2022?" answered the reported operating income (6,539 million), which restructuring is part
 of. A word of another line item after "excluding", "before", "after", "net of", "adjusted
 for" or "less" asks the row adjusted by it, a figure no row states: the row is offered.
+So does a word asking another version of the row ("Nike's revenue in constant currency"
+answered the reported 51,217 million; "currency-neutral", "organic", "adjusted").
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
-__all__ = ["unread_qualifier", "unread_adjustment", "offered_instead"]
+__all__ = ["unread_qualifier", "unread_adjustment", "unread_version", "offered_instead",
+           "VERSION_WORDS"]
 
 #: Modifiers that leave a line item what it is ("net revenue", "consolidated revenue").
 _PLAIN = frozenset({"net", "consolidated", "reported", "gaap", "annual", "overall", "group",
@@ -104,13 +107,53 @@ def unread_adjustment(intent: ParsedIntent, profile: DomainProfile) -> str | Non
     return m.group(1) if words <= line_item_words(profile) else None
 
 
+#: Words asking for another version of a figure than the one a report states ("revenue in
+#: constant currency", "currency-neutral growth", "adjusted EBITDA", "organic sales").
+VERSION_WORDS = frozenset({"constant", "neutral", "adjusted", "organic", "underlying",
+                           "proforma", "normalized", "normalised", "restated", "recast"})
+
+
+def unread_version(intent: ParsedIntent, profile: DomainProfile) -> str | None:
+    """A word of the question asking another version of the one row read, else ``None``.
+
+    In a folder, "constant" is some filing's row word ("Constant Currency Growth %"), so
+    never unstated; asked of another company's "Revenue" it still asks a figure no row
+    read states. Only a question naming a company and read as one row, no list.
+
+    >>> from ragspine_nb.profile import DomainProfile
+    >>> i = ParsedIntent("What was ACME's revenue in constant currency in 2024?",
+    ...                  "structured", "en", metrics=("REVENUE",), metric="REVENUE",
+    ...                  entities=("ACME",), mentions={"metric": "revenue"})
+    >>> unread_version(i, DomainProfile.builtin())
+    'constant'
+    """
+    said = intent.mentions.get("metric", "")
+    if not intent.entities or len(intent.metrics) != 1 or intent.list_cue or not said:
+        return None
+    words = content_words(fold(intent.raw_question).replace("-", " ")) & VERSION_WORDS
+    known = {w for n in _known_names(intent, profile) for w in
+             content_words(fold(n).replace("-", " "))}
+    return min(words - known, default=None)
+
+
+def _known_names(intent: ParsedIntent, profile: DomainProfile) -> list[str]:
+    """The names of the row, companies and columns read (their words are read)."""
+    names = [n for m in intent.metrics for n in metric_names(profile, m)]
+    names += [n for code in intent.entities if (e := profile.entities.get(code))
+              for n in (e.label, *e.synonyms)]
+    return names + [n for c in (*intent.channels, intent.channel or "")
+                    if c in profile.channels for n in profile.channels[c].synonyms]
+
+
 def offered_instead(intent: ParsedIntent, profile: DomainProfile) -> ParsedIntent:
     """The intent with its one row offered instead of read, when a qualifier is unread.
 
-    A qualifier before the row's name ("tax receivable") or an adjustment after it
-    ("operating income excluding restructuring").
+    A qualifier before the row's name ("tax receivable"), an adjustment after it
+    ("operating income excluding restructuring"), or another version of it asked
+    ("revenue in constant currency").
     """
     if unread_qualifier(intent, profile) is None and \
-            unread_adjustment(intent, profile) is None:
+            unread_adjustment(intent, profile) is None and \
+            unread_version(intent, profile) is None:
         return intent
     return replace(intent, metrics=(), metric=None, metric_candidates=intent.metrics)
