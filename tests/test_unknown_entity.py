@@ -2,7 +2,10 @@
 
 "What was Zentrix revenue in FY2025?" used to be answered with ACME Group's revenue
 "assuming ACME Group". It names a company (by position: the owner of a metric), just not
-one the demo workspace knows, so the agent asks which company is meant.
+one the demo workspace knows, so the agent asks which company is meant. A name opening
+with digits ("3M", "7-Eleven"), one after the question's first word ("Was Zentrix revenue
+higher …") or before a year ("3M's 2022 revenue") was missed: "What is the average of 3M's
+revenue over 2020 to 2022?" answered ACME Group's average, without even an assumption.
 
 A part of a known company is asked about too: "What was ACME Singapore revenue in
 FY2025?" read "ACME" (the group) and answered the group's 4,760 (a wrong number: the
@@ -21,7 +24,10 @@ from ragspine_nb.agent.scope.unknown_entity import unknown_organisation, unknown
 from tests.filings import dev_filing_workspace
 
 REF = date(2026, 3, 31)
-ASKS = ["What was Zentrix revenue in FY2025?", "What was Zentrix's revenue?",
+ASKS = ["What was 3M's revenue in FY2025?", "What was 7-Eleven revenue in FY2025?",
+        "What was 3M's 2022 revenue?", "Was Zentrix revenue higher in FY2025 than FY2024?",
+        "What is the average of 3M's revenue over 2020 to 2022?",
+        "What was Zentrix revenue in FY2025?", "What was Zentrix's revenue?",
         "What was the revenue of Zentrix Corp in FY2025?", "Why did Zentrix revenue fall?",
         "What was Google new sales in FY2024?", "What was Zentrix Holdings ROE in FY2025?"]
 # (question, clarification mode, text the answer starts with or contains)
@@ -64,6 +70,12 @@ def test_ordinary_questions_are_answered_as_before(agent: Agent, question: str, 
     ("What was Zentrix's revenue?", ["zentrix"], "Zentrix"),
     ("What was the revenue of Zentrix Corp?", ["zentrix", "corp"], "Zentrix Corp"),
     ("What was Bell Wireless revenue in 2019?", ["bell", "wireless"], "Bell Wireless"),
+    # a name opening with digits, the question's first word never part of it, a year between
+    ("What was 3M's revenue in FY2025?", ["3ms"], "3M"),
+    ("What was 7-Eleven revenue?", ["7eleven"], "7-Eleven"),
+    ("Was Zentrix revenue higher in 2025?", ["zentrix"], "Zentrix"),
+    ("What was Zentrix FY2025 revenue?", ["zentrix"], "Zentrix"),
+    ("What was 4Q revenue in FY2025?", ["4q"], ""),
     # line items, periods, title case, sentence starts and known words are no company
     ("What was the change in the Cost of sales in 2019?", ["cost"], ""),
     ("What was the Total revenue in 2019?", ["total"], ""),

@@ -9,8 +9,9 @@ position, narrowly (English questions only):
 * directly before a metric name, as its owner: "Zentrix revenue", "Zentrix's revenue";
 * or right after it with "of": "revenue of Zentrix".
 
-The name is one to three capitalised words, not the question's first word, not after a
-determiner ("the Total revenue" is a line item), with no digit, and each of its words is
+The name is one to three capitalised words (or a word opening with digits then a capital:
+"3M", "7-Eleven"), not the question's first word, not after a determiner ("the Total
+revenue" is a line item), and each of its words is
 one the workspace does not know (:func:`~ragspine_nb.agent.reading.unstated.unstated_words`:
 no metric, column or entity name and no general word of questions about figures) and
 no month or weekday. The question must not be written in title case (there capitals
@@ -40,14 +41,19 @@ from ragspine_nb.wordset import content_words
 
 __all__ = ["unknown_organisation", "unknown_part", "ask_unknown_entity"]
 
-_NAME = r"[A-Z][A-Za-z&\-]*(?:\.(?=\s))?"
-_BEFORE = re.compile(rf"(?:^|(\S+)\s+)((?:{_NAME}\s+){{0,2}}{_NAME})(?:['\u2019]s?)?\s+$")
+#: a capitalised word, or one opening with digits then a capital ("3M", "7-Eleven")
+_NAME = r"(?:[A-Z]|\d+-?[A-Z])[A-Za-z&\-]*(?:\.(?=\s))?"
+#: the owner right before the metric's name, a year between allowed ("3M's 2022 revenue")
+_BEFORE = re.compile(rf"(?:^|(\S+)\s+)((?:{_NAME}\s+){{0,2}}{_NAME})(?:['\u2019]s?)?\s+"
+                     r"(?:(?:FY|[Ff]iscal\s+(?:[Yy]ear\s+)?)?(?:19|20)\d\d\s+)?$")
 _AFTER = re.compile(rf"^\s+of\s+((?:{_NAME}\s+){{0,2}}{_NAME})(?![A-Za-z0-9])")
 _DETERMINERS = frozenset("the a an its their our his her this that these those each every "
                          "any all total per".split())
 _CALENDAR = frozenset(MONTHS) | frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split())
 _WORD = re.compile(r"[A-Za-z]+")
+#: a quarter or a half written with digits ("4Q", "2H"): a period, no company
+_QUARTER = re.compile(r"\d+[QH]\d*")
 
 
 def _title_case(question: str, name: str) -> bool:
@@ -62,10 +68,10 @@ def _title_case(question: str, name: str) -> bool:
 
 def _unknown(name: str, unstated: frozenset[str]) -> bool:
     words = [w for w in re.split(r"[\s\-]+", name) if w]
-    if any(w.casefold().strip(".") in _CALENDAR for w in words):
+    if any(w.casefold().strip(".") in _CALENDAR or _QUARTER.fullmatch(w) for w in words):
         return False
-    folded = content_words(fold(name))
-    return bool(folded) and folded <= unstated
+    folded = content_words(fold(name))  # "3M's" is read as the word "3ms"
+    return bool(folded) and all(w in unstated or f"{w}s" in unstated for w in folded)
 
 
 #: Profiles whose metric names' matcher is kept (:func:`_metric_names`).
@@ -100,6 +106,23 @@ def _spans(question: str, names: Iterable[str] | VocabMatcher) -> list[tuple[int
     return [(start, end) for start, end, _, _ in matcher.each_match(question.casefold())]
 
 
+def _owner(question: str, start: int) -> tuple[str, str] | None:
+    """The text before and the capitalised name right before the metric at ``start``.
+
+    Not after a determiner ("the Total revenue"); the question's first word is never
+    part of it ("Was 3M's 2022 revenue …": "3M").
+    """
+    before = _BEFORE.search(question[:start])
+    if before is None:
+        return None
+    if before.group(1) is not None:
+        return None if before.group(1).casefold() in _DETERMINERS else \
+            (question[:before.start(2)], before.group(2))
+    first, _, rest = before.group(2).partition(" ")
+    return (question[:before.start(2) + len(first) + 1], rest.strip()) if rest.strip() \
+        else None
+
+
 def unknown_organisation(question: str, metric_names: Iterable[str] | VocabMatcher,
                          unstated: Iterable[str]) -> str:
     """The unknown company named as the owner of a metric in ``question``, or ``""``.
@@ -115,6 +138,8 @@ def unknown_organisation(question: str, metric_names: Iterable[str] | VocabMatch
     >>> unknown_organisation("What was the revenue of Zentrix Corp?", ["revenue"],
     ...                      ["zentrix", "corp"])
     'Zentrix Corp'
+    >>> unknown_organisation("What was 3M's revenue in FY2025?", ["revenue"], ["3ms"])
+    '3M'
     >>> unknown_organisation("What was the Total revenue in 2019?", ["revenue"], ["total"])
     ''
     >>> unknown_organisation("What was March revenue?", ["revenue"], ["march"])
@@ -124,12 +149,9 @@ def unknown_organisation(question: str, metric_names: Iterable[str] | VocabMatch
         return ""
     unknown = frozenset(unstated)
     for start, end in sorted(_spans(question, metric_names)):
-        before = _BEFORE.search(question[:start])
+        owner = _owner(question, start)
         after = _AFTER.match(question[end:])
-        names = [after.group(1)] if after else []
-        if before and before.group(1) is not None and \
-                before.group(1).casefold() not in _DETERMINERS:
-            names.insert(0, before.group(2))
+        names = [n for n in (owner[1] if owner else "", after.group(1) if after else "") if n]
         for name in names:
             if _unknown(name, unknown) and not _title_case(question, name):
                 return name
@@ -185,9 +207,9 @@ def unknown_part(question: str, metric_names: Iterable[str] | VocabMatcher,
         return ""
     unknown, owned = frozenset(unstated), [o for o in owners if o]
     for start, end in sorted(_spans(question, metric_names)):
-        before = _BEFORE.search(question[:start])
+        owner = _owner(question, start)
         after = _AFTER.match(question[end:])
-        found = [(question[:before.start(2)], before.group(2))] if before else []
+        found = [owner] if owner else []
         found += [("", after.group(1))] if after else []
         for head, name in found:
             part = _owned_part(head, name, owned, unknown)
