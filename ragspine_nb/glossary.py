@@ -270,6 +270,9 @@ _ABS_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(\d{4})年?(上|下)半年度?$"), "HY_CN"),
     (re.compile(r"^(?:fy)?(\d{4})(?:年)?q([1-4])$"), "QUARTER"),
     (re.compile(r"^q([1-4])(?:fy)?(\d{4})$"), "QUARTER_REV"),
+    (re.compile(r"^([1-4])q(?:fy)?(\d{4})$"), "QUARTER_REV"),  # 4Q 2025 (analysts' order)
+    (re.compile(r"^([1-4])q(?:fy)?(\d{2})$"), "QUARTER_REV2"),  # 4Q25
+    (re.compile(r"^([12])h(?:fy)?(\d{2})$"), "HY_REV2"),  # 1H25
     (re.compile(r"^(\d{4})年?第?([一二三四1-4])季度?$"), "QUARTER_CN"),
 )
 _REL_YEAR = {
@@ -320,6 +323,9 @@ def _absolute(key: str) -> tuple[str, str] | None:
             return _period("QUARTER", int(a), f"Q{b}")
         if kind == "QUARTER_REV":
             return _period("QUARTER", int(b), f"Q{a}")
+        if kind in ("QUARTER_REV2", "HY_REV2"):
+            return _period("QUARTER" if kind == "QUARTER_REV2" else "HY", 2000 + int(b),
+                           f"{'Q' if kind == 'QUARTER_REV2' else 'H'}{a}")
         return _period("QUARTER", int(a), f"Q{_CN_DIGIT[b]}")
     return None
 

@@ -62,7 +62,8 @@ QUESTION_PERIOD = re.compile(
     rf"(?<![a-z0-9])(?:{PHRASE})"
     r"|(?:fy\s?\d{4}\s?(?:h[12]|q[1-4])?"
     r"|[hq][1-4]\s?(?:fy)?\s?\d{4}"
-    r"|[12]h\s?(?:fy)?\s?\d{4}"
+    r"|[12]h\s?(?:fy)?\s?\d{4}|[1-4]q\s?(?:fy)?\s?\d{4}"
+    r"|(?<![a-z0-9.,])(?:[1-4]q|[12]h)\s?(?:fy)?'?\d{2}(?![\d%]|\.\d)"
     r"|\d{4}\s?(?:h[12]|q[1-4])"
     r"|\d{4}\s?年\s?(?:上半年|下半年|第?[一二三四1-4]季度)?"
     # a full stop after a year ends the sentence ("… in 2021 and 2022."); a decimal does not

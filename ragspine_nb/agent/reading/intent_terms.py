@@ -47,7 +47,8 @@ _TRAILING_PERCENT = re.compile(r"\s*[(\[]?\s*(?:%|(?<![a-z])(?:percentage|percen
                                r"\s*$", re.IGNORECASE)
 _PART_OF_YEAR = re.compile(r"(?<![a-z])(?:(?:first|second|third|fourth|1st|2nd|3rd|4th)"
                            r"(?:\s+(?:and|&|or|to)\s+(?:first|second|third|fourth|1st|2nd|3rd|4th))?"
-                           r"\s+(?:fiscal\s+)?(?:quarter|half)s?|q[1-4]|h[12])(?![a-z0-9])")
+                           r"\s+(?:fiscal\s+)?(?:quarter|half)s?|q[1-4]|h[12])(?![a-z0-9])"
+                           r"|(?<![a-z0-9.,])(?:[1-4]q|[12]h)(?![a-z0-9])")
 #: A sign word opening a row label ("Less: valuation allowance", "Add: ...").
 _SIGN = re.compile(r"^\s*(?:less|add|plus|deduct|minus)\b\s*:?\s*(?=\S)", re.IGNORECASE)
 
@@ -244,12 +245,18 @@ def parts_of_year(text: str, year: str) -> list[tuple[str, str]]:
     [('QUARTER', '2019Q3'), ('QUARTER', '2019Q4')]
     >>> parts_of_year("the second and first half", "2018")
     [('HY', '2018H2'), ('HY', '2018H1')]
+    >>> parts_of_year("4q revenue", "2025")
+    [('QUARTER', '2025Q4')]
     """
     out: list[tuple[str, str]] = []
     for m in _PART_OF_YEAR.finditer(text):
         said = m.group(0)
         if said[0] in "qh":
             out.append(("QUARTER" if said[0] == "q" else "HY", f"{year}{said.upper()}"))
+            continue
+        if said[-1] in "qh":  # "4q", "2h" (as analysts write them)
+            out.append(("QUARTER" if said[-1] == "q" else "HY",
+                        f"{year}{said[-1].upper()}{said[0]}"))
             continue
         half = "half" in said
         for n in (ORDINALS[w] for w in said.split() if w in ORDINALS):
