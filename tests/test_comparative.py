@@ -70,3 +70,28 @@ def filings(tmp_path_factory: pytest.TempPathFactory) -> Agent:
 def test_real_filings_compared_as_asked(filings: Agent, question: str, value: float) -> None:
     r = filings.ask(question)
     assert [f.value for f in r.figures] == [value], r.answer
+
+
+# --- asked yes or no: "Was revenue higher in FY2025 than in FY2024?" -----------------
+# It quoted passages about other figures ("Group new sales were US$8,180m in FY2024 …"),
+# and "香港2025年营业收入是否高于2024年？" listed both levels: now which way the row moved.
+@pytest.mark.parametrize("question, answer", [
+    ("Was ACME Hong Kong revenue higher in FY2025 than in FY2024?",
+     "Yes: ACME Hong Kong Revenue rose from 1,320 US$ m in FY2024 to 1,405 US$ m in FY2025"),
+    ("Was ACME Hong Kong revenue higher in FY2024 than in FY2025?",
+     "No: ACME Hong Kong Revenue rose from 1,320 US$ m in FY2024 to 1,405 US$ m in FY2025"),
+    ("Was ACME Mainland China revenue lower in FY2025 than in FY2024?",
+     "Yes: ACME Mainland China Revenue fell from 1,580 US$ m in FY2024 to 1,530 US$ m"),
+    ("香港2024年营业收入是否高于2025年？",
+     "否：ACME Hong Kong Revenue从FY2024的1,320百万美元上升至FY2025的1,405百万美元"),
+])
+def test_a_yes_no_comparison_of_two_years_says_which_way(agent: Agent, question: str,
+                                                         answer: str) -> None:
+    r = agent.ask(question, REF)
+    assert r.answer.startswith(answer), r.answer
+
+
+def test_a_real_filers_years_compared_yes_or_no(filings: Agent) -> None:
+    r = filings.ask("Was 3M's 2022 revenue higher than 2021 revenue?")
+    assert r.answer.startswith("No: 3M Company Revenue fell from 35,355 million in FY2021 "
+                               "to 34,229 million in FY2022"), r.answer

@@ -7,15 +7,20 @@ revenue?" asks revenue less cost of sales: the second figure written less the fi
 first figure the question writes is the one compared ("A" of "how much more was A than
 B"), whatever the order of the years. :func:`compared_first` says which figure the
 difference is taken from; the writer keeps the figures in the question's order.
+
+Asked yes or no ("Was revenue higher in FY2024 than in FY2025?"), the comparison is which
+way the row moved between the two years: :func:`compared_direction` says which way the
+question asks about (here down: did it fall from FY2024 to FY2025?).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ragspine_nb.agent.reading.cue_words import HOW_MUCH_MORE
 
-__all__ = ["COMPARED", "compared_first"]
+__all__ = ["COMPARED", "COMPARATIVE_WORDS", "compared_first", "compared_direction"]
 
 #: ``first``: the first figure written less the second ("how much more was A than B");
 #: ``second``: the second less the first ("how much less was A than B").
@@ -41,3 +46,30 @@ def compared_first(text: str) -> str:
     if found is None or not (" than " in text or "比" in found.group(0)):
         return ""
     return "second" if _LESS.search(found.group(0)) else "first"
+
+
+_LESS_WORDS = ("lower", "smaller", "less", "低于", "少于", "小于")
+#: The words a yes/no comparison is asked with (:func:`compared_direction`).
+COMPARATIVE_WORDS: tuple[str, ...] = ("higher", "larger", "greater", "bigger", "more",
+                                      "高于", "多于", "大于", *_LESS_WORDS)
+
+
+def compared_direction(word: str, periods: Sequence[tuple[str, str]]) -> str:
+    """Which way "was it <word> in A than in B" asks the row moved from the earlier to the later.
+
+    ``up``, ``down``, or ``""`` unless the question names exactly two periods of one type
+    (two rows or two companies in one year are no movement).
+
+    >>> compared_direction("higher", [("FY", "2025"), ("FY", "2024")])
+    'up'
+    >>> compared_direction("higher", [("FY", "2024"), ("FY", "2025")])
+    'down'
+    >>> compared_direction("低于", [("FY", "2025"), ("FY", "2024")])
+    'down'
+    >>> compared_direction("higher", [("FY", "2025")])
+    ''
+    """
+    if len(periods) != 2 or periods[0][0] != periods[1][0] or periods[0][1] == periods[1][1]:
+        return ""
+    first_later = periods[0][1] > periods[1][1]
+    return "up" if first_later != (word in _LESS_WORDS) else "down"

@@ -26,7 +26,11 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ragspine_nb.agent.reading.bucket_window import window_asked
-from ragspine_nb.agent.reading.comparative import compared_first
+from ragspine_nb.agent.reading.comparative import (
+    COMPARATIVE_WORDS,
+    compared_direction,
+    compared_first,
+)
 from ragspine_nb.agent.reading.cue_words import (
     HOW_MUCH_MORE,
     MOVEMENT_VERBS,
@@ -332,6 +336,11 @@ def detect_operation(intent: ParsedIntent, profile: DomainProfile,
     if kind.kind == KIND_TEXT:
         return None
     cues = cue_text(intent, profile)
+    if kind.kind == KIND_LABEL and kind.target == TARGET_DIRECTION and \
+            kind.cue in COMPARATIVE_WORDS:  # "was it higher in FY2025 than in FY2024?"
+        way = compared_direction(kind.cue, intent.periods)
+        return Operation("trend", answer="label", over="periods", direction=way) if way \
+            else None
     if kind.kind == KIND_LABEL:
         return _label(kind, cues)
     if intent.route == ROUTE_COMPOSITE and len(intent.periods) < 2 and len(intent.channels) < 2:

@@ -73,6 +73,15 @@ _UP = re.compile(rf"\b(?:{_UP_WORDS})\b|增长|上升|提高")
 _DOWN = re.compile(rf"\b(?:{_DOWN_WORDS})\b|下降|减少|降低")
 _EITHER = re.compile(rf"\b(?:{_EITHER_WORDS})\b|改善|恶化")
 _DIRECTION_ZH = re.compile(r"(?:是否|有没有|有无)(?P<word>增长|上升|提高|改善|下降|减少|降低|恶化)")
+#: A yes/no question comparing a figure of one period with another's ("Was revenue higher
+#: in FY2025 than in FY2024?", "2025年营业收入是否高于2024年？"): which way it moved, asked
+#: (:func:`~ragspine_nb.agent.reading.comparative.compared_direction`); never an amount
+#: ("higher than $5 billion" is a test).
+_COMPARED_EN = re.compile(
+    r"^(?:is|are|was|were)\b.*?\b(?P<word>higher|lower|larger|smaller|greater|bigger|more|"
+    r"less)\b.*?\bthan\s+(?!\$|€|£|¥|\d[\d,.]*\s*(?:%|percent|million|billion|thousand|"
+    r"bn\b|m\b|k\b))")
+_COMPARED_ZH = re.compile(r"是否(?P<word>高于|低于|多于|少于|大于|小于)")
 #: A yes/no question on how steady a figure is ("Are Best Buy's gross margins historically
 #: consistent?", "Is revenue volatile?", "毛利率是否稳定？").
 _STEADY_EN = re.compile(
@@ -207,7 +216,7 @@ def direction_words(text: str) -> str:
 
 
 def _label(text: str) -> QuestionKind | None:
-    direction = _first(text, _DIRECTION_EN, _DIRECTION_ZH)
+    direction = _first(text, _DIRECTION_EN, _DIRECTION_ZH, _COMPARED_EN, _COMPARED_ZH)
     sentence = re.split(r"[?？。!]", text, maxsplit=1)[0]  # not a later instruction's "why"
     steady = _first(text, _STEADY_EN, _STEADY_ZH)
     if steady and not _CAUSE.search(sentence):
