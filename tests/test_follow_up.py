@@ -55,6 +55,24 @@ def test_a_question_with_its_own_metric_is_a_new_question(agent: Agent) -> None:
     assert r.trace["carried_over"] == [] and r.trace["entity"] == "ACME_GROUP"
 
 
+@pytest.mark.parametrize("question, said, value", [
+    ("And its operating profit?", "(Following on from the previous question: ACME Mainland "
+     "China, FY2024.) ACME Mainland China Operating profit, FY2024: 335", 335.0),
+    ("那它的新单销售呢？", "（承接上一问：ACME Mainland China, FY2024。）ACME Mainland China New "
+     "sales，FY2024：2,950", 2950.0),
+])
+def test_a_row_of_its_own_that_refers_back_takes_the_company_and_period(
+        agent: Agent, question: str, said: str, value: float) -> None:
+    """"And its operating profit?" after Mainland China's FY2024 revenue answered ACME
+    Group's FY2025 operating profit ("assuming the entity is ACME Group")."""
+    chat = agent.chat()
+    chat.ask("What was Mainland China revenue in FY2024?", REF)
+    r = chat.ask(question, REF)
+    assert r.answer.startswith(said), r.answer
+    assert r.trace["entity"] == "ACME_CN" and r.trace["carried_over"] == ["entity", "period"]
+    assert [f.value for f in r.figures] == [value]
+
+
 def test_a_competitor_follow_up_is_refused_and_carries_nothing(agent: Agent) -> None:
     chat = agent.chat()
     chat.ask("What was Hong Kong revenue in FY2025?", REF)

@@ -4,13 +4,16 @@
 revenue in FY2024; "Why did it change?" asks about the figure just given. What carries
 over is the previous answer's *resolved slots* — controlled codes of the profile
 (metric, entity, period, column), never its text — and only into slots the new question
-leaves empty. The new question is still parsed and screened by the security gate on its
-own (a competitor named in it refuses before anything is carried), a code the profile
-does not know is dropped (fail closed), and the answer states what it carried over.
+leaves empty. A question naming a row of its own that refers back ("And its operating
+profit?", "那它的营业利润呢？") takes the company and period only. The new question is
+still parsed and screened by the security gate on its own (a competitor named in it
+refuses before anything is carried), a code the profile does not know is dropped (fail
+closed), and the answer states what it carried over.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -105,6 +108,27 @@ def _later(intent: ParsedIntent, period: tuple[str, str] | None) -> tuple[str, s
     return period if period[1] > intent.periods[0][1] else None
 
 
+#: Words referring back to the previous question's subject: "And its operating profit?",
+#: "What about their net income?", "那它的营业利润呢？".
+_REFERS_BACK = re.compile(r"^\s*(?:and|also|what about|how about)\b|\b(?:its|their)\b"
+                          r"|^\s*那|它的|其")
+
+
+def _referred(intent: ParsedIntent, carried: Carried) -> Carried:
+    """The company and period a question with a row of its own refers back to.
+
+    "And its operating profit?" after "What about Mainland China?" (FY2024) asks Mainland
+    China's operating profit in FY2024: the company and period carry over, never the row.
+    Only one row named, no list, and a word referring back.
+    """
+    if len(intent.metrics) != 1 or intent.channel_options or intent.external_entity or \
+            len(intent.entities) > 1 or len(intent.periods) > 1 or \
+            not _REFERS_BACK.search(intent.raw_question.casefold()):
+        return Carried()
+    return Carried(None, None if intent.entities else carried.entity,
+                   None if intent.periods else carried.period, None)
+
+
 def carry_over(intent: ParsedIntent, carried: Carried | None,
                profile: DomainProfile) -> tuple[ParsedIntent, Carried]:
     """The intent with the previous answer's slots in its empty ones, and what was carried."""
@@ -112,7 +136,13 @@ def carry_over(intent: ParsedIntent, carried: Carried | None,
         return intent, Carried()
     fills = _fills(intent, _known(carried, profile))
     if not fills.metric:
-        return intent, Carried()
+        referred = _referred(intent, _known(carried, profile))
+        out = intent
+        if referred.entity:
+            out = replace(out, entity=referred.entity, entities=(referred.entity,))
+        if referred.period:
+            out = replace(out, period=referred.period, periods=(referred.period,))
+        return out, referred
     route = ROUTE_COMPOSITE if intent.narrative_cue else ROUTE_STRUCTURED
     out = replace(intent, route=route, metric=fills.metric, metrics=(fills.metric,))
     if fills.entity:
