@@ -95,3 +95,16 @@ def test_a_real_filers_years_compared_yes_or_no(filings: Agent) -> None:
     r = filings.ask("Was 3M's 2022 revenue higher than 2021 revenue?")
     assert r.answer.startswith("No: 3M Company Revenue fell from 35,355 million in FY2021 "
                                "to 34,229 million in FY2022"), r.answer
+
+
+def test_versus_is_the_comparison_never_a_column(tmp_path_factory: pytest.TempPathFactory
+                                                 ) -> None:
+    """3M's 2018 10-K heads a column "2018 versus 2017", read as a column "versus": in the
+    same folder "Nike's revenue in fiscal 2023 versus fiscal 2022" asked Nike's "Revenue
+    (versus)" and found none of it, listing no figure."""
+    ws = dev_filing_workspace(tmp_path_factory.mktemp("versus"), "NIKE_2023_10K.pdf",
+                              "3M_2018_10K.pdf")
+    r = Agent.from_workspace(Path(ws)).ask(
+        "What was Nike's revenue in fiscal 2023 versus fiscal 2022?")
+    assert "Not found" not in r.answer and "51,217" in r.answer and "46,710" in r.answer, \
+        r.answer

@@ -113,11 +113,24 @@ def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
     True
     >>> names_the_operation(frozenset({"percent", "total"}), "what was the percent of total")
     False
+
+    A column named only by a comparison's word ("2023 versus 2022" headed a column
+    "versus") is the comparison the question writes, never a column it names.
+
+    >>> names_the_operation(frozenset({"versus"}), "revenue in 2023 versus 2022")
+    True
     """
+    compared = column_words - {"percent"}
+    if compared and compared <= _COMPARING:
+        return True
     share = AS_SHARE.search(rest)
     if share is not None:
         return column_words - {"percent"} <= content_words(rest[share.end():])
     return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest))
+
+
+#: Words a question compares two figures with, never a column's own name.
+_COMPARING = frozenset({"versus", "vs", "compared", "comparison", "against"})
 
 
 
