@@ -108,3 +108,16 @@ def test_versus_is_the_comparison_never_a_column(tmp_path_factory: pytest.TempPa
         "What was Nike's revenue in fiscal 2023 versus fiscal 2022?")
     assert "Not found" not in r.answer and "51,217" in r.answer and "46,710" in r.answer, \
         r.answer
+
+
+def test_percentage_points_name_the_change_never_a_percent_column(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Adobe's 10-K heads columns "Percent"; in the same folder "How many percentage points
+    did Nike's gross margin change in fiscal 2023?" asked Nike's "Gross margin (percent)"
+    and found none ("Change not computed: … not in the fact store")."""
+    ws = dev_filing_workspace(tmp_path_factory.mktemp("points"), "NIKE_2023_10K.pdf",
+                              "ADOBE_2022_10K.pdf")
+    r = Agent.from_workspace(Path(ws)).ask(
+        "How many percentage points did Nike's gross margin change in fiscal 2023?")
+    assert [f.value for f in r.figures] == [-2.5], r.answer
+    assert "(43.5 − 46) = -2.5 percentage points" in r.answer

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["NARRATIVE_CUES", "CHANGE_CUES", "PERCENT_CUES", "SHARE_CUES", "NUMERIC_CUES",
-           "PERCENT_CHANGE", "COMPOUND_GROWTH", "MOVEMENT_VERBS", "SUBTRACTION", "HOW_MUCH_MORE"]
+           "PERCENT_CHANGE", "POINTS_CHANGE", "COMPOUND_GROWTH", "MOVEMENT_VERBS",
+           "SUBTRACTION", "HOW_MUCH_MORE"]
 
 NARRATIVE_CUES: tuple[str, ...] = (
     "为什么", "为何", "原因", "怎么", "如何", "解释", "说明", "影响", "发生了什么", "背景",
@@ -55,6 +56,10 @@ HOW_MUCH_MORE = re.compile(r"(?<![a-z])how much (?:more|less|higher|lower|greate
 COMPOUND_GROWTH = re.compile(
     r"(?<![a-z])cagr(?![a-z])|(?<![a-z])compound(?:ed)? (?:average )?(?:annual |yearly )?"
     r"(?:growth|rate)|年复合增长率|复合年增长率|年均复合增长率|复合增长率")
+#: A change asked in percentage points ("the percentage-point change", "absolute percentage
+#: change", "百分点"): over two percentages, their difference in points.
+POINTS_CHANGE = re.compile(r"absolute (?:percentage|percent|%) (?:change|increase|decrease)|"
+                           r"percentage[- ]points?|百分点")
 #: A change asked as a percentage: the percentage qualifies the change itself.
 PERCENT_CHANGE = re.compile(
     r"(?:percentage|percent|per cent|%) (?:change|changes|increase|decrease|growth|decline|"

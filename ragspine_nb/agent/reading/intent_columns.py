@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ragspine_nb.agent.reading.cue_words import PERCENT_CHANGE
+from ragspine_nb.agent.reading.cue_words import PERCENT_CHANGE, POINTS_CHANGE
 from ragspine_nb.agent.reading.dated_columns import DatedColumns
 from ragspine_nb.agent.reading.intent_readings import Hit
 from ragspine_nb.agent.reading.intent_terms import without_percent, word_set
@@ -98,6 +98,8 @@ def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
     --------
     >>> names_the_operation(frozenset({"percent"}), "what was the percentage change in sales")
     True
+    >>> names_the_operation(frozenset({"percent"}), "how many percentage points did it change")
+    True
     >>> names_the_operation(frozenset({"percent"}), "what percent of sales was apac")
     False
     >>> names_the_operation(frozenset({"percent", "sale"}), "the percentage change in sales")
@@ -126,7 +128,8 @@ def names_the_operation(column_words: frozenset[str], rest: str) -> bool:
     share = AS_SHARE.search(rest)
     if share is not None:
         return column_words - {"percent"} <= content_words(rest[share.end():])
-    return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest))
+    return column_words <= {"percent"} and bool(PERCENT_CHANGE.search(rest)
+                                                or POINTS_CHANGE.search(rest))
 
 
 #: Words a question compares two figures with, never a column's own name.

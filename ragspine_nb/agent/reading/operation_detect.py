@@ -35,6 +35,7 @@ from ragspine_nb.agent.reading.cue_words import (
     HOW_MUCH_MORE,
     MOVEMENT_VERBS,
     PERCENT_CHANGE,
+    POINTS_CHANGE,
     SUBTRACTION,
 )
 from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ParsedIntent
@@ -81,8 +82,7 @@ RELATIVE_DIFFERENCE_CUES: tuple[str, ...] = ("percentage difference", "percent d
                                              "% difference", "差异率")
 #: A change asked in percentage points: "the absolute percentage change", "the
 #: percentage-point change" (over two percentages, their difference)
-_POINTS = re.compile(r"absolute (?:percentage|percent|%) (?:change|increase|decrease)|"
-                     r"percentage[- ]points?|百分点")
+
 #: Words saying which periods a row is reported for ("In which years was X reported?").
 REPORTED = re.compile(r"(?<![a-z])(?:calculated|reported|provided|presented|shown|disclosed|"
                       r"recorded|included|available|given|listed|information|stated|"
@@ -304,7 +304,7 @@ def _earlier_less_later(intent: ParsedIntent) -> bool:
 
 def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
     """A difference between named figures, a change over time, or a comparison."""
-    points = bool(_POINTS.search(text))
+    points = bool(POINTS_CHANGE.search(text))
     # several rows' changes, one each, unless the question asks to combine them ("the
     # change in total net sales of A and B"): then none (which is meant is not clear)
     each = listed_each(cues) or aggregate_cue(text) is None
