@@ -53,6 +53,7 @@ from ragspine_nb.agent.reading.intent_terms import (
     without_words,
     word_set,
 )
+from ragspine_nb.agent.reading.list_partner import unread_partner
 from ragspine_nb.agent.reading.offset_period import offset_years
 from ragspine_nb.agent.reading.operation_cues import without_operands, without_signed_extreme
 from ragspine_nb.agent.reading.owners_words import named_codes
@@ -171,6 +172,10 @@ class RuleIntentParser:
         self._column_names = {c.code: c.synonyms for c in profile.channels.values()
                               if c.code != profile.default_channel}
         self._known = vocabulary_words(profile)
+        self._terms = tuple(fold(t) for t in (  # every name as written (Chinese lists)
+            *(n for m in profile.metrics.values() for n in (m.label, *m.synonyms)),
+            *(n for e in profile.entities.values() for n in (e.label, *e.synonyms)),
+            *(n for c in profile.channels.values() for n in c.synonyms)))
         self._names_of: dict[str, frozenset[str]] = {}  # per column code (profile-only)
 
     def _first_mention(self, code: str, text: str) -> int:
@@ -344,6 +349,13 @@ class RuleIntentParser:
             # the list is of columns ("1-90 and 91-180 days past due in low risk country")
             read_as_part = (*(c for c in codes if c != rows.part), rows.part)
             codes = (rows.part,)
+        candidates, read_codes = rows.candidates, codes
+        said = rows.hits[0][3] if rows.hits and codes and rows.hits[0][2] == codes[0] else ""
+        spec = self.profile.metrics.get(codes[0]) if len(codes) == 1 else None
+        if spec is not None and listed and unread_partner(
+                without_periods(text), fold(said), content_words(" ".join(
+                    (spec.label, *spec.synonyms))), self._known, self._terms):
+            codes, candidates = (), codes  # "revenue and EBITDA", none EBITDA: ask, never half
         periods, period_text, unread = self._periods(text, reference_date)
         periods, unread = _parts_read(mask(text, list(rows.hits)), periods, unread,
                                       rows.words | cols.words, cols)
@@ -366,7 +378,7 @@ class RuleIntentParser:
             ("entity", entities[0][3] if entities else ""), ("period", period_text)) if said)
         return ParsedIntent(
             raw_question=question, language=detect_language(question),
-            route=self._route(text, rows, codes, bool(periods), unstated),
+            route=self._route(text, rows, read_codes, bool(periods), unstated),
             metric=codes[0] if codes else None,
             entity=entity_codes[0] if entity_codes else None,
             period=periods[0] if periods else None,
@@ -375,7 +387,7 @@ class RuleIntentParser:
             external_entity=found[0].display_name if found else None,
             numeric_cue=has_cue(text, NUMERIC_CUES), narrative_cue=has_cue(text, NARRATIVE_CUES),
             mentions=mentions, list_cue=listed, change_cue=change, percent_cue=percent,
-            change_from=change_from, metric_candidates=rows.candidates,
+            change_from=change_from, metric_candidates=candidates,
             channel_options=cols.options, read_as_part=read_as_part,
             read_as_closing=rows.read_as_closing, read_as_row=rows.read_as_row,
             read_as_movement=rows.read_as_movement, unread_period=unread, unstated=unstated,
