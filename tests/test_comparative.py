@@ -121,3 +121,18 @@ def test_percentage_points_name_the_change_never_a_percent_column(
         "How many percentage points did Nike's gross margin change in fiscal 2023?")
     assert [f.value for f in r.figures] == [-2.5], r.answer
     assert "(43.5 − 46) = -2.5 percentage points" in r.answer
+
+
+# --- against the year before: "than in the prior year", "比上年", "同比" ---------------
+# "How much lower was Mainland China revenue in FY2025 than in the prior year?" was not
+# computed (one year named); "内地2025年营业收入比上年减少了多少？" and "…同比减少了多少？" read
+# "比…少了多少" as a comparison of two figures named and found one ("需要两个输入，现有 1 个").
+@pytest.mark.parametrize("question, value", [
+    ("How much lower was Mainland China revenue in FY2025 than in the prior year?", 50.0),
+    ("How much higher was Hong Kong revenue in FY2025 than the previous year?", 85.0),
+    ("内地2025年营业收入比上年减少了多少？", -50.0),
+    ("内地2025年营业收入同比减少了多少？", -50.0),
+])
+def test_a_comparison_with_the_year_before(agent: Agent, question: str, value: float) -> None:
+    r = agent.ask(question, REF)
+    assert [f.value for f in r.figures] == [value], r.answer

@@ -49,9 +49,10 @@ NUMERIC_CUES: tuple[str, ...] = (
 #: "2022 minus 2021", "营业收入减去营业成本" — never "less than", "1 year or less",
 #: "more or less", nor a row's sign ("Less: interest expense").
 SUBTRACTION = re.compile(r"(?<![a-z])(?<!or )(?:minus|less)(?!\s+than)(?![a-z:])|减去")
-#: "How much more did A earn than B", "A比B高多少": the difference between the figures named.
+#: "How much more did A earn than B", "A比B高多少": the difference between the figures named
+#: ("同比减少了多少", "环比": a change from the period before, no such comparison).
 HOW_MUCH_MORE = re.compile(r"(?<![a-z])how much (?:more|less|higher|lower|greater|larger|"
-                           r"bigger|smaller)(?![a-z])|比.{1,40}?[高多低少大小]了?多少")
+                           r"bigger|smaller)(?![a-z])|(?<![同环])比.{1,40}?[高多低少大小]了?多少")
 #: A compound annual growth rate ("CAGR", "compound annual growth rate", "年复合增长率").
 COMPOUND_GROWTH = re.compile(
     r"(?<![a-z])cagr(?![a-z])|(?<![a-z])compound(?:ed)? (?:average )?(?:annual |yearly )?"

@@ -9,8 +9,8 @@ question names:
 * "N years before / prior to / earlier than Y", "N years after / later than Y" — the
   year N before or after Y, in place of Y;
 * "the year before / after Y" — the year before or after Y, in place of Y;
-* "Y and the year before" ("… and the prior / preceding / previous year") — Y and the
-  year before it.
+* "Y and the year before" ("… and the prior / preceding / previous year") and "… in Y
+  than in the prior year" — Y and the year before it.
 
 A phrase about a year the question does not name as a fiscal year (a quarter, a date) is
 not read: the question's period is unread and asked back, never taken as written.
@@ -39,6 +39,11 @@ _PHRASES = (
 _AND_BEFORE = re.compile(rf"{_YEAR},?\s+and\s+(?:in\s+)?(?:for\s+)?the\s+(?:(?:prior|preceding|"
                          r"previous)\s+(?:fiscal\s+)?year|(?:fiscal\s+)?year\s+before)"
                          r"(?![a-z])")
+
+#: "how much lower was it in 2025 than in the prior year": the one year named, compared
+#: with the year before it
+_THAN_PRIOR = re.compile(r"(?<![a-z])than\s+(?:in\s+|for\s+)?the\s+(?:prior|previous|"
+                         r"preceding)\s+(?:fiscal\s+)?year(?![a-z])")
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,9 @@ def offset_years(text: str, periods: Sequence[tuple[str, str]]) -> OffsetYears |
     (('FY', '2022'),)
     >>> offset_years("revenue 2 years before q2 2023?", [("QUARTER", "2023Q2")]).unread
     '2 years before q2 2023'
+    >>> offset_years("how much lower was it in fy2025 than in the prior year?",
+    ...              [("FY", "2025")]).periods
+    (('FY', '2025'), ('FY', '2024'))
     >>> offset_years("revenue in fiscal 2023 and fiscal 2022?", [("FY", "2023")]) is None
     True
     """
@@ -84,6 +92,9 @@ def offset_years(text: str, periods: Sequence[tuple[str, str]]) -> OffsetYears |
         sign = 1 if found.group("d").startswith(("after", "later")) else -1
         moved = ("FY", str(int(year) + sign * steps))
         return OffsetYears(tuple(moved if p == ("FY", year) else p for p in periods))
+    fiscal = [p for p in periods if p[0] == "FY"]
+    if _THAN_PRIOR.search(text) and len(periods) == 1 and fiscal:  # "than the prior year"
+        return OffsetYears((*periods, ("FY", str(int(fiscal[0][1]) - 1))))
     found = _AND_BEFORE.search(text)
     if found is None:
         return None

@@ -291,6 +291,11 @@ def _change_of_change(text: str) -> Operation | None:
     return Operation("change_of_change", inner="percent_change" if percent else "difference")
 
 
+#: "比上年减少了多少": a change from the year before (its verb says which), no two figures
+#: the question names side by side
+_THAN_PRIOR = re.compile(r"[比较](?:上年|去年|上一年|前一年|上年度|上一财年)")
+
+
 def _earlier_less_later(intent: ParsedIntent) -> bool:
     """"Revenue in 2021 minus revenue in 2022": one row's earlier figure less its later one.
 
@@ -308,7 +313,8 @@ def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
     # several rows' changes, one each, unless the question asks to combine them ("the
     # change in total net sales of A and B"): then none (which is meant is not clear)
     each = listed_each(cues) or aggregate_cue(text) is None
-    if _has_cue(cues, DIFFERENCE_CUES) or HOW_MUCH_MORE.search(cues) or \
+    compared = HOW_MUCH_MORE.search(cues) and not (intent.change_cue and _THAN_PRIOR.search(cues))
+    if _has_cue(cues, DIFFERENCE_CUES) or compared or \
             (SUBTRACTION.search(cues) and not _earlier_less_later(intent)):
         # a subtraction, unless asked as a percentage
         relative = _has_cue(cues, RELATIVE_DIFFERENCE_CUES)
