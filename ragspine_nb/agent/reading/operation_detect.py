@@ -313,8 +313,9 @@ def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
     # several rows' changes, one each, unless the question asks to combine them ("the
     # change in total net sales of A and B"): then none (which is meant is not clear)
     each = listed_each(cues) or aggregate_cue(text) is None
-    compared = HOW_MUCH_MORE.search(cues) and not (intent.change_cue and _THAN_PRIOR.search(cues))
-    if _has_cue(cues, DIFFERENCE_CUES) or compared or \
+    comparing = bool(HOW_MUCH_MORE.search(cues)) and not (
+        intent.change_cue and _THAN_PRIOR.search(cues))
+    if _has_cue(cues, DIFFERENCE_CUES) or comparing or \
             (SUBTRACTION.search(cues) and not _earlier_less_later(intent)):
         # a subtraction, unless asked as a percentage
         relative = _has_cue(cues, RELATIVE_DIFFERENCE_CUES)
