@@ -489,3 +489,16 @@ def test_a_year_end_named_in_the_period_is_no_closing_row(tmp_path: Path) -> Non
               REF)
     assert [(f.value, f.unit) for f in r.figures] == [(50.0, "M")]
     assert "(300 − 250) = 50" in r.answer
+
+
+def test_an_owners_share_of_a_whole_is_their_ratio(demo_ws: Path) -> None:
+    """"What was Hong Kong's share of group operating profit in FY2025?" listed both levels
+    (a comparison); "X's share of" names the part and the whole like "X as a share of"."""
+    agent = Agent.from_workspace(demo_ws)
+    r = agent.ask("What was Hong Kong's share of group operating profit in FY2025?",
+                  date(2026, 3, 31))
+    assert [(f.operation, f.derivation) for f in r.figures] == [
+        ("ratio", "452 / 1,105 = 0.41")], r.answer
+    r = agent.ask("What was Hong Kong's percentage of group revenue in FY2025?",
+                  date(2026, 3, 31))
+    assert [f.derivation for f in r.figures] == ["1,405 / 4,760 × 100 = 29.52%"], r.answer

@@ -32,6 +32,10 @@ class RatioSplit:
 _PCT_WORD = r"(?:percentage|percent|per cent|%)"
 _RATIO_WORD = rf"(?:{_PCT_WORD}|proportion|ratio|fraction|share|portion|multiple)"
 _AS_OF = re.compile(rf"(?<![a-z])as an? {_RATIO_WORD} of(?![a-z])")
+#: "Hong Kong's share of group operating profit": the owner's part of the whole ("Nike's
+#: ratio of current assets to current liabilities" is the ratio of its two named rows)
+_OWNED_OF = re.compile(rf"(?<=[a-z])(?:'s|’s|s') (?:{_PCT_WORD}|share|proportion|portion|"
+                       r"fraction) of(?![a-z])")
 #: "X as a percentage of Y": a share asked with both sides named
 AS_SHARE = re.compile(rf"(?<![a-z])as an? (?P<pct>{_PCT_WORD}) of(?![a-z])")
 #: "what share of revenue …", "the proportion of sales …": the noun asks a ratio
@@ -178,9 +182,15 @@ def ratio_split(text: str) -> RatioSplit | None:
     ('ratio', 'what is gross profit', 'revenue in 2022')
     >>> ratio_split("what is revenue minus cost of sales divided by revenue?") is None
     True
+    >>> q = "what was hong kong's share of group operating profit in fy2025?"
+    >>> s = ratio_split(q); s.kind, q[slice(*s.numerator)], q[slice(*s.denominator)]
+    ('ratio', 'what was hong kong', 'group operating profit in fy2025')
+    >>> q = "what was nike's ratio of current assets to current liabilities?"
+    >>> s = ratio_split(q); q[slice(*s.numerator)], q[slice(*s.denominator)]
+    ('current assets', 'current liabilities')
     """
     end = len(text)
-    m = _AS_OF.search(text)
+    m = _AS_OF.search(text) or _OWNED_OF.search(text)
     if m:
         return _split(text, _kind(m.group(0) + text[m.end():]), (0, m.start()), (m.end(), end))
     m = _WHAT_OF.search(text)
