@@ -58,6 +58,30 @@ def test_the_companies_of_a_folder_are_compared(filings: Agent) -> None:
     assert "51,761" in r.answer and "46,710" in r.answer
 
 
+def test_a_folder_naming_no_year_is_compared_in_the_latest_year_shared(filings: Agent
+                                                                       ) -> None:
+    r = filings.ask("Which company had the highest revenue?")
+    assert r.answer.startswith(
+        "(Assuming FY2023, the latest fiscal year two or more of them state.) (Compared: "
+        "those with a stored figure for FY2023; none stored for Netflix, Inc.) NIKE, Inc.: "
+        "the highest of the 2 compared (Revenue, FY2023)."), r.answer
+
+
 def test_a_named_company_is_not_compared_with_the_others(filings: Agent) -> None:
     r = filings.ask("What was Nike's revenue in fiscal 2022?")
     assert [f.value for f in r.figures] == [46710.0], r.answer
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Which region had the highest revenue?",
+     "(Assuming FY2025, the latest fiscal year two or more of them state.) ACME Mainland "
+     "China: the highest of the 2 compared (Revenue, FY2025)."),
+    ("哪个地区营业收入最高？", "（假设：FY2025，即两家及以上列示的最近财年）ACME Mainland China："),
+])
+def test_no_year_named_takes_the_latest_they_share_and_says_so(agent: Agent, question: str,
+                                                               said: str) -> None:
+    """Naming no year, the comparison took the reference date's latest complete year (over
+    a folder of 10-Ks, one no filing states: nothing computed); now the latest fiscal year
+    two or more of them state, said as assumed."""
+    r = agent.ask(question, REF)
+    assert r.answer.startswith(said), r.answer

@@ -295,10 +295,10 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None
     clar = clarify_scope(intent, ref, profile=profile, gate=gate, reported=reported,
                          every_year=years)
-    if compared.without:  # companies stating none of the periods compared: said
+    if compared.without or compared.assumed:  # the companies left out, the year taken
         clar = replace(clar, assumption_note=with_note(compared_note(
-            profile, compared.without, intent.periods, intent.language), clar.assumption_note,
-            intent.language))
+            profile, compared.without, intent.periods, intent.language, compared.assumed),
+            clar.assumption_note, intent.language))
     if alike:  # rows that state the same figures: the first answered, said first
         clar = replace(clar, assumption_note=with_note(
             alike_note(profile, alike, intent.language), clar.assumption_note,

@@ -16,6 +16,7 @@ list the question wrote ("Hong Kong or Mainland China"), each figure cited.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from ragspine_nb.agent.reading.intent import ParsedIntent
@@ -57,10 +58,22 @@ def _none_named(intent: ParsedIntent, noun: str, profile: DomainProfile) -> bool
 
 @dataclass(frozen=True)
 class Compared:
-    """The intent with the entities compared, and those stating no figure of it (named)."""
+    """The intent with the entities compared, and those stating no figure of it (named).
+
+    ``assumed``: the fiscal year taken when the question names none (said in the note).
+    """
 
     intent: ParsedIntent
     without: tuple[str, ...] = ()
+    assumed: bool = False
+
+
+def _latest_common(store: FactReader, codes: list[str], rows: set[str]) -> str | None:
+    """The latest fiscal year two or more of ``codes`` state one of ``rows`` for."""
+    years = Counter(y for c in codes for y in {f.period for m in rows
+                                               for f in store.iter_facts(metric_code=m, entity=c)
+                                               if f.period_type == "FY"})
+    return max((y for y, n in years.items() if n >= 2), default=None)
 
 
 def _in_periods(store: FactReader, code: str, rows: set[str],
@@ -86,27 +99,42 @@ def compared_entities(intent: ParsedIntent, kind: QuestionKind, store: FactReade
     stating = [code for code in profile.entities if store.metric_channels(code)]
     others = [code for code in stating if code != profile.home_entity_code]
     candidates = others if len(others) >= 2 else stating
+    year = None if intent.periods else _latest_common(store, candidates, rows)
+    if year is not None:  # "which company had the highest revenue?": the latest year shared
+        intent = replace(intent, periods=(("FY", year),), period=("FY", year))
     compared = tuple(c for c in candidates
                      if any(m in rows for m, _ in store.metric_channels(c))
                      and _in_periods(store, c, rows, intent.periods))
     if len(compared) < 2:
         return Compared(intent)
     return Compared(replace(intent, entities=compared, entity=compared[0]),
-                    tuple(c for c in candidates if c not in compared))
+                    tuple(c for c in candidates if c not in compared), year is not None)
 
 
 def compared_note(profile: DomainProfile, without: tuple[str, ...],
-                  periods: tuple[tuple[str, str], ...], lang: str) -> str:
-    """What the answer says of the entities left out of the comparison.
+                  periods: tuple[tuple[str, str], ...], lang: str,
+                  assumed: bool = False) -> str:
+    """What the answer says of the entities left out of the comparison, and the year taken.
 
     >>> from ragspine_nb.profile import DomainProfile
     >>> p = DomainProfile.builtin()
     >>> compared_note(p, ("NETFLIX",), (("FY", "2022"),), "en")
     '(Compared: those with a stored figure for FY2022; none stored for NETFLIX.)'
+    >>> compared_note(p, (), (("FY", "2023"),), "en", assumed=True)
+    '(Assuming FY2023, the latest fiscal year two or more of them state.)'
     """
     names = [entity_label(profile, code) for code in without]
     when = "、".join(period_label(*p) for p in periods) if lang == "zh" else \
         " or ".join(period_label(*p) for p in periods)
+    year = ((f"（假设：{when}，即两家及以上列示的最近财年）" if lang == "zh" else
+             f"(Assuming {when}, the latest fiscal year two or more of them state.)")
+            if assumed else "")
+    if not names:
+        return year
+    return f"{year}{'' if lang == 'zh' or not year else ' '}{_left_out(names, when, lang)}"
+
+
+def _left_out(names: list[str], when: str, lang: str) -> str:
     if lang == "zh":
         return f"（仅比较已存储{when}数字的各方；{'、'.join(names)}无已存储的数字）"
     listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
