@@ -148,11 +148,17 @@ def test_a_hostile_reading_is_rejected_and_the_refusal_stands(
     assert r.trace["model_reading"]["rejected"]
 
 
-def test_a_chinese_question_is_never_read_by_a_model(demo_ws: Path) -> None:
+@pytest.mark.parametrize("question, said", [
+    ("香港2025年营业收入的一半是多少？", "未计算倍数"),  # refused in the fact channel
+    # a listed item no row names ("营业成本"): asked back before any channel (c8bbb85)
+    ("香港2025年营业收入和营业成本合计是多少？", "请问您指的是哪个指标？"),
+])
+def test_a_chinese_question_is_never_read_by_a_model(demo_ws: Path, question: str,
+                                                     said: str) -> None:
     seen: list[dict[str, Any]] = []
     agent = Agent.from_workspace(demo_ws, provider=_claude(lambda ids: "C1 + C2", seen=seen))
-    r = agent.ask("香港2025年营业收入和营业成本合计是多少？")
-    assert not r.figures and r.answer.startswith("未计算合计")
+    r = agent.ask(question)
+    assert not r.figures and r.answer.startswith(said), r.answer
     assert not any(b.get("system") == READING_SYSTEM for b in seen)
 
 
