@@ -502,3 +502,24 @@ def test_an_owners_share_of_a_whole_is_their_ratio(demo_ws: Path) -> None:
     r = agent.ask("What was Hong Kong's percentage of group revenue in FY2025?",
                   date(2026, 3, 31))
     assert [f.derivation for f in r.figures] == ["1,405 / 4,760 × 100 = 29.52%"], r.answer
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("What was Mainland China's lowest quarterly revenue in FY2025?",
+     "ACME Mainland China Revenue, lowest of 2025Q1, 2025Q2, 2025Q3 and 2025Q4: 26.4"),
+    ("In which quarter of FY2025 was Mainland China revenue highest?",
+     "2025Q2: ACME Mainland China Revenue is the highest of the 4 compared."),
+])
+def test_an_extreme_within_one_year_runs_over_its_quarters(demo_ws: Path, question: str,
+                                                           answer: str) -> None:
+    """One year named, the extreme ran over every year the row reports: "the lowest
+    quarterly revenue in FY2025" answered FY2025's annual 1,530 (the lowest of five years),
+    "in which quarter of FY2025 …" answered "FY2023"."""
+    r = Agent.from_workspace(demo_ws).ask(question, date(2026, 3, 31))
+    assert r.answer.startswith(answer), r.answer
+
+
+def test_an_extreme_within_a_year_with_no_quarters_is_not_computed(demo_ws: Path) -> None:
+    r = Agent.from_workspace(demo_ws).ask(
+        "What was Mainland China's highest quarterly revenue in FY2024?", date(2026, 3, 31))
+    assert r.figures == () and "not computed" in r.answer, r.answer

@@ -11,7 +11,8 @@
   only: several rows *and* several periods with nothing combining them are not answered
   (``cross``);
 * a ``count``, ``max`` or ``min`` runs over the periods the question names (two or
-  more), else every period the row is reported for, or over listed items;
+  more), the quarters of the one year it names, else every period the row is reported
+  for, or over listed items;
 * a ``change_of_change`` runs over two consecutive fiscal years named and the year
   before them (the later change minus the earlier one); a ``trend`` over the periods
   named, the year named and the one before, or the row's latest two; a ``spread`` over
@@ -187,6 +188,8 @@ def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
     rows = distinct_rows(tasks)
     if len(rows) != 1:
         return _crossed(rows, ctx)
+    if len(ctx.intent.periods) == 1:  # "the lowest quarterly revenue in fiscal 2023"
+        return _within_year(op, ctx, rows[0])
     kind = _period_type(ctx, rows[0])
     periods = [period_label(kind, p) for p in _row_periods(ctx, rows[0], kind)]
     if op.years:
@@ -194,6 +197,21 @@ def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
     if not periods:
         return NotComputed("operands", ("0",))
     return Plan(op, tuple(_over_periods(ctx, rows[0], periods)))
+
+
+def _within_year(op: Operation, ctx: PlanContext, task: Task) -> Plan | NotComputed:
+    """One year named: the extreme or count runs over its quarters, never over every year.
+
+    "Nike's lowest quarterly revenue in fiscal 2023" answered the lowest of ten fiscal
+    years (FY2014's); over a year, only the quarters it states are its periods.
+    """
+    kind, year = ctx.intent.periods[0]
+    quarters = sorted(p for p in _row_periods(ctx, task, "QUARTER") if p.startswith(year)) \
+        if kind == "FY" else []
+    if len(quarters) < 2:
+        return NotComputed("no_periods", (op.kind,))
+    return Plan(op, tuple(_over_periods(ctx, task, [period_label("QUARTER", q)
+                                                    for q in quarters])))
 
 
 def _one_row(ctx: PlanContext) -> list[Task] | NotComputed:
