@@ -43,9 +43,11 @@ __all__ = ["unknown_organisation", "unknown_part", "ask_unknown_entity"]
 
 #: a capitalised word, or one opening with digits then a capital ("3M", "7-Eleven")
 _NAME = r"(?:[A-Z]|\d+-?[A-Z])[A-Za-z&\-]*(?:\.(?=\s))?"
-#: the owner right before the metric's name, a year between allowed ("3M's 2022 revenue")
-_BEFORE = re.compile(rf"(?:^|(\S+)\s+)((?:{_NAME}\s+){{0,2}}{_NAME})(?:['\u2019]s?)?\s+"
-                     r"(?:(?:FY|[Ff]iscal\s+(?:[Yy]ear\s+)?)?(?:19|20)\d\d\s+)?$")
+#: the owner right before the metric's name, a year between allowed ("3M's 2022 revenue"),
+#: or a possessive and up to two lowercase words ("Nike's lowest quarterly revenue")
+_BEFORE = re.compile(rf"(?:^|(\S+)\s+)((?:{_NAME}\s+){{0,2}}{_NAME})(?:(?:['\u2019]s?)?\s+"
+                     r"(?:(?:FY|[Ff]iscal\s+(?:[Yy]ear\s+)?)?(?:19|20)\d\d\s+)?"
+                     r"|['\u2019]s?\s+(?:[a-z]+\s+){1,2})$")
 _AFTER = re.compile(rf"^\s+of\s+((?:{_NAME}\s+){{0,2}}{_NAME})(?![A-Za-z0-9])")
 _DETERMINERS = frozenset("the a an its their our his her this that these those each every "
                          "any all total per".split())
@@ -140,6 +142,8 @@ def unknown_organisation(question: str, metric_names: Iterable[str] | VocabMatch
     'Zentrix Corp'
     >>> unknown_organisation("What was 3M's revenue in FY2025?", ["revenue"], ["3ms"])
     '3M'
+    >>> unknown_organisation("What was Nike's lowest quarterly revenue?", ["revenue"], ["nikes"])
+    'Nike'
     >>> unknown_organisation("What was the Total revenue in 2019?", ["revenue"], ["total"])
     ''
     >>> unknown_organisation("What was March revenue?", ["revenue"], ["march"])
