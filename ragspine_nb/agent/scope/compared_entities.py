@@ -26,7 +26,7 @@ from ragspine_nb.glossary import fold, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.protocols import FactReader
 
-__all__ = ["entity_noun", "Compared", "compared_entities", "compared_note"]
+__all__ = ["Compared", "compared_entities", "compared_note"]
 
 _WHICH = re.compile(
     r"(?<![a-z])which\s+(?:one\s+)?(?:of\s+(?:the|these|those|our)\s+)?(?:\w+\s+)?"
@@ -34,19 +34,6 @@ _WHICH = re.compile(
     r"entit(?:y|ies)|subsidiar(?:y|ies)|markets?|geograph(?:y|ies)|divisions?|"
     r"operating units?)(?![a-z])"
     r"|哪(?:个|家|一个|一家|些)(?:公司|地区|区域|分部|业务|市场|企业|子公司)")
-
-
-def entity_noun(question: str) -> bool:
-    """Whether a which-question's noun is a company or a part of one.
-
-    >>> entity_noun("Which company had the highest revenue in 2022?")
-    True
-    >>> entity_noun("Which of the regions had the lowest sales?"), entity_noun("哪个地区营收最高？")
-    (True, True)
-    >>> entity_noun("Which year had the highest revenue?")
-    False
-    """
-    return _WHICH.search(fold(question)) is not None
 
 
 def _none_named(intent: ParsedIntent, noun: str, profile: DomainProfile) -> bool:
@@ -68,18 +55,17 @@ class Compared:
     assumed: bool = False
 
 
-def _latest_common(store: FactReader, codes: list[str], rows: set[str]) -> str | None:
-    """The latest fiscal year two or more of ``codes`` state one of ``rows`` for."""
-    years = Counter(y for c in codes for y in {f.period for m in rows
-                                               for f in store.iter_facts(metric_code=m, entity=c)
-                                               if f.period_type == "FY"})
+def _stated(store: FactReader, codes: list[str], rows: set[str]
+            ) -> dict[str, set[tuple[str, str]]]:
+    """The periods each of ``codes`` states one of ``rows`` for (read once)."""
+    return {c: {(f.period_type, f.period) for m in rows
+                for f in store.iter_facts(metric_code=m, entity=c)} for c in codes}
+
+
+def _latest_common(stated: dict[str, set[tuple[str, str]]]) -> str | None:
+    """The latest fiscal year two or more of them state."""
+    years = Counter(p for periods in stated.values() for k, p in periods if k == "FY")
     return max((y for y, n in years.items() if n >= 2), default=None)
-
-
-def _in_periods(store: FactReader, code: str, rows: set[str],
-                periods: tuple[tuple[str, str], ...]) -> bool:
-    return not periods or any((f.period_type, f.period) in periods for m in rows
-                              for f in store.iter_facts(metric_code=m, entity=code))
 
 
 def compared_entities(intent: ParsedIntent, kind: QuestionKind, store: FactReader,
@@ -99,12 +85,12 @@ def compared_entities(intent: ParsedIntent, kind: QuestionKind, store: FactReade
     stating = [code for code in profile.entities if store.metric_channels(code)]
     others = [code for code in stating if code != profile.home_entity_code]
     candidates = others if len(others) >= 2 else stating
-    year = None if intent.periods else _latest_common(store, candidates, rows)
+    stated = _stated(store, candidates, rows)
+    year = None if intent.periods else _latest_common(stated)
     if year is not None:  # "which company had the highest revenue?": the latest year shared
         intent = replace(intent, periods=(("FY", year),), period=("FY", year))
-    compared = tuple(c for c in candidates
-                     if any(m in rows for m, _ in store.metric_channels(c))
-                     and _in_periods(store, c, rows, intent.periods))
+    compared = tuple(c for c in candidates if stated[c] and (
+        not intent.periods or stated[c] & set(intent.periods)))
     if len(compared) < 2:
         return Compared(intent)
     return Compared(replace(intent, entities=compared, entity=compared[0]),

@@ -32,7 +32,7 @@ from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
 __all__ = ["unread_qualifier", "unread_adjustment", "unread_version", "offered_instead",
-           "VERSION_WORDS"]
+           "ASKED_VERSION"]
 
 #: Modifiers that leave a line item what it is ("net revenue", "consolidated revenue").
 _PLAIN = frozenset({"net", "consolidated", "reported", "gaap", "annual", "overall", "group",
@@ -40,18 +40,19 @@ _PLAIN = frozenset({"net", "consolidated", "reported", "gaap", "annual", "overal
 _WORD_BEFORE = re.compile(r"([a-z][a-z'’-]*)\s+$")
 
 
-def _known_words(intent: ParsedIntent, profile: DomainProfile) -> set[str]:
-    """Words of the row's names, the companies' names and the columns read."""
-    words = {w for m in intent.metrics for n in metric_names(profile, m)
-             for w in content_words(n)}
+def _known_names(intent: ParsedIntent, profile: DomainProfile) -> list[str]:
+    """The names of the row, companies and columns read (a code the profile lacks: itself)."""
+    names = [n for m in intent.metrics for n in metric_names(profile, m)]
     for code in intent.entities:
         spec = profile.entities.get(code)
-        words |= {w for n in ((spec.label, *spec.synonyms) if spec else (code,))
-                  for w in content_words(n)}
-    for column in (*intent.channels, intent.channel or ""):
-        names = profile.channels[column].synonyms if column in profile.channels else ()
-        words |= {w for n in names for w in content_words(n)}
-    return words
+        names += [spec.label, *spec.synonyms] if spec else [code]
+    return names + [n for c in (*intent.channels, intent.channel or "")
+                    if c in profile.channels for n in profile.channels[c].synonyms]
+
+
+def _known_words(intent: ParsedIntent, profile: DomainProfile) -> set[str]:
+    """Words of the row's names, the companies' names and the columns read."""
+    return {w for n in _known_names(intent, profile) for w in content_words(n)}
 
 
 def unread_qualifier(intent: ParsedIntent, profile: DomainProfile) -> str | None:
@@ -108,8 +109,10 @@ def unread_adjustment(intent: ParsedIntent, profile: DomainProfile) -> str | Non
 
 
 #: Words asking for another version of a figure than the one a report states ("revenue in
-#: constant currency", "currency-neutral growth", "adjusted EBITDA", "organic sales").
-VERSION_WORDS = frozenset({"constant", "neutral", "adjusted", "organic", "underlying",
+#: constant currency", "currency-neutral growth", "adjusted EBITDA", "organic sales"). Not
+#: :data:`~ragspine_nb.agent.reading.unstated.VERSION_WORDS`: those count only when no
+#: name of the workspace holds them; these whenever the names read lack them.
+ASKED_VERSION = frozenset({"constant", "neutral", "adjusted", "organic", "underlying",
                            "proforma", "normalized", "normalised", "restated", "recast"})
 
 
@@ -130,19 +133,10 @@ def unread_version(intent: ParsedIntent, profile: DomainProfile) -> str | None:
     said = intent.mentions.get("metric", "")
     if not intent.entities or len(intent.metrics) != 1 or intent.list_cue or not said:
         return None
-    words = content_words(fold(intent.raw_question).replace("-", " ")) & VERSION_WORDS
+    words = content_words(fold(intent.raw_question).replace("-", " ")) & ASKED_VERSION
     known = {w for n in _known_names(intent, profile) for w in
              content_words(fold(n).replace("-", " "))}
     return min(words - known, default=None)
-
-
-def _known_names(intent: ParsedIntent, profile: DomainProfile) -> list[str]:
-    """The names of the row, companies and columns read (their words are read)."""
-    names = [n for m in intent.metrics for n in metric_names(profile, m)]
-    names += [n for code in intent.entities if (e := profile.entities.get(code))
-              for n in (e.label, *e.synonyms)]
-    return names + [n for c in (*intent.channels, intent.channel or "")
-                    if c in profile.channels for n in profile.channels[c].synonyms]
 
 
 def offered_instead(intent: ParsedIntent, profile: DomainProfile) -> ParsedIntent:
