@@ -103,6 +103,10 @@ def test_a_search_in_the_companys_own_filings_leaves_its_name_out(
     ("Why did net sales grow?",
      "Which company do you mean? This workspace holds documents of Orvale Inc. and Zentra "
      "Corporation."),
+    # a name the folder does not know, away from the metric: the folder's companies listed
+    ("In which year did Quillon have the highest net sales?",
+     "Which company do you mean? This workspace holds documents of Orvale Inc. and Zentra "
+     "Corporation."),
     ("2023年净利润是多少？",
      "您问的是哪家公司？本工作区包含以下公司的文件：Orvale Inc.、Zentra Corporation。"),
 ])

@@ -30,7 +30,12 @@ ASKS = ["What was 3M's revenue in FY2025?", "What was 7-Eleven revenue in FY2025
         "What was Nike's highest revenue in fiscal 2023?",
         "What was Zentrix revenue in FY2025?", "What was Zentrix's revenue?",
         "What was the revenue of Zentrix Corp in FY2025?", "Why did Zentrix revenue fall?",
-        "What was Google new sales in FY2024?", "What was Zentrix Holdings ROE in FY2025?"]
+        "What was Google new sales in FY2024?", "What was Zentrix Holdings ROE in FY2025?",
+        # the name away from the metric: a subject, an agent, after a verb
+        "In which fiscal year did Nike have the lowest revenue?",
+        "What is the maximum revenue Nike reported?",
+        "How much revenue did Apple make in FY2025?",
+        "What was Nike's revenue in North America in fiscal 2023?"]
 # (question, clarification mode, text the answer starts with or contains)
 ANSWERS = [
     ("What was ACME Group revenue in FY2025?", "none", "ACME Group Revenue, FY2025: 4,760"),
@@ -40,6 +45,8 @@ ANSWERS = [
     ("What was March revenue?", "answer_with_assumptions", "ACME Group Revenue"),
     # a name the workspace's passages write is the report's own business, as before
     ("What was Investor revenue in FY2025?", "answer_with_assumptions", "4,760 US$ m"),
+    # an acronym names no company
+    ("What was revenue under IFRS in FY2025?", "answer_with_assumptions", "4,760 US$ m"),
 ]
 
 
@@ -79,6 +86,13 @@ def test_ordinary_questions_are_answered_as_before(agent: Agent, question: str, 
     ("What was 4Q revenue in FY2025?", ["4q"], ""),
     ("What was Nike's lowest quarterly revenue?", ["nikes"], "Nike"),
     ("What was Group's total revenue?", [], ""),
+    # anywhere else in the question, as a name: not an acronym, not after a determiner
+    ("In which fiscal year did Nike have the lowest revenue?", ["nike"], "Nike"),
+    ("What is the maximum revenue Nike reported?", ["nike"], "Nike"),
+    ("What was Nike's revenue in North America?", ["nike", "north", "america"], "Nike"),
+    ("What was the revenue in both FYs?", ["fys"], ""),
+    ("What was revenue under IFRS?", ["ifrs"], ""),
+    ("What was revenue in the Annual Review?", ["annual", "review"], ""),
     # line items, periods, title case, sentence starts and known words are no company
     ("What was the change in the Cost of sales in 2019?", ["cost"], ""),
     ("What was the Total revenue in 2019?", ["total"], ""),

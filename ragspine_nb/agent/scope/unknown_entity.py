@@ -7,7 +7,10 @@ name it does not belong to. :func:`unknown_organisation` finds such a name by it
 position, narrowly (English questions only):
 
 * directly before a metric name, as its owner: "Zentrix revenue", "Zentrix's revenue";
-* or right after it with "of": "revenue of Zentrix".
+* or right after it with "of": "revenue of Zentrix";
+* or anywhere else in a question about a metric, written as a name (capitalised words,
+  no acronym alone): "In which fiscal year did Nike have the lowest revenue?", "the
+  maximum revenue Nike reported".
 
 The name is one to three capitalised words (or a word opening with digits then a capital:
 "3M", "7-Eleven"), not the question's first word, not after a determiner ("the Total
@@ -54,17 +57,23 @@ _DETERMINERS = frozenset("the a an its their our his her this that these those e
 _CALENDAR = frozenset(MONTHS) | frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split())
 _WORD = re.compile(r"[A-Za-z]+")
+#: a name anywhere: capitalised words (or digit-led ones), the word before it kept
+_ANYWHERE = re.compile(rf"(\S+)\s+((?:{_NAME}\s+){{0,2}}{_NAME})(?![A-Za-z0-9&\-])")
+#: an acronym, its plural too ("GAAP", "FYs"): no name by itself
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9&\-]*s?")
 #: a quarter or a half written with digits ("4Q", "2H"): a period, no company
 _QUARTER = re.compile(r"\d+[QH]\d*")
 
 
-def _title_case(question: str, name: str) -> bool:
+def _title_case(question: str, name: str, unknown: frozenset[str]) -> bool:
     """Whether the question's other words are mostly capitalised (no signal in capitals).
 
-    Words of four letters or more after the first, the name's own words left out.
+    Words of four letters or more after the first, the name's own words and the other
+    words no table states left out ("Nike's revenue in North America": two names).
     """
     mine = set(_WORD.findall(name))
-    words = [w for w in _WORD.findall(question)[1:] if len(w) >= 4 and w not in mine]
+    words = [w for w in _WORD.findall(question)[1:] if len(w) >= 4 and w not in mine
+             and w.casefold() not in unknown]
     return bool(words) and 2 * sum(w[0].isupper() for w in words) >= len(words)
 
 
@@ -126,12 +135,13 @@ def _owner(question: str, start: int) -> tuple[str, str] | None:
 
 
 def unknown_organisation(question: str, metric_names: Iterable[str] | VocabMatcher,
-                         unstated: Iterable[str]) -> str:
+                         unstated: Iterable[str], anywhere: bool = True) -> str:
     """The unknown company named as the owner of a metric in ``question``, or ``""``.
 
     ``metric_names``: the profile's metric labels and synonyms (or their matcher, as
     :func:`_metric_names` builds it); ``unstated``: the question's words the workspace
-    does not know (``ParsedIntent.unstated``).
+    does not know (``ParsedIntent.unstated``); ``anywhere``: also a name written away
+    from the metric (:func:`_named_elsewhere`).
 
     Examples
     --------
@@ -148,17 +158,43 @@ def unknown_organisation(question: str, metric_names: Iterable[str] | VocabMatch
     ''
     >>> unknown_organisation("What was March revenue?", ["revenue"], ["march"])
     ''
+    >>> unknown_organisation("In which fiscal year did Nike have the lowest revenue?",
+    ...                      ["revenue"], ["nike"])
+    'Nike'
+    >>> unknown_organisation("What was revenue under GAAP?", ["revenue"], ["gaap"])
+    ''
+    >>> unknown_organisation("What was the revenue in both FYs?", ["revenue"], ["fys"])
+    ''
     """
     if not question.isascii():
         return ""
     unknown = frozenset(unstated)
-    for start, end in sorted(_spans(question, metric_names)):
+    spans = sorted(_spans(question, metric_names))
+    for start, end in spans:
         owner = _owner(question, start)
         after = _AFTER.match(question[end:])
         names = [n for n in (owner[1] if owner else "", after.group(1) if after else "") if n]
         for name in names:
-            if _unknown(name, unknown) and not _title_case(question, name):
+            if _unknown(name, unknown) and not _title_case(question, name, unknown):
                 return name
+    return _named_elsewhere(question, unknown) if spans and anywhere else ""
+
+
+def _named_elsewhere(question: str, unknown: frozenset[str]) -> str:
+    """A name the question writes away from the metric ("did Nike have the lowest …").
+
+    Not the first word, not after a determiner, not an acronym alone ("under GAAP"):
+    capitalised words (or digit-led ones, "3M") no table states.
+    """
+    for found in _ANYWHERE.finditer(question):
+        before, name = found.group(1), found.group(2)
+        if before.casefold().strip(",;:(") in _DETERMINERS:
+            continue
+        words = name.split()
+        if all(_ACRONYM.fullmatch(w) for w in words):
+            continue
+        if _unknown(name, unknown) and not _title_case(question, name, unknown):
+            return name
     return ""
 
 
@@ -217,20 +253,22 @@ def unknown_part(question: str, metric_names: Iterable[str] | VocabMatcher,
         found += [("", after.group(1))] if after else []
         for head, name in found:
             part = _owned_part(head, name, owned, unknown)
-            if part and not _title_case(question, part):
+            if part and not _title_case(question, part, unknown):
                 return part
     return ""
 
 
 def ask_unknown_entity(intent: ParsedIntent, profile: DomainProfile,
-                       clar: ClarificationResult, mentioned: Callable[[str], bool]
-                       ) -> ClarificationResult | None:
+                       clar: ClarificationResult, mentioned: Callable[[str], bool],
+                       anywhere: bool = True) -> ClarificationResult | None:
     """Ask which company is meant, where the answer would otherwise take the home one.
 
     Only for a question that would be answered (no other ask-back, no refusal): one
     that names no known entity, for a name that ``mentioned`` (the workspace's passages)
     does not know either; or one that names a part of a known entity no table states
     (:func:`unknown_part`: the entity's own figure would be another one's).
+    ``anywhere=False`` reads a name only as a metric's owner (a folder of several
+    companies asks which one anyway, listing them).
     """
     if clar.mode not in (CLARIFY_NONE, CLARIFY_ANSWER_WITH_ASSUMPTIONS):
         return None
@@ -241,11 +279,13 @@ def ask_unknown_entity(intent: ParsedIntent, profile: DomainProfile,
                             owners)
     else:
         name = unknown_organisation(intent.raw_question, _metric_names(profile),
-                                    intent.unstated)
+                                    intent.unstated, anywhere)
         name = "" if name and mentioned(name) else name
     if not name:
         return None
-    known = tuple(e.label for e in profile.entities.values())
+    known = tuple(e.label for code, e in profile.entities.items()
+                  if not (profile.is_builtin and code == profile.home_entity_code)) or \
+        tuple(e.label for e in profile.entities.values())  # "the company": no name
     return ClarificationResult(
         CLARIFY_ASK_FIRST, narrowing_options=known,
         question=f"Which company do you mean? I do not know “{name}”. I know: "
