@@ -37,9 +37,13 @@ Terms = VocabMatcher
 
 _DATE_COMMA = re.compile(rf"\b{MONTH}\s*"
                          r"\d{1,2}\s*,")
-#: A comma before a clause saying how a figure is measured, not before another item.
+#: A comma before a clause saying how a figure is measured, or before the question
+#: itself ("In 2019, what was …", "For the segment, how much …") or before its period
+#: ("revenue, in 2019": the period is masked as ``\x00`` by then), not before another item.
 _CLAUSE_COMMA = re.compile(r",\s*(?=(?:based on|according to|in terms of|as reported|"
-                           r"as presented|as shown)\b)")
+                           r"as presented|as shown|what|how|which|who|when|where|did|does|"
+                           r"do|was|were|is|are|has|have|had|can|could|please|tell|give|"
+                           r"show|find|list)\b|(?:in|for|during|as of|as at|at|over|on)?\s*\x00)")
 _PHRASE = re.compile(rf"(?<![a-z0-9])(?:{PHRASE})|{EVERY_YEAR.pattern}|{LATEST_YEARS.pattern}")
 _TOKEN = re.compile(r"%|[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _PAREN = re.compile(r"\([^()]*\)")
@@ -134,6 +138,13 @@ def list_cue(text: str) -> bool:
     True
     >>> list_cue("营业收入比营业成本高多少")
     True
+
+    A comma that ends an opening phrase lists nothing:
+
+    >>> list_cue("in fy2020, what was the license revenue?")
+    False
+    >>> list_cue("what was the license revenue, in fy2020?")
+    False
     """
     text = _DATE_COMMA.sub(" ", text)  # "as of December 31, 2019" is a date, not a list
     text = _GROUPED.sub(" ", text)  # "$1,000,000": one number

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ragspine_nb.glossary import fold
 
-__all__ = ["QuestionKind", "question_kind", "KIND_NUMBER", "KIND_LABEL", "KIND_TEXT",
+__all__ = ["QuestionKind", "question_kind", "as_question", "KIND_NUMBER", "KIND_LABEL", "KIND_TEXT",
            "TARGET_PERIOD", "TARGET_ITEM", "TARGET_DIRECTION", "TARGET_SPREAD", "KINDS",
            "direction_words"]
 
@@ -232,6 +232,26 @@ def _label(text: str) -> QuestionKind | None:
     return None
 
 
+#: A request written as an imperative ("List the items under …", "Show me the years …",
+#: "Could you tell me the components of …").
+_IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would)\s+you\s+(?:please\s+)?)?"
+                         r"(?:show|list|name|identify|tell|give|provide|state)\s+"
+                         r"(?:me\s+|us\s+)?(?=the\b)", re.IGNORECASE)
+
+
+def as_question(text: str) -> str:
+    """``text`` with an opening request read as the question it stands for.
+
+    >>> as_question("List the items under deferred tax liabilities")
+    'what are the items under deferred tax liabilities'
+    >>> as_question("Could you tell me the years included in the table?")
+    'what are the years included in the table?'
+    >>> as_question("Show why revenue fell")
+    'Show why revenue fell'
+    """
+    return _IMPERATIVE.sub("what are ", text, count=1)
+
+
 def question_kind(question: str) -> QuestionKind:
     """What ``question`` asks for: a number (the default), a label or text.
 
@@ -258,7 +278,7 @@ def question_kind(question: str) -> QuestionKind:
     >>> question_kind("Are Best Buy's gross margins historically consistent?").target
     'spread'
     """
-    text = fold(question)
+    text = fold(as_question(question))
     label = _label(text)
     if label is not None:
         return label

@@ -77,6 +77,8 @@ QUESTION_WORDS = frozenset("""
     fluctuated fluctuates fluctuating fluctuation historically roughly
     cagr compound compounded
     minus plus subtract subtracted subtracting deduct deducted divided divide dividing
+    tell me my i please kindly need want know like get fetch list display look lookup
+    check see pull retrieve help interested exact exactly precise precisely
 """.split())
 
 _NUMBER = re.compile(r"[\d.,]+")

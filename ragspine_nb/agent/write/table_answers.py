@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ragspine_nb.agent.reading.intent import ParsedIntent
+from ragspine_nb.agent.reading.question_kind import as_question
 from ragspine_nb.core import Fact
 from ragspine_nb.extract.rows import norm_label
 from ragspine_nb.glossary import fold, period_label
@@ -132,7 +133,12 @@ def table_question(question: str) -> TableQuestion | None:
     True
     >>> table_question("What are the contract types?") is None
     True
+    >>> table_question("List the items under deferred tax liabilities")
+    TableQuestion(asks='rows', target='deferred tax liabilities')
+    >>> table_question("Show me the years included in the table")
+    TableQuestion(asks='periods', target='')
     """
+    question = as_question(question)
     if _UNIT.search(question):
         return TableQuestion("unit")
     if _PERIODS.search(question) and _COVERS.search(question) \
