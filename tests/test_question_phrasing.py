@@ -9,7 +9,10 @@ showed three phrasings the rules did not read:
 * a request ("Tell me the license revenue in 2020.") had two words no table states
   ("tell", "me"): read as a qualifier beyond any row, it went to the passages;
 * a request for a table's rows or years ("List the items under revenue", "Show me the
-  years included in the table") was answered with the Total revenue figure, or nothing.
+  years included in the table") was answered with the Total revenue figure, or nothing;
+* a greeting or thanks around the question ("What was the license revenue in 2020?
+  Thanks!") sent every question of the tune half to the passages (389 correct answers
+  abstained): it is read apart as a courtesy, and not stated as an instruction.
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ def agent(tmp_path_factory: pytest.TempPathFactory) -> Agent:
     "Tell me the license revenue in 2020.",
     "Please tell me the license revenue for 2020",
     "I need the license revenue in 2020.",
+    "What was the license revenue in 2020? Thanks!",
+    "Hi, what was the license revenue in 2020?",
+    "Hello! What was the license revenue in 2020? Thank you so much.",
 ])
 def test_one_figure_asked_any_way_is_that_figure(agent: Agent, question: str) -> None:
     r = agent.ask(question, REF)
@@ -79,3 +85,14 @@ def test_a_request_on_the_demo_is_answered_with_its_figure(demo_ws: Path) -> Non
     r = Agent.from_workspace(demo_ws).ask("Tell me ACME Hong Kong revenue in FY2025.",
                                           date(2026, 3, 31))
     assert [f.value for f in r.figures] == [1405.0], r.answer
+
+
+def test_a_courtesy_is_read_apart_and_not_said(agent: Agent) -> None:
+    r = agent.ask("What was the license revenue in 2020? Thanks!", REF)
+    assert "Read as the question" not in r.answer and "instruction" not in r.answer
+    assert r.trace["courtesies"] == ["Thanks!"], r.trace
+
+
+def test_a_why_question_with_thanks_stays_a_why_question(agent: Agent) -> None:
+    r = agent.ask("Why did license revenue grow? Thanks!", REF)
+    assert r.figures == () and "customers renewed their agreements" in r.answer, r.answer

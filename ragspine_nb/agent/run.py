@@ -161,8 +161,8 @@ class Run:
         return carried + self._instructions_note()
 
     def _instructions_note(self) -> str:
-        if self.read is None:
-            return ""
+        if self.read is None or not (self.read.notes or self.read.definitions):
+            return ""  # a greeting or thanks alone is not said
         kinds = ", ".join(STATEMENT_NAMES[self.lang].get(k, k) for k in self.read.statements)
         return TEXT["read_apart"][self.lang].format(
             asked=self.read.asked, n=len(self.read.notes) + len(self.read.definitions),
@@ -309,6 +309,7 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
                  external_entity=bool(intent.external_entity), language=intent.language,
                  instructions=list(read.notes) if read else [],
                  definitions=list(read.definitions) if read else [],
+                 courtesies=list(read.courtesies) if read else [],
                  carried_over=[k for k, v in carried.to_dict().items() if v],
                  not_stored_for_entity=list(narrowed.dropped))
     return Run(question, store, provider or MockProvider(), profile, ref, intent, clar,

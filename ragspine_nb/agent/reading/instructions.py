@@ -48,6 +48,12 @@ _INSTRUCTION = re.compile(
     rf"|if\b[^,?]*,\s*(?:then\s+)?(?:(?:{_DIRECTING}|explain|say|tell|note|mention)\b)"
     r"|(?:according to|in agreement with|based on)\b.*\b(?:statement|sheet|position)s?\b)",
     re.I)
+#: A greeting or thanks written around the question ("Thanks!", "Hi, what was …"): no
+#: content, read apart and not stated as an instruction.
+_COURTESY = re.compile(
+    r"^(?:many\s+thanks|thanks|thank\s+you|thx|cheers|hi|hello|hey|good\s+(?:morning|"
+    r"afternoon|evening)|regards|kind\s+regards|best\s+regards)(?:\s+(?:so|very)\s+much"
+    r"|\s+a\s+lot|\s+in\s+advance|\s+there|\s+all|\s+team)?\s*[!.]*$", re.I)
 _DEFINITION = re.compile(r"\bis\s+defined\s+as\b|^define\s+\w", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[\"'“(]?[A-Z])")
 _QUESTION_WORD = re.compile(r"^(?:what|how|which|who|whom|whose|when|where|why|is|are|was"
@@ -67,11 +73,13 @@ class Instructions:
     definitions: tuple[str, ...] = ()
     #: statements the instructions name, as statement kinds (``cash_flow``, …)
     statements: tuple[str, ...] = ()
+    #: greetings and thanks, as written ("Thanks!")
+    courtesies: tuple[str, ...] = ()
 
     @property
     def split(self) -> bool:
         """Whether any sentence was read apart from the question."""
-        return bool(self.notes or self.definitions)
+        return bool(self.notes or self.definitions or self.courtesies)
 
 
 def _sentences(text: str) -> list[str]:
@@ -85,7 +93,8 @@ def _framed(sentence: str) -> tuple[str, str] | None:
     """
     for mark in (":", ","):
         head, found, tail = sentence.partition(mark)
-        if found and tail.strip() and _INSTRUCTION.match(head.strip()) and \
+        if found and tail.strip() and (_INSTRUCTION.match(head.strip()) or
+                                       _COURTESY.match(head.strip())) and \
                 _QUESTION_WORD.match(tail.strip()):
             return head.strip() + mark, tail.strip()
     return None
@@ -110,14 +119,23 @@ def read_instructions(question: str) -> Instructions:
     'what is FY2019 inventory?'
     >>> read_instructions("What was revenue in 2019?").split
     False
+
+    Greetings and thanks are read apart too, as courtesies:
+
+    >>> r = read_instructions("Hi, what was revenue in 2019? Thanks so much!")
+    >>> r.asked, r.notes, r.courtesies
+    ('what was revenue in 2019?', (), ('Hi,', 'Thanks so much!'))
     """
     asked: list[str] = []
     notes: list[str] = []
     definitions: list[str] = []
+    courtesies: list[str] = []
     for sentence in _sentences(question):
         framed = _framed(sentence)
-        if framed is not None:
-            notes.append(framed[0])
+        if _COURTESY.match(sentence):
+            courtesies.append(sentence)
+        elif framed is not None:
+            (courtesies if _COURTESY.match(framed[0][:-1]) else notes).append(framed[0])
             asked.append(framed[1])
         elif _DEFINITION.search(sentence) and not _QUESTION_WORD.match(sentence):
             definitions.append(sentence)
@@ -127,10 +145,11 @@ def read_instructions(question: str) -> Instructions:
             kept, inner = _inner_instructions(sentence)
             asked.append(kept)
             notes += inner
-    if not asked or not (notes or definitions):
+    if not asked or not (notes or definitions or courtesies):
         return Instructions(question)
     kinds = tuple(dict.fromkeys(k for n in notes for k in _kinds(n)))
-    return Instructions(" ".join(asked), tuple(notes), tuple(definitions), kinds)
+    return Instructions(" ".join(asked), tuple(notes), tuple(definitions), kinds,
+                        tuple(courtesies))
 
 
 _PAREN = re.compile(r"\(([^()]*)\)")

@@ -79,6 +79,7 @@ QUESTION_WORDS = frozenset("""
     minus plus subtract subtracted subtracting deduct deducted divided divide dividing
     tell me my i please kindly need want know like get fetch list display look lookup
     check see pull retrieve help interested exact exactly precise precisely
+    thanks thank thx cheers hi hello hey regards appreciate appreciated
 """.split())
 
 _NUMBER = re.compile(r"[\d.,]+")
