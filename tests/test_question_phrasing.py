@@ -10,6 +10,10 @@ showed three phrasings the rules did not read:
   ("tell", "me"): read as a qualifier beyond any row, it went to the passages;
 * a request for a table's rows or years ("List the items under revenue", "Show me the
   years included in the table") was answered with the Total revenue figure, or nothing;
+* "in 2020 compared to 2019" between two periods was read as a list of items: the
+  percentage change of License came with Total revenue's (two figures);
+* "the average over the 3 years 2020 and 2018" averaged the two years named: a count
+  of years the periods do not match is asked back, never averaged over fewer;
 * a greeting or thanks around the question ("What was the license revenue in 2020?
   Thanks!") sent every question of the tune half to the passages (389 correct answers
   abstained): it is read apart as a courtesy, and not stated as an instruction.
@@ -96,3 +100,21 @@ def test_a_courtesy_is_read_apart_and_not_said(agent: Agent) -> None:
 def test_a_why_question_with_thanks_stays_a_why_question(agent: Agent) -> None:
     r = agent.ask("Why did license revenue grow? Thanks!", REF)
     assert r.figures == () and "customers renewed their agreements" in r.answer, r.answer
+
+
+@pytest.mark.parametrize("question", [
+    "What is the percentage change in the license revenue in 2020 compared to 2019?",
+    "What is the percentage change in the license revenue in 2020 against 2019?",
+    "What is the percentage change in the license revenue from 2019 to 2020?",
+])
+def test_periods_compared_are_no_list_of_items(agent: Agent, question: str) -> None:
+    r = agent.ask(question, REF)
+    assert [round(f.value, 2) for f in r.figures] == [4.57], r.answer
+
+
+def test_a_count_of_years_the_periods_do_not_match_is_not_averaged(agent: Agent) -> None:
+    r = agent.ask("What was the average license revenue over the 3 years 2020 and 2018?", REF)
+    assert r.figures == () and "the question counts 3 years, and 2 are named" in r.answer
+    r = agent.ask("What was the average license revenue for the 3 years from 2018 to 2020?",
+                  REF)
+    assert [round(f.value, 2) for f in r.figures] == [2950.33], r.answer

@@ -143,7 +143,19 @@ def _aggregate(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         return None if op.implicit else NotComputed("operands", ("1",))
     if len(varying) > 1:
         return NotComputed("cross", (slot_names(tasks, varying, ctx.profile),))
-    return Plan(op, tuple(tasks))
+    return _years_said(op, tasks) or Plan(op, tuple(tasks))
+
+
+def _years_said(op: Operation, tasks: Sequence[Task]) -> NotComputed | None:
+    """The years the question counts ("the 3 years") against the periods taken.
+
+    "The average over the 3 year period in 2019 vs 2017" names two years and counts
+    three: an average of two would answer another question.
+    """
+    periods = list(dict.fromkeys(t.period for t in tasks))
+    if not op.years or len(periods) == op.years:
+        return None
+    return NotComputed("years_count", (str(op.years), str(len(periods)), ", ".join(periods)))
 
 
 def _gap_of_averages(op: Operation, ctx: PlanContext) -> Plan | NotComputed:
@@ -184,7 +196,8 @@ def _over(op: Operation, ctx: PlanContext) -> Plan | NotComputed | None:
         return Plan(op, tuple(tasks))
     if len(ctx.intent.periods) >= 2 and varying == ["period"]:
         spread = _fiscal_range(ctx) if op.over_range else None
-        return Plan(op, tuple(_over_periods(ctx, tasks[0], spread)) if spread else tuple(tasks))
+        over = _over_periods(ctx, tasks[0], spread) if spread else tasks
+        return _years_said(op, over) or Plan(op, tuple(over))
     rows = distinct_rows(tasks)
     if len(rows) != 1:
         return _crossed(rows, ctx)

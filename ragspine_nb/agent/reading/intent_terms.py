@@ -145,12 +145,15 @@ def list_cue(text: str) -> bool:
     False
     >>> list_cue("what was the license revenue, in fy2020?")
     False
+    >>> list_cue("the change in revenue in 2019 compared to 2018")
+    False
     """
     text = _DATE_COMMA.sub(" ", text)  # "as of December 31, 2019" is a date, not a list
     text = _GROUPED.sub(" ", text)  # "$1,000,000": one number
     text = QUESTION_PERIOD.sub(" \x00 ", text)  # a period ends a word ("fy2025 and")
     # every separator between two periods ("fy2021, fy2022 and fy2023"), not every other
-    text = re.sub(r"(?<=\x00)\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到)\s*(?=\x00)", " ", text)
+    text = re.sub(r"(?<=\x00)\s*(?:and|to|&|vs\.?|versus|,|和|与|至|到|compared\s+(?:to|with)|"
+                  r"against|relative\s+to)\s*(?=\x00)", " ", text)
     text = _CLAUSE_COMMA.sub(" ", text)  # "… in 2019, based on the location": no list
     text = _EACH_PERIOD.sub(" ", text)  # "each fiscal year" lists periods, not rows
     return any(cue in f" {text} " for cue in LIST_CUES) or bool(SUBTRACTION.search(text)) or \

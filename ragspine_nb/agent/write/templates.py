@@ -253,7 +253,9 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
            "compound_years": "the question names a {0}-year rate, and {1} to {2} is not "
                              "{0} years",
            "compound_periods": "a compound annual rate runs from one fiscal year to a "
-                               "later one ({0} to {1} given)"},
+                               "later one ({0} to {1} given)",
+           "years_count": "the question counts {0} years, and {1} are named ({2}); please "
+                          "name the {0} years (e.g. from 2017 to 2019)"},
     "zh": {"units": "各输入的单位不同（{0}、{1}）",
            "zero_base": "基数为零",
            "negative_base": "基数为负（{0}）",
@@ -272,7 +274,9 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
            "signs": "部分数值为负（{0}），无法确定比较的是数值还是其绝对值",
            "gap_signs": "各期差额正负不一（{0}），无法确定是取差额的平均值还是其绝对值的平均值",
            "compound_years": "问题所问为{0}年的复合增长率，而{1}至{2}并非{0}年",
-           "compound_periods": "年复合增长率需从一个财年算至其后的财年（现为{0}至{1}）"},
+           "compound_periods": "年复合增长率需从一个财年算至其后的财年（现为{0}至{1}）",
+           "years_count": "问题所说为{0}年，而所列期间为{1}个（{2}），"
+                          "请列明这{0}年（例如2017年至2019年）"},
 }
 
 
