@@ -78,6 +78,9 @@ def test_one_figure_asked_any_way_is_that_figure(agent: Agent, question: str) ->
      "subscription and SaaS [1]; Total services [2]."),
     ("Show me the years included in the table.",
      "The table covers: FY2020 [1]; FY2019 [2]; FY2018 [3]."),
+    # the owner written before the items does not make them a figure
+    ("What are the company's segments of revenue?", "The rows under revenue are: Total "
+     "license and subscription and SaaS [1]; Total services [2]."),
 ])
 def test_a_request_for_a_tables_labels_lists_them(agent: Agent, question: str,
                                                   said: str) -> None:

@@ -239,8 +239,14 @@ _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would)\s+you\s+(?:p
                          r"(?:me\s+|us\s+)?(?=the\b)", re.IGNORECASE)
 
 
+#: The owner written before the thing asked ("the company's segments", "its segments"):
+#: the kind of question does not depend on it.
+_OWNER = re.compile(r"\b(?:the\s+(?:company|group|firm)['’]s|its|their|our)\s+(?=[a-z])",
+                    re.IGNORECASE)
+
+
 def as_question(text: str) -> str:
-    """``text`` with an opening request read as the question it stands for.
+    """``text`` with an opening request read as the question it stands for, owner apart.
 
     >>> as_question("List the items under deferred tax liabilities")
     'what are the items under deferred tax liabilities'
@@ -248,8 +254,10 @@ def as_question(text: str) -> str:
     'what are the years included in the table?'
     >>> as_question("Show why revenue fell")
     'Show why revenue fell'
+    >>> as_question("What are the company's segments of revenue?")
+    'What are the segments of revenue?'
     """
-    return _IMPERATIVE.sub("what are ", text, count=1)
+    return _OWNER.sub("the ", _IMPERATIVE.sub("what are ", text, count=1))
 
 
 def question_kind(question: str) -> QuestionKind:
