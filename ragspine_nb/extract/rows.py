@@ -36,12 +36,13 @@ def norm_label(label: str) -> str:
     --------
     >>> norm_label("Customers’ deposits (1):"), norm_label("Current year1"), norm_label("Revenue .")
     ("customers' deposits", 'current year', 'revenue')
-    >>> norm_label("- Hereof debt")
-    'hereof debt'
+    >>> norm_label("- Hereof debt"), norm_label("CURRENT YEAR1"), norm_label("Q4")
+    ('hereof debt', 'current year', 'q4')
     """
     text = _FOOTNOTE.sub("", label.translate(_QUOTES)).strip().rstrip(":;,. ").strip()
     text = re.sub(r"^[-–—•·]+\s*", "", text)  # a leading bullet
-    text = re.sub(r"(?<=[a-z])\d$", "", text)  # a footnote digit glued on: "Current year1"
+    # a footnote digit glued on: "Current year1", "CURRENT YEAR1" (never "Q4")
+    text = re.sub(r"(?<=[a-z])\d$|(?<=[A-Z]{3})\d$", "", text)
     return " ".join(text.lower().split())
 
 
