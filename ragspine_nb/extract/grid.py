@@ -14,12 +14,14 @@ header block.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ragspine_nb.extract.layout import is_figure
 
-__all__ = ["cell_text", "TableBatch", "iter_table_batches", "BATCH_ROWS", "MAX_HEAD_ROWS"]
+__all__ = ["cell_text", "currency_joined", "TableBatch", "iter_table_batches", "BATCH_ROWS",
+           "MAX_HEAD_ROWS"]
 
 #: Body rows handed to the table extractor at a time.
 BATCH_ROWS = 2_000
@@ -60,6 +62,36 @@ class TableBatch:
         if r < self.header_count:
             return self.header_row + r
         return self.first_row + r - self.header_count
+
+
+#: A currency symbol standing in a cell of its own, left of its figure ("$ | 1,234").
+_SYMBOL = re.compile(r"^\s*(?:US\$|HK\$|A\$|C\$|S\$|[$€£¥])\s*$")
+
+
+def currency_joined(grid: Sequence[Sequence[str]]) -> list[list[str]]:
+    """A currency symbol in a cell of its own moved into the figure's cell right of it.
+
+    Tables exported from PDFs often put "$" in a column of its own. The figure's cell
+    keeps its place (its locator); the symbol's cell is left empty. A column left with
+    no figure hands its header cells (a year over "$ 1,234") to the column on its right
+    where that one has none.
+
+    >>> currency_joined([["", "2019", "", "2018", ""], ["Revenue", "$", "1,234", "$", "(56)"]])
+    [['', '', '2019', '', '2018'], ['Revenue', '', '$1,234', '', '$(56)']]
+    >>> currency_joined([["Cash", "$", "", "1,234"]])
+    [['Cash', '$', '', '1,234']]
+    """
+    out = [list(r) for r in grid]
+    for c in range(1, max((len(r) for r in out), default=0) - 1):
+        joined = [r for r in out if c + 1 < len(r) and _SYMBOL.match(r[c])
+                  and is_figure(r[c + 1]) and not _SYMBOL.match(r[c + 1][:1])]
+        for r in joined:
+            r[c], r[c + 1] = "", r[c].strip() + r[c + 1].strip()
+        if joined and not any(is_figure(r[c]) for r in out if c < len(r)):
+            for r in out:
+                if c + 1 < len(r) and r[c].strip() and not r[c + 1].strip():
+                    r[c], r[c + 1] = "", r[c]
+    return out
 
 
 def _first(text: Sequence[str]) -> int | None:
