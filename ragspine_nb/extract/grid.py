@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ragspine_nb.extract.layout import is_figure
 
-__all__ = ["cell_text", "currency_joined", "TableBatch", "iter_table_batches", "BATCH_ROWS",
+__all__ = ["cell_text", "symbols_joined", "TableBatch", "iter_table_batches", "BATCH_ROWS",
            "MAX_HEAD_ROWS"]
 
 #: Body rows handed to the table extractor at a time.
@@ -66,32 +66,49 @@ class TableBatch:
 
 #: A currency symbol standing in a cell of its own, left of its figure ("$ | 1,234").
 _SYMBOL = re.compile(r"^\s*(?:US\$|HK\$|A\$|C\$|S\$|[$€£¥])\s*$")
+#: A percent sign standing in a cell of its own, right of its figure ("12.5 | %").
+_PERCENT = re.compile(r"^\s*%\s*$")
 
 
-def currency_joined(grid: Sequence[Sequence[str]]) -> list[list[str]]:
-    """A currency symbol in a cell of its own moved into the figure's cell right of it.
+def symbols_joined(grid: Sequence[Sequence[str]]) -> list[list[str]]:
+    """Currency and percent signs in cells of their own moved into their figures' cells.
 
-    Tables exported from PDFs often put "$" in a column of its own. The figure's cell
-    keeps its place (its locator); the symbol's cell is left empty. A column left with
-    no figure hands its header cells (a year over "$ 1,234") to the column on its right
-    where that one has none.
+    Tables exported from PDFs often put "$" in a column of its own before the figures,
+    or "%" after them. The figure's cell keeps its place (its locator); the sign's cell
+    is left empty. A column left with no figure hands its header cells (a year written
+    over the "$") to the figures' column where that one has none.
 
-    >>> currency_joined([["", "2019", "", "2018", ""], ["Revenue", "$", "1,234", "$", "(56)"]])
+    >>> symbols_joined([["", "2019", "", "2018", ""], ["Revenue", "$", "1,234", "$", "(56)"]])
     [['', '', '2019', '', '2018'], ['Revenue', '', '$1,234', '', '$(56)']]
-    >>> currency_joined([["Cash", "$", "", "1,234"]])
-    [['Cash', '$', '', '1,234']]
+    >>> symbols_joined([["", "2019", "", "2018", ""], ["Margin", "12.5", "%", "11", "%"]])
+    [['', '2019', '', '2018', ''], ['Margin', '12.5%', '', '11%', '']]
+    >>> symbols_joined([["Cash", "$", "", "1,234"], ["Debt", "$", "$5", "7", "%", "8%"]])
+    [['Cash', '$', '', '1,234'], ['Debt', '$', '$5', '7%', '', '8%']]
     """
     out = [list(r) for r in grid]
-    for c in range(1, max((len(r) for r in out), default=0) - 1):
-        joined = [r for r in out if c + 1 < len(r) and _SYMBOL.match(r[c])
-                  and is_figure(r[c + 1]) and not _SYMBOL.match(r[c + 1][:1])]
-        for r in joined:
-            r[c], r[c + 1] = "", r[c].strip() + r[c + 1].strip()
-        if joined and not any(is_figure(r[c]) for r in out if c < len(r)):
-            for r in out:
-                if c + 1 < len(r) and r[c].strip() and not r[c + 1].strip():
-                    r[c], r[c + 1] = "", r[c]
+    width = max((len(r) for r in out), default=0)
+    for c in range(1, width - 1):
+        _join(out, c, c + 1, _SYMBOL)
+    for c in range(2, width):
+        _join(out, c, c - 1, _PERCENT)
     return out
+
+
+def _join(out: list[list[str]], c: int, into: int, sign: re.Pattern[str]) -> None:
+    """Each ``sign`` alone in column ``c`` joined to its figure in column ``into``.
+
+    A currency sign goes before the figure (never a second one), a percent sign after.
+    """
+    before = into > c
+    rows = [r for r in out if max(c, into) < len(r) and sign.match(r[c])
+            and is_figure(r[into]) and r[c].strip()[-1] not in r[into]]
+    for r in rows:
+        r[c], r[into] = "", (r[c].strip() + r[into].strip() if before
+                             else r[into].strip() + r[c].strip())
+    if rows and not any(is_figure(r[c]) for r in out if c < len(r)):
+        for r in out:  # the sign's column, now without figures: its header to the figures
+            if max(c, into) < len(r) and r[c].strip() and not r[into].strip():
+                r[c], r[into] = "", r[c]
 
 
 def _first(text: Sequence[str]) -> int | None:

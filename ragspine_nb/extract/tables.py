@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from ragspine_nb.core import Fact
 from ragspine_nb.extract.fiscal_calendar import FiscalCalendar
-from ragspine_nb.extract.grid import cell_text, currency_joined, iter_table_batches
+from ragspine_nb.extract.grid import cell_text, iter_table_batches, symbols_joined
 from ragspine_nb.extract.header_periods import cell_period, unspaced_year
 from ragspine_nb.extract.layout import column_label, header_rows, is_figure
 from ragspine_nb.extract.placement import Block as LayoutBlock
@@ -152,10 +152,10 @@ def parse_row_label(profile: DomainProfile, label: str) -> tuple[str, str] | Non
 
 
 def _grid(rows: Sequence[Sequence[object]]) -> list[list[str]]:
-    """The cells as text, every row as wide as the widest, symbols joined to figures."""
+    """The cells as text, every row as wide as the widest, signs joined to figures."""
     text = [[unspaced_year(cell_text(c)) for c in row] for row in rows]
     width = max((len(r) for r in text), default=0)
-    return currency_joined([r + [""] * (width - len(r)) for r in text])
+    return symbols_joined([r + [""] * (width - len(r)) for r in text])
 
 
 def _title_period(titles: Sequence[str]) -> tuple[str, str] | None:

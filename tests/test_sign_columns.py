@@ -1,9 +1,11 @@
-"""A currency symbol in a column of its own ("$ | 1,234"), as tables exported from PDFs have it.
+"""Signs in columns of their own ("$ | 1,234", "12.5 | %"), as tables exported from PDFs have them.
 
 Rewriting the TAT-QA tune tables that way (each "$1,234" cell split into "$" and "1,234")
 turned 296 correct answers into abstentions: a column of "$" signs read as a column of
-its own, the figures beside it under no period. The symbol now joins the figure on its
-right; the figure's cell keeps its place, so its locator is the cell the figure is in.
+its own, the figures beside it under no period; split "12.5%" cells ("12.5" and "%") 60
+abstentions and 2 wrong numbers (a row's "current" column lost). A currency sign now
+joins the figure on its right, a percent sign the figure on its left; the figure's cell
+keeps its place, so its locator is the cell the figure is in.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ Cost of sales,,800,,700
 Gross profit,$,400,$,300
 """
 NOTES = "All amounts are in millions of US dollars.\n"
+PERCENT = """,2019,,2018,
+Gross margin,33.3,%,30.0,%
+Operating margin,12.5,%,11.0,%
+"""
 
 
 @pytest.mark.parametrize("table", [OVER_FIGURES, OVER_SYMBOLS], ids=["over-figures",
@@ -41,13 +47,22 @@ def test_figures_beside_a_currency_column_are_read(tmp_path: Path, table: str) -
     assert [f.value for f in r.figures] == [200.0], r.answer
 
 
-def test_the_symbol_joins_only_a_figure_right_of_it() -> None:
-    from ragspine_nb.extract.grid import currency_joined
+def test_percentages_beside_a_percent_column_are_read(tmp_path: Path) -> None:
+    agent: Agent = tables_agent(tmp_path, {"margins.csv": PERCENT})
+    r = agent.ask("What was the operating margin in 2019?", date(2020, 3, 1))
+    assert [(f.value, f.unit) for f in r.figures] == [(12.5, "PCT")], r.answer
+    assert r.figures[0].operands[0].source_locator == "cell=B3"
+    r = agent.ask("What was the change in gross margin from 2018 to 2019?", date(2020, 3, 1))
+    assert [round(f.value, 2) for f in r.figures] == [3.3], r.answer
 
-    assert currency_joined([["Revenue", "$", "1,200", "€", "(5)"]]) == [
+
+def test_the_symbol_joins_only_a_figure_right_of_it() -> None:
+    from ragspine_nb.extract.grid import symbols_joined
+
+    assert symbols_joined([["Revenue", "$", "1,200", "€", "(5)"]]) == [
         ["Revenue", "", "$1,200", "", "€(5)"]]
-    assert currency_joined([["Cash", "$", "", "1,200"]]) == [["Cash", "$", "", "1,200"]]
-    assert currency_joined([["Note", "$", "see below"]]) == [["Note", "$", "see below"]]
+    assert symbols_joined([["Cash", "$", "", "1,200"]]) == [["Cash", "$", "", "1,200"]]
+    assert symbols_joined([["Note", "$", "see below"]]) == [["Note", "$", "see below"]]
     # a column that keeps figures keeps its header
-    assert currency_joined([["", "A", ""], ["x", "$", "5"], ["y", "7", ""]]) == [
+    assert symbols_joined([["", "A", ""], ["x", "$", "5"], ["y", "7", ""]]) == [
         ["", "A", ""], ["x", "", "$5"], ["y", "7", ""]]
