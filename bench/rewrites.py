@@ -1,12 +1,14 @@
-"""Questions the rules never saw: TAT-QA dev with its questions rewritten, not its tables.
+"""Questions and tables the rules never saw: TAT-QA dev written otherwise, saying the same.
 
     .venv/bin/python bench/rewrites.py [--data $RAGSPINE_DATA] [--workers 2] [--only NAME ...]
         [--list] [--json OUT]
 
 Each rewrite of :mod:`ragspine_nb.eval.tatqa.rewrites` changes how a question is written
-("In 2019, what was …", "Tell me the …", "… in 2019 compared to 2018", "Thanks!") and
-nothing it asks. Every context with a rewritten question is answered as written and
-rewritten through the user's path (ingest, ``Agent.ask``, the eval's scorer).
+("In 2019, what was …", "Tell me the …", "… in 2019 compared to 2018", "Thanks!") or how
+a table is ("$" or "%" in a column of its own, labels in capitals, "FY2019" headers,
+minus signs) and nothing they say. Every context with a rewritten question or table is
+answered as written and rewritten through the user's path (ingest, ``Agent.ask``, the
+eval's scorer).
 
 Printed per rewrite and half: the questions rewritten, how many answers assert other
 figures, wrong numbers as written and rewritten, correct as written and rewritten; the
@@ -26,7 +28,12 @@ from typing import Any
 
 from ragspine_nb.eval.tatqa.evaluate import split_half
 from ragspine_nb.eval.tatqa.gold import load_split
-from ragspine_nb.eval.tatqa.rewrites import REWRITES, rewritten_split
+from ragspine_nb.eval.tatqa.rewrites import (
+    REWRITES,
+    TABLE_REWRITES,
+    rewritten_split,
+    rewritten_tables,
+)
 from ragspine_nb.eval.tatqa.run import Outcome, run_contexts
 
 
@@ -53,7 +60,7 @@ def _row(ids: list[str], before: dict[str, Outcome], after: dict[str, Outcome]
 
 
 def _print(name: str, half: str, row: dict[str, int]) -> None:
-    print(f"{name:<11} {half:<5} {row['questions']:>5} rewritten; figures changed "
+    print(f"{name:<14} {half:<5} {row['questions']:>5} rewritten; figures changed "
           f"{row['figures_changed']:>3}; wrong {row['wrong_written']:>3} -> "
           f"{row['wrong_rewritten']:>3}; correct {row['correct_written']:>4} -> "
           f"{row['correct_rewritten']:>4}")
@@ -64,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path,
                     default=Path(os.environ.get("RAGSPINE_DATA", "../shared/datasets")))
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--only", nargs="+", choices=sorted(REWRITES), help="these rewrites")
+    ap.add_argument("--only", nargs="+", choices=sorted([*REWRITES, *TABLE_REWRITES]),
+                    help="these rewrites")
     ap.add_argument("--list", action="store_true", help="list tune's changed answers")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
@@ -75,8 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {}
     totals = {h: Counter() for h in ("tune", "check")}  # type: dict[str, Counter[str]]
     with tempfile.TemporaryDirectory(prefix="rewrites_") as tmp:
-        for name in args.only or REWRITES:
-            rewritten, changed = rewritten_split(raw, REWRITES[name])
+        for name in args.only or [*REWRITES, *TABLE_REWRITES]:
+            rewritten, changed = rewritten_split(raw, REWRITES[name]) if name in REWRITES \
+                else rewritten_tables(raw, TABLE_REWRITES[name])
             path = Path(tmp) / f"{name}.json"
             path.write_text(json.dumps(rewritten, ensure_ascii=False), "utf-8")
             after = _answers(path, args.workers)
@@ -97,6 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     for half in ("tune", "check"):
         _print("all", half, dict(totals[half]))
     report["all"] = {h: dict(c) for h, c in totals.items()}
+    for kind, names in (("questions", REWRITES), ("tables", TABLE_REWRITES)):
+        for half in ("tune", "check"):
+            rows = [report[n][half] for n in names if n in report]
+            summed: Counter[str] = Counter()
+            for row in rows:
+                summed.update(row)
+            if rows:
+                _print(kind, half, dict(summed))
+                report.setdefault(kind, {})[half] = dict(summed)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n", "utf-8")
     return 0

@@ -112,7 +112,8 @@ def _out_of_scope(t: Turn) -> AgentResult | None:
 
 
 def _unknown_entity(t: Turn) -> AgentResult | None:
-    several = len(workspace_companies(t.run.store, t.run.profile)) > 1
+    several = not t.run.intent.entities and \
+        len(workspace_companies(t.run.store, t.run.profile)) > 1
     unknown = ask_unknown_entity(t.run.intent, t.run.profile, t.run.clar,
                                  lambda name: mentioned_in(t.retriever, name), not several)
     if unknown is None:
