@@ -14,6 +14,8 @@ showed three phrasings the rules did not read:
   percentage change of License came with Total revenue's (two figures);
 * "the average over the 3 years 2020 and 2018" averaged the two years named: a count
   of years the periods do not match is asked back, never averaged over fewer;
+* "What's included in …" was answered with the row's figure where "What is included
+  in …" gets the passage that says;
 * a greeting or thanks around the question ("What was the license revenue in 2020?
   Thanks!") sent every question of the tune half to the passages (389 correct answers
   abstained): it is read apart as a courtesy, and not stated as an instruction.
@@ -44,7 +46,8 @@ Total revenue,"$10,811","$9,613","$8,336"
 """
 NOTES = ("Revenue by type during the periods presented was as follows (in millions). License "
          "revenue grew as customers renewed their agreements; subscription and SaaS revenue "
-         "grew with new customers.\n")
+         "grew with new customers.\n\n"
+         "Professional services include consulting, implementation and training services.\n")
 
 
 @pytest.fixture(scope="module")
@@ -121,3 +124,11 @@ def test_a_count_of_years_the_periods_do_not_match_is_not_averaged(agent: Agent)
     r = agent.ask("What was the average license revenue for the 3 years from 2018 to 2020?",
                   REF)
     assert [round(f.value, 2) for f in r.figures] == [2950.33], r.answer
+
+
+@pytest.mark.parametrize("question", ["What is included in professional services?",
+                                      "What's included in professional services?"])
+def test_a_contracted_question_word_asks_the_same(agent: Agent, question: str) -> None:
+    """"What's included in …" answered the row's figure (999) where "What is" lists."""
+    r = agent.ask(question, REF)
+    assert r.figures == () and "consulting, implementation and training" in r.answer, r.answer

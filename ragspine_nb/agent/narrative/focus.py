@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from ragspine_nb.agent.reading.question_kind import uncontracted
 from ragspine_nb.lexicon import MONTH
 
 __all__ = ["FOCI", "question_focus", "answers_focus", "introduces_table", "is_anaphoric",
@@ -155,7 +156,7 @@ def question_focus(question: str) -> str:
     ...                              "What is EBITDA?", "What was revenue in 2019?")]
     ['cause', 'cause', 'method', 'list', 'duration', 'table', 'cause', 'definition', 'general']
     """
-    text = " ".join(question.split())
+    text = " ".join(uncontracted(question).split())
     return next((name for name, pattern in _ASKS if pattern.search(text)), "general")
 
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from ragspine_nb.glossary import fold
 
-__all__ = ["QuestionKind", "question_kind", "as_question", "KIND_NUMBER", "KIND_LABEL", "KIND_TEXT",
-           "TARGET_PERIOD", "TARGET_ITEM", "TARGET_DIRECTION", "TARGET_SPREAD", "KINDS",
-           "direction_words"]
+__all__ = ["QuestionKind", "question_kind", "as_question", "uncontracted", "KIND_NUMBER",
+           "KIND_LABEL", "KIND_TEXT", "TARGET_PERIOD", "TARGET_ITEM", "TARGET_DIRECTION",
+           "TARGET_SPREAD", "KINDS", "direction_words"]
 
 KIND_NUMBER = "number"
 KIND_LABEL = "label"
@@ -245,6 +245,10 @@ _OWNER = re.compile(r"\b(?:the\s+(?:company|group|firm)['’]s|its|their|our)\s+
                     re.IGNORECASE)
 
 
+#: A question word contracted with "is" ("What's included in …").
+_CONTRACTED = re.compile(r"\b(what|where|who|how|which|when)['’]s\b", re.IGNORECASE)
+
+
 def as_question(text: str) -> str:
     """``text`` with an opening request read as the question it stands for, owner apart.
 
@@ -256,8 +260,19 @@ def as_question(text: str) -> str:
     'Show why revenue fell'
     >>> as_question("What are the company's segments of revenue?")
     'What are the segments of revenue?'
+    >>> as_question("What's included in Service delivery costs?")
+    'What is included in Service delivery costs?'
     """
-    return _OWNER.sub("the ", _IMPERATIVE.sub("what are ", text, count=1))
+    return _OWNER.sub("the ", _IMPERATIVE.sub("what are ", uncontracted(text), count=1))
+
+
+def uncontracted(text: str) -> str:
+    """A question word contracted with "is" written out.
+
+    >>> uncontracted("What's the plan? Where’s it stated?")
+    'What is the plan? Where is it stated?'
+    """
+    return _CONTRACTED.sub(r"\1 is", text)
 
 
 def question_kind(question: str) -> QuestionKind:
