@@ -103,6 +103,15 @@ def show(q: str) -> str:
     return r[:-1] if r != q and r.endswith("?") else q
 
 
+def contraction(q: str) -> str:
+    """"What is" contracted.
+
+    >>> contraction("What is included in other income?")
+    "What's included in other income?"
+    """
+    return re.sub(r"^What is\b", "What's", q)
+
+
 def thanks(q: str) -> str:
     """Thanks after the question.
 
@@ -206,7 +215,8 @@ def year_ended(q: str) -> str:
 #: The rewrites, by name.
 REWRITES: dict[str, Rewrite] = {
     "front_year": front_year, "comma_year": comma_year, "fiscal_year": fiscal_year,
-    "fy": fy, "request": request, "show": show, "thanks": thanks, "greeting": greeting,
+    "fy": fy, "request": request, "show": show, "contraction": contraction,
+    "thanks": thanks, "greeting": greeting,
     "lower": lower, "no_mark": no_mark, "versus": versus, "compared": compared,
     "between": between, "owner": owner, "the_year": the_year, "year_ended": year_ended,
 }
