@@ -132,3 +132,27 @@ def test_a_contracted_question_word_asks_the_same(agent: Agent, question: str) -
     """"What's included in …" answered the row's figure (999) where "What is" lists."""
     r = agent.ask(question, REF)
     assert r.figures == () and "consulting, implementation and training" in r.answer, r.answer
+
+
+VALUATIONS = """,External valuation %,Internal valuation %
+Year ended 30 June 2019,,
+Leasehold,23%,77%
+Freehold,38%,62%
+Year ended 30 June 2018,,
+Leasehold,60%,40%
+Freehold,27%,73%
+"""
+
+
+@pytest.mark.parametrize("question, value", [
+    ("What was the change in the leasehold external valuation % from 2018 to 2019?", -37.0),
+    # "% change" here is the column's "%" before the verb: still the change in points
+    ("By how much did leasehold external valuation % change from 2018 to 2019?", -37.0),
+    ("What was the percentage change in the leasehold external valuation % from 2018 to "
+     "2019?", -61.67),
+])
+def test_a_columns_percent_sign_is_no_percentage_change(
+        tmp_path_factory: pytest.TempPathFactory, question: str, value: float) -> None:
+    agent = tables_agent(tmp_path_factory.mktemp("valuation"), {"valuations.csv": VALUATIONS})
+    r = agent.ask(question, date(2019, 9, 1))
+    assert [round(f.value, 2) for f in r.figures] == [value], r.answer

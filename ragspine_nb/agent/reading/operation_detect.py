@@ -143,7 +143,9 @@ def cue_text(intent: ParsedIntent, profile: DomainProfile) -> str:
     for code in dict.fromkeys((*intent.metrics, *intent.channels)):
         names = _names_of(profile, (code,))
         blanked = text
-        for name in names:
+        # a name's "percent" as the question may write it ("external valuation %")
+        for name in (*names, *(n.replace(" percent", p) for n in names
+                               for p in (" %", "%") if " percent" in n)):
             body = re.escape(name)
             pattern = rf"(?<![a-z0-9]){body}(?![a-z0-9])" if name.isascii() else body
             blanked = re.sub(pattern, lambda m: _BLANK * len(m.group(0)), blanked)
@@ -324,7 +326,10 @@ def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
                          points=relative and points, each=each,
                          compared="" if relative and compared == "second" else compared)
     if intent.change_cue:
-        if points or PERCENT_CHANGE.search(text):
+        # "% change" read outside the names ("the external valuation % change" is a
+        # change of the column "External valuation %"), unless a stated change is named
+        stated = any(c.startswith("CHANGE") for c in intent.channels)
+        if points or PERCENT_CHANGE.search(text if stated else cues):
             return Operation("percent_change", points=points, each=each)
         return Operation("difference", each=each)
     if _has_cue(cues, COMPARE_CUES):
