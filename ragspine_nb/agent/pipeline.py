@@ -83,6 +83,13 @@ class Turn:
     top_k: int
     faq: FaqCache | None
     operation: Operation | None = None
+    companies_read: dict[str, str] | None = None
+
+    def companies(self) -> dict[str, str]:
+        """The companies the workspace's documents name, read once per question."""
+        if self.companies_read is None:
+            self.companies_read = workspace_companies(self.run.store, self.run.profile)
+        return self.companies_read
 
 
 @dataclass(frozen=True)
@@ -112,8 +119,7 @@ def _out_of_scope(t: Turn) -> AgentResult | None:
 
 
 def _unknown_entity(t: Turn) -> AgentResult | None:
-    several = not t.run.intent.entities and \
-        len(workspace_companies(t.run.store, t.run.profile)) > 1
+    several = not t.run.intent.entities and len(t.companies()) > 1
     unknown = ask_unknown_entity(t.run.intent, t.run.profile, t.run.clar,
                                  lambda name: mentioned_in(t.retriever, name), not several)
     if unknown is None:
@@ -123,8 +129,7 @@ def _unknown_entity(t: Turn) -> AgentResult | None:
 
 
 def _which_company(t: Turn) -> AgentResult | None:
-    which = ask_which_company(t.run.intent, t.run.clar,
-                              workspace_companies(t.run.store, t.run.profile))
+    which = ask_which_company(t.run.intent, t.run.clar, t.companies())
     if which is None:
         return None
     t.run.clar = which
