@@ -23,6 +23,7 @@ import re
 from collections.abc import Collection
 from dataclasses import replace
 
+from ragspine_nb.agent.reading.acronyms import acronym_name
 from ragspine_nb.agent.reading.intent_readings import (
     TOTAL_WORDS,
     Hit,
@@ -108,6 +109,8 @@ class RowReader:
         # "long-term" in a name is named by "long term" too (never the other way round:
         # "vested" is not in "non-vested")
         pairs += [(split, code) for t, code in pairs if (split := _HYPHEN.sub(" ", t)) != t]
+        # "Loan-to-value (LTV) ratio" is named "LTV ratio" too: the acronym it defines
+        pairs += [(short, code) for t, code in pairs if (short := acronym_name(t))]
         self._strict_pairs = list(pairs)  # names as written: indexed on first use
         self._strict: WordSetIndex | None = None
         # a name's parenthesised notes, nested ones too, may be left out ("Carrying

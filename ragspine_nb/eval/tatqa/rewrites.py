@@ -316,10 +316,45 @@ def minus_signs(table: Table) -> Table:
     return [[r[0], *(signed(c) for c in r[1:])] for r in table]
 
 
+def oldest_first(table: Table) -> Table:
+    """The value columns in the opposite order (a table printing its oldest year first).
+
+    Only a table whose header rows fill every value cell is turned: a caption over
+    several columns ("Year Ended") sits in the first of them, which turning would move.
+
+    >>> oldest_first([["", "2019", "2018"], ["Revenue", "5", "4"]])
+    [['', '2018', '2019'], ['Revenue', '4', '5']]
+    >>> t = [["", "Year Ended", ""], ["", "2019", "2018"], ["Revenue", "5", "4"]]
+    >>> oldest_first(t) == t
+    True
+    """
+    heads = [r for r in table if _header(r) and not any(_AMOUNT.match(c) for c in r[1:]
+                                                         if not _CELL_YEAR.match(c))]
+    if not heads or any(not c.strip() for r in heads for c in r[1:]):
+        return table
+    return [[r[0], *reversed(r[1:])] for r in table]
+
+
+def years_down(table: Table) -> Table:
+    """A table of one header row of years turned on its side: the years down the rows.
+
+    Only a plain table is turned: one header row whose value cells are all years, and a
+    figure in every cell below it.
+
+    >>> years_down([["", "2019", "2018"], ["Revenue", "5", "4"], ["Cost", "(2)", "1"]])
+    [['', 'Revenue', 'Cost'], ['2019', '5', '(2)'], ['2018', '4', '1']]
+    """
+    if len(table) < 2 or not all(_CELL_YEAR.match(c) for c in table[0][1:]) \
+            or not all(_AMOUNT.match(c) for r in table[1:] for c in r[1:]):
+        return table
+    return [list(col) for col in zip(*table, strict=True)]
+
+
 #: The table rewrites, by name.
 TABLE_REWRITES: dict[str, TableRewrite] = {
     "fy_headers": fy_headers, "upper_labels": upper_labels, "dollar_column": dollar_column,
-    "percent_column": percent_column, "minus_signs": minus_signs,
+    "percent_column": percent_column, "minus_signs": minus_signs, "oldest_first": oldest_first,
+    "years_down": years_down,
 }
 
 
