@@ -57,7 +57,14 @@ from ragspine_nb.agent.write.mentions import mentioning_passages, mentions_text
 from ragspine_nb.agent.write.render import sql_of
 from ragspine_nb.agent.write.templates import TEXT, with_note
 from ragspine_nb.agent.write.two_ask_answer import change_premise, with_premise
-from ragspine_nb.core import ConflictResult, FoundResult, NarrativeOutcome, QueryResult, ToolOutcome
+from ragspine_nb.core import (
+    ConflictResult,
+    FoundResult,
+    NarrativeOutcome,
+    QueryResult,
+    ToolOutcome,
+    is_stated_change,
+)
 from ragspine_nb.errors import ProviderError
 
 __all__ = ["faq_answer", "stated_answer", "text_answer", "structured",
@@ -183,7 +190,7 @@ def _context_change(run: Run, results: Sequence[QueryResult]
 
 def stated_change_columns(intent: ParsedIntent) -> bool:
     """Whether the question names columns, each a stated-change one (``CHANGE*``)."""
-    return bool(intent.channels) and all(c.startswith("CHANGE") for c in intent.channels)
+    return bool(intent.channels) and all(map(is_stated_change, intent.channels))
 
 
 def change_of_levels(intent: ParsedIntent, operation: Operation | None,

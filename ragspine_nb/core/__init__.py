@@ -19,6 +19,7 @@ from ragspine_nb.core.handoff import (
     ToolOutcome,
 )
 from ragspine_nb.core.records import (
+    CHANGE_CHANNEL,
     CHANGE_PCT_CHANNEL,
     DEFAULT_SENSITIVITY,
     PERIOD_TYPES,
@@ -30,6 +31,7 @@ from ragspine_nb.core.records import (
     StoredChunk,
     is_blank,
     is_restricted,
+    is_stated_change,
 )
 from ragspine_nb.core.reports import (
     INGEST_STATUSES,
@@ -68,10 +70,12 @@ __all__ = [
     "Resolution",
     "QueryResult",
     "PERIOD_TYPES",
+    "CHANGE_CHANNEL",
     "CHANGE_PCT_CHANNEL",
     "RESTRICTED",
     "DEFAULT_SENSITIVITY",
     "is_blank",
+    "is_stated_change",
     "is_restricted",
     "RESTRICTED_MENTIONS",
     "INGEST_STATUSES",

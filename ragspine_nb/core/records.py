@@ -21,6 +21,8 @@ __all__ = [
     "Source",
     "PERIOD_TYPES",
     "CHANGE_PCT_CHANNEL",
+    "CHANGE_CHANNEL",
+    "is_stated_change",
     "RESTRICTED",
     "DEFAULT_SENSITIVITY",
     "is_blank",
@@ -34,6 +36,22 @@ PERIOD_TYPES: tuple[str, ...] = ("FY", "HY", "QUARTER")
 #: filed under the later period. The agent answers a percentage-change question from it
 #: before computing one from two levels.
 CHANGE_PCT_CHANNEL = "CHANGE_PCT"
+#: The channel of a change *stated by the source* in the unit of its rows (a "Change"
+#: column), filed under the later period.
+CHANGE_CHANNEL = "CHANGE"
+
+
+def is_stated_change(channel: str) -> bool:
+    """Whether a channel holds a change the source states, not a level.
+
+    :data:`CHANGE_CHANNEL` (in the rows' unit) or :data:`CHANGE_PCT_CHANNEL` (in percent).
+
+    >>> is_stated_change("CHANGE_PCT"), is_stated_change("CHANGE"), is_stated_change("TOTAL")
+    (True, True, False)
+    """
+    return channel.startswith(CHANGE_CHANNEL)
+
+
 #: The sensitivity label that must never reach a prompt.
 RESTRICTED = "RESTRICTED"
 #: Sensitivity of a chunk when nothing else is known.

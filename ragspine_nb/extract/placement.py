@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ragspine_nb.core import CHANGE_PCT_CHANNEL
+from ragspine_nb.core import CHANGE_CHANNEL, CHANGE_PCT_CHANNEL
 from ragspine_nb.extract.column_moves import MOVEMENT, movement_columns
 from ragspine_nb.extract.column_twins import tell_twins_apart
 from ragspine_nb.extract.fiscal_calendar import FiscalCalendar, in_calendar
@@ -35,12 +35,9 @@ from ragspine_nb.extract.layout import (
 from ragspine_nb.extract.values import parse_number
 
 __all__ = ["Place", "Block", "Channels", "read_blocks", "row_places", "channel_code",
-           "period_block", "CHANGE_CHANNEL", "TOTAL", "TOTAL_COLUMN", "NIL_MARKS"]
+           "period_block", "TOTAL", "TOTAL_COLUMN", "NIL_MARKS"]
 
 TOTAL = "TOTAL"
-#: The channel of an absolute change stated by the source ("$ Change", "2019 vs 2018"),
-#: filed under the later period (as :data:`~ragspine_nb.core.CHANGE_PCT_CHANNEL`).
-CHANGE_CHANNEL = "CHANGE"
 #: Channel code → its names, in order of discovery.
 Channels = dict[str, list[str]]
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from ragspine_nb.core import Fact
+from ragspine_nb.core import Fact, is_stated_change
 from ragspine_nb.extract.header_periods import Period
 from ragspine_nb.extract.placement import NIL_MARKS, Channels, Place, row_places
 from ragspine_nb.extract.rows import Namer, closing_subject
@@ -280,7 +280,7 @@ class Emitter:
                 # "$ 117.01" (a price, a $100 investment's worth) is written to the cent:
                 # no amount in millions is (it still says what scale the prose matches)
                 self.priced.append(locator)
-        if not channel.startswith("CHANGE"):
+        if not is_stated_change(channel):
             self.figures.setdefault(ref.r, {})[(place.period, channel)] = value
         return nil
 
@@ -337,7 +337,7 @@ def _nil(cell: str, channel: str) -> bool:
 
     A dash in a stated-change column says no change was stated, not a change of nil.
     """
-    return cell.strip() in NIL_MARKS and not channel.startswith("CHANGE")
+    return cell.strip() in NIL_MARKS and not is_stated_change(channel)
 
 
 def known_rows(emit: Emitter, refs: Sequence[RowRef],

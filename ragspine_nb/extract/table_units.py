@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ragspine_nb.core import CHANGE_PCT_CHANNEL
+from ragspine_nb.core import CHANGE_PCT_CHANNEL, is_stated_change
 from ragspine_nb.extract.layout import Column
 from ragspine_nb.extract.placement import Block
 from ragspine_nb.extract.row_kinds import fold_quotes, split_except, without_named_terms
@@ -99,7 +99,7 @@ def table_units(grid: Sequence[Sequence[str]], block: Block, titles: Sequence[st
             headed.add(c)
         elif _mostly_percent(values):
             mostly.add(c)
-    levels = [p.column for p in block.places if not p.channel.startswith("CHANGE")]
+    levels = [p.column for p in block.places if not is_stated_change(p.channel)]
     money = frozenset(c for c in block.columns if cell_currency(_first_cell(grid, block, c)))
     return TableUnits(table, columns, frozenset(headed), frozenset(mostly),
                       percent_parts(grid, range(block.data_start, block.end), levels), money)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from ragspine_nb.core import is_stated_change
 from ragspine_nb.extract.fiscal_calendar import FiscalCalendar, between, row_period
 from ragspine_nb.extract.header_periods import Period, cell_period
 from ragspine_nb.extract.placement import TOTAL, Block, Channels, Place, period_block, row_places
@@ -329,7 +330,7 @@ def _segment_repeats(grid: Sequence[Sequence[str]], block: Block, labels: Sequen
 def block_figures(grid: Sequence[Sequence[str]], block: Block
                   ) -> list[tuple[int, dict[Place, float]]]:
     """The figures of a block's rows in its level columns (changes do not add up)."""
-    places = [p for p in block.places if not p.channel.startswith("CHANGE")]
+    places = [p for p in block.places if not is_stated_change(p.channel)]
     out = []
     for r in range(block.data_start, block.end):
         values = {p: v for p in places

@@ -16,7 +16,7 @@ from ragspine_nb.agent.compute.operations import Operation
 from ragspine_nb.agent.compute.query_tools import execute_query_metric
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.scope.clarify import ClarificationResult
-from ragspine_nb.core import CHANGE_PCT_CHANNEL, ConflictResult, FoundResult
+from ragspine_nb.core import CHANGE_PCT_CHANNEL, ConflictResult, FoundResult, is_stated_change
 from ragspine_nb.glossary import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
@@ -47,7 +47,7 @@ def stated_change(intent: ParsedIntent, clar: ClarificationResult, store: FactSt
             and len(intent.entities) <= 1):
         return None
     percent = operation.kind == "percent_change"
-    channel = intent.channel if intent.channel and intent.channel.startswith("CHANGE") \
+    channel = intent.channel if intent.channel and is_stated_change(intent.channel) \
         else CHANGE_PCT_CHANNEL if percent and CHANGE_PCT_CHANNEL in profile.channels \
         else None
     if channel is None:

@@ -72,6 +72,7 @@ from ragspine_nb.agent.reading.unstated import (
     unstated_words,
     vocabulary_words,
 )
+from ragspine_nb.core import CHANGE_PCT_CHANNEL, is_stated_change
 from ragspine_nb.glossary import (
     entity_vocabulary,
     fold,
@@ -110,14 +111,6 @@ _compile, _find_all = compile_terms, find_all
 _SHARE_OF = re.compile(r"(?:percentage|percent|per cent|%) of\b")
 #: Period types that are parts of a year.
 _PARTS = ("QUARTER", "HY")
-#: The prefix of a stated-change column's code (``CHANGE``, ``CHANGE_PCT``, ``CHANGE_PCT_X``).
-_CHANGE = "CHANGE"
-
-
-def _is_change(code: str) -> bool:
-    return code.startswith(_CHANGE)
-
-
 def _starts_change(text: str, period_text: str) -> bool:
     """Whether the first period phrase is a change's starting point (``change_base``)."""
     split = split_years(text)
@@ -202,7 +195,7 @@ class RuleIntentParser:
 
     def _is_percent_change(self, code: str) -> bool:
         """Whether a stated-change column states a percentage (``CHANGE_PCT``, "% change")."""
-        return code.startswith(f"{_CHANGE}_PCT") or self._is_share(code)
+        return code.startswith(CHANGE_PCT_CHANNEL) or self._is_share(code)
 
     def _rows(self, text: str, hits: list[Hit], words: frozenset[str], listed: bool) -> Rows:
         """The rows named; a phrase inside a column's name is the column, not a row."""
@@ -233,7 +226,7 @@ class RuleIntentParser:
         named = [c for c in dict.fromkeys([*(c[2] for c in unexplained), *picked])
                  # a stated change of the other kind is not the one asked ("change" for a
                  # percentage change), nor a column "Percent" the percentage change names
-                 if not (_is_change(c) and self._is_percent_change(c) != percent_asked)
+                 if not (is_stated_change(c) and self._is_percent_change(c) != percent_asked)
                  and not names_the_operation(self._channel_words.words_of(c, words), rest)]
         said = content_words(rest.replace("%", " percent "))
         used = frozenset().union(*(self._names_words(c) & said for c in named))
@@ -295,7 +288,7 @@ class RuleIntentParser:
             cue_text = re.sub(rf"(?<![a-z0-9]){re.escape(w)}s?(?![a-z0-9])", " ", cue_text)
         percent = has_cue(_SHARE_OF.sub(" ", cue_text), PERCENT_CUES)
         cols = self._columns(rest, words, rows.words, percent)
-        if cols.codes and not (len(cols.codes) == 1 and _is_change(cols.codes[0])):
+        if cols.codes and not (len(cols.codes) == 1 and is_stated_change(cols.codes[0])):
             cue_text = without_words(cue_text, cols.words)
             percent = has_cue(_SHARE_OF.sub(" ", cue_text), PERCENT_CUES)
         return cols, has_cue(cue_text, CHANGE_CUES), percent

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ragspine_nb.core import CHANGE_PCT_CHANNEL
-from ragspine_nb.extract.placement import CHANGE_CHANNEL
+from ragspine_nb.core import CHANGE_CHANNEL, CHANGE_PCT_CHANNEL
 from ragspine_nb.lang import detect_language
 from ragspine_nb.period_phrases import MONTH
 from ragspine_nb.profile import DomainProfile

@@ -63,6 +63,7 @@ from ragspine_nb.agent.reading.question_kind import (
     direction_words,
     question_kind,
 )
+from ragspine_nb.core import is_stated_change
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 
@@ -328,7 +329,7 @@ def _change(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
     if intent.change_cue:
         # "% change" read outside the names ("the external valuation % change" is a
         # change of the column "External valuation %"), unless a stated change is named
-        stated = any(c.startswith("CHANGE") for c in intent.channels)
+        stated = any(map(is_stated_change, intent.channels))
         if points or PERCENT_CHANGE.search(text if stated else cues):
             return Operation("percent_change", points=points, each=each)
         return Operation("difference", each=each)
