@@ -4,9 +4,10 @@
         [--list] [--json OUT]
 
 Each rewrite of :mod:`ragspine_nb.eval.tatqa.rewrites` changes how a question is written
-("In 2019, what was …", "Tell me the …", "… in 2019 compared to 2018", "Thanks!") or how
-a table is ("$" or "%" in a column of its own, labels in capitals, "FY2019" headers,
-minus signs) and nothing they say. Every context with a rewritten question or table is
+("In 2019, what was …", "Tell me the …", "… in 2019 compared to 2018", "Thanks!", one
+word misspelt) or how a table is ("$" or "%" in a column of its own, labels in capitals,
+"FY2019" headers, minus signs, the oldest year first, years down the rows) and nothing
+they say. Every context with a rewritten question or table is
 answered as written and rewritten through the user's path (ingest, ``Agent.ask``, the
 eval's scorer).
 

@@ -70,11 +70,15 @@ class TypoIndex:
                 for key in _deletes(word):
                     self._by_delete.setdefault(key, set()).add(word)
 
-    def near(self, word: str) -> str | None:
-        """The one known word ``word`` is a misspelling of, else ``None`` (none or several)."""
+    def near(self, word: str, max_edits: int = 2) -> str | None:
+        """The one known word ``word`` is a misspelling of, else ``None`` (none or several).
+
+        ``max_edits`` caps the edits allowed (two for a word of eight letters or more,
+        else one).
+        """
         if word in self.words or len(word) < _MIN_LEN or not word.isalpha():
             return None
-        limit = 2 if len(word) >= _LONG else 1
+        limit = min(max_edits, 2 if len(word) >= _LONG else 1)
         found = {w for key in _deletes(word) for w in self._by_delete.get(key, ())}
         close = [w for w in sorted(found) if edit_distance(word, w, limit) <= limit]
         return close[0] if len(close) == 1 else None

@@ -192,8 +192,7 @@ class WordSetIndex:
         # question ("diluted weighted-average shares": "Diluted" under its section title)
         codes = {t.code for t in inside if len(t.words) == best}
         strength = max(len(t.words & plain) for c in codes for t in self._by_code[c])
-        rivals = [t.code for t in self._having(self._rivals, self._rival_postings, plain)
-                  if len((t.words & plain) - self._cues) > strength]
+        rivals = self.outnaming(words, strength)
         if rivals:  # a partial match sharing more words than any full one: ask back
             top = [t.code for t in inside if len(t.words) == best]
             return tuple(dict.fromkeys([*top, *rivals]))
@@ -205,6 +204,20 @@ class WordSetIndex:
             others = [t.code for t in inside if not t.words <= winner.words]
             return tuple(dict.fromkeys([*top, *others]))
         return tuple(top)
+
+    def outnaming(self, words: frozenset[str], strength: int) -> list[str]:
+        """Codes of the rival terms sharing more than ``strength`` of ``words``.
+
+        Years and the operation cues are not counted: a name is shared by what it names.
+
+        >>> idx = WordSetIndex([("Cash and cash equivalents", "C"),
+        ...                     ("Net cash from financing activities", "F")])
+        >>> idx.outnaming(content_words("net cash provided by financing activites"), 1)
+        ['F']
+        """
+        plain = frozenset(w for w in words if not _YEAR_WORD.fullmatch(w))
+        return [t.code for t in self._having(self._rivals, self._rival_postings, plain)
+                if len((t.words & plain) - self._cues) > strength]
 
     def inside(self, words: frozenset[str]) -> list[str]:
         """Codes of every term whose words are all among ``words``, in their order.

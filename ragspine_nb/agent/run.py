@@ -31,6 +31,7 @@ from ragspine_nb.agent.reading.intent import (
     RuleIntentParser,
 )
 from ragspine_nb.agent.reading.question_kind import KIND_NUMBER, QuestionKind, question_kind
+from ragspine_nb.agent.reading.spelling import Respelt, respelt_note
 from ragspine_nb.agent.reading.two_asks import TwoAsks
 from ragspine_nb.agent.reading.unstated import unstated_rate
 from ragspine_nb.agent.result import AgentResult
@@ -276,6 +277,10 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     # the whole question is screened first: an instruction naming a competitor refuses
     read = found if found.split and not gate.detect(question)[0] else None
     asked = read.asked if read is not None else question
+    # a misspelt word read as the word it is one letter from ("percentge"): said below
+    spelt = parser.speller.respell(asked) if isinstance(parser, RuleIntentParser) \
+        else Respelt(asked)
+    asked = spelt.text
     intent = parser.parse(asked, ref)
     if intent.raw_question != asked:
         raise ValueError("an IntentParser must fill raw_question with the exact question")
@@ -299,6 +304,9 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
         clar = replace(clar, assumption_note=with_note(compared_note(
             profile, compared.without, intent.periods, intent.language, compared.assumed),
             clar.assumption_note, intent.language))
+    if spelt.fixed:
+        clar = replace(clar, assumption_note=with_note(respelt_note(
+            spelt.fixed, intent.language), clar.assumption_note, intent.language))
     if alike:  # rows that state the same figures: the first answered, said first
         clar = replace(clar, assumption_note=with_note(
             alike_note(profile, alike, intent.language), clar.assumption_note,
@@ -310,6 +318,7 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
                  instructions=list(read.notes) if read else [],
                  definitions=list(read.definitions) if read else [],
                  courtesies=list(read.courtesies) if read else [],
+                 respelt=[f"{a} -> {b}" for a, b in spelt.fixed],
                  carried_over=[k for k, v in carried.to_dict().items() if v],
                  not_stored_for_entity=list(narrowed.dropped))
     return Run(question, store, provider or MockProvider(), profile, ref, intent, clar,

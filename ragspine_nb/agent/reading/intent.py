@@ -17,6 +17,7 @@ import copy
 import re
 from collections.abc import Collection, Mapping
 from datetime import date
+from functools import cached_property
 
 from ragspine_nb.agent.gate.security_gate import SecurityGate
 from ragspine_nb.agent.reading.bucket_window import read_window
@@ -66,6 +67,7 @@ from ragspine_nb.agent.reading.parsed import (
 )
 from ragspine_nb.agent.reading.period_lists import listed_parts, split_years
 from ragspine_nb.agent.reading.ratio_sides import share_nouns
+from ragspine_nb.agent.reading.spelling import Speller, name_texts
 from ragspine_nb.agent.reading.unstated import (
     qualifies_beyond,
     unresolved_partner,
@@ -153,6 +155,11 @@ class RuleIntentParser:
         Each column's metrics that have stored figures in it (see
         :func:`~ragspine_nb.agent.reading.intent_columns.column_phrases`).
     """
+
+    @cached_property
+    def speller(self) -> Speller:
+        """The workspace's names as the words a misspelt one is read as (built on first use)."""
+        return Speller(name_texts(self.profile))
 
     def __init__(self, profile: DomainProfile, *, live_metrics: Collection[str] | None = None,
                  held: Mapping[str, frozenset[str]] | None = None) -> None:

@@ -44,7 +44,7 @@ from ragspine_nb.agent.reading.intent_terms import (
 from ragspine_nb.agent.reading.name_edges import clause_verbs, negated_words
 from ragspine_nb.agent.reading.ratio_sides import share_words
 from ragspine_nb.agent.reading.row_heads import named_by_head
-from ragspine_nb.agent.reading.row_phrases import named_phrases
+from ragspine_nb.agent.reading.row_phrases import named_phrases, outnamed
 from ragspine_nb.extract.rows import norm_label
 from ragspine_nb.glossary import fold, metric_vocabulary
 from ragspine_nb.period_phrases import names_only_a_period
@@ -242,6 +242,12 @@ class RowReader:
                 return written
             # one phrase matched, but other rows are named at least as fully: ask
             return tuple(dict.fromkeys([*codes, *contained]))
+        elif codes and not contained and (rivals := outnamed(self.index, self.live, hits,
+                                                             words)):
+            # a phrase names a row while another shares more of the question's words
+            # ("net cash provided by financing activites", misspelt: "cash" named "Cash
+            # and cash equivalents"): the phrase is no reading, ask with both
+            return tuple(dict.fromkeys([*codes, *rivals]))
         elif codes:
             return ()  # several phrases matched and no longer name explains them
         return contained

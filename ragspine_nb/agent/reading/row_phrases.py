@@ -9,9 +9,14 @@ longest first, then
 2. writes out a list whose items share words (:mod:`~ragspine_nb.agent.reading.coordination`):
    each item names its row with the words shared, when every item then names one and no
    row named around the list says which of it is asked.
+
+:func:`outnamed` tells a phrase that is no reading: another row shares more of the
+question's words ("net cash provided by financing" writes out "cash").
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from ragspine_nb.agent.reading.coordination import Distributed, shared_words
 from ragspine_nb.agent.reading.intent_readings import Hit
@@ -24,7 +29,7 @@ from ragspine_nb.agent.reading.name_edges import (
 )
 from ragspine_nb.wordset import WordSetIndex, content_words
 
-__all__ = ["named_phrases"]
+__all__ = ["named_phrases", "outnamed"]
 
 
 def named_phrases(text: str, terms: Terms, index: WordSetIndex) -> list[Hit]:
@@ -99,3 +104,27 @@ def _listed(group: list[Distributed], hits: list[Hit], text: str, terms: Terms,
             out.append((item.start, item.end, whole[2], whole[3]))
             codes.add(whole[2])
     return out if len(codes) == len(group) else []
+
+
+def outnamed(index: WordSetIndex, live: Collection[str] | None, hits: list[Hit],
+             words: frozenset[str]) -> list[str]:
+    """The rows sharing most of ``words``, more than the rows the phrase ``hits`` name.
+
+    Numbers name no row (a date's day), one word shared is no fuller name, and with
+    ``live`` known only rows with stored figures count.
+
+    >>> idx = WordSetIndex([("Cash and cash equivalents", "CASH"),
+    ...                     ("Net cash from financing activities", "FIN"),
+    ...                     ("Net cash from operating activities", "OPS")])
+    >>> asked = content_words("net cash provided by financing activites in 2019")
+    >>> outnamed(idx, None, [(0, 4, "CASH", "cash")], asked)
+    ['FIN']
+    >>> outnamed(idx, None, [(0, 4, "CASH", "cash")], content_words("cash in 2019"))
+    []
+    """
+    words = frozenset(w for w in words if not w.isdigit())
+    codes = {h[2] for h in hits}
+    strength = max(1, *(len(word_set(h[3]) | index.shared(h[2], words)) for h in hits))
+    rivals = {c: len(index.shared(c, words)) for c in index.outnaming(words, strength)
+              if c not in codes and (live is None or c in live)}
+    return [c for c, n in rivals.items() if n == max(rivals.values())]

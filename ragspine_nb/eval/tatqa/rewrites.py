@@ -212,6 +212,24 @@ def year_ended(q: str) -> str:
     return re.sub(rf"(?<![\w/])(?:in|for) ({_YEAR})\s*\?$", r"for the year ended \1?", q)
 
 
+def misspelt(q: str) -> str:
+    """The question's longest word (eight letters or more) misspelt: one letter left out.
+
+    A user's typing, not a reworded question: the letter before the word's last two
+    goes ("activities" → "activites"); a question with no such word is left as it is.
+
+    >>> misspelt("What was the net cash provided by financing activities in 2019?")
+    'What was the net cash provided by financing activites in 2019?'
+    >>> misspelt("What was revenue in 2019?")
+    'What was revenue in 2019?'
+    """
+    words = re.findall(r"[A-Za-z]{8,}", q)
+    if not words:
+        return q
+    word = max(words, key=len)
+    return q.replace(word, word[:-3] + word[-2:], 1)
+
+
 #: The rewrites, by name.
 REWRITES: dict[str, Rewrite] = {
     "front_year": front_year, "comma_year": comma_year, "fiscal_year": fiscal_year,
@@ -219,6 +237,7 @@ REWRITES: dict[str, Rewrite] = {
     "thanks": thanks, "greeting": greeting,
     "lower": lower, "no_mark": no_mark, "versus": versus, "compared": compared,
     "between": between, "owner": owner, "the_year": the_year, "year_ended": year_ended,
+    "misspelt": misspelt,
 }
 
 
