@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["spell_out_numbers", "english_number", "chinese_number", "count_word"]
+__all__ = ["spell_out_numbers", "english_number", "chinese_number", "count_word",
+           "NUMBER_WORDS"]
 
 _ONES = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -26,6 +27,8 @@ _ONES = {w: i for i, w in enumerate(
 _TENS = {w: 10 * (i + 2) for i, w in enumerate(
     "twenty thirty forty fifty sixty seventy eighty ninety".split())}
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+#: Every English word of a number written out ("three", "twenty", "million").
+NUMBER_WORDS = frozenset([*_ONES, *_TENS, "hundred", *_SCALES])
 _WORD = "|".join(sorted([*_ONES, *_TENS, "hundred", *_SCALES, "point"], key=len, reverse=True))
 _FIRST = "|".join(sorted([*_ONES, *_TENS, "a"], key=len, reverse=True))
 _EN_PHRASE = re.compile(rf"(?<![\w$.,-])(?:{_FIRST})(?:(?:\s+and\s+|\s+|-)(?:{_WORD}))*(?![\w-])",

@@ -62,25 +62,30 @@ class TypoIndex:
     True
     """
 
-    def __init__(self, words: Iterable[str]) -> None:
+    def __init__(self, words: Iterable[str], min_len: int = _MIN_LEN) -> None:
         self.words = frozenset(w for w in words if w.isalpha())
+        self.min_len = min_len
         self._by_delete: dict[str, set[str]] = {}
         for word in self.words:
-            if len(word) >= _MIN_LEN:
+            if len(word) >= min_len:
                 for key in _deletes(word):
                     self._by_delete.setdefault(key, set()).add(word)
 
-    def near(self, word: str, max_edits: int = 2) -> str | None:
-        """The one known word ``word`` is a misspelling of, else ``None`` (none or several).
+    def candidates(self, word: str, max_edits: int = 2) -> list[str]:
+        """Every known word ``word`` may be a misspelling of, in alphabetical order.
 
         ``max_edits`` caps the edits allowed (two for a word of eight letters or more,
         else one).
         """
-        if word in self.words or len(word) < _MIN_LEN or not word.isalpha():
-            return None
+        if word in self.words or len(word) < self.min_len or not word.isalpha():
+            return []
         limit = min(max_edits, 2 if len(word) >= _LONG else 1)
         found = {w for key in _deletes(word) for w in self._by_delete.get(key, ())}
-        close = [w for w in sorted(found) if edit_distance(word, w, limit) <= limit]
+        return [w for w in sorted(found) if edit_distance(word, w, limit) <= limit]
+
+    def near(self, word: str, max_edits: int = 2) -> str | None:
+        """The one known word ``word`` is a misspelling of, else ``None`` (none or several)."""
+        close = self.candidates(word, max_edits)
         return close[0] if len(close) == 1 else None
 
     def correct(self, words: frozenset[str]) -> frozenset[str] | None:

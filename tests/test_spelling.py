@@ -78,3 +78,54 @@ def test_a_short_name_outnamed_asks_back(agent, question: str) -> None:  # type:
     assert not r.figures and "120,000" not in r.answer
     assert r.answer.startswith("Which of these do you mean: Cash and cash equivalents (CASH); "
                                "Net cash from financing activities (FINANCING_CASH_FLOW)?")
+
+
+RESTRUCTURING = """,2019,2018
+Restructuring charges,120,95
+Revenue,"1,000",900
+"""
+
+
+@pytest.fixture(scope="module")
+def charges(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    a = tables_agent(tmp_path_factory.mktemp("charges"), {"t.csv": RESTRUCTURING})
+    yield a
+    a.close()
+
+
+@pytest.mark.parametrize("question, ask", [
+    ("What was the chage in revenue from 2018 to 2019?",
+     "Which word do you mean by 'chage': 'change' or 'charge'? Please ask again with it."),
+    ("What were the restructuring chages in 2019?",
+     "Which word do you mean by 'chages': 'changes' or 'charges'? Please ask again with it."),
+    ("2019年restructuring chages是多少？",
+     "“chages”是指“changes”还是“charges”？请用该词重新提问。"),
+])
+def test_a_word_near_two_asks_which(charges, question: str, ask: str) -> None:  # type: ignore[no-untyped-def]
+    """Before, "chage in revenue" answered revenue's level (1,000) for a change."""
+    r = charges.ask(question, ON)
+    assert not r.figures and r.answer == ask
+
+
+def test_a_short_operation_word_is_read(agent) -> None:  # type: ignore[no-untyped-def]
+    r = agent.ask("What was the chage in EBITDA from 2018 to 2019?", ON)
+    assert [f.value for f in r.figures] == [16471.0], r.answer
+    assert r.answer.startswith("(Read 'chage' as 'change'.)")
+
+
+def test_numbers_and_function_words_are_words(agent) -> None:  # type: ignore[no-untyped-def]
+    """"three years ago" was read "there years ago" (one letter swapped): no year asked."""
+    for q in ("What was EBITDA three years ago?", "What was EBITDA there in 2019?"):
+        assert agent.parser.speller.respell(q).fixed == (), q
+
+
+def test_a_word_the_reports_write_is_no_typo(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """"charge" is one letter from "change"; the notes write it, so it is read as written
+    (it had been read "change" and asked for two periods)."""
+    a = tables_agent(tmp_path, {"t.csv": ",2019,2018\nRevenue,\"1,000\",900\n",
+                                "notes.md": "The goodwill impairment charge was recorded in "
+                                            "the fourth quarter.\n"})
+    assert a.parser.speller.respell("What was the impairment charge in 2019?").fixed == ()
+    assert a.parser.speller.respell("What was the chnge in revenue?").fixed == (
+        ("chnge", "change"),)
+    a.close()

@@ -95,7 +95,8 @@ class Agent(CardReprMixin):
             held.setdefault(channel, set()).add(metric)
         self.parser = RuleIntentParser(
             self.profile, live_metrics={m for m, _ in pairs},
-            held={c: frozenset(ms) for c, ms in held.items()})
+            held={c: frozenset(ms) for c, ms in held.items()},
+            corpus=getattr(index, "knows_word", None))  # the reports' words: no typos
         # a real model also paraphrases the question for retrieval (semantic variants)
         self.planner = RuleQueryPlanner(
             self.profile, provider=None if isinstance(self.provider, MockProvider)

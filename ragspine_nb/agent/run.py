@@ -31,12 +31,17 @@ from ragspine_nb.agent.reading.intent import (
     RuleIntentParser,
 )
 from ragspine_nb.agent.reading.question_kind import KIND_NUMBER, QuestionKind, question_kind
-from ragspine_nb.agent.reading.spelling import Respelt, respelt_note
+from ragspine_nb.agent.reading.spelling import Respelt, doubt_question, respelt_note
 from ragspine_nb.agent.reading.two_asks import TwoAsks
 from ragspine_nb.agent.reading.unstated import unstated_rate
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.scope.alike_rows import alike_note, alike_rows
-from ragspine_nb.agent.scope.clarify import ClarificationResult, clarify_scope
+from ragspine_nb.agent.scope.clarify import (
+    CLARIFY_ASK_FIRST,
+    CLARIFY_OUT_OF_SCOPE_ENTITY,
+    ClarificationResult,
+    clarify_scope,
+)
 from ragspine_nb.agent.scope.compared_entities import compared_entities, compared_note
 from ragspine_nb.agent.scope.fiscal_dates import Calendars, calendars_of, in_fiscal_calendar
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
@@ -307,6 +312,11 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     if spelt.fixed:
         clar = replace(clar, assumption_note=with_note(respelt_note(
             spelt.fixed, intent.language), clar.assumption_note, intent.language))
+    refused = clar.mode == CLARIFY_OUT_OF_SCOPE_ENTITY
+    if spelt.doubtful and intent.route != ROUTE_NARRATIVE and not refused:
+        # "chage": change or charge? no figure is read from a word that may be either
+        clar = ClarificationResult(CLARIFY_ASK_FIRST, question=doubt_question(
+            spelt.doubtful, intent.language))
     if alike:  # rows that state the same figures: the first answered, said first
         clar = replace(clar, assumption_note=with_note(
             alike_note(profile, alike, intent.language), clar.assumption_note,
@@ -319,6 +329,7 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
                  definitions=list(read.definitions) if read else [],
                  courtesies=list(read.courtesies) if read else [],
                  respelt=[f"{a} -> {b}" for a, b in spelt.fixed],
+                 doubtful=[w for w, _ in spelt.doubtful],
                  carried_over=[k for k, v in carried.to_dict().items() if v],
                  not_stored_for_entity=list(narrowed.dropped))
     return Run(question, store, provider or MockProvider(), profile, ref, intent, clar,

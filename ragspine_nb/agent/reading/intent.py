@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import date
 from functools import cached_property
 
@@ -154,16 +154,20 @@ class RuleIntentParser:
     held : mapping of str to frozenset of str, optional
         Each column's metrics that have stored figures in it (see
         :func:`~ragspine_nb.agent.reading.intent_columns.column_phrases`).
+    corpus : callable, optional
+        Whether the workspace's text writes a word: such a word is never read as a
+        misspelling (:mod:`~ragspine_nb.agent.reading.spelling`).
     """
 
     @cached_property
     def speller(self) -> Speller:
         """The workspace's names as the words a misspelt one is read as (built on first use)."""
-        return Speller(name_texts(self.profile))
+        return Speller(name_texts(self.profile), corpus=self.corpus)
 
     def __init__(self, profile: DomainProfile, *, live_metrics: Collection[str] | None = None,
-                 held: Mapping[str, frozenset[str]] | None = None) -> None:
-        self.profile, self.held = profile, held
+                 held: Mapping[str, frozenset[str]] | None = None,
+                 corpus: Callable[[str], bool] | None = None) -> None:
+        self.profile, self.held, self.corpus = profile, held, corpus
         self.gate = SecurityGate.from_profile(profile)
         self.rows = RowReader(profile, live_metrics)  # compiled once, not per question
         self._entities = compile_terms(entity_vocabulary(profile))

@@ -14,7 +14,7 @@ and two words apart only in their last letter are two forms of one ("franchise",
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ragspine_nb.agent.reading.cue_words import (
@@ -26,26 +26,44 @@ from ragspine_nb.agent.reading.cue_words import (
     SHARE_CUES,
 )
 from ragspine_nb.agent.reading.unstated import QUESTION_WORDS
+from ragspine_nb.lexicon import MONTHS
+from ragspine_nb.number_words import NUMBER_WORDS
+from ragspine_nb.period_phrases import ORDINALS
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.typos import TypoIndex
-from ragspine_nb.wordset import content_words
+from ragspine_nb.wordset import STOP_WORDS, content_words
 
-__all__ = ["Respelt", "Speller", "MIN_LETTERS", "respelt_note", "name_texts"]
+__all__ = ["Respelt", "Speller", "MIN_LETTERS", "MIN_SHORT", "respelt_note", "doubt_question",
+           "name_texts"]
 
-#: The shortest word read as a misspelling.
+#: The shortest word read as a misspelling of any known word.
 MIN_LETTERS = 7
+#: The shortest word read as a misspelling ("toal": total) ...
+MIN_SHORT = 4
+#: ... and the shortest word it is read as ("male" is no "made").
+MIN_TARGET = 5
 _WORD = re.compile(r"[A-Za-z]+")
 _CUE_WORDS = frozenset(w for cues in (CHANGE_CUES, MOVEMENT_VERBS, NARRATIVE_CUES,
                                       NUMERIC_CUES, PERCENT_CUES, SHARE_CUES)
                        for cue in cues for w in _WORD.findall(cue.lower()))
 
 
+#: Words read apart from names, never misspellings: function words ("there"), numbers
+#: written out ("three"), months and ordinals.
+_READ_APART = STOP_WORDS | NUMBER_WORDS | frozenset(MONTHS) | frozenset(ORDINALS)
+
+
 @dataclass(frozen=True)
 class Respelt:
-    """A question with its misspellings read as known words, and the pairs read."""
+    """A question with its misspellings read as known words, and the pairs read.
+
+    ``doubtful``: each word that is no known word but one letter from several (one of
+    them a question word): the caller asks which is meant before answering a figure.
+    """
 
     text: str
     fixed: tuple[tuple[str, str], ...] = ()
+    doubtful: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class Speller:
@@ -55,6 +73,8 @@ class Speller:
     ----------
     names : iterable of str
         The workspace's row, column and entity names.
+    corpus : callable, optional
+        Whether the workspace's text writes a word: such a word is read as written.
 
     Examples
     --------
@@ -67,38 +87,89 @@ class Speller:
     >>> s.respell("What was net cash provided by financing activites in 2019?").fixed
     (('activites', 'activities'),)
 
-    A known word, a short one and one as near to two words stay as written:
+    A word of five or six letters is read only as a question word ("chage": change), and
+    only when no name is as near; else it is doubtful:
 
-    >>> s.respell("What is the plan for the losing investments?").fixed
+    >>> s.respell("What was the chage in net cash from financing activities?").fixed
+    (('chage', 'change'),)
+    >>> Speller(["Restructuring charges"]).respell("What was the chage in 2019?").doubtful
+    (('chage', ('change', 'charge')),)
+
+    A known word, another form of one and a word whose first letter differs stay as
+    written:
+
+    >>> s.respell("What is the plan for the losing investments?")
+    Respelt(text='What is the plan for the losing investments?', fixed=(), doubtful=())
+    >>> s.respell("What was revenue three years ago?").fixed
     ()
     """
 
-    def __init__(self, names: Iterable[str]) -> None:
+    def __init__(self, names: Iterable[str], corpus: Callable[[str], bool] | None = None
+                 ) -> None:
+        self.corpus = corpus
         written = {w for name in names for w in _WORD.findall(name.lower())}
-        targets = written | QUESTION_WORDS | _CUE_WORDS
-        self.known = frozenset(targets | {w for t in written for w in content_words(t)})
-        self._index = TypoIndex(w for w in targets if len(w) >= MIN_LETTERS)
+        closed = {w for w in QUESTION_WORDS | _CUE_WORDS if w.isalpha()}
+        self.known = frozenset(closed | written | _READ_APART
+                               | {w for t in written for w in content_words(t)})
+        self._long = TypoIndex(w for w in closed | written if len(w) >= MIN_LETTERS)
+        self._closed = TypoIndex((w for w in closed if len(w) >= MIN_TARGET), MIN_SHORT)
+        named = written | {w for t in written for w in content_words(t)}
+        self._names = TypoIndex((w for w in named if len(w) >= MIN_TARGET), MIN_SHORT)
 
-    def _near(self, word: str) -> str | None:
-        """The one known word ``word`` is one edit from, else ``None``."""
+    def _read(self, word: str) -> tuple[tuple[str, ...], bool]:
+        """The known words ``word`` may be misspelt from, and whether it is read as the one.
+
+        ``((), False)`` for a known word or one near none.
+        """
         lower = word.lower()
-        if len(lower) < MIN_LETTERS or lower in self.known or content_words(lower) <= self.known:
-            return None
-        near = self._index.near(lower, max_edits=1)
-        if near is None or _ending_apart(lower, near):
-            return None
-        return near
+        if len(lower) < MIN_SHORT or lower in self.known or content_words(lower) <= self.known:
+            return (), False
+        found, certain = self._near(lower)
+        # a word the reports write is a word ("charge"), not a typo of a question word
+        if found and self.corpus is not None and self.corpus(lower):
+            return (), False
+        return found, certain
+
+    def _near(self, lower: str) -> tuple[tuple[str, ...], bool]:
+        """A long word's one near known word; a short word's near question words and names.
+
+        A short word is read as a question word only when no name is as near; near a
+        name, it is doubtful ("incme": income?).
+        """
+        if len(lower) >= MIN_LETTERS:
+            near = [w for w in self._long.candidates(lower, 1) if _typo_of(lower, w)]
+            return (tuple(near), True) if len(near) == 1 else ((), False)
+        closed = [w for w in self._closed.candidates(lower, 1) if _typo_of(lower, w)]
+        names = [w for w in self._names.candidates(lower, 1)
+                 if _typo_of(lower, w) and w not in closed]
+        return tuple(closed + names), len(closed) == 1 and not names
 
     def respell(self, question: str) -> Respelt:
         """``question`` with each misspelt word replaced by the known word it is near."""
         fixed: dict[str, str] = {}
+        doubtful: dict[str, tuple[str, ...]] = {}
         for m in _WORD.finditer(question):
-            if m.group() not in fixed and (near := self._near(m.group())):
-                fixed[m.group()] = near
-        if not fixed:
-            return Respelt(question)
-        text = _WORD.sub(lambda m: fixed.get(m.group(), m.group()), question)
-        return Respelt(text, tuple(fixed.items()))
+            if m.group() in fixed or m.group() in doubtful:
+                continue
+            read, certain = self._read(m.group())
+            if certain:
+                fixed[m.group()] = read[0]
+            elif read:
+                doubtful[m.group()] = tuple(sorted(read))
+        text = _WORD.sub(lambda m: fixed.get(m.group(), m.group()), question) if fixed \
+            else question
+        return Respelt(text, tuple(fixed.items()), tuple(doubtful.items()))
+
+
+def _typo_of(word: str, known: str) -> bool:
+    """Whether ``word`` may be a typo of ``known``: same first letter, not another form.
+
+    A typo seldom hits the first letter ("losing" is no "closing").
+
+    >>> _typo_of("chage", "change"), _typo_of("losing", "closing")
+    (True, False)
+    """
+    return word[:1] == known[:1] and not _ending_apart(word, known)
 
 
 def _ending_apart(word: str, known: str) -> bool:
@@ -135,3 +206,18 @@ def name_texts(profile: DomainProfile) -> list[str]:
     texts = [t for m in profile.metrics.values() for t in (m.label, *m.synonyms) if t]
     texts += [t for c in profile.channels.values() for t in c.synonyms]
     return texts + [t for e in profile.entities.values() for t in (e.label, *e.synonyms) if t]
+
+
+def doubt_question(doubtful: tuple[tuple[str, tuple[str, ...]], ...], lang: str) -> str:
+    """The ask-back for words that may be misspelt from several, in the question's language.
+
+    >>> doubt_question((("chage", ("change", "charge")),), "en")
+    "Which word do you mean by 'chage': 'change' or 'charge'? Please ask again with it."
+    >>> doubt_question((("chage", ("change", "charge")),), "zh")
+    '“chage”是指“change”还是“charge”？请用该词重新提问。'
+    """
+    word, options = doubtful[0]
+    if lang == "zh":
+        return f"“{word}”是指" + "还是".join(f"“{o}”" for o in options) + "？请用该词重新提问。"
+    listed = " or ".join(f"'{o}'" for o in options)
+    return f"Which word do you mean by '{word}': {listed}? Please ask again with it."

@@ -230,6 +230,28 @@ def misspelt(q: str) -> str:
     return q.replace(word, word[:-3] + word[-2:], 1)
 
 
+def misspelt_short(q: str) -> str:
+    """The question's longest word of five or six letters misspelt: one letter left out.
+
+    >>> misspelt_short("What was the change in sales from 2018 to 2019?")
+    'What was the chage in sales from 2018 to 2019?'
+    """
+    words = [w for w in re.findall(r"[A-Za-z]+", q) if 5 <= len(w) <= 6]
+    if not words:
+        return q
+    word = max(words, key=len)
+    return re.sub(rf"\b{word}\b", word[:-3] + word[-2:], q, count=1)
+
+
+def title_case(q: str) -> str:
+    """Every word capitalised, as a heading is written.
+
+    >>> title_case("What was the net income of ACME in 2019?")
+    'What Was The Net Income Of ACME In 2019?'
+    """
+    return re.sub(r"\b[a-z]", lambda m: m.group().upper(), q)
+
+
 #: The rewrites, by name.
 REWRITES: dict[str, Rewrite] = {
     "front_year": front_year, "comma_year": comma_year, "fiscal_year": fiscal_year,
@@ -237,7 +259,7 @@ REWRITES: dict[str, Rewrite] = {
     "thanks": thanks, "greeting": greeting,
     "lower": lower, "no_mark": no_mark, "versus": versus, "compared": compared,
     "between": between, "owner": owner, "the_year": the_year, "year_ended": year_ended,
-    "misspelt": misspelt,
+    "misspelt": misspelt, "misspelt_short": misspelt_short, "title_case": title_case,
 }
 
 
