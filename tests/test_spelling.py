@@ -129,3 +129,14 @@ def test_a_word_the_reports_write_is_no_typo(tmp_path) -> None:  # type: ignore[
     assert a.parser.speller.respell("What was the chnge in revenue?").fixed == (
         ("chnge", "change"),)
     a.close()
+
+
+def test_a_short_name_word_misspelt_is_asked_about(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A name word of five or six letters misspelt is asked about, never read as it: "the
+    other incme, net of expenses" had compared two rows it half named."""
+    a = tables_agent(tmp_path, {"t.csv": ',2019,2018\n"Other, net",(1),3\n'
+                                         '"Other income and expenses, net",55,40\n'})
+    r = a.ask("What was the other incme, net of expenses in 2019?", ON)
+    assert not r.figures
+    assert r.answer == "Do you mean 'income' by 'incme'? Please ask again with it."
+    a.close()

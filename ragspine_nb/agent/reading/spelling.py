@@ -48,6 +48,8 @@ _CUE_WORDS = frozenset(w for cues in (CHANGE_CUES, MOVEMENT_VERBS, NARRATIVE_CUE
                        for cue in cues for w in _WORD.findall(cue.lower()))
 
 
+#: The words that ask (function words otherwise): "whch year" asks which year.
+_ASKING = frozenset({"which", "where", "whose", "what", "when"})
 #: Words read apart from names, never misspellings: function words ("there"), numbers
 #: written out ("three"), months and ordinals.
 _READ_APART = STOP_WORDS | NUMBER_WORDS | frozenset(MONTHS) | frozenset(ORDINALS)
@@ -92,6 +94,8 @@ class Speller:
 
     >>> s.respell("What was the chage in net cash from financing activities?").fixed
     (('chage', 'change'),)
+    >>> s.respell("In whch year was EBITDA the largest?").fixed
+    (('whch', 'which'),)
     >>> Speller(["Restructuring charges"]).respell("What was the chage in 2019?").doubtful
     (('chage', ('change', 'charge')),)
 
@@ -108,7 +112,7 @@ class Speller:
                  ) -> None:
         self.corpus = corpus
         written = {w for name in names for w in _WORD.findall(name.lower())}
-        closed = {w for w in QUESTION_WORDS | _CUE_WORDS if w.isalpha()}
+        closed = {w for w in QUESTION_WORDS | _CUE_WORDS | _ASKING if w.isalpha()}
         self.known = frozenset(closed | written | _READ_APART
                                | {w for t in written for w in content_words(t)})
         self._long = TypoIndex(w for w in closed | written if len(w) >= MIN_LETTERS)
@@ -215,9 +219,16 @@ def doubt_question(doubtful: tuple[tuple[str, tuple[str, ...]], ...], lang: str)
     "Which word do you mean by 'chage': 'change' or 'charge'? Please ask again with it."
     >>> doubt_question((("chage", ("change", "charge")),), "zh")
     '“chage”是指“change”还是“charge”？请用该词重新提问。'
+    >>> doubt_question((("incme", ("income",)),), "en")
+    "Do you mean 'income' by 'incme'? Please ask again with it."
+    >>> doubt_question((("incme", ("income",)),), "zh")
+    '“incme”是指“income”吗？请用该词重新提问。'
     """
     word, options = doubtful[0]
     if lang == "zh":
-        return f"“{word}”是指" + "还是".join(f"“{o}”" for o in options) + "？请用该词重新提问。"
+        said = "还是".join(f"“{o}”" for o in options) + ("" if len(options) > 1 else "吗")
+        return f"“{word}”是指{said}？请用该词重新提问。"
+    if len(options) == 1:
+        return f"Do you mean '{options[0]}' by '{word}'? Please ask again with it."
     listed = " or ".join(f"'{o}'" for o in options)
     return f"Which word do you mean by '{word}': {listed}? Please ask again with it."
