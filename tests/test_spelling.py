@@ -97,12 +97,13 @@ def charges(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untype
     ("What was the chage in revenue from 2018 to 2019?",
      "Which word do you mean by 'chage': 'change' or 'charge'? Please ask again with it."),
     ("What were the restructuring chages in 2019?",
-     "Which word do you mean by 'chages': 'changes' or 'charges'? Please ask again with it."),
+     "Which metric do you mean? Closest: Restructuring charges (RESTRUCTURING_CHARGES)"),
     ("2019年restructuring chages是多少？",
-     "“chages”是指“changes”还是“charges”？请用该词重新提问。"),
+     "请问您指的是哪个指标？最接近的：Restructuring charges (RESTRUCTURING_CHARGES)"),
 ])
 def test_a_word_near_two_asks_which(charges, question: str, ask: str) -> None:  # type: ignore[no-untyped-def]
-    """Before, "chage in revenue" answered revenue's level (1,000) for a change."""
+    """Before, "chage in revenue" answered revenue's level (1,000) for a change; a row
+    named by no word but the misspelt one is offered as the closest (asked already)."""
     r = charges.ask(question, ON)
     assert not r.figures and r.answer == ask
 

@@ -312,8 +312,8 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     if spelt.fixed:
         clar = replace(clar, assumption_note=with_note(respelt_note(
             spelt.fixed, intent.language), clar.assumption_note, intent.language))
-    refused = clar.mode == CLARIFY_OUT_OF_SCOPE_ENTITY
-    if spelt.doubtful and intent.route != ROUTE_NARRATIVE and not refused:
+    asking = clar.mode in (CLARIFY_OUT_OF_SCOPE_ENTITY, CLARIFY_ASK_FIRST)  # said already
+    if spelt.doubtful and intent.route != ROUTE_NARRATIVE and not asking:
         # "chage": change or charge? no figure is read from a word that may be either
         clar = ClarificationResult(CLARIFY_ASK_FIRST, question=doubt_question(
             spelt.doubtful, intent.language))
