@@ -141,3 +141,18 @@ def test_a_short_name_word_misspelt_is_asked_about(tmp_path) -> None:  # type: i
     assert not r.figures
     assert r.answer == "Do you mean 'income' by 'incme'? Please ask again with it."
     a.close()
+
+
+@pytest.mark.parametrize("question", [
+    "What was Rivalis revenue in FY2025?",
+    "What was the percentge change in Rivalis revenue from FY2024 to FY2025?",
+    "RIVALIS 2025年营业收入的percentge change是多少？",
+])
+def test_a_question_naming_a_competitor_is_refused_as_written(demo_ws, question: str
+                                                              ) -> None:  # type: ignore[no-untyped-def]
+    """Respelling runs after the gate: a competitor named is refused, nothing respelt."""
+    from ragspine_nb import Agent
+
+    r = Agent.from_workspace(demo_ws).ask(question, date(2026, 3, 31))
+    assert r.clarification.mode == "out_of_scope_entity" and not r.figures, r.answer
+    assert "Read '" not in r.answer

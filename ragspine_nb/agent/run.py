@@ -282,9 +282,10 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     # the whole question is screened first: an instruction naming a competitor refuses
     read = found if found.split and not gate.detect(question)[0] else None
     asked = read.asked if read is not None else question
-    # a misspelt word read as the word it is one letter from ("percentge"): said below
+    # a misspelt word read as the word it is one letter from ("percentge"): said below;
+    # never in a question naming a competitor (the gate reads it as written)
     spelt = parser.speller.respell(asked) if isinstance(parser, RuleIntentParser) \
-        else Respelt(asked)
+        and not gate.detect(question)[0] else Respelt(asked)
     asked = spelt.text
     intent = parser.parse(asked, ref)
     if intent.raw_question != asked:
