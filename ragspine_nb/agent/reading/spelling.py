@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from ragspine_nb.agent.reading.cue_words import (
     CHANGE_CUES,
@@ -50,6 +51,8 @@ _CUE_WORDS = frozenset(w for cues in (CHANGE_CUES, MOVEMENT_VERBS, NARRATIVE_CUE
 
 #: The words that ask (function words otherwise): "whch year" asks which year.
 _ASKING = frozenset({"which", "where", "whose", "what", "when"})
+#: The words a question asks with (:data:`QUESTION_WORDS`, the operation cues).
+_CLOSED = frozenset(w for w in QUESTION_WORDS | _CUE_WORDS | _ASKING if w.isalpha())
 #: Words read apart from names, never misspellings: function words ("there"), numbers
 #: written out ("three"), months and ordinals.
 _READ_APART = STOP_WORDS | NUMBER_WORDS | frozenset(MONTHS) | frozenset(ORDINALS)
@@ -111,14 +114,19 @@ class Speller:
     def __init__(self, names: Iterable[str], corpus: Callable[[str], bool] | None = None
                  ) -> None:
         self.corpus = corpus
-        written = {w for name in names for w in _WORD.findall(name.lower())}
-        closed = {w for w in QUESTION_WORDS | _CUE_WORDS | _ASKING if w.isalpha()}
-        self.known = frozenset(closed | written | _READ_APART
-                               | {w for t in written for w in content_words(t)})
-        self._long = TypoIndex(w for w in closed | written if len(w) >= MIN_LETTERS)
-        self._closed = TypoIndex((w for w in closed if len(w) >= MIN_TARGET), MIN_SHORT)
-        named = written | {w for t in written for w in content_words(t)}
-        self._names = TypoIndex((w for w in named if len(w) >= MIN_TARGET), MIN_SHORT)
+        self._written = frozenset(_WORD.findall(" ".join(names).lower()))
+        self.known = _CLOSED | self._written | _READ_APART
+
+    @cached_property
+    def _indexes(self) -> tuple[TypoIndex, TypoIndex, TypoIndex]:
+        """Long words, question words and name words by near spelling.
+
+        Built on first use: only a question with an unknown word needs them.
+        """
+        named = self._written | {w for t in self._written for w in content_words(t)}
+        return (TypoIndex(w for w in _CLOSED | self._written if len(w) >= MIN_LETTERS),
+                TypoIndex((w for w in _CLOSED if len(w) >= MIN_TARGET), MIN_SHORT),
+                TypoIndex((w for w in named if len(w) >= MIN_TARGET), MIN_SHORT))
 
     def _read(self, word: str) -> tuple[tuple[str, ...], bool]:
         """The known words ``word`` may be misspelt from, and whether it is read as the one.
@@ -140,11 +148,12 @@ class Speller:
         A short word is read as a question word only when no name is as near; near a
         name, it is doubtful ("incme": income?).
         """
+        long_, question_words, name_words = self._indexes
         if len(lower) >= MIN_LETTERS:
-            near = [w for w in self._long.candidates(lower, 1) if _typo_of(lower, w)]
+            near = [w for w in long_.candidates(lower, 1) if _typo_of(lower, w)]
             return (tuple(near), True) if len(near) == 1 else ((), False)
-        closed = [w for w in self._closed.candidates(lower, 1) if _typo_of(lower, w)]
-        names = [w for w in self._names.candidates(lower, 1)
+        closed = [w for w in question_words.candidates(lower, 1) if _typo_of(lower, w)]
+        names = [w for w in name_words.candidates(lower, 1)
                  if _typo_of(lower, w) and w not in closed]
         return tuple(closed + names), len(closed) == 1 and not names
 
