@@ -100,6 +100,12 @@ _CHANGE_OF_CHANGE = re.compile(
     r"(?<![a-z])(?:change|difference|increase|decrease)s? (?:in|of|between) (?:the )?"
     r"(?P<inner>(?:(?:percentage|percent|%) )?(?:changes?|growth rates?|growth|increases?|"
     r"decreases?|differences?))(?![a-z])|(?P<zh>(?:增长率|变动率|增幅|变动)的(?:变化|变动|差额))")
+#: The same asked with the change as the verb: "How much did the increase in revenue
+#: change …?", "How much has the percentage change of revenue moved?".
+_CHANGED_CHANGE = re.compile(
+    r"(?<![a-z])how (?:much )?(?:did|has|have|does|do) (?:the )?(?P<inner>(?:(?:percentage|"
+    r"percent|%) )?(?:changes?|growth rates?|growth|increases?|decreases?|differences?)) "
+    r"(?:in|of) .*?(?<![a-z])(?:change|changed|differ|move|moved)(?![a-z])")
 #: "How many <unit>" asks for an amount in that unit, not for a count.
 _NOT_COUNTED = frozenset({"percent", "percentage", "percentages", "per", "basis", "points",
                           "dollars", "million", "millions", "thousand", "thousands",
@@ -285,8 +291,16 @@ def _aggregate(intent: ParsedIntent, text: str, cues: str) -> Operation | None:
 
 
 def _change_of_change(text: str) -> Operation | None:
-    """"The change in the percentage change": the later change minus the earlier one."""
-    m = _CHANGE_OF_CHANGE.search(text)
+    """"The change in the percentage change": the later change minus the earlier one.
+
+    >>> _change_of_change("how much did the increase in revenue change from 2018 to 2019?").kind
+    'change_of_change'
+    >>> _change_of_change("how much did the percentage change of revenue change?").inner
+    'percent_change'
+    >>> _change_of_change("how much did revenue change from 2018 to 2019?") is None
+    True
+    """
+    m = _CHANGE_OF_CHANGE.search(text) or _CHANGED_CHANGE.search(text)
     if m is None:
         return None
     said = m.group("inner") or m.group("zh")
@@ -362,7 +376,9 @@ def detect_operation(intent: ParsedIntent, profile: DomainProfile,
     span = compound_span(text)
     if span is not None:  # one rate over the years between two ends
         return Operation("percent_change", compound=True, years=span)
-    nested = _change_of_change(text)
+    # a row's own movement word is no inner change: "the change in Increases for tax
+    # positions taken in prior years" is that row's change, not a change of a change
+    nested = _change_of_change(cue_text(replace(intent, channels=()), profile))
     if nested is not None:
         return nested
     cue = aggregate_cue(cues)

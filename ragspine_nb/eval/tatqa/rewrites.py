@@ -252,6 +252,25 @@ def title_case(q: str) -> str:
     return re.sub(r"\b[a-z]", lambda m: m.group().upper(), q)
 
 
+def percent_sign(q: str) -> str:
+    """"percentage change" written "% change", as analysts write it.
+
+    >>> percent_sign("What was the percentage change in revenue from 2018 to 2019?")
+    'What was the % change in revenue from 2018 to 2019?'
+    """
+    return re.sub(r"\bpercentage (change|increase|decrease)\b", r"% \1", q, flags=re.I)
+
+
+def how_much(q: str) -> str:
+    """"What was the change in X from A to B?" asked "How much did X change from A to B?".
+
+    >>> how_much("What was the change in the net revenue from 2018 to 2019?")
+    'How much did the net revenue change from 2018 to 2019?'
+    """
+    return re.sub(rf"^What (?:was|is) the change in (.+?) (from|between) ({_YEAR}) (to|and) "
+                  rf"({_YEAR})\s*\?$", r"How much did \1 change \2 \3 \4 \5?", q)
+
+
 #: The rewrites, by name.
 REWRITES: dict[str, Rewrite] = {
     "front_year": front_year, "comma_year": comma_year, "fiscal_year": fiscal_year,
@@ -260,6 +279,7 @@ REWRITES: dict[str, Rewrite] = {
     "lower": lower, "no_mark": no_mark, "versus": versus, "compared": compared,
     "between": between, "owner": owner, "the_year": the_year, "year_ended": year_ended,
     "misspelt": misspelt, "misspelt_short": misspelt_short, "title_case": title_case,
+    "percent_sign": percent_sign, "how_much": how_much,
 }
 
 
