@@ -159,11 +159,6 @@ class RuleIntentParser:
         misspelling (:mod:`~ragspine_nb.agent.reading.spelling`).
     """
 
-    @cached_property
-    def speller(self) -> Speller:
-        """The workspace's names as the words a misspelt one is read as (built on first use)."""
-        return Speller(name_texts(self.profile), corpus=self.corpus)
-
     def __init__(self, profile: DomainProfile, *, live_metrics: Collection[str] | None = None,
                  held: Mapping[str, frozenset[str]] | None = None,
                  corpus: Callable[[str], bool] | None = None) -> None:
@@ -181,6 +176,11 @@ class RuleIntentParser:
             *(n for e in profile.entities.values() for n in (e.label, *e.synonyms)),
             *(n for c in profile.channels.values() for n in c.synonyms)))
         self._names_of: dict[str, frozenset[str]] = {}  # per column code (profile-only)
+
+    @cached_property
+    def speller(self) -> Speller:
+        """The workspace's names as the words a misspelt one is read as (built on first use)."""
+        return Speller(name_texts(self.profile), corpus=self.corpus)
 
     def _first_mention(self, code: str, text: str) -> int:
         """Where a channel is first named in ``text`` (its code, a synonym, or a word)."""

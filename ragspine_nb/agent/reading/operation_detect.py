@@ -377,8 +377,10 @@ def detect_operation(intent: ParsedIntent, profile: DomainProfile,
     if span is not None:  # one rate over the years between two ends
         return Operation("percent_change", compound=True, years=span)
     # a row's own movement word is no inner change: "the change in Increases for tax
-    # positions taken in prior years" is that row's change, not a change of a change
-    nested = _change_of_change(cue_text(replace(intent, channels=()), profile))
+    # positions taken in prior years" is that row's change, not a change of a change (the
+    # rows are blanked only for a question that reads as one: blanking adds no match)
+    nested = _change_of_change(text) and \
+        _change_of_change(cue_text(replace(intent, channels=()), profile))
     if nested is not None:
         return nested
     cue = aggregate_cue(cues)
