@@ -29,10 +29,16 @@ def _values(table: Sequence[Sequence[str]], header: int, c: int) -> list[str]:
             and is_figure(table[r][c])]
 
 
-def _twins(cols: dict[int, Column], c: int) -> list[int]:
+def _twins(table: Sequence[Sequence[str]], header: int, cols: dict[int, Column], c: int
+           ) -> list[int]:
+    """The columns named as ``c`` is that hold something.
+
+    A "%" moved into its figure's cell leaves its column empty: no twin.
+    """
     col = cols[c]
     return [k for k, other in cols.items() if k != c and other.kind == "level"
-            and other.period == col.period and other.label == col.label]
+            and other.period == col.period and other.label == col.label
+            and any(k < len(row) and row[k].strip() for row in table[header:])]
 
 
 def _money(col: Column) -> bool:
@@ -68,10 +74,18 @@ def tell_twins_apart(table: Sequence[Sequence[str]], header: int, cols: dict[int
     ...         2: Column(("FY", "2019"), "level", "", named="2019 $M")}
     >>> [(c.label) for c in tell_twins_apart(t, 2, cols).values()]
     ['number', '']
+
+    A "%" moved into its figure's cell leaves an empty column: no twin.
+
+    >>> t = [["", "2019", ""], ["Discount rate", "4.00%", ""]]
+    >>> cols = {1: Column(("FY", "2019"), "level", "", named="2019"),
+    ...         2: Column(("FY", "2019"), "level", "", named="2019")}
+    >>> [(c.label) for c in tell_twins_apart(t, 1, cols).values()]
+    ['', '']
     """
     out = dict(cols)
     for c, col in cols.items():
-        twins = _twins(cols, c) if col.kind == "level" else []
+        twins = _twins(table, header, cols, c) if col.kind == "level" else []
         if not twins:
             continue
         if is_percent_column(col.named, _values(table, header, c)) and not any(

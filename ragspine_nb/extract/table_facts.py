@@ -130,10 +130,16 @@ class Emitter:
         """Keep a row's own name for the profile's metric it was read as.
 
         A row read through a statement's wording ("Total cost of revenue") keeps its
-        name as a name of the metric, so a question using it reads it whole.
+        name as a name of the metric, so a question using it reads it whole; a row under
+        a section keeps its name with the section's ("Trade receivables" under "Current":
+        "current trade receivables"), as a row read as none of the profile's is named.
         """
-        if fold(ref.raw) not in metric_vocabulary(self.profile):
-            self.namer.known_names.setdefault(code, []).append(ref.raw)
+        known = metric_vocabulary(self.profile)
+        qualified = f"{ref.section} {ref.raw}" if ref.section else ""
+        if fold(ref.raw) in known and (not qualified or fold(qualified) in known):
+            return
+        # the row's own name first: the name its table shows it by
+        self.namer.known_names.setdefault(code, []).extend(n for n in (ref.raw, qualified) if n)
 
     def metric(self, ref: RowRef, known: tuple[str, str] | None) -> RowMetric | None:
         """The row's metric: the profile's, a derived one, or None (skipped, reported)."""

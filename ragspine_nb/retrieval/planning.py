@@ -56,7 +56,9 @@ _EN_QUESTION_WORDS = frozenset(
     "a an and are as at be been but by can could did do does for from had has have how if in "
     "into is it its me my of on or please should tell than that the their then there these "
     "they this those to was were what when where which who whom whose why will with would "
-    "you your about explain describe".split())
+    "you your about explain describe show".split())
+#: The generic owner of the thing asked ("the company's plan"): whose, not what.
+_EN_OWNERS = frozenset({"company's", "group's", "firm's"})
 #: Chinese question words and particles, longest first (removed from the keyword variant).
 _ZH_QUESTION_WORDS = ("为什么", "是什么", "怎么样", "如何", "怎么", "怎样", "什么", "哪些", "哪个",
                       "是否", "请问", "为何", "多少", "吗", "呢", "吧", "了", "的")
@@ -123,6 +125,8 @@ def keyword_query(question: str) -> str:
     --------
     >>> keyword_query("Why did Hong Kong agency sales fall in FY2025?")
     'Hong Kong agency sales fall FY2025'
+    >>> keyword_query("What is the company's plan for its investments?")
+    'plan investments'
     >>> keyword_query("为什么香港代理渠道的销售下滑了？")
     '香港代理渠道 销售下滑'
     """
@@ -133,7 +137,7 @@ def keyword_query(question: str) -> str:
     for token in re.findall(r"[A-Za-z0-9]+(?:[-_/.'][A-Za-z0-9]+)*|[^\sA-Za-z0-9]+", text):
         if token.isascii() and not token[0].isalnum():
             continue  # punctuation
-        if token.isascii() and token.lower() in _EN_QUESTION_WORDS:
+        if token.isascii() and token.lower() in _EN_QUESTION_WORDS | _EN_OWNERS:
             continue
         token = re.sub(r"[\s\W_]+$", "", token) if not token.isascii() else token
         token = re.sub(r"^[\W_]+", "", token) if not token.isascii() else token

@@ -16,7 +16,7 @@ __all__ = ["split_years", "listed_parts"]
 
 Period = tuple[str, str]
 
-_SPAN = re.compile(r"(?<![\d.,/])((?:19|20)\d\d)\s*/\s*((?:19|20)?\d\d)(?![\d.,%/])")
+_SPAN = re.compile(r"(?<![\d.,/])((?:19|20)\d\d)\s*/\s*((?:19|20)?\d\d)(?![\d%/]|[.,]\d)")
 #: What may stand between a part of a year and the bare year listed after it.
 _LIST_GAP = re.compile(r"\s*(?:,\s*and|,|and|&|vs\.?|versus|or)\s*")
 _BARE_YEAR = re.compile(r"(?:19|20)\d\d")
@@ -30,6 +30,8 @@ def split_years(text: str) -> str:
     --------
     >>> split_years("ebit in 2018/2019 from 2017/18")
     'ebit in fy2019 from fy2018'
+    >>> split_years("the adjustments in 2017/18.")  # a full stop ends no decimal
+    'the adjustments in fy2018.'
     >>> split_years("between 2015/2019")  # not one fiscal year: left as written
     'between 2015/2019'
     """

@@ -36,7 +36,9 @@ TARGET_DIRECTION = "direction"
 #: A label on how much a figure moved from year to year ("Are its margins consistent?").
 TARGET_SPREAD = "spread"
 
-_PERIOD_NOUN = r"(?:fiscal )?(?:years?|fy|periods?|quarters?|months?|half[- ]years?|halves|dates?)"
+#: A period asked for; "year on year", "year-over-year" qualify a change and ask none.
+_PERIOD_NOUN = (r"(?:fiscal )?(?:years?(?![- ](?:on|over|to)[- ]years?\b)|fy|periods?|quarters?|"
+                r"months?|half[- ]years?|halves|dates?)")
 #: "which" opening a clause: the question's own "which", not a relative pronoun.
 _WHICH = r"(?:^|[,;:?]\s*)(?:(?:in|for|at|from|of|under|by|during|to|on|between) )?which\b"
 _LABEL_PERIOD_EN = re.compile(
@@ -106,7 +108,7 @@ _TEXT_EN = re.compile("|".join((
     r"would happen|benefits?)\b",
     r"\b(?:due|attributable|attributed|driven|influenced|impacted|affected|caused|limited|"
     r"according|in accordance|recogni[sz]ed|reclassified|classified|related|compared) (?:to|by|"
-    r"as|with)\s*\??$",
+    r"as|with)\s*[?.!]*$",
     r"^(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should) ",
     r"^what (?:is|are) (?!the\b|a\b|an\b|our\b|its\b|their\b|total\b)[^\d?]{1,60}\?*$",
     rf"\bhow (?:is|are|was|were|do|does|did|will|would|can|should)\b(?!.*\bhow much\b)"
@@ -300,6 +302,10 @@ def question_kind(question: str) -> QuestionKind:
     QuestionKind(kind='label', target='direction', cue='improved')
     >>> question_kind("Are Best Buy's gross margins historically consistent?").target
     'spread'
+    >>> question_kind("Show the year on year percentage change in revenue").kind
+    'number'
+    >>> question_kind("Tell me the increase in inventory due to.").kind
+    'text'
     """
     text = fold(as_question(question))
     label = _label(text)

@@ -41,12 +41,16 @@ _WORD_BEFORE = re.compile(r"([a-z][a-z'’-]*)\s+$")
 
 
 def _known_names(intent: ParsedIntent, profile: DomainProfile) -> list[str]:
-    """The names of the row, companies and columns read (a code the profile lacks: itself)."""
+    """The names of the row, companies and columns read or offered (unknown code: itself).
+
+    "the company's 2019 financial assets closing balance" names the column "Financial
+    assets" before the row.
+    """
     names = [n for m in intent.metrics for n in metric_names(profile, m)]
     for code in intent.entities:
         spec = profile.entities.get(code)
         names += [spec.label, *spec.synonyms] if spec else [code]
-    return names + [n for c in (*intent.channels, intent.channel or "")
+    return names + [n for c in (*intent.channels, intent.channel or "", *intent.channel_options)
                     if c in profile.channels for n in profile.channels[c].synonyms]
 
 

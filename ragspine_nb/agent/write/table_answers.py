@@ -189,7 +189,9 @@ def table_rows(facts: Sequence[Fact], profile: DomainProfile,
     for code, cells in by_code.items():
         spec = specs.get(code) or profile.metrics.get(code) or MetricSpec(code, "", code)
         section = _section(spec) if code in specs else ""
-        rows.append(TableRow(code, spec.label or code, section, tuple(spec.parts),
+        # a profile metric's row keeps the name it is written with ("EPS"), its first name
+        label = spec.label or (spec.synonyms[0] if code in specs and spec.synonyms else code)
+        rows.append(TableRow(code, label, section, tuple(spec.parts),
                              tuple(sorted(cells, key=_position))))
     rows.sort(key=lambda r: (_position(r.cells[0])[0], derived.get(r.code, 1 << 30), r.code))
     return _contiguous_sections(rows)
