@@ -156,3 +156,39 @@ def test_a_question_naming_a_competitor_is_refused_as_written(demo_ws, question:
     r = Agent.from_workspace(demo_ws).ask(question, date(2026, 3, 31))
     assert r.clarification.mode == "out_of_scope_entity" and not r.figures, r.answer
     assert "Read '" not in r.answer
+
+
+OTHER = """,2019,2018,2017
+Interest income,12,10,9
+"Other, net",-3,2,-1
+Net income,410,380,350
+"Other income and expenses, net",61,58,55
+"""
+RATES = """,Domestic,,International,
+,2019,2018,2019,2018
+Discount rate,4.00%,3.75%,1.90%,2.80%
+"""
+PLANS = """# Pension plans
+
+For domestic plans, the discount rate was determined by comparison against a pension
+liability index for AA rated corporate instruments.
+"""
+
+
+def test_two_forms_of_one_word_are_that_word(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """"expenes" is one letter from "expense" and "expenses": one word, not two readings.
+
+    The previous release read no word for it and answered a comparison of "Other, net"
+    and "Net income" (found with ``bench/rewrites.py --only misspelt --list`` on tune).
+    """
+    a = tables_agent(tmp_path, {"other.csv": OTHER, "plans.md": PLANS,
+                                "rates.csv": RATES})
+    try:
+        r = a.ask("What was the other income, net of expenes in 2017?", ON)
+        t = a.ask("How is the discount rate for domestic plans determied?", ON)
+    finally:
+        a.close()
+    assert [f.value for f in r.figures] == [55.0], r.answer
+    assert r.answer.startswith("(Read 'expenes' as 'expenses'.)")
+    # a word the reports write is a word a long misspelling may be read as
+    assert not t.figures and "determined by comparison" in t.answer, t.answer

@@ -96,7 +96,8 @@ class Agent(CardReprMixin):
         self.parser = RuleIntentParser(
             self.profile, live_metrics={m for m, _ in pairs},
             held={c: frozenset(ms) for c, ms in held.items()},
-            corpus=getattr(index, "knows_word", None))  # the reports' words: no typos
+            corpus=getattr(index, "knows_word", None),  # the reports' words: no typos
+            corpus_words=getattr(index, "long_words", None))  # and what a long one may be
         # a real model also paraphrases the question for retrieval (semantic variants)
         self.planner = RuleQueryPlanner(
             self.profile, provider=None if isinstance(self.provider, MockProvider)

@@ -208,6 +208,14 @@ class NarrativeIndex(IndexViews):
         tokens = bm25.tokenizer(word)
         return bool(tokens) and all(t in bm25.vocab for t in tokens)
 
+    def long_words(self, min_len: int) -> list[str]:
+        """The words of ``min_len`` letters or more the indexed text writes (a-z only).
+
+        What a question's long misspelt word may be read as, beside the workspace's names.
+        """
+        return [t for t in self.refresh().vocab if len(t) >= min_len and t.isascii()
+                and t.isalpha()]
+
     def refresh(self) -> BM25Index:
         """Bring the BM25 index up to date with the store.
 

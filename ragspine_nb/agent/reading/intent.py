@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from datetime import date
 from functools import cached_property
 
@@ -157,12 +157,17 @@ class RuleIntentParser:
     corpus : callable, optional
         Whether the workspace's text writes a word: such a word is never read as a
         misspelling (:mod:`~ragspine_nb.agent.reading.spelling`).
+    corpus_words : callable, optional
+        The long words the workspace's text writes (``min_len`` → words): a long
+        misspelt word may be read as one of them.
     """
 
     def __init__(self, profile: DomainProfile, *, live_metrics: Collection[str] | None = None,
                  held: Mapping[str, frozenset[str]] | None = None,
-                 corpus: Callable[[str], bool] | None = None) -> None:
+                 corpus: Callable[[str], bool] | None = None,
+                 corpus_words: Callable[[int], Iterable[str]] | None = None) -> None:
         self.profile, self.held, self.corpus = profile, held, corpus
+        self.corpus_words = corpus_words
         self.gate = SecurityGate.from_profile(profile)
         self.rows = RowReader(profile, live_metrics)  # compiled once, not per question
         self._entities = compile_terms(entity_vocabulary(profile))
@@ -180,7 +185,8 @@ class RuleIntentParser:
     @cached_property
     def speller(self) -> Speller:
         """The workspace's names as the words a misspelt one is read as (built on first use)."""
-        return Speller(name_texts(self.profile), corpus=self.corpus)
+        return Speller(name_texts(self.profile), corpus=self.corpus,
+                       corpus_words=self.corpus_words)
 
     def _first_mention(self, code: str, text: str) -> int:
         """Where a channel is first named in ``text`` (its code, a synonym, or a word)."""

@@ -80,6 +80,9 @@ class Speller:
         The workspace's row, column and entity names.
     corpus : callable, optional
         Whether the workspace's text writes a word: such a word is read as written.
+    corpus_words : callable, optional
+        The words of so many letters or more the workspace's text writes: a long word
+        may be misspelt from one of them too ("determied": determined).
 
     Examples
     --------
@@ -111,9 +114,9 @@ class Speller:
     ()
     """
 
-    def __init__(self, names: Iterable[str], corpus: Callable[[str], bool] | None = None
-                 ) -> None:
-        self.corpus = corpus
+    def __init__(self, names: Iterable[str], corpus: Callable[[str], bool] | None = None,
+                 corpus_words: Callable[[int], Iterable[str]] | None = None) -> None:
+        self.corpus, self.corpus_words = corpus, corpus_words
         self._written = frozenset(_WORD.findall(" ".join(names).lower()))
         self.known = _CLOSED | self._written | _READ_APART
 
@@ -124,7 +127,8 @@ class Speller:
         Built on first use: only a question with an unknown word needs them.
         """
         named = self._written | {w for t in self._written for w in content_words(t)}
-        return (TypoIndex(w for w in _CLOSED | self._written if len(w) >= MIN_LETTERS),
+        written = set(self.corpus_words(MIN_LETTERS)) if self.corpus_words else set()
+        return (TypoIndex(w for w in _CLOSED | self._written | written if len(w) >= MIN_LETTERS),
                 TypoIndex((w for w in _CLOSED if len(w) >= MIN_TARGET), MIN_SHORT),
                 TypoIndex((w for w in named if len(w) >= MIN_TARGET), MIN_SHORT))
 
@@ -150,7 +154,7 @@ class Speller:
         """
         long_, question_words, name_words = self._indexes
         if len(lower) >= MIN_LETTERS:
-            near = [w for w in long_.candidates(lower, 1) if _typo_of(lower, w)]
+            near = _one_word([w for w in long_.candidates(lower, 1) if _typo_of(lower, w)])
             return (tuple(near), True) if len(near) == 1 else ((), False)
         closed = [w for w in question_words.candidates(lower, 1) if _typo_of(lower, w)]
         names = [w for w in name_words.candidates(lower, 1)
@@ -172,6 +176,19 @@ class Speller:
         text = _WORD.sub(lambda m: fixed.get(m.group(), m.group()), question) if fixed \
             else question
         return Respelt(text, tuple(fixed.items()), tuple(doubtful.items()))
+
+
+def _one_word(near: list[str]) -> list[str]:
+    """Near words that are forms of one word ("expense", "expenses") as the longest.
+
+    A typo most often leaves a letter out; the forms name the same rows.
+
+    >>> _one_word(["expense", "expenses"]), _one_word(["expense", "expanse"])
+    (['expenses'], ['expense', 'expanse'])
+    """
+    longest = max(near, key=len, default="")
+    return [longest] if len(near) > 1 and all(
+        _ending_apart(w, longest) for w in near if w != longest) else near
 
 
 def _typo_of(word: str, known: str) -> bool:
