@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 
 from ragspine_nb import Fact, FactStore
-from ragspine_nb.stores.facts import _SCHEMA, _UPSERT, FACT_COLUMNS
+from ragspine_nb.stores.fact_schema import FACT_COLUMNS, SCHEMA
+from ragspine_nb.stores.facts import _UPSERT
 
 
 def make_facts(n: int) -> list[Fact]:
@@ -55,7 +56,7 @@ def bench(n: int, lookups: int) -> dict[str, float]:
     conn = sqlite3.connect(tmp / "raw.sqlite", isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
-    conn.executescript(_SCHEMA)
+    conn.executescript(SCHEMA)
     rows = [tuple(getattr(f, c) for c in FACT_COLUMNS) for f in facts]
     t0 = time.perf_counter()
     conn.execute("BEGIN")

@@ -29,13 +29,9 @@ from typing import Any
 
 from ragspine_nb.eval.tatqa.evaluate import split_half
 from ragspine_nb.eval.tatqa.gold import load_split
-from ragspine_nb.eval.tatqa.rewrites import (
-    REWRITES,
-    TABLE_REWRITES,
-    rewritten_split,
-    rewritten_tables,
-)
+from ragspine_nb.eval.tatqa.rewrites import REWRITES, rewritten_split
 from ragspine_nb.eval.tatqa.run import Outcome, run_contexts
+from ragspine_nb.eval.tatqa.table_rewrites import TABLE_REWRITES, rewritten_tables
 
 
 def _answers(path: Path, workers: int) -> dict[str, Outcome]:

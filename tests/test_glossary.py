@@ -5,12 +5,8 @@ from datetime import date
 import pytest
 
 from ragspine_nb import DomainProfile
-from ragspine_nb.glossary import (
-    normalize_channel,
-    normalize_entity,
-    normalize_metric,
-    normalize_period,
-)
+from ragspine_nb.glossary import normalize_channel, normalize_entity, normalize_metric
+from ragspine_nb.period_codes import normalize_period
 
 
 @pytest.mark.parametrize("text, code", [

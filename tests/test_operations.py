@@ -24,6 +24,7 @@ from ragspine_nb.agent.compute.operations import (
 )
 from ragspine_nb.agent.compute.operations_over import count_passing, pick_extreme
 from ragspine_nb.agent.compute.task import Task
+from ragspine_nb.agent.reading.cue_text import cue_text
 from ragspine_nb.agent.reading.intent import RuleIntentParser
 from ragspine_nb.agent.reading.operation_cues import (
     period_range,
@@ -31,7 +32,7 @@ from ragspine_nb.agent.reading.operation_cues import (
     threshold,
     years_count,
 )
-from ragspine_nb.agent.reading.operation_detect import cue_text, detect_operation
+from ragspine_nb.agent.reading.operation_detect import detect_operation
 from ragspine_nb.agent.scope.clarify import ClarificationResult
 from ragspine_nb.agent.write.answer import render_figures
 from ragspine_nb.agent.write.answer_ops import cross_refusal

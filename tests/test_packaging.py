@@ -194,8 +194,8 @@ def test_public_api_is_exported() -> None:
         normalize_channel,
         normalize_entity,
         normalize_metric,
-        normalize_period,
     )
+    from ragspine_nb.period_codes import normalize_period  # noqa: F401
 
 
 def test_layers_import_only_to_their_left() -> None:

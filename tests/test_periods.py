@@ -9,7 +9,7 @@ import pytest
 
 from ragspine_nb import Agent, DomainProfile, NarrativeIndex, Workspace
 from ragspine_nb.agent.reading.intent import ROUTE_NARRATIVE, ROUTE_STRUCTURED, RuleIntentParser
-from ragspine_nb.glossary import normalize_period, normalize_periods
+from ragspine_nb.period_codes import normalize_period, normalize_periods
 from ragspine_nb.period_phrases import ended_period, phrase_periods
 from ragspine_nb.typos import TypoIndex, edit_distance
 

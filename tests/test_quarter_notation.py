@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from ragspine_nb import Agent
-from ragspine_nb.glossary import normalize_period
+from ragspine_nb.period_codes import normalize_period
 from ragspine_nb.profile import DomainProfile
 from tests.filings import dev_filing_workspace
 

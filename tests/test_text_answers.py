@@ -293,8 +293,8 @@ def test_a_heading_without_a_total_lists_its_rows_and_a_profile_row_below_joins_
     q = "What are the components of reported results?"
     got = table_answer(q, RuleIntentParser(agent.profile).parse(q, REF), agent.profile,
                        agent.store)
-    assert got is not None and got.text == (   # a profile row is named by the profile
-        "The rows under reported results are: Revenue [1]; Net profit after tax [2]; "
+    assert got is not None and got.text == (   # a row as the table prints it
+        "The rows under reported results are: Operating revenue [1]; Net profit after tax [2]; "
         "Earnings per share [3].")
     assert table_question("What are the contract types?") is None   # no table, no heading
 

@@ -333,7 +333,8 @@ def test_fold_and_content_words_as_before(text: str) -> None:
 def test_dated_only_shortcut_as_before() -> None:
     # a name of years only, as before; and now a name of a period only ("FY 2019",
     # "Fiscal Year", "First Quarter": quarters down a table's column)
-    from ragspine_nb.agent.reading.intent_rows import _YEAR, _dated_only
+    from ragspine_nb.agent.reading.row_names import _YEAR
+    from ragspine_nb.agent.reading.row_names import dated_only as _dated_only
     from ragspine_nb.period_phrases import names_only_a_period
     from ragspine_nb.wordset import content_words
     for term in ["2019", "FY 2019", "2019 and 2020", "revenue 2019", "１９２０", "Ⅱ 2019",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import ragspine_nb.stores.facts as facts_module
+import ragspine_nb.stores.fact_schema as fact_schema
 from ragspine_nb import FactStore, Workspace
 from ragspine_nb.core import Fact
 from ragspine_nb.errors import ProfileError, StoreError
@@ -175,7 +175,7 @@ def test_a_failed_write_keeps_the_previous_vocabulary(url: str,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     store = FactStore(url)
     store.replace_source_doc("a.csv", [_fact("a.csv")], vocabulary=_V1)
-    monkeypatch.setattr(facts_module, "_LEDGER_UPSERT", "INSERT INTO no_such_table VALUES (?)")
+    monkeypatch.setattr(fact_schema, "LEDGER_UPSERT", "INSERT INTO no_such_table VALUES (?)")
     with pytest.raises(StoreError):
         store.replace_source_doc("a.csv", [_fact("a.csv", 2.0)], vocabulary=_V2,
                                  document={"doc_id": "a.csv"})

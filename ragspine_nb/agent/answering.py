@@ -34,6 +34,7 @@ from ragspine_nb.agent.compute.task import Task
 from ragspine_nb.agent.compute.tool_loop import run_tool_loop
 from ragspine_nb.agent.faq import FaqCache
 from ragspine_nb.agent.narrative.channel import NarrativeRetriever, run_narrative
+from ragspine_nb.agent.reading.cue_text import cue_text
 from ragspine_nb.agent.reading.intent import (
     ROUTE_COMPOSITE,
     ROUTE_NARRATIVE,
@@ -41,7 +42,6 @@ from ragspine_nb.agent.reading.intent import (
     ParsedIntent,
 )
 from ragspine_nb.agent.reading.operation_cues import operation_asked
-from ragspine_nb.agent.reading.operation_detect import cue_text
 from ragspine_nb.agent.result import AgentResult
 from ragspine_nb.agent.run import Run
 from ragspine_nb.agent.scope.clarify import (

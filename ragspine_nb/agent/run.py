@@ -42,7 +42,7 @@ from ragspine_nb.agent.scope.clarify import (
     ClarificationResult,
     clarify_scope,
 )
-from ragspine_nb.agent.scope.compared_entities import compared_entities, compared_note
+from ragspine_nb.agent.scope.compared_entities import Compared, compared_entities, compared_note
 from ragspine_nb.agent.scope.fiscal_dates import Calendars, calendars_of, in_fiscal_calendar
 from ragspine_nb.agent.scope.follow_up import Carried, carried_slots, carried_text, carry_over
 from ragspine_nb.agent.scope.row_qualifier import offered_instead
@@ -62,7 +62,7 @@ from ragspine_nb.agent.write.restate import with_restated
 from ragspine_nb.agent.write.templates import STATEMENT_NAMES, TEXT, with_note
 from ragspine_nb.core import NarrativeOutcome, ToolOutcome
 from ragspine_nb.errors import ProfileError
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 
@@ -255,6 +255,59 @@ def _per_unit(intent: ParsedIntent, profile: DomainProfile) -> ParsedIntent:
         if rate else intent
 
 
+def _as_asked(question: str, parser: IntentParser, gate: SecurityGate
+              ) -> tuple[Instructions | None, Respelt]:
+    """The question's instructions read apart, and its misspelt words read as known ones.
+
+    The whole question is screened first: an instruction naming a competitor refuses, and
+    a question naming one is read as written (the gate reads it so). A misspelt word is
+    read as the word it is one letter from ("percentge"), said before the answer.
+    """
+    named = bool(gate.detect(question)[0])
+    found = read_instructions(question)
+    read = found if found.split and not named else None
+    asked = read.asked if read is not None else question
+    spelt = parser.speller.respell(asked) if isinstance(parser, RuleIntentParser) \
+        and not named else Respelt(asked)
+    return read, spelt
+
+
+def _said(clar: ClarificationResult, intent: ParsedIntent, profile: DomainProfile,
+          compared: Compared, spelt: Respelt, alike: tuple[str, ...]) -> ClarificationResult:
+    """The gateway's decision with what the reading took for granted said before it.
+
+    The companies left out of a comparison (and the year taken), the words read as
+    others ("percentge"), and rows that state the same figures; a word that may be
+    misspelt from several asks which before any figure is read from it.
+    """
+    lang = intent.language
+    if compared.without or compared.assumed:  # the companies left out, the year taken
+        clar = replace(clar, assumption_note=with_note(compared_note(
+            profile, compared.without, intent.periods, lang, compared.assumed),
+            clar.assumption_note, lang))
+    if spelt.fixed:
+        clar = replace(clar, assumption_note=with_note(respelt_note(spelt.fixed, lang),
+                                                       clar.assumption_note, lang))
+    asking = clar.mode in (CLARIFY_OUT_OF_SCOPE_ENTITY, CLARIFY_ASK_FIRST)  # said already
+    if spelt.doubtful and intent.route != ROUTE_NARRATIVE and not asking:
+        # "chage": change or charge? no figure is read from a word that may be either
+        clar = ClarificationResult(CLARIFY_ASK_FIRST, question=doubt_question(
+            spelt.doubtful, lang))
+    if alike:  # rows that state the same figures: the first answered, said first
+        clar = replace(clar, assumption_note=with_note(
+            alike_note(profile, alike, lang), clar.assumption_note, lang))
+    return clar
+
+
+def _read_record(read: Instructions | None, spelt: Respelt) -> dict[str, list[str]]:
+    """The trace's fields of what was read apart from the question: instructions, spelling."""
+    return {"instructions": list(read.notes) if read else [],
+            "definitions": list(read.definitions) if read else [],
+            "courtesies": list(read.courtesies) if read else [],
+            "respelt": [f"{a} -> {b}" for a, b in spelt.fixed],
+            "doubtful": [w for w, _ in spelt.doubtful]}
+
+
 def start_run(question: str, store: FactStore, provider: LLMProvider | None,
               reference_date: date | None, intent_parser: IntentParser | None,
               profile: DomainProfile | None, history: Sequence[tuple[str, str]] | None,
@@ -278,14 +331,7 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
         SecurityGate.from_profile(profile)
     screened, dropped = gate.screen_history(history)  # before anything uses the history
     trace.record(history_turns_dropped=dropped)
-    found = read_instructions(question)
-    # the whole question is screened first: an instruction naming a competitor refuses
-    read = found if found.split and not gate.detect(question)[0] else None
-    asked = read.asked if read is not None else question
-    # a misspelt word read as the word it is one letter from ("percentge"): said below;
-    # never in a question naming a competitor (the gate reads it as written)
-    spelt = parser.speller.respell(asked) if isinstance(parser, RuleIntentParser) \
-        and not gate.detect(question)[0] else Respelt(asked)
+    read, spelt = _as_asked(question, parser, gate)
     asked = spelt.text
     intent = parser.parse(asked, ref)
     if intent.raw_question != asked:
@@ -306,31 +352,12 @@ def start_run(question: str, store: FactStore, provider: LLMProvider | None,
     reported = reported_year(intent, store, profile, ref) if kind.kind == KIND_NUMBER else None
     clar = clarify_scope(intent, ref, profile=profile, gate=gate, reported=reported,
                          every_year=years)
-    if compared.without or compared.assumed:  # the companies left out, the year taken
-        clar = replace(clar, assumption_note=with_note(compared_note(
-            profile, compared.without, intent.periods, intent.language, compared.assumed),
-            clar.assumption_note, intent.language))
-    if spelt.fixed:
-        clar = replace(clar, assumption_note=with_note(respelt_note(
-            spelt.fixed, intent.language), clar.assumption_note, intent.language))
-    asking = clar.mode in (CLARIFY_OUT_OF_SCOPE_ENTITY, CLARIFY_ASK_FIRST)  # said already
-    if spelt.doubtful and intent.route != ROUTE_NARRATIVE and not asking:
-        # "chage": change or charge? no figure is read from a word that may be either
-        clar = ClarificationResult(CLARIFY_ASK_FIRST, question=doubt_question(
-            spelt.doubtful, intent.language))
-    if alike:  # rows that state the same figures: the first answered, said first
-        clar = replace(clar, assumption_note=with_note(
-            alike_note(profile, alike, intent.language), clar.assumption_note,
-            intent.language))
+    clar = _said(clar, intent, profile, compared, spelt, alike)
     trace.record(route=intent.route, metric=intent.metric, entity=intent.entity,
                  period=period_label(*intent.period) if intent.period else None,
                  channel=intent.channel, clar_mode=clar.mode, question_kind=kind.kind,
                  external_entity=bool(intent.external_entity), language=intent.language,
-                 instructions=list(read.notes) if read else [],
-                 definitions=list(read.definitions) if read else [],
-                 courtesies=list(read.courtesies) if read else [],
-                 respelt=[f"{a} -> {b}" for a, b in spelt.fixed],
-                 doubtful=[w for w, _ in spelt.doubtful],
+                 **_read_record(read, spelt),
                  carried_over=[k for k, v in carried.to_dict().items() if v],
                  not_stored_for_entity=list(narrowed.dropped))
     return Run(question, store, provider or MockProvider(), profile, ref, intent, clar,

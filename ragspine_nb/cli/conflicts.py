@@ -19,13 +19,9 @@ from typing import Any
 from ragspine_nb.agent.write.templates import format_value, period_label
 from ragspine_nb.core import ConflictResult
 from ragspine_nb.errors import RagspineError
-from ragspine_nb.glossary import (
-    normalize_channel,
-    normalize_entity,
-    normalize_metric,
-    normalize_period,
-)
+from ragspine_nb.glossary import normalize_channel, normalize_entity, normalize_metric
 from ragspine_nb.ingestion.workspace import Workspace
+from ragspine_nb.period_codes import normalize_period
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["add_conflicts_parser"]

@@ -32,8 +32,9 @@ from ragspine_nb.extract.pdf import read_pdf
 from ragspine_nb.extract.plain import read_csv, read_text
 from ragspine_nb.extract.screen import package_screen
 from ragspine_nb.extract.tables import Skip
-from ragspine_nb.glossary import fold, normalize_entity, normalize_period, period_label
+from ragspine_nb.glossary import fold, normalize_entity
 from ragspine_nb.lang import detect_language
+from ragspine_nb.period_codes import normalize_period, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import decide_sensitivity
 from ragspine_nb.vocabulary import Vocabulary, combine, merge_vocabulary

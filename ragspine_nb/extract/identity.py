@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from ragspine_nb.extract.fiscal_calendar import CALENDAR_SOURCE, FiscalCalendar
-from ragspine_nb.glossary import period_label
 from ragspine_nb.lexicon import MONTH_NAMES, MONTHS
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.period_phrases import fiscal_quarter
 
 __all__ = ["DocumentIdentity", "read_identity", "display_name", "FORM_TYPES",

@@ -27,10 +27,10 @@ from ragspine_nb.glossary import (
     metric_vocabulary,
     normalize_channel,
     normalize_metric,
-    period_label,
     row_vocabulary,
     statement_names,
 )
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import store_unit
 from ragspine_nb.wordset import content_words
@@ -135,7 +135,8 @@ class Emitter:
         "current trade receivables"), as a row read as none of the profile's is named.
         """
         known = metric_vocabulary(self.profile)
-        qualified = f"{ref.section} {ref.raw}" if ref.section else ""
+        # not a row below the section's own total ("Total revenue" after "Total services")
+        qualified = f"{ref.section} {ref.raw}" if ref.section and not ref.after_total else ""
         if fold(ref.raw) in known and (not qualified or fold(qualified) in known):
             return
         # the row's own name first: the name its table shows it by

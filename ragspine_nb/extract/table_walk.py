@@ -42,6 +42,8 @@ class RowRef:
     units: TableUnits
     #: what the rows are, from the header's label cell ("Operating revenues"), if any
     stub: str = ""
+    #: the section's total by name ("Total services") is above the row: it closed the section
+    after_total: bool = False
 
 
 @dataclass
@@ -248,6 +250,7 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
     if first is not None and not block.periods:  # "2019" above the data
         layout = period_block(block, first, channels)
     headings, run = [raw_section], False  # the run of headings over the rows
+    closed = False  # the section's total by name is above: the rows are no longer in it
     for r, label in zip(range(block.data_start, block.end), labels, strict=True):
         if r in again:
             continue  # the same row stated again: one row
@@ -267,6 +270,7 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
             else:
                 section, raw_section = label, row[0]
             headings, run, since = ([*headings, row[0]] if run else [row[0]]), True, r
+            closed = False
             continue
         run = False
         if change_row(section) and (r in sums or label == "total"
@@ -281,7 +285,23 @@ def _walk_block(grid: Sequence[Sequence[str]], block: Block, sums: dict[int, tup
             out.rows.append(RowRef(r, row[0], label, above.label, True, layout, units, stub))
             continue
         out.rows.append(RowRef(r, row[0] or "Total", label, own,
-                               repeated[r - block.data_start], layout, units, stub))
+                               repeated[r - block.data_start], layout, units, stub,
+                               after_total=closed))
+        # "Total services" closes "Services:": "Total revenue" after it is no service
+        closed = closed or closes(label, section)
+
+
+def closes(label: str, section: str) -> bool:
+    """Whether a row's label is its section's total by name ("Total services").
+
+    >>> closes("total services", "services"), closes("services total", "services")
+    (True, True)
+    >>> closes("total", "services"), closes("total license and subscription", "revenue")
+    (False, False)
+    """
+    words = label.split()
+    return bool(section) and len(words) > 1 and "total" in (words[0], words[-1]) and \
+        " ".join(w for w in words if w != "total") == section
 
 
 def _restated(grid: Sequence[Sequence[str]], block: Block, labels: Sequence[str]) -> set[int]:

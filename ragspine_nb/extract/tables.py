@@ -38,7 +38,8 @@ from ragspine_nb.extract.table_part import (
 from ragspine_nb.extract.table_units import table_units
 from ragspine_nb.extract.table_walk import row_parts, walk_rows
 from ragspine_nb.extract.turned import PERIODS_DOWN, period_key, periods_down, turn
-from ragspine_nb.glossary import normalize_channel, normalize_entity, normalize_metric, period_label
+from ragspine_nb.glossary import normalize_channel, normalize_entity, normalize_metric
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import ChannelSpec, DomainProfile, parts_reach
 from ragspine_nb.vocabulary import Vocabulary
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ragspine_nb.extract.layout import column_label, header_rows
 from ragspine_nb.extract.scale import read_stated
-from ragspine_nb.glossary import normalize_period
+from ragspine_nb.period_codes import normalize_period
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["PERIODS_DOWN", "Turned", "periods_down", "period_key", "turn",

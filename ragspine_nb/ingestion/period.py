@@ -23,10 +23,10 @@ from typing import Any
 
 from ragspine_nb.extract.document import DocumentResult
 from ragspine_nb.extract.prose_period import PeriodInference, infer_period
-from ragspine_nb.glossary import period_label
 from ragspine_nb.ingestion.context import BatchContext
 from ragspine_nb.ingestion.steps import Read, Settings
 from ragspine_nb.ingestion.worker import ReadJob
+from ragspine_nb.period_codes import period_label
 
 __all__ = ["period_step", "prose_sources"]
 

@@ -199,23 +199,6 @@ class NarrativeIndex(IndexViews):
             "COUNT(*) AS r FROM narrative_chunk")[0]
         return (int(row["n"]), int(row["v"]), int(row["r"]))
 
-    def knows_word(self, word: str) -> bool:
-        """Whether every token of ``word`` occurs in the indexed text (a word of the corpus).
-
-        A question's unknown word that the reports write is no misspelling.
-        """
-        bm25 = self.refresh()
-        tokens = bm25.tokenizer(word)
-        return bool(tokens) and all(t in bm25.vocab for t in tokens)
-
-    def long_words(self, min_len: int) -> list[str]:
-        """The words of ``min_len`` letters or more the indexed text writes (a-z only).
-
-        What a question's long misspelt word may be read as, beside the workspace's names.
-        """
-        return [t for t in self.refresh().vocab if len(t) >= min_len and t.isascii()
-                and t.isalpha()]
-
     def refresh(self) -> BM25Index:
         """Bring the BM25 index up to date with the store.
 

@@ -1,7 +1,8 @@
-"""How a :class:`~ragspine_nb.retrieval.NarrativeIndex` is looked at: its wiring, widgets, display.
+"""How a :class:`~ragspine_nb.retrieval.NarrativeIndex` is looked at: wiring, words, widgets.
 
-Mixed into the index; everything here reads the index's configuration and state and
-never changes how a search ranks.
+Mixed into the index; everything here reads the index's configuration and state (the
+words its text writes, which the question reader spells against) and never changes how
+a search ranks.
 """
 
 from __future__ import annotations
@@ -46,6 +47,23 @@ class IndexViews(CardReprMixin):
 
     refresh: Callable[[], BM25Index]
     _ensure_vectors: Callable[[Sequence[str]], None]
+
+    def knows_word(self, word: str) -> bool:
+        """Whether every token of ``word`` occurs in the indexed text (a word of the corpus).
+
+        A question's unknown word that the reports write is no misspelling.
+        """
+        bm25 = self.refresh()
+        tokens = bm25.tokenizer(word)
+        return bool(tokens) and all(t in bm25.vocab for t in tokens)
+
+    def long_words(self, min_len: int) -> list[str]:
+        """The words of ``min_len`` letters or more the indexed text writes (a-z only).
+
+        What a question's long misspelt word may be read as, beside the workspace's names.
+        """
+        return [t for t in self.refresh().vocab if len(t) >= min_len and t.isascii()
+                and t.isalpha()]
 
     def topology(self) -> PipelineGraph:
         """The configured wiring (only components that are really wired appear)."""

@@ -2,7 +2,8 @@
 
 Every document's statement is kept in ``fact_statement``; ``fact_metric`` holds the
 settled fact of each identity, and an identity two documents state differently is a
-conflict until a user resolves it (see :mod:`ragspine_nb.stores.statements`).
+conflict until a user resolves it (see :mod:`ragspine_nb.stores.statements`). The tables
+and the SQL they are read and written with: :mod:`ragspine_nb.stores.fact_schema`.
 """
 
 from __future__ import annotations
@@ -12,12 +13,20 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ragspine_nb.core import PERIOD_TYPES, Fact, is_blank
+from ragspine_nb.core import Fact, is_blank
 from ragspine_nb.errors import InvalidRecordError, LineageError
+from ragspine_nb.stores import fact_schema as sc
 from ragspine_nb.stores import statements as st
 from ragspine_nb.stores._base import SQLStore, open_database
 from ragspine_nb.stores._resolve import ConflictMixin
-from ragspine_nb.stores.registrants import REGISTRANT_SCHEMA, read_registrants, write_registrant
+from ragspine_nb.stores.fact_schema import (
+    DOCUMENT_COLUMNS,
+    FACT_COLUMNS,
+    FACT_FILTERS,
+    IDENTITY_COLUMNS,
+    REGISTRANT,
+)
+from ragspine_nb.stores.registrants import read_registrants, write_registrant
 from ragspine_nb.stores.statements import utc_now
 from ragspine_nb.vocabulary import Vocabulary
 
@@ -30,114 +39,15 @@ __all__ = ["FactStore", "FACT_COLUMNS", "FACT_FILTERS", "DOCUMENT_COLUMNS", "IDE
            "REGISTRANT",
            "utc_now"]
 
-#: Columns of ``fact_metric`` in :class:`~ragspine_nb.core.Fact` field order.
-FACT_COLUMNS: tuple[str, ...] = (
-    "metric_code", "entity", "geography", "channel", "period_type", "period", "value", "unit",
-    "source_doc_id", "source_locator", "source_file_hash", "extractor_version",
-    "mapping_version", "valid_as_of", "ingested_at",
-)
-#: Keyword filters accepted by :meth:`FactStore.iter_facts`.
-FACT_FILTERS: tuple[str, ...] = (
-    "metric_code", "entity", "geography", "channel", "period_type", "period", "source_doc_id",
-)
-_REQUIRED = ("metric_code", "entity", "geography", "channel", "period", "unit")
-_LINEAGE = ("source_doc_id", "source_locator")
-
-
-def _nonblank(col: str) -> str:
-    return f"{col} TEXT NOT NULL CHECK (length(trim({col})) > 0)"
-
-
-_COLUMNS_DDL = f"""
-    {_nonblank("metric_code")},
-    {_nonblank("entity")},
-    {_nonblank("geography")},
-    {_nonblank("channel")},
-    period_type TEXT NOT NULL CHECK (period_type IN ({", ".join(repr(p) for p in PERIOD_TYPES)})),
-    {_nonblank("period")},
-    value REAL NOT NULL,
-    {_nonblank("unit")},
-    {_nonblank("source_doc_id")},
-    {_nonblank("source_locator")},
-    source_file_hash TEXT NOT NULL DEFAULT '',
-    extractor_version TEXT NOT NULL DEFAULT '',
-    mapping_version TEXT NOT NULL DEFAULT '',
-    valid_as_of TEXT NOT NULL DEFAULT '',
-    {_nonblank("ingested_at")}"""
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS fact_metric ({_COLUMNS_DDL},
-    PRIMARY KEY (metric_code, entity, channel, period_type, period)
-);
-CREATE INDEX IF NOT EXISTS fact_metric_by_doc ON fact_metric (source_doc_id);
-CREATE INDEX IF NOT EXISTS fact_metric_by_entity ON fact_metric (entity, metric_code, channel);
-CREATE TABLE IF NOT EXISTS source_document (
-    doc_id TEXT PRIMARY KEY CHECK (length(trim(doc_id)) > 0),
-    path TEXT NOT NULL,
-    file_hash TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    extractor_version TEXT NOT NULL,
-    title TEXT NOT NULL DEFAULT '',
-    sensitivity TEXT NOT NULL DEFAULT '',
-    facts INTEGER NOT NULL,
-    chunks INTEGER NOT NULL,
-    ingested_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS document_identity (
-    doc_id TEXT PRIMARY KEY CHECK (length(trim(doc_id)) > 0),
-    company TEXT NOT NULL DEFAULT '',
-    entity TEXT NOT NULL DEFAULT '',
-    period TEXT NOT NULL DEFAULT '',
-    fiscal_year_end TEXT NOT NULL DEFAULT '',
-    doc_type TEXT NOT NULL DEFAULT '',
-    sources TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS vocabulary (
-    doc_id TEXT PRIMARY KEY CHECK (length(trim(doc_id)) > 0),
-    format INTEGER NOT NULL,
-    body TEXT NOT NULL
-);
-{REGISTRANT_SCHEMA}
-{st.statement_schema(_COLUMNS_DDL)}"""
-#: Columns of the ``source_document`` ledger (what was ingested, from which bytes).
-DOCUMENT_COLUMNS: tuple[str, ...] = (
-    "doc_id", "path", "file_hash", "fingerprint", "extractor_version", "title", "sensitivity",
-    "facts", "chunks", "ingested_at",
-)
-
-# Every SQL string below names only fixed column identifiers; values are always bound.
-_LEDGER_UPSERT = (
-    f"INSERT OR REPLACE INTO source_document ({', '.join(DOCUMENT_COLUMNS)}) "  # noqa: S608
-    f"VALUES ({', '.join('?' for _ in DOCUMENT_COLUMNS)})"
-)
-_LEDGER_SELECT = f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM source_document"  # noqa: S608
-_VOCABULARY_DELETE = "DELETE FROM vocabulary WHERE doc_id = ?"
-#: What a document says of itself (``extract.identity.DocumentIdentity.to_row`` + entity).
-IDENTITY_COLUMNS: tuple[str, ...] = ("doc_id", "company", "entity", "period",
-                                     "fiscal_year_end", "doc_type", "sources")
-#: The identity row's key for the filer's registrant number (kept in a table of its own).
-REGISTRANT = "registrant"
-_IDENTITY_DELETE = "DELETE FROM document_identity WHERE doc_id = ?"
-_IDENTITY_UPSERT = (
-    f"INSERT OR REPLACE INTO document_identity ({', '.join(IDENTITY_COLUMNS)}) "  # noqa: S608
-    f"VALUES ({', '.join('?' for _ in IDENTITY_COLUMNS)})")
-_IDENTITY_SELECT = f"SELECT {', '.join(IDENTITY_COLUMNS)} FROM document_identity"  # noqa: S608
-_VOCABULARY_INSERT = "INSERT INTO vocabulary (doc_id, format, body) VALUES (?, ?, ?)"
-#: The shape of a stored vocabulary's JSON body (:meth:`Vocabulary.to_dict`).
-_VOCABULARY_FORMAT = 1
-_QUERY = (
-    f"SELECT {', '.join(FACT_COLUMNS)} FROM fact_metric "  # noqa: S608
-    "WHERE metric_code = ? AND entity = ? AND channel = ? AND period_type = ? AND period = ?"
-)
-
 
 def _check(fact: object) -> Fact:
     """Re-validate at write time (a Fact can be forged with ``object.__setattr__``)."""
     if not isinstance(fact, Fact):
         raise InvalidRecordError(f"FactStore.upsert takes Fact objects, got {type(fact).__name__}")
-    for name in _LINEAGE:
+    for name in sc.LINEAGE:
         if is_blank(getattr(fact, name)):
             raise LineageError(f"refusing a fact without {name}: {fact!r}")
-    for name in _REQUIRED:
+    for name in sc.REQUIRED:
         if is_blank(getattr(fact, name)):
             raise InvalidRecordError(f"refusing a fact with blank {name}: {fact!r}")
     return fact
@@ -182,7 +92,7 @@ class FactStore(ConflictMixin, SQLStore):
     """
 
     def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
-        self._db = open_database(path, schema=_SCHEMA, table="fact_metric", create=create)
+        self._db = open_database(path, schema=sc.SCHEMA, table="fact_metric", create=create)
         #: the documents' vocabularies as last read, with the database's change token then
         self._vocabularies: tuple[object, dict[str, Vocabulary]] | None = None
         #: metric_channels' answers as last read, by entity, with the change token then
@@ -249,15 +159,15 @@ class FactStore(ConflictMixin, SQLStore):
             who = (source_doc_id, *(str(identity.get(c, "")) for c in IDENTITY_COLUMNS[1:]))
         with self._db.transaction() as conn:
             st.replace_document(conn, source_doc_id, checked, utc_now())
-            conn.execute(_VOCABULARY_DELETE, (source_doc_id,))
-            conn.execute(_IDENTITY_DELETE, (source_doc_id,))
+            conn.execute(sc.VOCABULARY_DELETE, (source_doc_id,))
+            conn.execute(sc.IDENTITY_DELETE, (source_doc_id,))
             write_registrant(conn, source_doc_id, registrant)
             if who is not None:
-                conn.execute(_IDENTITY_UPSERT, who)
+                conn.execute(sc.IDENTITY_UPSERT, who)
             if body is not None:
-                conn.execute(_VOCABULARY_INSERT, (source_doc_id, _VOCABULARY_FORMAT, body))
+                conn.execute(sc.VOCABULARY_INSERT, (source_doc_id, sc.VOCABULARY_FORMAT, body))
             if ledger is not None:
-                conn.execute(_LEDGER_UPSERT, ledger)
+                conn.execute(sc.LEDGER_UPSERT, ledger)
         return len(checked)
 
     def vocabularies(self) -> dict[str, Vocabulary]:
@@ -276,7 +186,7 @@ class FactStore(ConflictMixin, SQLStore):
 
     def source_documents(self) -> list[dict[str, Any]]:
         """The ingestion ledger: one row per ingested document, ordered by doc_id."""
-        rows = self._db.fetchall(_LEDGER_SELECT + " ORDER BY doc_id")
+        rows = self._db.fetchall(sc.LEDGER_SELECT + " ORDER BY doc_id")
         return [dict(r) for r in rows]
 
     def document_identities(self) -> dict[str, dict[str, str]]:
@@ -284,7 +194,7 @@ class FactStore(ConflictMixin, SQLStore):
 
         Documents that name nothing are left out.
         """
-        rows = self._db.fetchall(_IDENTITY_SELECT + " ORDER BY doc_id")
+        rows = self._db.fetchall(sc.IDENTITY_SELECT + " ORDER BY doc_id")
         filers = read_registrants(self._db)  # the regulator's number of the filer, if stated
         return {str(r[0]): {**{c: str(v) for c, v in zip(IDENTITY_COLUMNS[1:], tuple(r)[1:],
                                                            strict=True)},
@@ -292,7 +202,7 @@ class FactStore(ConflictMixin, SQLStore):
 
     def source_document(self, doc_id: str) -> dict[str, Any] | None:
         """The ledger row of one document, or ``None`` if it was never ingested."""
-        rows = self._db.fetchall(_LEDGER_SELECT + " WHERE doc_id = ?", (doc_id,))
+        rows = self._db.fetchall(sc.LEDGER_SELECT + " WHERE doc_id = ?", (doc_id,))
         return dict(rows[0]) if rows else None
 
     def delete_by_source_doc(self, source_doc_id: str) -> int:
@@ -302,8 +212,8 @@ class FactStore(ConflictMixin, SQLStore):
         document's derived vocabulary goes with its statements.
         """
         with self._db.transaction() as conn:
-            conn.execute(_VOCABULARY_DELETE, (source_doc_id,))
-            conn.execute(_IDENTITY_DELETE, (source_doc_id,))
+            conn.execute(sc.VOCABULARY_DELETE, (source_doc_id,))
+            conn.execute(sc.IDENTITY_DELETE, (source_doc_id,))
             write_registrant(conn, source_doc_id, "")
             return st.remove_document(conn, source_doc_id)
 
@@ -312,7 +222,7 @@ class FactStore(ConflictMixin, SQLStore):
         self, metric: str, entity: str, period_type: str, period: str, channel: str = "TOTAL"
     ) -> tuple[str, tuple[str, ...]]:
         """Return the exact SQL and bound parameters :meth:`query` runs."""
-        return _QUERY, (metric, entity, channel, period_type, period)
+        return sc.QUERY, (metric, entity, channel, period_type, period)
 
     def query(
         self, metric: str, entity: str, period_type: str, period: str, channel: str = "TOTAL"

@@ -38,7 +38,7 @@ from ragspine_nb.agent.reading.labels import entity_label, metric_label
 from ragspine_nb.agent.write.answer import StructuredAnswer, cited, figure_text, layout
 from ragspine_nb.agent.write.templates import format_value, statement_text
 from ragspine_nb.core import ConflictResult, Fact, Figure, FoundResult, QueryResult
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.units import store_unit, unit_text

@@ -44,7 +44,8 @@ from ragspine_nb.agent.scope.stored_readings import brought_codes, narrowed
 from ragspine_nb.agent.write.answer import cited, figure_text, input_lines
 from ragspine_nb.agent.write.templates import format_value, with_note
 from ragspine_nb.core import FoundResult, ToolOutcome
-from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.glossary import fold
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.profile_fields import formula_codes
 from ragspine_nb.units import unit_text

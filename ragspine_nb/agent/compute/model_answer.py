@@ -32,8 +32,8 @@ from ragspine_nb.agent.compute.model_offer import (
 from ragspine_nb.agent.compute.model_reading import MAX_NAME_WORDS, Asked, Rejection, verify
 from ragspine_nb.agent.compute.operations import Operation
 from ragspine_nb.agent.providers import LLMProvider, MockProvider
+from ragspine_nb.agent.reading.cue_text import cue_text
 from ragspine_nb.agent.reading.operation_cues import aggregate_cue, operation_asked
-from ragspine_nb.agent.reading.operation_detect import cue_text
 from ragspine_nb.agent.reading.question_kind import KIND_NUMBER
 from ragspine_nb.agent.reading.unstated import line_item_words
 from ragspine_nb.agent.result import AgentResult
@@ -42,7 +42,8 @@ from ragspine_nb.agent.scope.stored_readings import metric_names
 from ragspine_nb.agent.write.templates import TEXT
 from ragspine_nb.core import Fact
 from ragspine_nb.errors import ProviderError
-from ragspine_nb.glossary import fold, normalize_period, period_label
+from ragspine_nb.glossary import fold
+from ragspine_nb.period_codes import normalize_period, period_label
 from ragspine_nb.profile_fields import formula_codes
 from ragspine_nb.wordset import content_words
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from ragspine_nb.agent.reading.labels import entity_label, metric_label
 from ragspine_nb.agent.reading.unstated import QUESTION_WORDS
 from ragspine_nb.core import Fact
-from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.glossary import fold
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import unit_text
 from ragspine_nb.wordset import content_words

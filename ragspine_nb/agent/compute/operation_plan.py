@@ -44,7 +44,7 @@ from ragspine_nb.agent.compute.plan_cells import (
     varying_slots,
 )
 from ragspine_nb.agent.compute.ratio_plan import plan_ratio
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 
 __all__ = ["Task", "Plan", "PlanContext", "base_tasks", "plan_operation", "varying_slots",
            "ranged", "SLOTS"]

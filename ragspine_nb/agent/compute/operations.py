@@ -32,7 +32,7 @@ from ragspine_nb.agent.reading.operation import ANSWERS, Operation
 from ragspine_nb.agent.write.templates import NOT_COMPUTED, OPERATION_NAMES, format_value
 from ragspine_nb.core import Fact
 from ragspine_nb.errors import InvalidRecordError
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.units import unit_parts
 
 __all__ = ["Operation", "Computed", "NotComputed", "compute", "aggregate", "ratio",

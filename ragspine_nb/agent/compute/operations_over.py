@@ -21,7 +21,7 @@ from ragspine_nb.agent.compute.operations import (
 from ragspine_nb.agent.reading.operation_cues import Threshold
 from ragspine_nb.agent.write.templates import format_value
 from ragspine_nb.core import Fact
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.units import SCALES, unit_parts
 
 __all__ = ["count_passing", "gap_of_means", "passing", "pick_extreme", "Trend", "trend",

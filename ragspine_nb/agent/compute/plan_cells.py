@@ -19,7 +19,8 @@ from ragspine_nb.agent.reading.labels import slot_label
 from ragspine_nb.agent.reading.operation_cues import compound_span, period_range
 from ragspine_nb.agent.scope.clarify import ClarificationResult
 from ragspine_nb.extract.header_periods import YEAR
-from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.glossary import fold
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.period_phrases import EVERY_YEAR, latest_years
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.profile_fields import formula_codes

@@ -6,12 +6,8 @@ from datetime import date
 from typing import Any
 
 from ragspine_nb.core import QueryResult, UnrecognizedParamResult
-from ragspine_nb.glossary import (
-    normalize_channel,
-    normalize_entity,
-    normalize_metric,
-    normalize_period,
-)
+from ragspine_nb.glossary import normalize_channel, normalize_entity, normalize_metric
+from ragspine_nb.period_codes import normalize_period
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 

@@ -20,7 +20,8 @@ from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.reading.labels import metric_label
 from ragspine_nb.agent.reading.ratio_sides import ratio_words
 from ragspine_nb.agent.scope.stored_readings import metric_names
-from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.glossary import fold
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 

@@ -17,7 +17,7 @@ from ragspine_nb.agent.compute.query_tools import execute_query_metric
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.scope.clarify import ClarificationResult
 from ragspine_nb.core import CHANGE_PCT_CHANNEL, ConflictResult, FoundResult, is_stated_change
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.units import unit_parts

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 
 __all__ = ["Task", "Slot", "SLOTS", "StoredCell"]
 

@@ -36,7 +36,7 @@ from ragspine_nb.agent.write.table_answers import display_label, table_answer
 from ragspine_nb.agent.write.templates import TEXT
 from ragspine_nb.core import Citation, NarrativeOutcome, Snippet
 from ragspine_nb.errors import ProviderError
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["NarrativeRetriever", "NarrativeOutcome", "NarrativeAnswer", "run_narrative",

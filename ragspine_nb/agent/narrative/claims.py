@@ -47,8 +47,9 @@ from ragspine_nb.agent.narrative.figures import (
 )
 from ragspine_nb.agent.reading.intent import _PERIOD, _compile, _find_all
 from ragspine_nb.extract.values import parse_number
-from ragspine_nb.glossary import fold, metric_vocabulary, normalize_period
+from ragspine_nb.glossary import fold, metric_vocabulary
 from ragspine_nb.number_words import spell_out_numbers
+from ragspine_nb.period_codes import normalize_period
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import UnitParts
 

@@ -17,14 +17,9 @@ from functools import lru_cache
 
 from ragspine_nb.agent.reading.intent import _PERIOD, _compile, _find_all
 from ragspine_nb.extract.values import detect_unit, parse_number
-from ragspine_nb.glossary import (
-    entity_vocabulary,
-    fold,
-    metric_vocabulary,
-    normalize_period,
-    text_channel_vocabulary,
-)
+from ragspine_nb.glossary import entity_vocabulary, fold, metric_vocabulary, text_channel_vocabulary
 from ragspine_nb.lexicon import MONTH, MONTH_WORD
+from ragspine_nb.period_codes import normalize_period
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import SCALES, UnitParts, unit_parts
 from ragspine_nb.wordset import STOP_WORDS, content_words

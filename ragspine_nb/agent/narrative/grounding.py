@@ -39,7 +39,7 @@ from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.scope.clarify import ClarificationResult
 from ragspine_nb.agent.write.templates import format_value
 from ragspine_nb.core import ConflictResult, Dropped, Fact, FoundResult, QueryResult
-from ragspine_nb.glossary import normalize_period, period_label
+from ragspine_nb.period_codes import normalize_period, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.facts import FactStore
 

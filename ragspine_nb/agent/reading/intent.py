@@ -21,7 +21,6 @@ from functools import cached_property
 
 from ragspine_nb.agent.gate.security_gate import SecurityGate
 from ragspine_nb.agent.reading.bucket_window import read_window
-from ragspine_nb.agent.reading.change_base import names_start
 from ragspine_nb.agent.reading.cue_words import (
     CHANGE_CUES,
     NARRATIVE_CUES,
@@ -48,14 +47,11 @@ from ragspine_nb.agent.reading.intent_terms import (
     mask,
     named_over_placeholder,
     numbered_columns,
-    part_of_year,
-    parts_of_year,
     without_phrases,
     without_words,
     word_set,
 )
 from ragspine_nb.agent.reading.list_partner import unread_partner
-from ragspine_nb.agent.reading.offset_period import offset_years
 from ragspine_nb.agent.reading.operation_cues import without_operands, without_signed_extreme
 from ragspine_nb.agent.reading.owners_words import named_codes
 from ragspine_nb.agent.reading.parsed import (
@@ -65,7 +61,7 @@ from ragspine_nb.agent.reading.parsed import (
     IntentParser,
     ParsedIntent,
 )
-from ragspine_nb.agent.reading.period_lists import listed_parts, split_years
+from ragspine_nb.agent.reading.question_periods import question_periods, starts_change
 from ragspine_nb.agent.reading.ratio_sides import share_nouns
 from ragspine_nb.agent.reading.spelling import Speller, name_texts
 from ragspine_nb.agent.reading.unstated import (
@@ -75,14 +71,9 @@ from ragspine_nb.agent.reading.unstated import (
     vocabulary_words,
 )
 from ragspine_nb.core import CHANGE_PCT_CHANNEL, is_stated_change
-from ragspine_nb.glossary import (
-    entity_vocabulary,
-    fold,
-    normalize_periods,
-    text_channel_vocabulary,
-)
+from ragspine_nb.glossary import entity_vocabulary, fold, text_channel_vocabulary
 from ragspine_nb.lang import detect_language
-from ragspine_nb.period_phrases import QUESTION_PERIOD, phrase_periods, without_periods
+from ragspine_nb.period_phrases import QUESTION_PERIOD, without_periods
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import WordSetIndex, content_words
 
@@ -102,43 +93,20 @@ __all__ = [
 ]
 
 _PERIOD = QUESTION_PERIOD
-#: A period named relative to another that no phrase reader reads ("three years ago",
-#: "the prior year"): asked back, never read as the latest year.
-_RELATIVE = re.compile(r"(?<![a-z])(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
-                       r"\s+(?:fiscal\s+)?years?\s+ago|(?:the\s+)?(?:prior|preceding)\s+"
-                       r"(?:fiscal\s+)?year|the\s+year\s+before)(?![a-z])")
 # kept importable under their earlier names (agent.figures reads figures with them)
 _compile, _find_all = compile_terms, find_all
 #: "percentage of" names a share, not a percentage change
 _SHARE_OF = re.compile(r"(?:percentage|percent|per cent|%) of\b")
-#: Period types that are parts of a year.
-_PARTS = ("QUARTER", "HY")
-def _starts_change(text: str, period_text: str) -> bool:
-    """Whether the first period phrase is a change's starting point (``change_base``)."""
-    split = split_years(text)
-    first = next((m for m in _PERIOD.finditer(split) if m.group(0) == period_text), None)
-    return first is not None and names_start(split, first.start(), first.end())
-
-
-def _parts_read(outside: str, periods: list[tuple[str, str]], unread: str,
-                named: frozenset[str], cols: _Columns) -> tuple[list[tuple[str, str]], str]:
-    """The periods after reading dated columns and parts of a year named without one.
-
-    ``outside`` is the folded question outside the rows' names; ``named`` the words of
-    the rows and columns named.
-    """
-    if cols.dated is not None:  # "the quarter ended July 27, 2019": a column's date
-        unread, periods = "", periods or [("FY", y) for y in cols.dated.years]
-    if unread or any(p[0] in _PARTS for p in periods):
-        return periods, unread
-    # "between the second and first quarter": a part of a year named without its year
-    # (and naming no row or column) is no period of ours, never a year
-    unread = part_of_year(outside, named)
-    if unread and len(periods) == 1 and periods[0][0] == "FY":
-        # "in 2019, ... between the third quarter and fourth quarter": its parts
-        parts = parts_of_year(outside, periods[0][1])
-        return (parts, "") if parts else (periods, unread)
-    return periods, unread
+def _mentions(rows: Rows, codes: tuple[str, ...], entity: str, period: str) -> dict[str, str]:
+    """What the question wrote for the row, the company and the period read."""
+    mentions = {}
+    if rows.hits and codes and rows.hits[0][2] == codes[0]:
+        mentions["metric"] = rows.hits[0][3]
+    elif codes:
+        mentions["metric"] = " ".join(sorted(rows.words))
+    mentions.update((slot, said) for slot, said in (("entity", entity), ("period", period))
+                    if said)
+    return mentions
 
 
 class RuleIntentParser:
@@ -277,19 +245,6 @@ class RuleIntentParser:
             return _Columns((shares[0],), words=used)
         return _Columns(options=tuple(named))  # two columns named without a list: ask
 
-    def _periods(self, text: str, reference_date: date | None
-                 ) -> tuple[list[tuple[str, str]], str, str]:
-        """The periods named in order, the first phrase naming one, an unread phrase."""
-        period_text = unread = ""
-        matches = []
-        for m in _PERIOD.finditer(text := split_years(text)):  # "2018/19": one fiscal year
-            found = normalize_periods(self.profile, m.group(0), reference_date)
-            if None in (phrase_periods(m.group(0)) or ()):  # one of its dates is no period
-                unread = unread or m.group(0)
-            matches.append((m.start(), m.end(), found))
-            period_text = period_text or (m.group(0) if found else "")
-        return list(dict.fromkeys(listed_parts(text, matches))), period_text, unread
-
     def _cues(self, rest: str, rows: Rows, words: frozenset[str]
               ) -> tuple[_Columns, bool, bool]:
         """The columns named, and whether a change and a percentage are asked.
@@ -366,26 +321,15 @@ class RuleIntentParser:
                 without_periods(text), fold(said), content_words(" ".join(
                     (spec.label, *spec.synonyms))), self._known, self._terms):
             codes, candidates = (), codes  # "revenue and EBITDA", none EBITDA: ask, never half
-        periods, period_text, unread = self._periods(text, reference_date)
-        periods, unread = _parts_read(mask(text, list(rows.hits)), periods, unread,
-                                      rows.words | cols.words, cols)
-        if (offset := offset_years(text, periods)) is not None:  # "two years before 2023"
-            periods, unread = list(offset.periods), offset.unread or unread
-        relative = _RELATIVE.search(text) if not periods and not unread and \
-            not has_cue(text, CHANGE_CUES) else None
-        unread = relative.group(0) if relative else unread  # "3 years ago": never the latest
+        periods, period_text, unread = question_periods(
+            self.profile, text, reference_date, mask(text, list(rows.hits)),
+            rows.words | cols.words, cols)
         unstated = unstated_words(_PERIOD.sub(" ", without_signed_extreme(text)), self._known)
         change_from = len(periods) == 1 and has_cue(text, CHANGE_CUES) and \
-            _starts_change(text, period_text)
+            starts_change(text, period_text)
         entities = named_over_placeholder(self.profile, entities)
         entity_codes = tuple(dict.fromkeys(e[2] for e in entities))
-        mentions = {}
-        if rows.hits and codes and rows.hits[0][2] == codes[0]:
-            mentions["metric"] = rows.hits[0][3]
-        elif codes:
-            mentions["metric"] = " ".join(sorted(rows.words))
-        mentions.update((slot, said) for slot, said in (
-            ("entity", entities[0][3] if entities else ""), ("period", period_text)) if said)
+        mentions = _mentions(rows, codes, entities[0][3] if entities else "", period_text)
         return ParsedIntent(
             raw_question=question, language=detect_language(question),
             route=self._route(text, rows, read_codes, bool(periods), unstated),

@@ -19,11 +19,9 @@ A row label's opening sign word ("Less: valuation allowance") is no part of its 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import replace
 
-from ragspine_nb.agent.reading.acronyms import acronym_name
 from ragspine_nb.agent.reading.intent_readings import (
     TOTAL_WORDS,
     Hit,
@@ -33,21 +31,13 @@ from ragspine_nb.agent.reading.intent_readings import (
     qualified_by,
     row_and_column,
 )
-from ragspine_nb.agent.reading.intent_terms import (
-    bare_label,
-    compile_terms,
-    find_all,
-    mask,
-    unsigned_label,
-    word_set,
-)
+from ragspine_nb.agent.reading.intent_terms import compile_terms, find_all, mask, word_set
 from ragspine_nb.agent.reading.name_edges import clause_verbs, negated_words
 from ragspine_nb.agent.reading.ratio_sides import share_words
 from ragspine_nb.agent.reading.row_heads import named_by_head
+from ragspine_nb.agent.reading.row_names import dated_only, noteless_names, written_names
 from ragspine_nb.agent.reading.row_phrases import named_phrases, outnamed
-from ragspine_nb.extract.rows import norm_label
 from ragspine_nb.glossary import fold, metric_vocabulary
-from ragspine_nb.period_phrases import names_only_a_period
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.typos import TypoIndex
 from ragspine_nb.wordset import WordSetIndex, content_words
@@ -68,26 +58,10 @@ _ASKING_WORDS = (OPERATION_WORDS - {"rate"}) | {"average", "mean"}
 START_WORDS = frozenset({"beginning", "begin", "opening", "start", "starting"})
 END_WORDS = frozenset({"end", "ending", "closing", "close"})
 
-_YEAR = re.compile(r"(?:19|20)\d\d")
 #: Chinese labels that only say "total" (a row named by its place in its table).
 _ZH_TOTALS = frozenset({"合计", "总计", "总额", "小计", "共计", "总数"})
 #: A measure word alone ("Amount") names no line item, as "Total" names none.
 _MEASURE_WORDS = frozenset({"amount", "amounts"})
-_HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011\u2013](?=[A-Za-z])")
-
-
-def _dated_only(term: str) -> bool:
-    """A name that is only a year or a period: the question's period, never a row's name.
-
-    "2019", "2023 (1)" (its footnote mark no word), "Fiscal Year", "First Quarter" (a
-    table's quarters down a column).
-    """
-    if names_only_a_period(term):
-        return True
-    if term.isascii() and "19" not in term and "20" not in term:
-        return False  # no year is written in it (an ASCII text folds to no new digit)
-    words = content_words(norm_label(term))  # its footnote mark is no word
-    return bool(words) and all(_YEAR.fullmatch(w) for w in words)
 
 
 def _asks_operation(extra: frozenset[str]) -> bool:
@@ -102,20 +76,11 @@ class RowReader:
         self.profile = profile
         self.live = frozenset(live) if live is not None else None
         self.terms = compile_terms({t: c for t, c in metric_vocabulary(profile).items()
-                                    if not _dated_only(t)})
-        pairs = [(t, m.code) for m in profile.metrics.values() for t in (m.label, *m.synonyms)
-                 if not _dated_only(t)]
-        pairs += [(bare, code) for t, code in pairs if (bare := unsigned_label(t))]
-        # "long-term" in a name is named by "long term" too (never the other way round:
-        # "vested" is not in "non-vested")
-        pairs += [(split, code) for t, code in pairs if (split := _HYPHEN.sub(" ", t)) != t]
-        # "Loan-to-value (LTV) ratio" is named "LTV ratio" too: the acronym it defines
-        pairs += [(short, code) for t, code in pairs if (short := acronym_name(t))]
-        self._strict_pairs = list(pairs)  # names as written: indexed on first use
+                                    if not dated_only(t)})
+        written = written_names(profile)
+        self._strict_pairs = written  # names as written: indexed on first use
         self._strict: WordSetIndex | None = None
-        # a name's parenthesised notes, nested ones too, may be left out ("Carrying
-        # amount (non-current (liabilities)/assets)"); two rows left alike ask back
-        pairs += [(bare, code) for t, code in pairs if (bare := bare_label(t))]
+        pairs = [*written, *noteless_names(written)]
         self.index = WordSetIndex(
             pairs, rival_pairs=[(m.label or m.code, m.code) for m in profile.metrics.values()],
             cues=_ASKING_WORDS)

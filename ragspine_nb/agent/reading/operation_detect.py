@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import lru_cache
 
 from ragspine_nb.agent.reading.bucket_window import window_asked
 from ragspine_nb.agent.reading.comparative import (
@@ -31,6 +30,7 @@ from ragspine_nb.agent.reading.comparative import (
     compared_direction,
     compared_first,
 )
+from ragspine_nb.agent.reading.cue_text import cue_text, names_of
 from ragspine_nb.agent.reading.cue_words import (
     HOW_MUCH_MORE,
     MOVEMENT_VERBS,
@@ -67,7 +67,7 @@ from ragspine_nb.core import is_stated_change
 from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 
-__all__ = ["detect_operation", "cue_text", "percent_column", "COMPARE_CUES",
+__all__ = ["detect_operation", "percent_column", "COMPARE_CUES",
            "DIFFERENCE_CUES", "PERCENT_CHANGE", "REPORTED"]
 
 #: Words asking to compare two figures: both levels are answered, with their difference.
@@ -112,57 +112,10 @@ _NOT_COUNTED = frozenset({"percent", "percentage", "percentages", "per", "basis"
                           "billion", "billions"})
 _SUPERLATIVE = re.compile(r"(?<![a-z])(?:highest|largest|greatest|biggest|maximum|lowest|"
                           r"smallest|least|minimum)(?![a-z])|最高|最大|最低|最小")
-#: What a blanked-out name is written as (a letter, so the words around it stay words).
-_BLANK = "x"
-#: Cue words that name no operation when they are words of a row the question named.
-_CUE_WORDS = frozenset({"average", "mean", "total", "sum", "combined", "ratio", "percentage",
-                        "percent", "proportion", "share", "change", "increase", "decrease",
-                        "highest", "lowest", "largest", "smallest", "maximum", "minimum",
-                        "growth", "net", "aggregate", "margin", "margins"})
-
-
 def _has_cue(text: str, cues: Sequence[str]) -> bool:
     return any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", text) if c.isascii()
                else c in text for c in cues)
 
-
-@lru_cache(maxsize=4096)
-def _names_of(profile: DomainProfile, codes: tuple[str, ...]) -> tuple[str, ...]:
-    """The folded names (label, synonyms, code) of metrics and channels, longest first."""
-    terms: set[str] = set()
-    for code in codes:
-        spec = profile.metrics.get(code) or profile.channels.get(code)
-        if spec is not None:
-            terms |= {fold(t) for t in (spec.code, getattr(spec, "label", ""), *spec.synonyms)}
-    return tuple(sorted((t for t in terms if len(t) > 1), key=len, reverse=True))
-
-
-def cue_text(intent: ParsedIntent, profile: DomainProfile) -> str:
-    """The folded question with the rows and columns it names blanked out (same length).
-
-    Names are blanked as phrases (written as ``x``); when a named row's name appears in
-    no phrase of its own (named in other words), the cue words ("average", "total" …)
-    of its name are blanked instead (not a column's: "change" may name the stated-change
-    column and still ask for a change).
-    """
-    text = fold(intent.raw_question)
-    rows = set(intent.metrics)
-    for code in dict.fromkeys((*intent.metrics, *intent.channels)):
-        names = _names_of(profile, (code,))
-        blanked = text
-        # a name's "percent" as the question may write it ("external valuation %")
-        for name in (*names, *(n.replace(" percent", p) for n in names
-                               for p in (" %", "%") if " percent" in n)):
-            body = re.escape(name)
-            pattern = rf"(?<![a-z0-9]){body}(?![a-z0-9])" if name.isascii() else body
-            blanked = re.sub(pattern, lambda m: _BLANK * len(m.group(0)), blanked)
-        if blanked == text and code in rows:  # a row named in other words: its cue
-            # words are no cue (a column's are: "change" names a stated-change column)
-            words = {w for n in names for w in re.findall(r"[a-z]+", n)} & _CUE_WORDS
-            for word in words:
-                blanked = re.sub(rf"(?<![a-z]){word}(?![a-z])", _BLANK * len(word), blanked)
-        text = blanked
-    return text
 
 
 def _label(kind: QuestionKind, cues: str) -> Operation | None:
@@ -240,7 +193,7 @@ def _ratio(intent: ParsedIntent, text: str, cues: str,
 
 def _names_the_row(noun: str, intent: ParsedIntent, profile: DomainProfile) -> bool:
     """Whether "how many <noun>" counts what a named row states (its own words)."""
-    words = {w for n in _names_of(profile, intent.metrics) for w in re.findall(r"[a-z]+", n)}
+    words = {w for n in names_of(profile, intent.metrics) for w in re.findall(r"[a-z]+", n)}
     stem = noun.rstrip("s")[:5]
     return any(w.startswith(stem) for w in words | {"number", "count", "shares"})
 

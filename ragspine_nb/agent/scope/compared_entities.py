@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.reading.labels import entity_label
 from ragspine_nb.agent.reading.question_kind import KIND_LABEL, TARGET_ITEM, QuestionKind
-from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.glossary import fold
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.stores.protocols import FactReader
 

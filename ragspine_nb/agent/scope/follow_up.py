@@ -21,7 +21,7 @@ from typing import Any
 from ragspine_nb.agent.reading.intent import ROUTE_COMPOSITE, ROUTE_STRUCTURED, ParsedIntent
 from ragspine_nb.agent.reading.labels import column_label, entity_label, metric_label
 from ragspine_nb.agent.reading.unstated import qualifies_beyond
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["Carried", "carry_over", "carried_slots", "carried_text"]

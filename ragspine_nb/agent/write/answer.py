@@ -49,7 +49,7 @@ from ragspine_nb.core import (
     QueryResult,
     UnrecognizedParamResult,
 )
-from ragspine_nb.glossary import normalize_period, period_label
+from ragspine_nb.period_codes import normalize_period, period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import unit_text
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from ragspine_nb.agent.compute.operations import Operation
 from ragspine_nb.agent.reading.labels import column_label, entity_label, metric_label, slot_label
 from ragspine_nb.core import Fact
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["OPERATION_WORDS", "SLOT_FIELDS", "slots_of", "name_of", "common_of", "joined",

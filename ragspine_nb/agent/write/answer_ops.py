@@ -78,7 +78,7 @@ from ragspine_nb.core import (
     QueryResult,
     UnrecognizedParamResult,
 )
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.units import unit_text
 

@@ -14,7 +14,8 @@ from ragspine_nb.agent.narrative.channel import NarrativeRetriever
 from ragspine_nb.agent.reading.labels import entity_label, metric_label
 from ragspine_nb.agent.write.templates import TEXT
 from ragspine_nb.core import NotFoundResult, QueryResult, Snippet
-from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.glossary import fold
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile
 
 __all__ = ["mentioning_passages", "mentions_text"]

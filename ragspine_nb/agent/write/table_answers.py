@@ -32,7 +32,8 @@ from ragspine_nb.agent.reading.intent import ParsedIntent
 from ragspine_nb.agent.reading.question_kind import as_question
 from ragspine_nb.core import Fact
 from ragspine_nb.extract.rows import norm_label
-from ragspine_nb.glossary import fold, period_label
+from ragspine_nb.glossary import fold
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.profile import DomainProfile, MetricSpec
 from ragspine_nb.stores.facts import FactStore
 from ragspine_nb.units import unit_parts
@@ -189,8 +190,11 @@ def table_rows(facts: Sequence[Fact], profile: DomainProfile,
     for code, cells in by_code.items():
         spec = specs.get(code) or profile.metrics.get(code) or MetricSpec(code, "", code)
         section = _section(spec) if code in specs else ""
-        # a profile metric's row keeps the name it is written with ("EPS"), its first name
-        label = spec.label or (spec.synonyms[0] if code in specs and spec.synonyms else code)
+        # a row as its table prints it ("Operating revenue", "EPS (cents)"): a derived row's
+        # label, a profile metric's first name the table gave it, else the profile's label
+        known = profile.metrics.get(code)
+        label = spec.label or (spec.synonyms[0] if code in specs and spec.synonyms else "") \
+            or (known.label if known is not None else "") or code
         rows.append(TableRow(code, label, section, tuple(spec.parts),
                              tuple(sorted(cells, key=_position))))
     rows.sort(key=lambda r: (_position(r.cells[0])[0], derived.get(r.code, 1 << 30), r.code))

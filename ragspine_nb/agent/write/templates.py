@@ -13,7 +13,7 @@ from ragspine_nb.core import (
 )
 from ragspine_nb.display.render import format_number
 from ragspine_nb.extract.scale import RowKind, row_kind
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.units import unit_parts, unit_text, with_unit
 
 __all__ = ["format_value", "value_text", "is_amount", "period_label", "miss_line", "conflict_line",

@@ -39,7 +39,7 @@ from ragspine_nb.agent.write.templates import (
     statement_text,
 )
 from ragspine_nb.core import Figure, FoundResult, QueryResult
-from ragspine_nb.glossary import period_label
+from ragspine_nb.period_codes import period_label
 from ragspine_nb.units import unit_parts
 
 __all__ = ["read_as_figure_ask", "with_premise", "premise_text", "change_premise"]
