@@ -47,6 +47,12 @@ Debtors,"2,100","1,900"
 Cash and cash equivalents,"1,500","1,200"
 Total current assets,"3,600","3,100"
 """
+# a stated "% Change" column that marks one row "nm" (not meaningful)
+OTHER_INCOME = """,Year ended March 31,,Period-to-period change,
+,2019,2018,Amount,% Change
+Interest income,"2,515","1,310","1,205",92 %
+Interest expense,"(5,940)",(598),"(5,342)",nm
+"""
 ADJUSTMENTS = """,2018/19,2017/18
 Revenue,"1,250","1,100"
 Adjustments to prior periods,-3.2,-8.1
@@ -69,7 +75,8 @@ ON = date(2020, 3, 1)
 def agent(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     a = tables_agent(tmp_path_factory.mktemp("rephrased"), {
         "assets.csv": ASSETS, "receivables.csv": RECEIVABLES, "rates.csv": RATES,
-        "adjustments.csv": ADJUSTMENTS, "inventories.csv": INVENTORIES, "notes.md": NOTES})
+        "adjustments.csv": ADJUSTMENTS, "inventories.csv": INVENTORIES,
+        "other_income.csv": OTHER_INCOME, "notes.md": NOTES})
     yield a
     a.close()
 
@@ -92,6 +99,10 @@ def agent(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-
     # a request ending in a full stop: "2017/18." is the fiscal year 2018
     ("Tell me the adjustments to prior periods in 2017/18.", [-8.1]),
     ("What were the adjustments to prior periods in 2017/18?", [-8.1]),
+    # "percentage change" names the operation, not the "% Change" column: the report's
+    # own figure where it states one, else computed (never "which column: % change?")
+    ("What was the percentage change in interest income from 2018 to 2019?", [92.0]),
+    ("What was the percentage change in interest expense from 2018 to 2019?", [893.31]),
 ])
 def test_the_figure_asked(agent, question: str, values: list[float]) -> None:  # type: ignore[no-untyped-def]
     r = agent.ask(question, ON)

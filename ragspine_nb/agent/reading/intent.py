@@ -37,7 +37,7 @@ from ragspine_nb.agent.reading.intent_columns import (
 )
 from ragspine_nb.agent.reading.intent_columns import Columns as _Columns
 from ragspine_nb.agent.reading.intent_columns import channel_terms as _channel_terms
-from ragspine_nb.agent.reading.intent_rows import Hit, RowReader, Rows
+from ragspine_nb.agent.reading.intent_rows import OPERATION_WORDS, Hit, RowReader, Rows
 from ragspine_nb.agent.reading.intent_terms import (
     LIST_CUES,
     compile_terms,
@@ -223,9 +223,14 @@ class RuleIntentParser:
             return _Columns(window.codes, options=window.options)
         if not named:
             # a column named in part ("net additions" of "Net additions (losses)", "due
-            # within 5 years" of "3 to 5 years"): ask
-            return _Columns(options=self._channel_words.closest(rest_words, min_shared=2)
-                            or numbered_columns(_PERIOD.sub(" ", rest), self._column_names))
+            # within 5 years" of "3 to 5 years"): ask; a stated change named only by the
+            # operation's words ("the percentage change in X", X's "% Change" not stated:
+            # "nm") is the operation asked, computed, never a column to pick
+            partial = tuple(c for c in self._channel_words.closest(rest_words, min_shared=2)
+                            if not (is_stated_change(c) and self._channel_words.shared(
+                                c, rest_words) <= OPERATION_WORDS))
+            return _Columns(options=partial or numbered_columns(_PERIOD.sub(" ", rest),
+                                                                self._column_names))
         if len(named) == 1:
             if unresolved_partner(rest, self._names_words(named[0]), self._known):
                 # "the domestic and European rates": one of two columns named is none
