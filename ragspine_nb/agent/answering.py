@@ -271,15 +271,10 @@ def structured(run: Run, operation: Operation | None, retriever: NarrativeRetrie
         run.trace.record(provider_error=True)
         return run.finish(TEXT["provider_error"][run.lang], run.intent.route)
     if plan is None and operation is None and len(results) == 1 and results[0].status != "found":
-        derived = builtin_answer(run, tasks[0])  # a margin, FCF, EBITDA no figure states
-        if derived is not None:
-            return derived
-        # "cash flow activities": a group no table states (no fact of it), its parts answer
-        parts = [] if tasks[0].metric in run.store.metric_codes() else \
-            group_parts(tasks[0], run.profile)
-        found = _lookups(run, parts) if parts else []
-        if any(r.status == "found" for r in found):
-            tasks, results = parts, found
+        missing = _missing_level(run, tasks, results)
+        if isinstance(missing, AgentResult):
+            return missing
+        tasks, results = missing
     structured, results = _computed_answer(run, plan, operation, tasks, results)
     if operation is None:  # "…, and why did it fall?" when it rose: said, with the change
         structured, results = with_premise(run, structured, results)
@@ -305,6 +300,23 @@ def structured(run: Run, operation: Operation | None, retriever: NarrativeRetrie
         sources = told.merged_sources(sources)
     return run.finish(body, run.intent.route, sources=sources, narrative=told, tool=ToolOutcome(
         tuple(results), tuple(sql_of(run.store, results)), tuple(structured.figures)))
+
+
+def _missing_level(run: Run, tasks: list[Task], results: list[QueryResult]
+                   ) -> AgentResult | tuple[list[Task], list[QueryResult]]:
+    """One level asked that no fact states: a built-in formula's answer, else its parts.
+
+    A margin, FCF or EBITDA no figure states is computed (:func:`builtin_answer`); "cash
+    flow activities", a group no table states (no fact of it), is answered by its parts
+    when one of them is found; else the miss stands.
+    """
+    derived = builtin_answer(run, tasks[0])
+    if derived is not None:
+        return derived
+    parts = [] if tasks[0].metric in run.store.metric_codes() else \
+        group_parts(tasks[0], run.profile)
+    found = _lookups(run, parts) if parts else []
+    return (parts, found) if any(r.status == "found" for r in found) else (tasks, results)
 
 
 def _reading_note(run: Run, plan: Plan | None) -> str:

@@ -279,6 +279,26 @@ def _changes(node: Node, cells: Mapping[str, Cell]) -> Node:
     return Bin(node.op, left, right)
 
 
+def _cell_reasons(used: list[Cell], proposal: Proposal, tree: Node, asked: Asked) -> list[str]:
+    """Why the cells used are not what the question asks.
+
+    A column it does not name, a figure per share it does not ask, or a word of the
+    question no cell (nor the formula's name) states.
+    """
+    said = content_words(asked.text)
+    reasons = [f"{c.id} is in the column {c.column}, which the question does not name"
+               for c in used if c.columns and not any(n <= said for n in c.columns)]
+    if not _PER.search(asked.text):  # a figure per share answers no question of an amount
+        reasons += [f"{c.id} is a figure {m.group(0)}, which the question does not ask"
+                    for c in used if (m := _PER.search(fold(c.label)))]
+    known = frozenset().union(*(c.words for c in used)) | _named_words(proposal, tree, asked)
+    left = unstated_words(QUESTION_PERIOD.sub(" ", asked.text), known)
+    if left:
+        reasons.append(f"the question's {', '.join(repr(w) for w in left)} is named by no "
+                       "cell used")
+    return reasons
+
+
 def verify(proposal: Proposal, cells: Mapping[str, Cell], asked: Asked) -> Value | Rejection:
     """The proposal's value, computed from the store, or why it is rejected.
 
@@ -310,18 +330,7 @@ def verify(proposal: Proposal, cells: Mapping[str, Cell], asked: Asked) -> Value
     if reasons:
         return Rejection(tuple(reasons))
     used = [cells[n] for n in dict.fromkeys(names_in(tree))]
-    reasons = _period_reasons(used, asked)
-    said = content_words(asked.text)
-    reasons += [f"{c.id} is in the column {c.column}, which the question does not name"
-                for c in used if c.columns and not any(n <= said for n in c.columns)]
-    if not _PER.search(asked.text):  # a figure per share answers no question of an amount
-        reasons += [f"{c.id} is a figure {m.group(0)}, which the question does not ask"
-                    for c in used if (m := _PER.search(fold(c.label)))]
-    known = frozenset().union(*(c.words for c in used)) | _named_words(proposal, tree, asked)
-    left = unstated_words(QUESTION_PERIOD.sub(" ", asked.text), known)
-    if left:
-        reasons.append(f"the question's {', '.join(repr(w) for w in left)} is named by no "
-                       "cell used")
+    reasons = _period_reasons(used, asked) + _cell_reasons(used, proposal, tree, asked)
     if reasons:
         return Rejection(tuple(reasons))
     several = len({c.period for c in used}) > 1
