@@ -1,7 +1,8 @@
 """Tables rewritten without changing what they say: how another exporter prints them.
 
 "$" or "%" in a column of its own (as PDF exports have them), labels in capitals, "FY2019"
-headers, minus signs for parentheses, the oldest year first, years down the rows. Each
+headers, minus signs for parentheses, the oldest year first, years down the rows, the
+scale written another way ("(000s)" for "(In thousands)"). Each
 rewrite changes only how a table is written — never a figure, a period or a row's name —
 and leaves a table it does not fit as written. ``bench/rewrites.py`` answers the
 questions on every rewritten table through the user's path and counts the answers that
@@ -133,11 +134,41 @@ def years_down(table: Table) -> Table:
     return [list(col) for col in zip(*table, strict=True)]
 
 
+#: A scale as tables write it, and another way the same scale is written.
+_SCALE_SPELLINGS = (
+    (re.compile(r"\(\s*in thousands\s*\)", re.I), "(000s)"),
+    (re.compile(r"^\s*in thousands\s*$", re.I), "in 000s"),
+    (re.compile(r"\(\s*in millions\s*\)", re.I), "(in mm)"),
+    (re.compile(r"^\s*in millions\s*$", re.I), "(millions)"),
+    (re.compile(r"\$\s*['’]000", re.I), "$000"),
+    (re.compile(r"\(\s*dollars in thousands\s*\)", re.I), "($ thousands)"),
+    (re.compile(r"\(\s*dollars in millions\s*\)", re.I), "($ in millions)"),
+)
+
+
+def scale_words(table: Table) -> Table:
+    """The scale a header states written another way ("(In thousands)": "(000s)").
+
+    Never a currency the table does not write ("(in $000s)" would add one).
+
+    >>> scale_words([["", "2019"], ["(In thousands)", ""], ["Revenue", "5"]])
+    [['', '2019'], ['(000s)', ''], ['Revenue', '5']]
+    >>> scale_words([["", "$'000"], ["Revenue", "5"]])
+    [['', '$000'], ['Revenue', '5']]
+    """
+    def written(cell: str) -> str:
+        for pattern, other in _SCALE_SPELLINGS:
+            if pattern.search(cell):
+                return pattern.sub(other, cell, count=1)
+        return cell
+    return [[written(c) if not _AMOUNT.match(c) else c for c in r] for r in table]
+
+
 #: The table rewrites, by name.
 TABLE_REWRITES: dict[str, TableRewrite] = {
     "fy_headers": fy_headers, "upper_labels": upper_labels, "dollar_column": dollar_column,
     "percent_column": percent_column, "minus_signs": minus_signs, "oldest_first": oldest_first,
-    "years_down": years_down,
+    "years_down": years_down, "scale_words": scale_words,
 }
 
 
