@@ -59,6 +59,8 @@ _EN_QUESTION_WORDS = frozenset(
     "you your about explain describe show".split())
 #: The generic owner of the thing asked ("the company's plan"): whose, not what.
 _EN_OWNERS = frozenset({"company's", "group's", "firm's"})
+#: Words the keyword variant leaves out: question words and the generic owner.
+_EN_SKIPPED = _EN_QUESTION_WORDS | _EN_OWNERS
 #: Chinese question words and particles, longest first (removed from the keyword variant).
 _ZH_QUESTION_WORDS = ("为什么", "是什么", "怎么样", "如何", "怎么", "怎样", "什么", "哪些", "哪个",
                       "是否", "请问", "为何", "多少", "吗", "呢", "吧", "了", "的")
@@ -137,7 +139,7 @@ def keyword_query(question: str) -> str:
     for token in re.findall(r"[A-Za-z0-9]+(?:[-_/.'][A-Za-z0-9]+)*|[^\sA-Za-z0-9]+", text):
         if token.isascii() and not token[0].isalnum():
             continue  # punctuation
-        if token.isascii() and token.lower() in _EN_QUESTION_WORDS | _EN_OWNERS:
+        if token.isascii() and token.lower() in _EN_SKIPPED:
             continue
         token = re.sub(r"[\s\W_]+$", "", token) if not token.isascii() else token
         token = re.sub(r"^[\W_]+", "", token) if not token.isascii() else token

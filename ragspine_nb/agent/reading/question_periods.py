@@ -20,14 +20,13 @@ from ragspine_nb.agent.reading.cue_words import CHANGE_CUES
 from ragspine_nb.agent.reading.intent_columns import Columns
 from ragspine_nb.agent.reading.intent_terms import has_cue, part_of_year, parts_of_year
 from ragspine_nb.agent.reading.offset_period import offset_years
-from ragspine_nb.agent.reading.period_lists import listed_parts, split_years
+from ragspine_nb.agent.reading.period_lists import Period, listed_parts, split_years
 from ragspine_nb.period_codes import normalize_periods
 from ragspine_nb.period_phrases import QUESTION_PERIOD, phrase_periods
 from ragspine_nb.profile import DomainProfile
 
-__all__ = ["question_periods", "starts_change", "Period"]
+__all__ = ["question_periods", "starts_change"]
 
-Period = tuple[str, str]
 #: A period named relative to another that no phrase reader reads ("three years ago",
 #: "the prior year"): asked back, never read as the latest year.
 _RELATIVE = re.compile(r"(?<![a-z])(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
