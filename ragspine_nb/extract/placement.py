@@ -284,7 +284,8 @@ def row_places(row: Sequence[str], block: Block) -> list[Place]:
     figures = [p for p in block.places
                if numbers[p.column] or (some and row[p.column].strip() in NIL_MARKS)]
     plain = {p.period for p in block.places if p.channel == TOTAL}
-    for period in {p.period for p in figures} - plain:
+    # in the columns' order (a set's order changes with the process's hash seed)
+    for period in dict.fromkeys(p.period for p in figures if p.period not in plain):
         # (a period with its own plain column: a dash there is not another column's)
         mine = [c for c, p in block.level_cols.items() if p == period and numbers[c]]
         if len(mine) != 1:  # ... else its "Total" column's, the row's total for the period
