@@ -169,7 +169,8 @@ def _owners(m: re.Match[str]) -> str:
     return f"attributable to {holders.group(0)}{m.group(1)[holders.end():]}"
 
 
-def _label_forms(text: str) -> list[str]:
+@lru_cache(maxsize=16384)
+def _label_forms(text: str) -> tuple[str, ...]:
     """A row label as statements vary it, each form one documented step from the last.
 
     The label with a trailing note dropped ("Revenue (US$m)") and its dashes written "-",
@@ -183,7 +184,7 @@ def _label_forms(text: str) -> list[str]:
     forms.append(_WS.sub(" ", _INLINE_PAREN.sub("", forms[-1])).strip())
     forms.append(_TOTAL.sub("", forms[-1]))
     forms.append(_OWNER.sub(_owners, forms[-1]))
-    return [f for f in dict.fromkeys(forms) if f and f != text]
+    return tuple(f for f in dict.fromkeys(forms) if f and f != text)
 
 
 def normalize_metric(profile: DomainProfile, text: object, *, row: bool = False

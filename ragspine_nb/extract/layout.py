@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ragspine_nb.extract.buckets import BOUND, NUMBER_WORDS, bucket_names
 from ragspine_nb.extract.header_periods import (
@@ -149,6 +150,7 @@ def group_owner(row: Sequence[str], c: int, below: Sequence[str] | None = None) 
     return owner
 
 
+@lru_cache(maxsize=16384)
 def column_label(text: str, *, change: bool = False, notes: bool = False) -> str:
     """Header words that name a column ("as reported", "1-90", "less than 1 year").
 

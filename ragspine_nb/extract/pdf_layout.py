@@ -15,7 +15,11 @@ import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+import numpy as np
+
+from ragspine_nb.extract.pdf_runs import MIN_GAP, page_runs
 from ragspine_nb.extract.values import states_figure
 from ragspine_nb.lexicon import MONTHS
 
@@ -25,10 +29,6 @@ __all__ = ["Box", "Cell", "Line", "page_lines", "merge_period_lines", "is_value"
 #: One character's box: left, bottom, right, top (PDF points, y grows upwards).
 Box = tuple[float, float, float, float]
 
-#: A gap between characters at least this wide (points) may start a new cell; the gap
-#: must also be wider than :data:`GAP_HEIGHTS` times the line's character height.
-MIN_GAP = 4.0
-GAP_HEIGHTS = 0.6
 #: A gap this many character heights wide between two characters is a space.
 WORD_GAP = 0.15
 #: A mark whose characters all sit this many character heights above the line's
@@ -74,6 +74,7 @@ class Line:
         return " ".join(c.text for c in self.cells)
 
 
+@lru_cache(maxsize=16384)
 def is_value(text: str) -> bool:
     """Whether a cell is a figure: ``1,488``, ``(370)``, ``$ 5,363``, ``12.5%``, ``—``.
 
@@ -88,6 +89,7 @@ def is_value(text: str) -> bool:
     return bool(_VALUE.match(t) or _DASH.match(t))
 
 
+@lru_cache(maxsize=16384)
 def is_period_cell(text: str) -> bool:
     """Whether a cell names a period: ``2018``, ``December 31, 2018``, ``Fiscal 2024``.
 
@@ -106,25 +108,18 @@ def is_period_cell(text: str) -> bool:
     return bool(_PERIOD_WORDS.search(t)) and len(t) <= 60 and not states_figure(t)
 
 
-def _median(values: list[float]) -> float:
-    """:func:`statistics.median`, the same value, without its checks (a page's hot loop).
+class _Boxes:
+    """A page's box array read as boxes (tuples of floats), one character at a time."""
 
-    >>> _median([3.0, 1.0, 2.0]), _median([4.0, 1.0, 2.0, 3.0])
-    (2.0, 2.5)
-    """
-    data = sorted(values)
-    n = len(data)
-    mid = n // 2
-    return data[mid] if n % 2 else (data[mid - 1] + data[mid]) / 2
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
 
-
-def _gap_limit(boxes: Sequence[Box]) -> float:
-    heights = [b[3] - b[1] for b in boxes if b[3] > b[1]]
-    height = _median(heights) if heights else 0.0
-    return max(MIN_GAP, GAP_HEIGHTS * height)
+    def __getitem__(self, i: int) -> Box:
+        x0, y0, x1, y1 = self.array[i].tolist()
+        return (x0, y0, x1, y1)
 
 
-def _run_text(text: str, boxes: Sequence[Box], run: Sequence[int]) -> str:
+def _run_text(text: str, boxes: _Boxes, run: Sequence[int]) -> str:
     """A cell's text: its span of the page text, or its characters with a space at each gap.
 
     The characters are used where the text order runs elsewhere between them.
@@ -138,44 +133,48 @@ def _run_text(text: str, boxes: Sequence[Box], run: Sequence[int]) -> str:
     return "".join(out)
 
 
-def _raised_mark(text: str, boxes: Sequence[Box], run: Sequence[int], line: Sequence[int]
-                 ) -> bool:
+def _raised_mark(texts: Sequence[str], boxes: np.ndarray, text: str, k: int,
+                 runs: Sequence[Sequence[int]], line: Sequence[int]) -> bool:
     """A footnote mark raised above the line ("Under the Plan ⁽¹⁾"): never a figure.
 
-    Its text is a mark ("(1)", "2", "a", "*") and every character's bottom sits above
-    the line's baseline by at least :data:`RAISED_HEIGHTS` of its character height; a
-    figure of a row sits on the baseline.
+    Run ``k``'s text is a mark ("(1)", "2", "a", "*"), the run before it no figure, and
+    every character's bottom sits above the line's baseline by at least
+    :data:`RAISED_HEIGHTS` of its character height; a figure of a row sits on the
+    baseline.
     """
-    if not _MARK.fullmatch(_run_text(text, boxes, run)):
+    if not _MARK.fullmatch(texts[k]) or is_value(texts[k - 1]):
         return False
+    run = runs[k]
     letters = [i for i in line if text[i].isalnum() and i not in run] or list(line)
-    baseline = statistics.median(boxes[i][1] for i in letters)  # leader dots are low
-    height = statistics.median(boxes[i][3] - boxes[i][1] for i in letters)
-    return height > 0 and all(boxes[i][1] >= baseline + RAISED_HEIGHTS * height for i in run)
+    rows = boxes[letters]
+    baseline = statistics.median(rows[:, 1].tolist())  # leader dots are low
+    height = statistics.median((rows[:, 3] - rows[:, 1]).tolist())
+    return height > 0 and all(y >= baseline + RAISED_HEIGHTS * height
+                              for y in boxes[run, 1].tolist())
 
 
-def _cells(text: str, boxes: Sequence[Box], idx: Sequence[int]) -> tuple[Cell, ...]:
-    """The cells of one line from its visible characters' indexes (left to right).
+def _marked_cells(text: str, boxes: _Boxes, runs: list[list[int]], texts: list[str]
+                  ) -> tuple[Cell, ...]:
+    """A line's cells where a run may be a raised footnote mark: it joins the run before.
 
-    A raised footnote mark after a cell stays with that cell's text.
+    A label's mark stays with the label's text; a figure's is no mark.
     """
-    limit = _gap_limit([boxes[i] for i in idx])
-    runs: list[list[int]] = [[idx[0]]]
-    for i in idx[1:]:
-        if boxes[i][0] - boxes[runs[-1][-1]][2] > limit:
-            runs.append([])
-        runs[-1].append(i)
+    line = [i for run in runs for i in run]
     for k in range(len(runs) - 1, 0, -1):
-        if not is_value(_run_text(text, boxes, runs[k - 1])) and \
-                _raised_mark(text, boxes, runs[k], idx):  # a label's mark, not a figure's
+        if _raised_mark(texts, boxes.array, text, k, runs, line):
             runs[k - 1] += runs.pop(k)
-    cells = (Cell(_run_text(text, boxes, run), boxes[run[0]][0], boxes[run[-1]][2])
-             for run in runs)
-    return tuple(c for c in cells if c.text)
+            texts.pop(k)
+            texts[k - 1] = _run_text(text, boxes, runs[k - 1])
+    return tuple(Cell(t, boxes[run[0]][0], boxes[run[-1]][2])
+                 for t, run in zip(texts, runs, strict=True) if t)
 
 
-def page_lines(text: str, boxes: Sequence[Box]) -> list[Line]:
+def page_lines(text: str, boxes: Sequence[Box] | np.ndarray) -> list[Line]:
     r"""The lines of a page: ``text[i]`` is drawn in ``boxes[i]`` (pdfium's text order).
+
+    Characters of one line separated by a gap wider than a word space start a new cell
+    (:func:`~ragspine_nb.extract.pdf_runs.page_runs`). ``boxes`` may be the page's
+    ``(n, 4)`` array of left, bottom, right, top.
 
     Examples
     --------
@@ -188,40 +187,26 @@ def page_lines(text: str, boxes: Sequence[Box]) -> list[Line]:
     >>> [c.text for c in page_lines(text, boxes)[0].cells]
     ['Revenue', '1,200', '900']
     """
+    runs = page_runs(text, boxes)
+    view, order = _Boxes(runs.boxes), runs.order.tolist()
+    starts, ends = runs.starts.tolist(), runs.ends.tolist()
+    first, last = runs.order[runs.starts], runs.order[runs.ends - 1]
+    left, right = runs.boxes[first, 0].tolist(), runs.boxes[last, 2].tolist()
+    texts = [" ".join(text[a:b + 1].split()) if mono
+             else _run_text(text, view, order[s:e])
+             for a, b, s, e, mono in zip(first.tolist(), last.tolist(), starts, ends,
+                                         runs.monotone.tolist(), strict=True)]
+    line_of = runs.run_line.tolist()
+    bounds = np.flatnonzero(np.diff(runs.run_line, prepend=-1)).tolist() + [len(texts)]
     lines: list[Line] = []
-    current: list[int] = []
-    left = [b[0] for b in boxes]
-    low = high = 0.0  # the band (bottom, top) of the current line's characters
-
-    def close() -> None:
-        if current:
-            cells = _cells(text, boxes, sorted(current, key=left.__getitem__))
-            if cells:
-                lines.append(Line(cells, _median([boxes[i][1] for i in current])))
-        current.clear()
-
-    for i, ch in enumerate(text[:len(boxes)]):
-        if ch == "\r" or ch == "\n":
-            close()
-            continue
-        x0, y0, x1, y1 = boxes[i]
-        if x1 <= x0 or ch.isspace():
-            continue
-        if not current:
-            low, high = y0, y1
-        elif y1 < low or y0 > high:
-            # wholly above or below the line's band: on another line (a page whose text
-            # runs its rows together without line breaks); a dash drawn mid-height or a
-            # raised footnote mark overlaps its line's band
-            close()
-            low, high = y0, y1
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        if any(_MARK.fullmatch(t) for t in texts[a + 1:b]):
+            cells = _marked_cells(text, view, [order[s:e] for s, e in zip(
+                starts[a:b], ends[a:b], strict=True)], texts[a:b])
         else:
-            if y0 < low:
-                low = y0
-            if y1 > high:
-                high = y1
-        current.append(i)
-    close()
+            cells = tuple(Cell(texts[j], left[j], right[j]) for j in range(a, b) if texts[j])
+        if cells:
+            lines.append(Line(cells, float(runs.line_y[line_of[a]])))
     return merge_period_lines(lines)
 
 

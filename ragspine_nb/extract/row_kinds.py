@@ -94,6 +94,7 @@ _NAMED_TERMS = re.compile(
     r"|\b[A-Za-z]+-denominated\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=16384)
 def without_named_terms(label: str) -> str:
     """A row label without what its name says of the instrument the row is.
 

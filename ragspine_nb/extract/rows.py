@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ragspine_nb.extract.header_periods import Period
 from ragspine_nb.lexicon import MONTH
@@ -141,6 +142,7 @@ def label_variants(label: str) -> set[str]:
     return {v for v in out if v}
 
 
+@lru_cache(maxsize=16384)
 def shown_label(raw: str) -> str:
     """A row label as a reader sees it: without the dot leaders to its figures.
 
