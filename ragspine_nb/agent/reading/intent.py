@@ -20,6 +20,7 @@ from datetime import date
 from functools import cached_property
 
 from ragspine_nb.agent.gate.security_gate import SecurityGate
+from ragspine_nb.agent.reading.abbreviations import names_united_states
 from ragspine_nb.agent.reading.bucket_window import read_window
 from ragspine_nb.agent.reading.cue_words import (
     CHANGE_CUES,
@@ -271,9 +272,9 @@ class RuleIntentParser:
         return cols, has_cue(cue_text, CHANGE_CUES), percent
 
     def _route(self, text: str, rows: Rows, codes: tuple[str, ...], periods: bool,
-               unstated: tuple[str, ...]) -> str:
+               unstated: tuple[str, ...], columns: bool) -> str:
         """Narrative when the figure is qualified beyond any row; else by the cues."""
-        if qualifies_beyond(unstated) and not rows.misspelled:
+        if qualifies_beyond(unstated, places=not columns) and not rows.misspelled:
             return ROUTE_NARRATIVE  # the text states it, not the nearest row
         if codes and has_cue(text, NARRATIVE_CUES):
             return ROUTE_COMPOSITE
@@ -330,6 +331,9 @@ class RuleIntentParser:
             self.profile, text, reference_date, mask(text, list(rows.hits)),
             rows.words | cols.words, cols)
         unstated = unstated_words(_PERIOD.sub(" ", without_signed_extreme(text)), self._known)
+        if names_united_states(masked, mask(text, list(rows.hits))) and not any(
+                "U_S" in c or "UNITED_STATES" in c for c in cols.codes):
+            unstated = tuple(sorted({*unstated, "united"}))  # a place no name read says
         change_from = len(periods) == 1 and has_cue(text, CHANGE_CUES) and \
             starts_change(text, period_text)
         entities = named_over_placeholder(self.profile, entities)
@@ -337,7 +341,8 @@ class RuleIntentParser:
         mentions = _mentions(rows, codes, entities[0][3] if entities else "", period_text)
         return ParsedIntent(
             raw_question=question, language=detect_language(question),
-            route=self._route(text, rows, read_codes, bool(periods), unstated),
+            route=self._route(text, rows, read_codes, bool(periods), unstated,
+                              bool(cols.codes or cols.options)),
             metric=codes[0] if codes else None,
             entity=entity_codes[0] if entity_codes else None,
             period=periods[0] if periods else None,

@@ -31,7 +31,8 @@ from ragspine_nb.glossary import fold
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.wordset import content_words
 
-__all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "VERSION_WORDS", "vocabulary_words", "line_item_words",
+__all__ = ["QUESTION_WORDS", "MIN_UNSTATED", "VERSION_WORDS", "PLACE_WORDS", "vocabulary_words",
+           "line_item_words",
            "unstated_words", "qualifies_beyond",
            "unresolved_partner", "qualified_in_prose", "restates_any", "prose_figure",
            "unstated_rate"]
@@ -44,6 +45,18 @@ MIN_UNSTATED = 2
 VERSION_WORDS = frozenset({"unrevised", "revised", "restated", "unrestated", "adjusted",
                            "proforma", "recast", "reclassified", "normalised",
                            "normalized", "underlying", "organic"})
+
+#: Words naming where a part of a company does business (a geographic segment, a
+#: country, a region): one of them unstated by the tables asks for a part they do not
+#: state. "United" is the United States' or Kingdom's ("U.S." is written out first).
+PLACE_WORDS = frozenset("""
+    domestic international foreign overseas offshore onshore abroad
+    united america americas american latin europe european emea asia asian apac pacific
+    africa african china chinese japan japanese india indian canada canadian mexico
+    mexican brazil brazilian germany german france french uk britain british australia
+    australian korea korean taiwan singapore switzerland swiss netherlands dutch ireland
+    irish spain spanish italy italian russia russian
+""".split())
 
 #: General words of questions about reported figures (singular, folded, as
 #: :func:`~ragspine_nb.wordset.content_words` gives them): never a row's qualifier.
@@ -169,15 +182,23 @@ def unstated_rate(question: str, names: Iterable[str]) -> str:
     return ""
 
 
-def qualifies_beyond(unstated: Sequence[str]) -> bool:
+def qualifies_beyond(unstated: Sequence[str], *, places: bool = True) -> bool:
     """Whether the unstated words qualify the figure beyond what the tables state.
 
-    Two or more words, or one naming another version of a figure ("unrevised").
+    Two or more words, or one naming another version of a figure ("unrevised") or, with
+    ``places``, a place (:data:`PLACE_WORDS`: "the international revenue" where no row
+    or column is international is a part of the company the tables do not state; the
+    company's total is not it). A caller that read a column passes ``places=False``:
+    "the domestic and European rates" lists a column of ours and one that is not, and
+    asks back (:func:`unresolved_partner`).
 
     >>> qualifies_beyond(("unrevised",)), qualifies_beyond(("segment",))
     (True, False)
+    >>> qualifies_beyond(("international",)), qualifies_beyond(("united",), places=False)
+    (True, False)
     """
-    return len(unstated) >= MIN_UNSTATED or bool(VERSION_WORDS.intersection(unstated))
+    return len(unstated) >= MIN_UNSTATED or bool(VERSION_WORDS.intersection(unstated)) or \
+        (places and bool(PLACE_WORDS.intersection(unstated)))
 
 
 def unresolved_partner(text: str, item: frozenset[str], known: frozenset[str]) -> str:
