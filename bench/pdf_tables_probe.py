@@ -2,7 +2,7 @@
 
 Users mostly have PDFs; the dev split's tables come as grids. Each context's table is
 drawn on a page as a filing prints one (reportlab, Helvetica 8 pt): labels left, figures
-right-aligned in their columns, header cells centred over their span; the paragraphs stay
+right-aligned in their columns, header cells centred over the figures they span; the paragraphs stay
 in ``notes.md`` beside it, as in the CSV run. Both folders go through ``ingest`` and
 ``Agent.ask``; the answers' figures are compared per question. ``tune`` lists the
 questions whose figures differ; ``check`` prints the counts only (it is held out).
@@ -66,6 +66,9 @@ def draw_pdf(ctx: TatqaContext, folder: Path) -> Path:
     pdf.setFont(_FONT, _SIZE)
     rights = [40 + label + sum(widths[:k + 1]) for k in range(len(widths))]
     head, y = _header_end(rows), size[1] - 60
+    # a column's figures span from its widest one's left edge to its right edge
+    lefts = [rights[k] - max([width(r[k + 1]) for r in rows[head:]] or [0.0])
+             for k in range(len(widths))]
     for i, row in enumerate(rows):
         pdf.drawString(40, y, row[0])
         for k, cell in enumerate(row[1:]):
@@ -73,7 +76,8 @@ def draw_pdf(ctx: TatqaContext, folder: Path) -> Path:
                 end = k
                 while end + 2 < len(row) and not row[end + 2]:
                     end += 1
-                pdf.drawCentredString((rights[k] - widths[k] + 14 + rights[end]) / 2, y, cell)
+                pdf.drawCentredString((min(lefts[k], rights[k] - width(cell))
+                                       + rights[end]) / 2, y, cell)
             elif cell:
                 pdf.drawRightString(rights[k], y, cell)
         y -= 12
