@@ -9,7 +9,6 @@ must come out the same, cell for cell and float for float.
 
 from __future__ import annotations
 
-import operator
 import random
 import statistics
 from collections.abc import Sequence
@@ -20,10 +19,10 @@ import pytest
 from ragspine_nb.extract.pdf_layout import (
     _MARK,
     RAISED_HEIGHTS,
-    WORD_GAP,
     Box,
     Cell,
     Line,
+    _run_text,
     is_value,
     merge_period_lines,
     page_lines,
@@ -35,16 +34,6 @@ def _median(values: list[float]) -> float:
     data = sorted(values)
     mid = len(data) // 2
     return data[mid] if len(data) % 2 else (data[mid - 1] + data[mid]) / 2
-
-
-def _run_text(text: str, boxes: Sequence[Box], run: Sequence[int]) -> str:
-    if all(map(operator.lt, run, run[1:])):
-        return " ".join(text[run[0]:run[-1] + 1].split())
-    out = [text[run[0]]]
-    for a, b in zip(run, run[1:], strict=False):
-        height = max(boxes[a][3] - boxes[a][1], boxes[b][3] - boxes[b][1])
-        out.append((" " if boxes[b][0] - boxes[a][2] > WORD_GAP * height else "") + text[b])
-    return "".join(out)
 
 
 def _raised(text: str, boxes: Sequence[Box], run: Sequence[int], line: Sequence[int]) -> bool:

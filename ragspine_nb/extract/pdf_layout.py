@@ -119,7 +119,7 @@ class _Boxes:
         return (x0, y0, x1, y1)
 
 
-def _run_text(text: str, boxes: _Boxes, run: Sequence[int]) -> str:
+def _run_text(text: str, boxes: _Boxes | Sequence[Box], run: Sequence[int]) -> str:
     """A cell's text: its span of the page text, or its characters with a space at each gap.
 
     The characters are used where the text order runs elsewhere between them.

@@ -122,15 +122,13 @@ def page_runs(text: str, boxes: Sequence[tuple[float, float, float, float]] | np
               ) -> PageRuns:
     r"""The runs of a page: ``text[i]`` is drawn in ``boxes[i]`` (pdfium's text order).
 
-    >>> text = "Revenue  1,200 900\r\n"
-    >>> boxes = [(10.0 + 5 * i, 100.0, 14.0 + 5 * i, 107.0) for i in range(9)]
-    >>> boxes += [(200.0 + 5 * i, 100.0, 204.0 + 5 * i, 107.0) for i in range(5)]
-    >>> boxes += [(250.0, 100.0, 254.0, 107.0)]
-    >>> boxes += [(300.0 + 5 * i, 100.0, 304.0 + 5 * i, 107.0) for i in range(3)]
+    >>> text = "Sales  7\r\n"  # "Sales", a gap of 20 points, "7"; the line end has no box
+    >>> boxes = [(10.0 + 5 * i, 100.0, 14.0 + 5 * i, 107.0) for i in range(5)]
+    >>> boxes += [(0.0, 0.0, 0.0, 0.0)] * 2 + [(50.0, 100.0, 54.0, 107.0)]
     >>> boxes += [(0.0, 0.0, 0.0, 0.0)] * 2
     >>> runs = page_runs(text, boxes)
-    >>> runs.starts.tolist(), runs.ends.tolist(), runs.line_y.tolist()
-    ([0, 7, 12], [7, 12, 15], [100.0])
+    >>> runs.order.tolist(), runs.starts.tolist(), runs.ends.tolist(), runs.line_y.tolist()
+    ([0, 1, 2, 3, 4, 7], [0, 5], [5, 6], [100.0])
     """
     array = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
     n = min(len(text), len(array))
