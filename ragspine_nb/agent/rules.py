@@ -41,7 +41,7 @@ def rules() -> list[Rule]:
 
     >>> found = rules()
     >>> [r.module for r in found if r.package == "reading"][:2]
-    ['acronyms', 'asked_scale']
+    ['abbreviations', 'acronyms']
     >>> next(r for r in found if r.module == "asked_scale").examples > 0
     True
     """
