@@ -13,37 +13,37 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["names_united_states"]
+__all__ = ["writes_united_states", "names_united_states"]
 
 #: "U.S.", "U.S", "US" as a word in capitals; not "USA", nor the country's currency or
 #: accounting standard ("US$", "US dollars", "U.S. GAAP"): those name no part of a company
 _RAW = re.compile(r"(?<![\w.])(?:U\.S\.(?!A\b)|U\.S(?![.\w$])|US(?![\w$]))"
                   r"(?!\s*(?:\$|(?i:dollars?|cents?|gaap|currency)\b))")
-#: The same in a folded text outside the names matched ("us" may be the pronoun: the raw
-#: question decides that it is the country)
+#: The same in a folded text outside the names read ("us" may be the pronoun there: the
+#: raw question decides that it is the country)
 _FOLDED = re.compile(r"(?<![\w.])u\.?s\.?(?![\w$])")
 
 
-def names_united_states(question: str, outside_names: str) -> bool:
-    """Whether ``question`` names the United States outside the row and column names read.
+def writes_united_states(question: str) -> bool:
+    """Whether the raw ``question`` writes the country's abbreviation (in capitals).
 
-    ``outside_names`` is the folded question with the matched names blanked out.
+    >>> [writes_united_states(q) for q in ("3M's U.S. net sales", "US revenue", "tell us",
+    ...                                    "in US$", "in US dollars", "U.S. GAAP income")]
+    [True, True, False, False, False, False]
+    """
+    return bool(_RAW.search(question))
 
-    Examples
-    --------
-    >>> q = "What was 3M's U.S. net sales in 2018?"
-    >>> names_united_states(q, "what was 3m's u.s.           in 2018?")
+
+def names_united_states(outside_names: str) -> bool:
+    """Whether the abbreviation is still written outside the row and column names read.
+
+    ``outside_names`` is the folded question with the names it matched blanked out: an
+    abbreviation inside a name ("U.S. government obligations", a column "U.S.") is that
+    name's; one left outside asks for a part of the company.
+
+    >>> names_united_states("what was 3m's u.s.           in 2018?")
     True
-    >>> q = "What share of the gain is from U.S. government obligations?"
-    >>> names_united_states(q, "what share of the gain is from                          ?")
-    False
-    >>> names_united_states("Tell us the revenue", "tell us the        ")
-    False
-    >>> names_united_states("Revenue in US$ in 2019?", "        in us$ in 2019?")
-    False
-    >>> names_united_states("Revenue in US dollars?", "        in us dollars?")
-    False
-    >>> names_united_states("The U.S. GAAP net income?", "the u.s. gaap           ?")
+    >>> names_united_states("what share of the gain is from                          ?")
     False
     """
-    return bool(_RAW.search(question)) and bool(_FOLDED.search(outside_names))
+    return bool(_FOLDED.search(outside_names))

@@ -20,7 +20,7 @@ from datetime import date
 from functools import cached_property
 
 from ragspine_nb.agent.gate.security_gate import SecurityGate
-from ragspine_nb.agent.reading.abbreviations import names_united_states
+from ragspine_nb.agent.reading.abbreviations import names_united_states, writes_united_states
 from ragspine_nb.agent.reading.bucket_window import read_window
 from ragspine_nb.agent.reading.cue_words import (
     CHANGE_CUES,
@@ -331,8 +331,8 @@ class RuleIntentParser:
             self.profile, text, reference_date, mask(text, list(rows.hits)),
             rows.words | cols.words, cols)
         unstated = unstated_words(_PERIOD.sub(" ", without_signed_extreme(text)), self._known)
-        if names_united_states(masked, mask(text, list(rows.hits))) and not any(
-                "U_S" in c or "UNITED_STATES" in c for c in cols.codes):
+        if writes_united_states(masked) and names_united_states(mask(mask(
+                text, list(rows.hits)), find_all(text, self._channels))):
             unstated = tuple(sorted({*unstated, "united"}))  # a place no name read says
         change_from = len(periods) == 1 and has_cue(text, CHANGE_CUES) and \
             starts_change(text, period_text)
