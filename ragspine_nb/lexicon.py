@@ -15,8 +15,10 @@ pattern here is built from it, never written out again. The scale and currency w
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["MONTHS", "MONTH_STEMS", "MONTH", "MONTH_CAPTURED", "MONTH_WORD", "MONTH_NAMES",
-           "month_number"]
+           "month_number", "UNITED_STATES"]
 
 #: The twelve months, January first; a month's number is its position plus one.
 MONTHS: tuple[str, ...] = ("january", "february", "march", "april", "may", "june", "july",
@@ -39,3 +41,10 @@ def month_number(word: str) -> int | None:
     w = word.strip().lower().rstrip(".")
     return next((i for i, name in enumerate(MONTHS, 1) if len(w) >= 3 and name.startswith(w)),
                 None)
+
+
+#: "U.S.", "U.S", "US" as a word in capitals: the United States, as a question or a column
+#: header abbreviates it; not "USA", nor the country's currency or accounting standard
+#: ("US$", "US dollars", "U.S. GAAP"), which name no part of a company.
+UNITED_STATES = re.compile(r"(?<![\w.])(?:U\.S\.(?!A\b)|U\.S(?![.\w$])|US(?![\w$]))"
+                           r"(?!\s*(?:\$|(?i:dollars?|cents?|gaap|currency)\b))")

@@ -64,3 +64,16 @@ def test_a_column_named_by_the_place_is_read(tmp_path: Path) -> None:
         "Revenue for fiscal 2019 (in thousands) was as follows.\n")})
     result = agent.ask("What was the domestic revenue?")
     assert [f.value for f in result.figures] == [700.0]
+
+
+def test_a_column_headed_with_the_abbreviation_is_that_place_not_the_company(
+        tmp_path: Path) -> None:
+    # "U.S." had no name left (two single letters): its figures were filed as the
+    # company's own, and "the total income before taxes" answered the U.S. 700
+    agent = tables_agent(tmp_path, {"table.csv": (
+        ",U.S.,Foreign,Total\nIncome before taxes,700,500,\"1,200\"\n"), "notes.md": (
+        "Income before taxes for fiscal 2019 (in thousands) was as follows.\n")})
+    assert [f.value for f in agent.ask("What was the total income before taxes?").figures] \
+        == [1200.0]
+    assert [f.value for f in agent.ask("What was the foreign income before taxes?").figures] \
+        == [500.0]

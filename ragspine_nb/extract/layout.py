@@ -34,7 +34,7 @@ from ragspine_nb.extract.header_periods import (
     unspaced_year,
 )
 from ragspine_nb.extract.values import parse_number
-from ragspine_nb.lexicon import MONTH_CAPTURED, MONTH_NAMES, MONTH_STEMS, MONTHS
+from ragspine_nb.lexicon import MONTH_CAPTURED, MONTH_NAMES, MONTH_STEMS, MONTHS, UNITED_STATES
 from ragspine_nb.period_phrases import ORDINALS
 
 __all__ = ["Column", "header_rows", "read_columns", "group_owner", "is_figure",
@@ -163,6 +163,7 @@ def column_label(text: str, *, change: bool = False, notes: bool = False) -> str
     ranges = bounds + [f"{a}-{b}" for a, b in YEAR_RANGE.findall(text)] + \
         [f"{a}-{b}" for a, b in _RANGE.findall(text)] + [f"{a}+" for a in _OVER.findall(text)]
     text = _OVER.sub(" ", _RANGE.sub(" ", YEAR_RANGE.sub(" ", text)))
+    text = UNITED_STATES.sub("United States", text)  # "U.S.": no two single letters
     text = text if change else _CURRENCY_WORDS.sub(" ", text)
     text = text if notes else re.sub(r"\([^)]*\)", " ", text)
     text = re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", "", text)  # "Non-USD" is one word

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import re
 
+from ragspine_nb.lexicon import UNITED_STATES
+
 __all__ = ["writes_united_states", "names_united_states"]
 
-#: "U.S.", "U.S", "US" as a word in capitals; not "USA", nor the country's currency or
-#: accounting standard ("US$", "US dollars", "U.S. GAAP"): those name no part of a company
-_RAW = re.compile(r"(?<![\w.])(?:U\.S\.(?!A\b)|U\.S(?![.\w$])|US(?![\w$]))"
-                  r"(?!\s*(?:\$|(?i:dollars?|cents?|gaap|currency)\b))")
+_RAW = UNITED_STATES
 #: The same in a folded text outside the names read ("us" may be the pronoun there: the
 #: raw question decides that it is the country)
 _FOLDED = re.compile(r"(?<![\w.])u\.?s\.?(?![\w$])")
