@@ -30,6 +30,7 @@ from ragspine_nb.extract.limits import (
 from ragspine_nb.extract.office import read_docx, read_pptx, read_xlsx
 from ragspine_nb.extract.pdf import read_pdf
 from ragspine_nb.extract.plain import read_csv, read_text
+from ragspine_nb.extract.scheduled import SCHEDULED, SCHEDULED_CHANNEL, scheduled_facts
 from ragspine_nb.extract.screen import package_screen
 from ragspine_nb.extract.tables import Skip
 from ragspine_nb.glossary import fold, normalize_entity
@@ -173,6 +174,7 @@ def read_document(
     meta = check_metadata(metadata or {}, doc_id)
     profile, entity, own = entity_step(profile, meta)
     found, source = document_period(profile, meta, p.name)
+    named = found  # the period metadata or the file name gives the document
     period = period_label(*found) if found else ""
     if found is None and table_period is not None:
         found, source = table_period
@@ -195,8 +197,14 @@ def read_document(
         title=meta.get("title") or extraction.title,
         body_markings=p.suffix.lower() != ".pdf")  # the PDF reader judges lines by layout
     sensitivity = decision.label
-    facts, capped, withheld = _kept_facts(extraction.facts, limits, sensitivity)
-    warnings = [*extraction.warnings, *warned, *decision.notes(), *withheld]
+    reported = named or identity.period  # a later year's figures are scheduled, not levels
+    read, moved = scheduled_facts(extraction.facts, reported, identity.fiscal_year_end
+                                  if reported == identity.period else "")
+    facts, capped, withheld = _kept_facts(read, limits, sensitivity)
+    warnings = [*extraction.warnings, *warned, *decision.notes(), *withheld,
+                *([f"{moved} figure(s) of years after the one reported read as scheduled "
+                   "(payments due, maturities, expectations), not as those years' levels"]
+                  if moved else [])]
     common = _common(meta, profile, entity, period, sensitivity,
                      cap_title(meta.get("title") or _readable_title(extraction.title, identity)
                                or p.stem, limits), body)
@@ -207,7 +215,9 @@ def read_document(
                           (*extraction.limit_hits, *capped, *((hit,) if hit else ())),
                           # a RESTRICTED document's row labels never reach a vocabulary
                           Vocabulary() if is_restricted(sensitivity)
-                          else combine(own, extraction.vocabulary),
+                          else combine(own, extraction.vocabulary, *(
+                              [Vocabulary(channels=(SCHEDULED_CHANNEL,))] if any(
+                                  f.channel == SCHEDULED for f in facts) else [])),
                           tuple(extraction.unscaled) if facts else (), body[:MAX_PROSE_CHARS],
                           tuple(extraction.unscaled_figures) if facts else (),
                           () if is_restricted(sensitivity) else tuple(extraction.undated),

@@ -29,8 +29,10 @@ from ragspine_nb.period_phrases import fiscal_quarter
 __all__ = ["DocumentIdentity", "read_identity", "display_name", "FORM_TYPES",
            "IDENTITY_VERSION"]
 
-#: Version of these rules; part of a file's ingestion fingerprint (a new rule re-reads it).
-IDENTITY_VERSION = "identity@5"
+#: Version of these rules and of what the identity decides after reading (the figures of
+#: later years, :mod:`~ragspine_nb.extract.scheduled`); part of a file's ingestion
+#: fingerprint (a new rule re-reads it).
+IDENTITY_VERSION = "identity@6"
 
 #: Document types named on a cover page or in a file name (canonical spelling).
 FORM_TYPES: tuple[str, ...] = ("10-K", "10-Q", "8-K", "20-F", "40-F", "6-K", "S-1",
