@@ -34,7 +34,7 @@ SUFFIXES: tuple[str, ...] = (*_OOXML_PART, ".pdf", *_TEXT)
 #: Suffix → version of its reader (recorded as every fact's ``extractor_version``).
 READER_VERSIONS: dict[str, str] = {
     ".pptx": "pptx@3", ".xlsx": "xlsx@3", ".xlsm": "xlsx@3", ".docx": "docx@3",
-    ".pdf": "pdf@8", ".csv": "csv@3", ".md": "text@1", ".txt": "text@1",
+    ".pdf": "pdf@9", ".csv": "csv@3", ".md": "text@1", ".txt": "text@1",
 }
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 

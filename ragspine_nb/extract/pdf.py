@@ -35,10 +35,10 @@ from ragspine_nb.extract.base import (
 )
 from ragspine_nb.extract.fiscal_calendar import stated_calendar
 from ragspine_nb.extract.office import cell_locator, merge_table, table_context
-from ragspine_nb.extract.pdf_layout import page_lines
+from ragspine_nb.extract.pdf_layout import Line, is_value, page_lines
 from ragspine_nb.extract.pdf_marks import annotation_screen, page_markings
 from ragspine_nb.extract.pdf_statements import prefer_statements, statement_kind
-from ragspine_nb.extract.pdf_tables import page_tables
+from ragspine_nb.extract.pdf_tables import PdfTable, page_tables
 from ragspine_nb.extract.tables import TableResult, extract_table
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import ScreenText
@@ -49,6 +49,12 @@ __all__ = ["read_pdf", "reflow", "pages_without_text", "char_boxes"]
 _TABLE_HINT = re.compile(r"\d[\d,.]*\)?\s*%?\s+\(?[$€£¥]?\s*\(?\d[\d,.]*\)?\s*%?\s*$", re.M)
 _END = re.compile(r"[.!?:;。！？；]['\")”’]*$")
 _BULLET = re.compile(r"^\s*(?:[•·▪◦‣●\-–—*]|\(?\d{1,2}[.)]|\([a-z]\))\s")
+#: A statement's scale caption: "(in thousands, except share data)", "(Millions)".
+_CAPTION = re.compile(r"(?i)^\(?\s*(?:[a-z.$€£¥]+\s+){0,3}(?:in\s+)?(?:thousands|millions|"
+                      r"billions)\b[^()]{0,80}\)?$")
+_SCALE_WORD = re.compile(r"(?i)\b(?:thousands|millions|billions)\b")
+#: Baselines above a table's header searched for its caption (a stacked header's lines).
+_CAPTION_REACH = 8
 #: One table of a page: its locator prefix, its titles and its cells.
 _Grid = tuple[str, tuple[str, ...], list[list[str]]]
 
@@ -158,11 +164,37 @@ def _grids(out: Extraction, textpage: Any, text: str, n: int, pages: int) -> lis
         return []
     boxes = char_boxes(textpage, text)
     found = []
-    for k, (table, grid) in enumerate(page_tables(page_lines(text, boxes), pages), start=1):
+    lines = page_lines(text, boxes)
+    for k, (table, grid) in enumerate(page_tables(lines, pages), start=1):
         out.screen.append(ScreenText(f"table {k} of page {n}",  # a row is no marking
                                      "\n".join(" ".join(row) for row in grid), markings=False))
-        found.append((f"page={n},table={k}", table.titles, grid))
+        found.append((f"page={n},table={k}", _with_caption(table, lines), grid))
     return found
+
+
+def _with_caption(table: PdfTable, lines: list[Line]) -> tuple[str, ...]:
+    """The table's titles, and the scale caption above its header if they state no scale.
+
+    A statement's title block ends with its scale ("CONSOLIDATED STATEMENTS OF
+    STOCKHOLDERS' EQUITY" / "(in thousands, except share data)"); a header stacked over
+    several lines ("Accumulated" / "Other" / "Comprehensive" / "Income (Loss)") keeps it
+    beyond the titles read, and every amount stayed unscaled. Baselines above the header
+    are searched nearest first, up to a line of figures or of prose.
+    """
+    if any(_SCALE_WORD.search(t) for t in table.titles):
+        return table.titles
+    top = min([h.y for h in table.header if isinstance(h, Line)] or [table.body[0].y])
+    above = sorted((line for line in lines if line.y > top + 1.0), key=lambda line: line.y)
+    baselines: list[float] = []
+    for line in above:
+        if not baselines or line.y - baselines[-1] > 1.0:
+            baselines.append(line.y)
+        if len(baselines) > _CAPTION_REACH or len(line.text) > 110 or any(
+                is_value(c.text) for c in line.cells[1:]):
+            break
+        if len(line.cells) == 1 and _CAPTION.match(line.text.strip()):
+            return (*table.titles, line.text.strip())
+    return table.titles
 
 
 def _tables(out: Extraction, grids: list[_Grid], profile: DomainProfile,
