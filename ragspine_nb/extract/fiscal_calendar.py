@@ -30,7 +30,7 @@ from ragspine_nb.extract.layout import Column
 from ragspine_nb.lexicon import MONTH, MONTH_CAPTURED, MONTH_NAMES, MONTH_STEMS
 from ragspine_nb.period_phrases import fiscal_quarter
 
-__all__ = ["FiscalCalendar", "stated_calendar", "in_calendar", "row_period", "between",
+__all__ = ["FiscalCalendar", "stated_calendar", "in_calendar", "row_period", "between", "due_on",
            "phrase_period", "phrase_date", "company_calendars", "CALENDAR_SOURCE",
            "DATE_PHRASE"]
 
@@ -211,6 +211,15 @@ def _redated(col: Column, calendar: FiscalCalendar) -> Column:
     return replace(col, period=period)
 
 
+def due_on(label: str) -> bool:
+    """Whether a row label dates an instrument, not its figures ("notes due April 27, 2023").
+
+    >>> due_on("1.0% notes due April 27, 2023"), due_on("Balances at December 31, 2018")
+    (True, False)
+    """
+    return bool(_DUE.search(label))
+
+
 def row_period(label: str, calendar: FiscalCalendar) -> tuple[Period, bool] | None:
     """A dated row label's period by the calendar, and whether it is a balance at its date.
 
@@ -220,7 +229,7 @@ def row_period(label: str, calendar: FiscalCalendar) -> tuple[Period, bool] | No
     (('HY', '2024H1'), False)
     """
     ymd = header_date(label)
-    if ymd is None or _DUE.search(label):  # a note due on a date: no period of a balance
+    if ymd is None or due_on(label):  # a note due on a date: no period of a balance
         return None
     span, annual = duration(label), bool(_ANNUAL.search(label))
     period = _period(calendar, span, annual, ymd)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ragspine_nb.core import is_stated_change
-from ragspine_nb.extract.fiscal_calendar import FiscalCalendar, between, row_period
+from ragspine_nb.extract.fiscal_calendar import FiscalCalendar, between, due_on, row_period
 from ragspine_nb.extract.header_periods import Period, cell_period
 from ragspine_nb.extract.placement import TOTAL, Block, Channels, Place, period_block, row_places
 from ragspine_nb.extract.row_kinds import RowKind, row_kind
@@ -122,11 +122,15 @@ def _titles_above(grid: Sequence[Sequence[str]], block: Block
 
 
 def _row_dates(grid: Sequence[Sequence[str]], block: Block) -> dict[int, Period]:
-    """Rows of figures whose labels carry their period ("Balance at December 31, 2018")."""
+    """Rows of figures whose labels carry their period ("Balance at December 31, 2018").
+
+    A note due on a date ("1.0% notes due April 27, 2023") is dated by its maturity, not
+    its figures' period.
+    """
     out = {}
     for r in range(block.data_start, block.end):
         period = cell_period(grid[r][0])
-        if isinstance(period, tuple) and not _blank(grid[r]):
+        if isinstance(period, tuple) and not _blank(grid[r]) and not due_on(grid[r][0]):
             out[r] = period
     return out
 
