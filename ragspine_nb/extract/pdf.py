@@ -38,7 +38,8 @@ from ragspine_nb.extract.office import cell_locator, merge_table, table_context
 from ragspine_nb.extract.pdf_layout import Line, is_value, page_lines
 from ragspine_nb.extract.pdf_marks import annotation_screen, page_markings
 from ragspine_nb.extract.pdf_statements import prefer_statements, statement_kind
-from ragspine_nb.extract.pdf_tables import PdfTable, page_tables
+from ragspine_nb.extract.pdf_tables import MAX_LABEL_CHARS, PdfTable, page_tables
+from ragspine_nb.extract.scale import SCALE_CAPTION
 from ragspine_nb.extract.tables import TableResult, extract_table
 from ragspine_nb.profile import DomainProfile
 from ragspine_nb.sensitivity import ScreenText
@@ -49,9 +50,6 @@ __all__ = ["read_pdf", "reflow", "pages_without_text", "char_boxes"]
 _TABLE_HINT = re.compile(r"\d[\d,.]*\)?\s*%?\s+\(?[$€£¥]?\s*\(?\d[\d,.]*\)?\s*%?\s*$", re.M)
 _END = re.compile(r"[.!?:;。！？；]['\")”’]*$")
 _BULLET = re.compile(r"^\s*(?:[•·▪◦‣●\-–—*]|\(?\d{1,2}[.)]|\([a-z]\))\s")
-#: A statement's scale caption: "(in thousands, except share data)", "(Millions)".
-_CAPTION = re.compile(r"(?i)^\(?\s*(?:[a-z.$€£¥]+\s+){0,3}(?:in\s+)?(?:thousands|millions|"
-                      r"billions)\b[^()]{0,80}\)?$")
 _SCALE_WORD = re.compile(r"(?i)\b(?:thousands|millions|billions)\b")
 #: Baselines above a table's header searched for its caption (a stacked header's lines).
 _CAPTION_REACH = 8
@@ -189,10 +187,10 @@ def _with_caption(table: PdfTable, lines: list[Line]) -> tuple[str, ...]:
     for line in above:
         if not baselines or line.y - baselines[-1] > 1.0:
             baselines.append(line.y)
-        if len(baselines) > _CAPTION_REACH or len(line.text) > 110 or any(
+        if len(baselines) > _CAPTION_REACH or len(line.text) > MAX_LABEL_CHARS or any(
                 is_value(c.text) for c in line.cells[1:]):
             break
-        if len(line.cells) == 1 and _CAPTION.match(line.text.strip()):
+        if len(line.cells) == 1 and SCALE_CAPTION.match(line.text.strip()):
             return (*table.titles, line.text.strip())
     return table.titles
 

@@ -42,6 +42,7 @@ from ragspine_nb.extract.pdf_heads import (
 )
 from ragspine_nb.extract.pdf_layout import Cell, Line, is_period_cell, is_value
 from ragspine_nb.extract.rows import shown_label
+from ragspine_nb.extract.scale import SCALE_CAPTION
 
 __all__ = ["PdfTable", "merge_marks", "find_runs", "value_columns", "table_grid",
            "page_references", "page_tables", "COLUMN_GAP", "MAX_HEADER_LINES", "MAX_TITLE_LINES"]
@@ -59,8 +60,6 @@ _NOT_APPLICABLE = re.compile(r"(?i)n/?a|nm|n\.m\.?")
 _OPEN_END = re.compile(r"(?i)(?:\b(?:to|of|and|or|for|from|in|on|by|with|the)|[,&])\s*$")
 _LAST_SENTENCE = re.compile(r"(?<=[.;:])\s+")
 _PAGE_NUMBER = re.compile(r"^\d{1,4}$")
-_CAPTION = re.compile(r"(?i)^\(?\s*(?:[a-z.$€£¥]+\s+){0,3}(?:in\s+)?(?:millions|thousands|billions)"
-                      r"\b[^()]{0,80}\)?$")
 
 
 @dataclass(frozen=True)
@@ -155,7 +154,7 @@ def _is_header(line: Line) -> bool:
     A caption may lead a period line or stand alone ("(Millions)", "(Dollars in
     thousands, except per share data)").
     """
-    if len(line.cells) == 1 and _CAPTION.match(line.cells[0].text):
+    if len(line.cells) == 1 and SCALE_CAPTION.match(line.cells[0].text):
         return True
     cells = line.cells[1:] if len(line.cells) > 1 else line.cells
     return len(line.text) <= 2 * MAX_LABEL_CHARS and \

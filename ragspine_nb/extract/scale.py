@@ -29,7 +29,12 @@ from ragspine_nb.units import (
 from ragspine_nb.wordset import content_words
 
 __all__ = ["fold_quotes", "Stated", "read_stated", "merge_stated", "RowKind", "row_kind",
-           "cell_unit", "kind_words"]
+           "cell_unit", "kind_words", "SCALE_CAPTION"]
+
+#: A line that is a table's scale caption alone: "(in thousands, except share data)",
+#: "(Millions)", "Dollars in millions".
+SCALE_CAPTION = re.compile(r"(?i)^\(?\s*(?:[a-z.$€£¥]+\s+){0,3}(?:in\s+)?"
+                           r"(?:millions|thousands|billions)\b[^()]{0,80}\)?$")
 
 _MONEY = r"(?:us\$|hk\$|a\$|c\$|s\$|nt\$|r\$|\$|€|£|¥|usd|eur|gbp|rmb|cny|hkd|jpy|chf)"
 _CURRENCIES: tuple[tuple[re.Pattern[str], str], ...] = (

@@ -27,7 +27,7 @@ from ragspine_nb.profile import ChannelSpec
 
 __all__ = ["SCHEDULED", "SCHEDULED_CHANNEL", "last_reported_year", "scheduled_facts"]
 
-#: The channel of a later year's figure whose column names no channel of its own.
+#: The channel of a later year's plain figure (a channel its column's header names stays).
 SCHEDULED = "C_SCHEDULED"
 #: How a question names it.
 SCHEDULED_CHANNEL = ChannelSpec(SCHEDULED, ("scheduled", "due in"))
