@@ -46,6 +46,8 @@ class RowKind:
     COUNT = "count"
 
 
+#: Dot leaders a PDF draws from a label to its figures ("Worldwide employees.........").
+_LEADERS = re.compile(r"\.{2,}|…+")
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z]|[ivx]{1,4})\s*\)|\*+|(?<=[a-z])\d$")
 _PER_SHARE = re.compile(
     r"\bper[- ](?:\w+ )?(?:share|unit|ads|ton|tonne|barrel|ounce|employee|customer|"
@@ -113,9 +115,12 @@ def without_named_terms(label: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _words(text: str) -> str:
-    """Folded text without footnote markers, parenthesised notes kept, "except ..." cut."""
+    """Folded text: no footnote markers, dot leaders or "except ..."; notes kept.
+
+    ("Worldwide employees......" is "worldwide employees".)
+    """
     head, _ = split_except(fold_quotes(text))
-    return " ".join(_FOOTNOTE.sub(" ", head).split()).rstrip(":").strip()
+    return " ".join(_FOOTNOTE.sub(" ", _LEADERS.sub(" ", head)).split()).rstrip(":").strip()
 
 
 def row_kind(label: str, context: str = "", values: Sequence[float] = (),
@@ -145,6 +150,8 @@ def row_kind(label: str, context: str = "", values: Sequence[float] = (),
 
     >>> row_kind("Average monthly revenue per paying membership"), row_kind("Revenue per room")
     ('per_share', 'per_share')
+    >>> row_kind("Worldwide employees........................")  # dot leaders drawn
+    'count'
     """
     return _kind(label, context, not money and not any(abs(v) > 1000 for v in values), money)
 
