@@ -182,15 +182,30 @@ def same_amount(value_a: float, unit_a: str, value_b: float, unit_b: str) -> boo
     (True, False)
     >>> same_amount(1405, "USD_M", 1405, "CNY_M"), same_amount(5.2, "PCT", 5.2, "")
     (False, False)
+
+    A share count written in full is a count of single shares: 5,591,727 ``shares`` is
+    5,592 ``shares_K`` (an amount written with no scale stays apart from a scaled one):
+
+    >>> same_amount(5591727, "shares", 5592, "shares_K"), same_amount(34.2, "shares", 34.2,
+    ...                                                                "shares_M")
+    (True, False)
     """
     if unit_a == unit_b:
         return math.isclose(value_a, value_b, rel_tol=1e-9, abs_tol=1e-12)
-    ratio = scale_ratio(unit_a, unit_b)
+    ratio = scale_ratio(unit_a, unit_b) or _count_ratio(unit_a, unit_b)
     if ratio is None:
         return False
     # in ``unit_b``
     step = max(_step(value_a) * ratio, _step(value_b))
     return abs(value_a * ratio - value_b) <= 0.5 * step * (1 + 1e-9)
+
+
+def _count_ratio(unit_a: str, unit_b: str) -> float | None:
+    """How many of ``unit_b`` one ``unit_a`` is, for two share counts (one may be in full)."""
+    a, b = unit_parts(unit_a), unit_parts(unit_b)
+    if a.currency != SHARES or b.currency != SHARES:
+        return None
+    return (a.factor or 1.0) / (b.factor or 1.0)
 
 
 def _step(value: float) -> float:
