@@ -17,7 +17,6 @@ from ragspine_nb.lexicon import UNITED_STATES
 
 __all__ = ["writes_united_states", "names_united_states"]
 
-_RAW = UNITED_STATES
 #: The same in a folded text outside the names read ("us" may be the pronoun there: the
 #: raw question decides that it is the country)
 _FOLDED = re.compile(r"(?<![\w.])u\.?s\.?(?![\w$])")
@@ -30,7 +29,7 @@ def writes_united_states(question: str) -> bool:
     ...                                    "in US$", "in US dollars", "U.S. GAAP income")]
     [True, True, False, False, False, False]
     """
-    return bool(_RAW.search(question))
+    return bool(UNITED_STATES.search(question))
 
 
 def names_united_states(outside_names: str) -> bool:
